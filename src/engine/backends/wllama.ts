@@ -1,0 +1,154 @@
+/**
+ * WASM CPU backend: llama.cpp through @wllama/wllama, on a GGUF file. It keeps the KV cache of the
+ * previous prompt and reuses any common token prefix (`timings.cache_n`), so an append-only prompt
+ * costs only its new tokens.
+ */
+import { Wllama, type RawCompletionChunk } from '@wllama/wllama';
+import wasmUrl from '@wllama/wllama/esm/wasm/wllama.wasm?url';
+import { renderChatML } from '../../context/chatml.ts';
+import { sanitizeText } from '../../context/sanitize.ts';
+import { AssistantError, abortedError, isAbortError } from '../../shared/errors.ts';
+import type { ChatMessage, ChatOptions, ChatResult, FinishReason, LoadPayload, LoadProgress } from '../protocol.ts';
+import type { Backend, BackendLoadInfo } from './backend.ts';
+import { explainLoadFailure } from './load-errors.ts';
+
+function threadCount(): number {
+  // Threads need SharedArrayBuffer, which needs COOP/COEP (cross-origin isolation).
+  if (!globalThis.crossOriginIsolated) return 1;
+  return Math.max(1, Math.min(globalThis.navigator?.hardwareConcurrency ?? 1, 8));
+}
+
+function absolute(url: string): string {
+  return new URL(url, globalThis.location.href).href;
+}
+
+export class WllamaBackend implements Backend {
+  readonly kind = 'wllama' as const;
+  private _wllama: Wllama | null = null;
+  private _embedder: Wllama | null = null;
+  private _modelUrl = '';
+  private _threads = 1;
+
+  async load(payload: LoadPayload, onProgress: (p: LoadProgress) => void, signal: AbortSignal): Promise<BackendLoadInfo> {
+    if (payload.source.ggufUrl === undefined) throw new AssistantError('invalid_config', 'No GGUF model URL is configured.');
+    const url = absolute(payload.source.ggufUrl);
+    this._modelUrl = url;
+    this._threads = threadCount();
+    const wllama = this._create();
+    try {
+      await wllama.loadModelFromUrl(url, {
+        n_ctx: payload.contextWindow,
+        n_threads: this._threads,
+        n_gpu_layers: 0,
+        signal,
+        progressCallback: ({ loaded, total }) =>
+          onProgress({
+            phase: 'download',
+            loadedBytes: loaded,
+            totalBytes: total,
+            fraction: total > 0 ? loaded / total : 0,
+            text: 'Downloading the model',
+          }),
+      });
+    } catch (error) {
+      await wllama.exit().catch(() => {});
+      if (signal.aborted) throw abortedError();
+      throw await explainLoadFailure(url, error);
+    }
+    this._wllama = wllama;
+    onProgress({ phase: 'init', loadedBytes: 0, totalBytes: 0, fraction: 1, text: 'Model ready' });
+    const mode = this._threads > 1 ? `${this._threads} threads` : 'single thread (page is not cross-origin isolated)';
+    return { reason: `WASM CPU, ${mode}`, modelUrl: url, threads: this._threads };
+  }
+
+  async chat(
+    messages: ChatMessage[],
+    options: Required<ChatOptions>,
+    onDelta: (text: string) => void,
+    signal: AbortSignal,
+  ): Promise<ChatResult> {
+    const wllama = this._require();
+    // Sanitizing is idempotent: text the context engine already cleaned passes unchanged.
+    const prompt = renderChatML(messages.map((m) => ({ role: m.role, content: sanitizeText(m.content) })));
+    const started = performance.now();
+    let ttftMs = -1;
+    let emitted = false;
+    let last: RawCompletionChunk | undefined;
+    let finishReason: FinishReason = 'stop';
+    // wllama can throw a RangeError on a chunk that ends inside a UTF-8 sequence; a retry before any output is safe.
+    for (let attempt = 0; ; attempt++) {
+      try {
+        const stream = await wllama.createCompletion({
+          prompt,
+          stream: true,
+          max_tokens: options.maxTokens,
+          temperature: options.temperature,
+          top_p: options.topP,
+          abortSignal: signal,
+        });
+        for await (const chunk of stream) {
+          last = chunk;
+          const choice = chunk.choices[0];
+          if (choice?.text) {
+            if (ttftMs < 0) ttftMs = performance.now() - started;
+            emitted = true;
+            onDelta(choice.text);
+          }
+          if (choice?.finish_reason === 'length') finishReason = 'length';
+        }
+        break;
+      } catch (error) {
+        if (signal.aborted || isAbortError(error)) throw abortedError();
+        if (error instanceof RangeError && !emitted && attempt === 0) continue;
+        throw new AssistantError('inference_failed', `The model failed while answering: ${error instanceof Error ? error.message : String(error)}`, { cause: error });
+      }
+    }
+    if (signal.aborted) throw abortedError();
+    const totalMs = performance.now() - started;
+    const timings = last?.timings;
+    const cachedTokens = timings?.cache_n ?? 0;
+    const promptTokens = last?.usage?.prompt_tokens ?? cachedTokens + (timings?.prompt_n ?? 0);
+    return {
+      finishReason,
+      promptTokens,
+      cachedTokens,
+      completionTokens: last?.usage?.completion_tokens ?? timings?.predicted_n ?? 0,
+      timings: {
+        ttftMs: ttftMs < 0 ? totalMs : ttftMs,
+        totalMs,
+        prefillMs: timings?.prompt_ms ?? 0,
+        decodeMs: timings?.predicted_ms ?? 0,
+      },
+    };
+  }
+
+  /** Embeddings need a context created with `embeddings: true`, so a second instance loads the same (cached) file. */
+  async embed(texts: string[], signal: AbortSignal): Promise<Float32Array[]> {
+    this._require();
+    if (this._embedder === null) {
+      const embedder = this._create();
+      await embedder.loadModelFromUrl(this._modelUrl, { embeddings: true, pooling_type: 'mean', n_ctx: 512, n_threads: this._threads, n_gpu_layers: 0, signal });
+      this._embedder = embedder;
+    }
+    if (signal.aborted) throw abortedError();
+    if (texts.length === 0) return [];
+    const response = await this._embedder.createEmbedding({ input: texts.map(sanitizeText) });
+    return response.data.map((item) => Float32Array.from(item.embedding as number[]));
+  }
+
+  async unload(): Promise<void> {
+    const instances = [this._wllama, this._embedder];
+    this._wllama = null;
+    this._embedder = null;
+    await Promise.all(instances.map((w) => w?.exit().catch(() => {})));
+  }
+
+  private _create(): Wllama {
+    return new Wllama({ default: wasmUrl }, { suppressNativeLog: true, allowOffline: true });
+  }
+
+  private _require(): Wllama {
+    if (this._wllama === null) throw new AssistantError('not_loaded', 'No model is loaded yet.');
+    return this._wllama;
+  }
+}

@@ -1,0 +1,226 @@
+/**
+ * The main thread's handle on the engine worker. Every request gets an id, can be cancelled
+ * with an AbortSignal, and is rejected at once — with code `worker_crashed` — if the worker dies.
+ * After a crash, the next request starts a fresh worker.
+ */
+import { AssistantError, abortedError } from '../shared/errors.ts';
+import type {
+  ChatMessage,
+  ChatOptions,
+  ChatResult,
+  ClientMessage,
+  LoadPayload,
+  LoadProgress,
+  LoadResult,
+  Method,
+  RequestMap,
+  WorkerMessage,
+} from './protocol.ts';
+
+export type ChatEvent = { type: 'delta'; text: string } | { type: 'final'; result: ChatResult };
+
+export interface EngineClientOptions {
+  /** How to start the worker; tests may pass their own. */
+  createWorker?: () => Worker;
+  /** A worker that has not answered a ping for this long while requests are pending is declared dead. */
+  heartbeatTimeoutMs?: number;
+  heartbeatIntervalMs?: number;
+}
+
+interface Pending {
+  method: Method;
+  resolve: (result: unknown) => void;
+  reject: (error: AssistantError) => void;
+  onEvent: (event: unknown) => void;
+}
+
+export function createEngineWorker(): Worker {
+  return new Worker(new URL('./worker.ts', import.meta.url), { type: 'module', name: 'qwen-engine' });
+}
+
+export class EngineClient {
+  private _worker: Worker | null = null;
+  private _nextId = 1;
+  private readonly _pending = new Map<number, Pending>();
+  private _heartbeat: ReturnType<typeof setInterval> | null = null;
+  private _lastSeen = 0;
+  private readonly _createWorker: () => Worker;
+  private readonly _heartbeatTimeoutMs: number;
+  private readonly _heartbeatIntervalMs: number;
+  /** Called when the worker dies, after pending requests were rejected. */
+  onCrash: ((error: AssistantError) => void) | null = null;
+
+  constructor(options: EngineClientOptions = {}) {
+    this._createWorker = options.createWorker ?? createEngineWorker;
+    this._heartbeatTimeoutMs = options.heartbeatTimeoutMs ?? 20_000;
+    this._heartbeatIntervalMs = options.heartbeatIntervalMs ?? Math.min(1_000, this._heartbeatTimeoutMs / 4);
+  }
+
+  get hasWorker(): boolean {
+    return this._worker !== null;
+  }
+
+  load(payload: LoadPayload, options: { onProgress?: (p: LoadProgress) => void; signal?: AbortSignal } = {}): Promise<LoadResult> {
+    return this._request('load', payload, options.signal, (p) => options.onProgress?.(p));
+  }
+
+  /** Streams text deltas, then one final record with the engine's counters. */
+  async *chat(messages: ChatMessage[], options: ChatOptions & { signal?: AbortSignal } = {}): AsyncGenerator<ChatEvent> {
+    const { signal, ...chatOptions } = options;
+    const queue: ChatEvent[] = [];
+    let wake: (() => void) | null = null;
+    let failure: AssistantError | null = null;
+    let done = false;
+    const notify = (): void => {
+      wake?.();
+      wake = null;
+    };
+    this._request('chat', { messages, options: chatOptions }, signal, (event) => {
+      queue.push({ type: 'delta', text: event.text });
+      notify();
+    }).then(
+      (result) => {
+        queue.push({ type: 'final', result });
+        done = true;
+        notify();
+      },
+      (error: AssistantError) => {
+        failure = error;
+        done = true;
+        notify();
+      },
+    );
+    for (;;) {
+      const next = queue.shift();
+      if (next !== undefined) {
+        yield next;
+        continue;
+      }
+      if (failure !== null) throw failure;
+      if (done) return;
+      await new Promise<void>((resolve) => (wake = resolve));
+    }
+  }
+
+  async embed(texts: string[], signal?: AbortSignal): Promise<Float32Array[]> {
+    const result = await this._request('embed', { texts }, signal, () => {});
+    return result.vectors;
+  }
+
+  async unload(): Promise<void> {
+    if (this._worker === null) return;
+    await this._request('unload', {}, undefined, () => {});
+  }
+
+  /** Stops the worker and rejects everything pending (used on shutdown, and by tests to simulate a crash). */
+  terminate(reason = 'The engine worker was stopped.'): void {
+    this._fail(new AssistantError('worker_crashed', reason), false);
+  }
+
+  private _request<M extends Method>(
+    method: M,
+    payload: RequestMap[M]['payload'],
+    signal: AbortSignal | undefined,
+    onEvent: (event: RequestMap[M]['event']) => void,
+  ): Promise<RequestMap[M]['result']> {
+    if (signal?.aborted) return Promise.reject(abortedError());
+    const worker = this._ensureWorker();
+    const id = this._nextId++;
+    return new Promise<RequestMap[M]['result']>((resolve, reject) => {
+      const onAbort = (): void => {
+        // Tell the worker to stop, but settle now: the caller must not wait for a busy worker.
+        this._post(worker, { type: 'cancel', id });
+        settle();
+        reject(abortedError());
+      };
+      const settle = (): void => {
+        this._pending.delete(id);
+        signal?.removeEventListener('abort', onAbort);
+        this._updateHeartbeat();
+      };
+      this._pending.set(id, {
+        method,
+        resolve: (result) => {
+          settle();
+          resolve(result as RequestMap[M]['result']);
+        },
+        reject: (error) => {
+          settle();
+          reject(error);
+        },
+        onEvent: onEvent as (event: unknown) => void,
+      });
+      signal?.addEventListener('abort', onAbort, { once: true });
+      this._post(worker, { type: 'request', id, method, payload } as ClientMessage);
+      this._updateHeartbeat();
+    });
+  }
+
+  private _post(worker: Worker, message: ClientMessage): void {
+    try {
+      worker.postMessage(message);
+    } catch (error) {
+      this._fail(new AssistantError('worker_crashed', `Could not reach the engine worker: ${String(error)}`), true);
+    }
+  }
+
+  private _ensureWorker(): Worker {
+    if (this._worker !== null) return this._worker;
+    const worker = this._createWorker();
+    worker.addEventListener('message', (event: MessageEvent<WorkerMessage>) => this._onMessage(event.data));
+    worker.addEventListener('error', (event: ErrorEvent) => {
+      event.preventDefault();
+      const detail = event.message ? `: ${event.message}` : '';
+      this._fail(new AssistantError('worker_crashed', `The engine worker crashed${detail}.`), true);
+    });
+    worker.addEventListener('messageerror', () => {
+      this._fail(new AssistantError('worker_crashed', 'The engine worker sent a message that could not be read.'), true);
+    });
+    this._worker = worker;
+    this._lastSeen = Date.now();
+    return worker;
+  }
+
+  private _onMessage(message: WorkerMessage): void {
+    this._lastSeen = Date.now();
+    if (message.type === 'pong') return;
+    const pending = this._pending.get(message.id);
+    if (pending === undefined) return; // cancelled or already settled
+    if (message.type === 'event') pending.onEvent(message.event);
+    else if (message.type === 'result') pending.resolve(message.result);
+    else pending.reject(AssistantError.fromData(message.error));
+  }
+
+  /** Pings only while something is pending, so an idle app does no work. */
+  private _updateHeartbeat(): void {
+    if (this._pending.size > 0 && this._heartbeat === null && this._worker !== null) {
+      this._lastSeen = Date.now();
+      this._heartbeat = setInterval(() => this._beat(), this._heartbeatIntervalMs);
+    } else if (this._pending.size === 0 && this._heartbeat !== null) {
+      clearInterval(this._heartbeat);
+      this._heartbeat = null;
+    }
+  }
+
+  private _beat(): void {
+    const worker = this._worker;
+    if (worker === null) return;
+    if (Date.now() - this._lastSeen > this._heartbeatTimeoutMs) {
+      this._fail(new AssistantError('worker_crashed', 'The engine worker stopped responding.'), true);
+      return;
+    }
+    this._post(worker, { type: 'ping', id: 0 });
+  }
+
+  private _fail(error: AssistantError, crashed: boolean): void {
+    const worker = this._worker;
+    this._worker = null;
+    worker?.terminate();
+    if (this._heartbeat !== null) clearInterval(this._heartbeat);
+    this._heartbeat = null;
+    const pending = [...this._pending.values()];
+    this._pending.clear();
+    for (const request of pending) request.reject(error);
+    if (crashed) this.onCrash?.(error);
+  }
+}

@@ -1,0 +1,138 @@
+/**
+ * The worker's side of the protocol, free of worker globals so it runs in Node tests with a scripted backend.
+ * One request runs at a time (the model has one KV cache); later ones wait their turn and can be
+ * cancelled while they wait.
+ */
+import { AssistantError, abortedError, toAssistantError } from '../shared/errors.ts';
+import type { Backend, BackendFactory } from './backends/backend.ts';
+import {
+  CHAT_DEFAULTS,
+  type ClientMessage,
+  type LoadPayload,
+  type LoadResult,
+  type Method,
+  type RequestMap,
+  type WorkerMessage,
+} from './protocol.ts';
+import { planBackends, type GpuCapabilities } from './select-backend.ts';
+
+export interface HandlerDeps {
+  createBackend: BackendFactory;
+  probeGpu: () => Promise<GpuCapabilities>;
+  post: (message: WorkerMessage, transfer?: Transferable[]) => void;
+}
+
+type Emit<M extends Method> = (event: RequestMap[M]['event']) => void;
+
+export class EngineHandler {
+  private _backend: Backend | null = null;
+  private _queue: Promise<unknown> = Promise.resolve();
+  private readonly _controllers = new Map<number, AbortController>();
+
+  constructor(private readonly _deps: HandlerDeps) {}
+
+  handle(message: ClientMessage): void {
+    if (message.type === 'ping') {
+      this._deps.post({ type: 'pong', id: message.id });
+      return;
+    }
+    if (message.type === 'cancel') {
+      this._controllers.get(message.id)?.abort();
+      return;
+    }
+    const controller = new AbortController();
+    this._controllers.set(message.id, controller);
+    const run = async (): Promise<void> => {
+      try {
+        if (controller.signal.aborted) throw abortedError();
+        const result = await this._dispatch(message, controller.signal);
+        this._deps.post({ type: 'result', id: message.id, method: message.method, result } as WorkerMessage);
+      } catch (error) {
+        const coded = controller.signal.aborted ? abortedError() : toAssistantError(error, 'inference_failed');
+        this._deps.post({ type: 'error', id: message.id, error: coded.toData() });
+      } finally {
+        this._controllers.delete(message.id);
+      }
+    };
+    this._queue = this._queue.then(run, run);
+  }
+
+  private _emitter<M extends Method>(id: number, method: M): Emit<M> {
+    return (event) => this._deps.post({ type: 'event', id, method, event } as WorkerMessage);
+  }
+
+  private async _dispatch(message: Extract<ClientMessage, { type: 'request' }>, signal: AbortSignal): Promise<unknown> {
+    switch (message.method) {
+      case 'load':
+        return this._load(message.payload, this._emitter(message.id, 'load'), signal);
+      case 'chat': {
+        const backend = this._requireBackend();
+        const options = { ...CHAT_DEFAULTS, ...message.payload.options };
+        validateChat(message.payload.messages, options);
+        const emit = this._emitter(message.id, 'chat');
+        return backend.chat(message.payload.messages, options, (text) => emit({ text }), signal);
+      }
+      case 'embed': {
+        const vectors = await this._requireBackend().embed(message.payload.texts, signal);
+        return { vectors };
+      }
+      case 'unload':
+        await this._unload();
+        return null;
+    }
+  }
+
+  private _requireBackend(): Backend {
+    if (this._backend === null) throw new AssistantError('not_loaded', 'No model is loaded yet. Load a model first.');
+    return this._backend;
+  }
+
+  private async _unload(): Promise<void> {
+    const backend = this._backend;
+    this._backend = null;
+    await backend?.unload();
+  }
+
+  /** Tries the planned backends in order; a failed first choice falls back to the next with a notice. */
+  private async _load(payload: LoadPayload, emit: Emit<'load'>, signal: AbortSignal): Promise<LoadResult> {
+    await this._unload();
+    const gpu = await this._deps.probeGpu();
+    const plan = planBackends(payload.backend, gpu, payload.source);
+    if (plan.order.length === 0) throw new AssistantError('invalid_config', `No backend can run this model: ${plan.reason}.`);
+    let notice: string | undefined;
+    let lastError: AssistantError | undefined;
+    for (const kind of plan.order) {
+      if (signal.aborted) throw abortedError();
+      try {
+        const backend = await this._deps.createBackend(kind);
+        const info = await backend.load(payload, emit, signal);
+        this._backend = backend;
+        const reason = notice === undefined && kind === plan.order[0] ? plan.reason : info.reason;
+        const result: LoadResult = { backend: kind, reason, modelUrl: info.modelUrl, contextWindow: payload.contextWindow };
+        if (info.threads !== undefined) result.threads = info.threads;
+        if (notice !== undefined) result.fallbackNotice = notice;
+        return result;
+      } catch (error) {
+        lastError = toAssistantError(error, 'load_failed');
+        if (signal.aborted || lastError.code === 'aborted') throw abortedError();
+        notice = `${kind === 'webllm' ? 'WebGPU (web-llm)' : 'WASM (wllama)'} could not load the model (${lastError.message}); using the next backend instead.`;
+      }
+    }
+    throw lastError ?? new AssistantError('load_failed', 'The model could not be loaded.');
+  }
+}
+
+function validateChat(messages: unknown, options: { maxTokens: number; temperature: number; topP: number }): void {
+  if (!Array.isArray(messages) || messages.length === 0) {
+    throw new AssistantError('invalid_input', 'A chat request needs at least one message.');
+  }
+  if (!Number.isInteger(options.maxTokens) || options.maxTokens < 1) {
+    throw new AssistantError('invalid_input', `maxTokens must be a positive integer, got ${options.maxTokens}.`);
+  }
+  if (!(options.temperature >= 0 && options.temperature <= 2)) {
+    throw new AssistantError('invalid_input', `temperature must be between 0 and 2, got ${options.temperature}.`);
+  }
+  if (!(options.topP > 0 && options.topP <= 1)) {
+    throw new AssistantError('invalid_input', `topP must be in (0, 1], got ${options.topP}.`);
+  }
+}

@@ -1,0 +1,88 @@
+/**
+ * Where the model comes from. Order of precedence: the `?model=` / `?mlc=` query parameters, then the
+ * run-time setting saved by the app, then the build-time variables `VITE_MODEL_GGUF_URL` /
+ * `VITE_MODEL_MLC_URL`, then a self-hosted copy announced by `public/models/manifest.json`
+ * (written by `npm run fetch-model`), then Hugging Face.
+ */
+import type { BackendPreference, MlcModelSource, ModelSource } from './protocol.ts';
+
+const HF = 'https://huggingface.co';
+/** web-llm's prebuilt model libraries for its 0.2.x line (must match the installed web-llm). */
+const MLC_LIBS = 'https://raw.githubusercontent.com/mlc-ai/binary-mlc-llm-libs/main/web-llm-models/v0_2_86/base';
+
+export const DEFAULT_GGUF_FILE = 'qwen2.5-0.5b-instruct-q4_k_m.gguf';
+export const DEFAULT_GGUF_URL = `${HF}/Qwen/Qwen2.5-0.5B-Instruct-GGUF/resolve/main/${DEFAULT_GGUF_FILE}`;
+export const MLC_MODEL_ID = 'Qwen2.5-0.5B-Instruct-q4f16_1-MLC';
+
+export function mlcSourceAt(base: string, libBase: string): MlcModelSource {
+  return {
+    modelId: MLC_MODEL_ID,
+    urlF16: `${base}/Qwen2.5-0.5B-Instruct-q4f16_1-MLC`,
+    urlF32: `${base}/Qwen2.5-0.5B-Instruct-q4f32_1-MLC`,
+    libF16: `${libBase}/Qwen2-0.5B-Instruct-q4f16_1_cs1k-webgpu.wasm`,
+    libF32: `${libBase}/Qwen2-0.5B-Instruct-q4f32_1_cs1k-webgpu.wasm`,
+  };
+}
+
+export const DEFAULT_SOURCE: ModelSource = { ggufUrl: DEFAULT_GGUF_URL, mlc: mlcSourceAt(`${HF}/mlc-ai`, MLC_LIBS) };
+
+/** Short names for `?model=`: `test` is the generated test model (`npm run test-model`). */
+export const NAMED_GGUF: Record<string, string> = {
+  test: '/models/test/qwen2-tiny.gguf',
+  'test-realistic': '/models/test/qwen2.5-0.5b-shaped-q8_0.gguf',
+};
+
+/** Shape of `public/models/manifest.json`, written by `npm run fetch-model`. */
+export interface SelfHostedManifest {
+  ggufUrl?: string;
+  mlcBase?: string;
+  mlcLibBase?: string;
+}
+
+export interface SourceInputs {
+  query: URLSearchParams;
+  saved?: { ggufUrl?: string; mlcBase?: string } | undefined;
+  buildGguf?: string | undefined;
+  buildMlc?: string | undefined;
+  manifest?: SelfHostedManifest | undefined;
+}
+
+export interface ResolvedSource {
+  source: ModelSource;
+  /** Where the choice came from, shown to the user. */
+  origin: 'query' | 'setting' | 'build' | 'self-hosted' | 'huggingface';
+}
+
+const nonEmpty = (s: string | null | undefined): s is string => typeof s === 'string' && s.trim() !== '';
+
+/** Pure resolution, so precedence is testable. A GGUF-only choice disables web-llm and vice versa. */
+export function resolveModelSource(inputs: SourceInputs): ResolvedSource {
+  const qModel = inputs.query.get('model');
+  const qMlc = inputs.query.get('mlc');
+  if (nonEmpty(qModel) || nonEmpty(qMlc)) {
+    return { origin: 'query', source: pick(nonEmpty(qModel) ? (NAMED_GGUF[qModel] ?? qModel) : undefined, nonEmpty(qMlc) ? qMlc : undefined) };
+  }
+  const saved = inputs.saved;
+  if (saved && (nonEmpty(saved.ggufUrl) || nonEmpty(saved.mlcBase))) {
+    return { origin: 'setting', source: pick(saved.ggufUrl, saved.mlcBase) };
+  }
+  if (nonEmpty(inputs.buildGguf) || nonEmpty(inputs.buildMlc)) {
+    return { origin: 'build', source: pick(inputs.buildGguf, inputs.buildMlc) };
+  }
+  const m = inputs.manifest;
+  if (m && (nonEmpty(m.ggufUrl) || nonEmpty(m.mlcBase))) {
+    return { origin: 'self-hosted', source: pick(m.ggufUrl, m.mlcBase, m.mlcLibBase) };
+  }
+  return { origin: 'huggingface', source: DEFAULT_SOURCE };
+}
+
+function pick(gguf: string | undefined, mlcBase: string | undefined, mlcLibBase?: string): ModelSource {
+  const source: ModelSource = {};
+  if (nonEmpty(gguf)) source.ggufUrl = gguf;
+  if (nonEmpty(mlcBase)) source.mlc = mlcSourceAt(mlcBase.replace(/\/$/, ''), nonEmpty(mlcLibBase) ? mlcLibBase : MLC_LIBS);
+  return source;
+}
+
+export function parseBackend(value: string | null): BackendPreference | undefined {
+  return value === 'auto' || value === 'webgpu' || value === 'wasm' ? value : undefined;
+}

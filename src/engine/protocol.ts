@@ -1,0 +1,135 @@
+/**
+ * The one file both sides of the engine worker import: every request, its payload,
+ * its result and the events it may emit, tied together in `RequestMap`.
+ */
+import type { ErrorData } from '../shared/errors.ts';
+
+export type Role = 'system' | 'user' | 'assistant';
+
+export interface ChatMessage {
+  role: Role;
+  content: string;
+}
+
+/** Which engine runs the model. `auto` picks WebGPU when the adapter is good enough. */
+export type BackendPreference = 'auto' | 'webgpu' | 'wasm';
+export type BackendKind = 'webllm' | 'wllama';
+
+/** Where the weights come from. Either part may be missing; the backend that needs it is then skipped. */
+export interface ModelSource {
+  /** Absolute or page-relative URL of a GGUF file, for wllama. */
+  ggufUrl?: string;
+  /** An MLC model folder (absolute URL; files at `<url>/resolve/main/…`) and its compiled model library, for web-llm. */
+  mlc?: MlcModelSource;
+}
+
+export interface MlcModelSource {
+  /** web-llm's id for the model, e.g. `Qwen2.5-0.5B-Instruct-q4f16_1-MLC`; the f32 twin is derived when needed. */
+  modelId: string;
+  /** Folder URL for the q4f16_1 weights. */
+  urlF16: string;
+  /** Folder URL for the q4f32_1 weights. */
+  urlF32: string;
+  /** Model library (.wasm) for q4f16_1. */
+  libF16: string;
+  /** Model library (.wasm) for q4f32_1. */
+  libF32: string;
+}
+
+export interface LoadPayload {
+  backend: BackendPreference;
+  source: ModelSource;
+  /** Context window in tokens (prompt + answer). */
+  contextWindow: number;
+}
+
+export interface LoadProgress {
+  phase: 'download' | 'init';
+  /** Bytes fetched so far and in all (0 when unknown). */
+  loadedBytes: number;
+  totalBytes: number;
+  /** 0…1 where known. */
+  fraction: number;
+  text: string;
+}
+
+export interface LoadResult {
+  backend: BackendKind;
+  /** Human-readable: which model variant and why this backend, e.g. "WebGPU, q4f32 — no shader-f16". */
+  reason: string;
+  /** Set when the preferred backend failed and another took over. */
+  fallbackNotice?: string;
+  modelUrl: string;
+  contextWindow: number;
+  /** wllama only: whether the multi-thread build runs (needs cross-origin isolation) and with how many threads. */
+  threads?: number;
+}
+
+export interface ChatOptions {
+  maxTokens?: number;
+  temperature?: number;
+  topP?: number;
+}
+
+export const CHAT_DEFAULTS: Required<ChatOptions> = { maxTokens: 512, temperature: 0.7, topP: 0.9 };
+
+export type FinishReason = 'stop' | 'length' | 'aborted';
+
+export interface ChatTimings {
+  /** From sending the request to the first text delta. */
+  ttftMs: number;
+  totalMs: number;
+  /** Engine-reported prompt-processing and decoding time, where the engine reports them. */
+  prefillMs: number;
+  decodeMs: number;
+}
+
+export interface ChatResult {
+  finishReason: FinishReason;
+  promptTokens: number;
+  /** Prompt tokens the engine reused from its KV cache instead of prefilling. */
+  cachedTokens: number;
+  completionTokens: number;
+  timings: ChatTimings;
+}
+
+export interface ChatPayload {
+  messages: ChatMessage[];
+  options: ChatOptions;
+}
+
+export interface ChatDelta {
+  text: string;
+}
+
+export interface EmbedPayload {
+  texts: string[];
+}
+
+export interface EmbedResult {
+  vectors: Float32Array[];
+}
+
+/** Each request type: its payload, its result and the event it streams (`never` when none). */
+export interface RequestMap {
+  load: { payload: LoadPayload; result: LoadResult; event: LoadProgress };
+  chat: { payload: ChatPayload; result: ChatResult; event: ChatDelta };
+  embed: { payload: EmbedPayload; result: EmbedResult; event: never };
+  unload: { payload: Record<string, never>; result: null; event: never };
+}
+
+export type Method = keyof RequestMap;
+
+/** Main thread → worker. */
+export type ClientMessage =
+  | { [M in Method]: { type: 'request'; id: number; method: M; payload: RequestMap[M]['payload'] } }[Method]
+  | { type: 'cancel'; id: number }
+  /** Liveness check: a worker that stops answering pings is treated as dead. */
+  | { type: 'ping'; id: number };
+
+/** Worker → main thread. */
+export type WorkerMessage =
+  | { [M in Method]: { type: 'event'; id: number; method: M; event: RequestMap[M]['event'] } }[Method]
+  | { [M in Method]: { type: 'result'; id: number; method: M; result: RequestMap[M]['result'] } }[Method]
+  | { type: 'error'; id: number; error: ErrorData }
+  | { type: 'pong'; id: number };

@@ -1,0 +1,109 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { TEST_MODEL_REPLY } from '../../scripts/test-model/reply.ts';
+import type { EngineClient } from '../../src/engine/client.ts';
+import { AssistantError } from '../../src/shared/errors.ts';
+import { LOOP_MODEL_URL, clientWithWorkers, collectChat, wasmLoad } from './helpers.ts';
+
+describe('wllama engine in a worker, with the generated Qwen2 model', () => {
+  let client: EngineClient;
+
+  beforeAll(async () => {
+    ({ client } = clientWithWorkers());
+    const fractions: number[] = [];
+    const loaded = await client.load(wasmLoad(), { onProgress: (p) => fractions.push(p.fraction) });
+    expect(loaded.backend).toBe('wllama');
+    expect(loaded.reason).toMatch(/^WASM CPU/);
+    expect(fractions.at(-1)).toBe(1);
+    // The test server sends COOP/COEP, so wllama runs its multi-thread build.
+    expect(globalThis.crossOriginIsolated).toBe(true);
+    expect(loaded.threads).toBe(Math.min(navigator.hardwareConcurrency, 8));
+  });
+  afterAll(() => client.terminate());
+
+  it('streams the fixed reply (Chinese and an astral character) in several chunks, then stops at <|im_end|>', async () => {
+    const { deltas, final } = await collectChat(client.chat([{ role: 'user', content: '你好' }], { temperature: 0.7, topP: 0.9 }));
+    expect(deltas.join('')).toBe(TEST_MODEL_REPLY);
+    expect(deltas.length).toBeGreaterThan(3);
+    expect(final.finishReason).toBe('stop');
+    expect(final.completionTokens).toBeGreaterThan(3);
+    expect(final.promptTokens).toBeGreaterThan(5);
+  });
+
+  it('reuses the KV cache when the next prompt extends the previous one', async () => {
+    const first = [
+      { role: 'system' as const, content: 'You are a helpful assistant.' },
+      { role: 'user' as const, content: 'Tell me something about caches.' },
+    ];
+    const a = await collectChat(client.chat(first));
+    const second = [...first, { role: 'assistant' as const, content: a.deltas.join('') }, { role: 'user' as const, content: 'And again?' }];
+    const b = await collectChat(client.chat(second));
+    expect(b.final.cachedTokens).toBeGreaterThan(0);
+    expect(b.final.cachedTokens).toBeGreaterThanOrEqual(a.final.promptTokens - 1);
+    expect(b.final.promptTokens).toBeGreaterThan(b.final.cachedTokens);
+  });
+
+  it('embeds texts into vectors of the model width', async () => {
+    const vectors = await client.embed(['hello', '你好'], undefined);
+    expect(vectors).toHaveLength(2);
+    expect(vectors[0]!.length).toBeGreaterThan(0);
+    expect(vectors[0]!.length).toBe(vectors[1]!.length);
+  });
+});
+
+describe('stopping and crashes, with a model that never stops by itself', () => {
+  it('an abort mid-stream ends cleanly and the next request works', async () => {
+    const { client } = clientWithWorkers();
+    await client.load(wasmLoad(LOOP_MODEL_URL));
+    const abort = new AbortController();
+    let seen = 0;
+    const error = await (async () => {
+      for await (const event of client.chat([{ role: 'user', content: 'go' }], { maxTokens: 3000, signal: abort.signal })) {
+        if (event.type === 'delta' && ++seen === 5) abort.abort();
+      }
+    })().catch((e: unknown) => e);
+    expect(error).toMatchObject({ name: 'AbortError', code: 'aborted' });
+    // The worker really stopped generating: a short request right after completes.
+    const next = await collectChat(client.chat([{ role: 'user', content: 'again' }], { maxTokens: 8 }));
+    expect(next.final.finishReason).toBe('length');
+    expect(next.final.completionTokens).toBe(8);
+    client.terminate();
+  });
+
+  it('a killed worker rejects the pending chat with worker_crashed, and a new worker serves the retry', async () => {
+    const { client, workers } = clientWithWorkers(1_000);
+    await client.load(wasmLoad(LOOP_MODEL_URL));
+    let seen = 0;
+    const error = await (async () => {
+      for await (const event of client.chat([{ role: 'user', content: 'go' }], { maxTokens: 3000 })) {
+        if (event.type === 'delta' && ++seen === 3) workers[0]!.terminate();
+      }
+    })().catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(AssistantError);
+    expect((error as AssistantError).code).toBe('worker_crashed');
+    await client.load(wasmLoad(LOOP_MODEL_URL));
+    expect(workers).toHaveLength(2);
+    const retry = await collectChat(client.chat([{ role: 'user', content: 'go' }], { maxTokens: 4 }));
+    expect(retry.deltas.length).toBeGreaterThan(0);
+    client.terminate();
+  });
+});
+
+describe('load failures say what happened and where', () => {
+  it('a model URL that answers 404 gives model_not_found naming the URL', async () => {
+    const { client } = clientWithWorkers();
+    const error = await client.load(wasmLoad('/models/test/does-not-exist.gguf')).catch((e: unknown) => e);
+    expect(error).toMatchObject({ code: 'model_not_found' });
+    expect((error as Error).message).toContain('/models/test/does-not-exist.gguf');
+    expect((error as Error).message).toMatch(/404/);
+    client.terminate();
+  });
+
+  it('an unreachable host gives a network error naming the URL', async () => {
+    const { client } = clientWithWorkers();
+    const url = 'http://127.0.0.1:9/qwen.gguf';
+    const error = await client.load(wasmLoad(url)).catch((e: unknown) => e);
+    expect(error).toMatchObject({ code: 'network' });
+    expect((error as Error).message).toContain(url);
+    client.terminate();
+  });
+});

@@ -1,0 +1,36 @@
+/** Shared helpers for tests in real Chromium. */
+import { EngineClient, createEngineWorker } from '../../src/engine/client.ts';
+import type { ChatEvent } from '../../src/engine/client.ts';
+import type { LoadPayload } from '../../src/engine/protocol.ts';
+
+export const TINY_MODEL_URL = '/models/test/qwen2-tiny.gguf';
+export const LOOP_MODEL_URL = '/models/test/qwen2-tiny-loop.gguf';
+
+export const wasmLoad = (ggufUrl = TINY_MODEL_URL): LoadPayload => ({
+  backend: 'wasm',
+  source: { ggufUrl },
+  contextWindow: 1024,
+});
+
+/** A client whose workers the test can reach, to kill one as a crash would. */
+export function clientWithWorkers(heartbeatTimeoutMs = 1_500): { client: EngineClient; workers: Worker[] } {
+  const workers: Worker[] = [];
+  const client = new EngineClient({
+    heartbeatTimeoutMs,
+    createWorker: () => {
+      const worker = createEngineWorker();
+      workers.push(worker);
+      return worker;
+    },
+  });
+  return { client, workers };
+}
+
+export async function collectChat(stream: AsyncIterable<ChatEvent>): Promise<{ deltas: string[]; final: Extract<ChatEvent, { type: 'final' }>['result'] }> {
+  const deltas: string[] = [];
+  for await (const event of stream) {
+    if (event.type === 'delta') deltas.push(event.text);
+    else return { deltas, final: event.result };
+  }
+  throw new Error('the stream ended without a final record');
+}

@@ -1,0 +1,118 @@
+import { describe, expect, it } from 'vitest';
+import { EngineClient } from '../../../src/engine/client.ts';
+import { EngineHandler } from '../../../src/engine/handler.ts';
+import type { ClientMessage, WorkerMessage } from '../../../src/engine/protocol.ts';
+import { AssistantError } from '../../../src/shared/errors.ts';
+import { ScriptedBackend, type Script } from './scripted-backend.ts';
+
+/** Runs the real handler in-process behind the Worker interface, with structured cloning as postMessage does. */
+class InProcessWorker extends EventTarget {
+  terminated = false;
+  /** Simulates a hang: the worker stops answering anything. */
+  frozen = false;
+  private readonly _handler: EngineHandler;
+  constructor(script: Script) {
+    super();
+    this._handler = new EngineHandler({
+      createBackend: async (kind) => new ScriptedBackend(kind, script),
+      probeGpu: async () => ({ adapter: false, shaderF16: false, maxStorageBufferBindingSize: 0, maxBufferSize: 0, fallbackAdapter: false }),
+      post: (message: WorkerMessage) => {
+        if (this.terminated || this.frozen) return;
+        const data = structuredClone(message);
+        setTimeout(() => this.dispatchEvent(new MessageEvent('message', { data })), 0);
+      },
+    });
+  }
+  postMessage(message: ClientMessage): void {
+    if (this.terminated || this.frozen) return;
+    const data = structuredClone(message);
+    setTimeout(() => this._handler.handle(data), 0);
+  }
+  terminate(): void {
+    this.terminated = true;
+  }
+}
+
+function makeClient(script: Script = {}, heartbeatTimeoutMs = 10_000) {
+  const workers: InProcessWorker[] = [];
+  const client = new EngineClient({
+    createWorker: () => {
+      const w = new InProcessWorker(script);
+      workers.push(w);
+      return w as unknown as Worker;
+    },
+    heartbeatTimeoutMs,
+    heartbeatIntervalMs: 10,
+  });
+  return { client, workers };
+}
+
+const LOAD = { backend: 'wasm' as const, source: { ggufUrl: '/m.gguf' }, contextWindow: 1024 };
+
+async function collect(stream: AsyncIterable<{ type: string; text?: string }>) {
+  const texts: string[] = [];
+  for await (const e of stream) if (e.type === 'delta') texts.push(e.text!);
+  return texts;
+}
+
+describe('EngineClient', () => {
+  it('streams deltas then a final record', async () => {
+    const { client } = makeClient({ deltas: ['a', 'b'] });
+    const progress: number[] = [];
+    await client.load(LOAD, { onProgress: (p) => progress.push(p.fraction) });
+    expect(progress).toContain(0.5);
+    const events = [];
+    for await (const e of client.chat([{ role: 'user', content: 'hi' }])) events.push(e);
+    expect(events.map((e) => e.type)).toEqual(['delta', 'delta', 'final']);
+    expect(events.at(-1)).toMatchObject({ type: 'final', result: { cachedTokens: 4 } });
+  });
+
+  it('rebuilds worker errors as AssistantError with their code', async () => {
+    const { client } = makeClient({ chatError: new AssistantError('context_overflow', 'too long') });
+    await client.load(LOAD);
+    const error = await collect(client.chat([{ role: 'user', content: 'x' }])).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(AssistantError);
+    expect(error).toMatchObject({ code: 'context_overflow', message: 'too long' });
+  });
+
+  it('an abort settles the stream at once with an AbortError and the next request works', async () => {
+    const { client } = makeClient({ deltas: Array.from({ length: 50 }, (_, i) => `${i} `), delayMs: 5 });
+    await client.load(LOAD);
+    const abort = new AbortController();
+    const seen: string[] = [];
+    const error = await (async () => {
+      for await (const e of client.chat([{ role: 'user', content: 'x' }], { signal: abort.signal })) {
+        if (e.type === 'delta') seen.push(e.text);
+        if (seen.length === 3) abort.abort();
+      }
+    })().catch((e: unknown) => e);
+    expect(error).toMatchObject({ name: 'AbortError', code: 'aborted' });
+    expect(seen).toHaveLength(3);
+    expect((await collect(client.chat([{ role: 'user', content: 'y' }]))).length).toBe(50);
+  });
+
+  it('rejects every pending request with worker_crashed when the worker errors, then starts a new worker', async () => {
+    const { client, workers } = makeClient({ deltas: ['a', 'b', 'c'], delayMs: 20 });
+    await client.load(LOAD);
+    const crashes: string[] = [];
+    client.onCrash = (e) => crashes.push(e.code);
+    const pending = collect(client.chat([{ role: 'user', content: 'x' }])).catch((e: unknown) => e);
+    await new Promise((r) => setTimeout(r, 5));
+    workers[0]!.dispatchEvent(new Event('error'));
+    expect(await pending).toMatchObject({ code: 'worker_crashed' });
+    expect(crashes).toEqual(['worker_crashed']);
+    expect(workers[0]!.terminated).toBe(true);
+    await client.load(LOAD);
+    expect(workers).toHaveLength(2);
+  });
+
+  it('declares a silent worker dead through the heartbeat, so nothing waits forever', async () => {
+    const { client, workers } = makeClient({ deltas: ['a'], delayMs: 1_000 }, 100);
+    await client.load(LOAD);
+    const pending = collect(client.chat([{ role: 'user', content: 'x' }])).catch((e: unknown) => e);
+    workers[0]!.frozen = true;
+    const started = Date.now();
+    expect(await pending).toMatchObject({ code: 'worker_crashed' });
+    expect(Date.now() - started).toBeLessThan(900);
+  });
+});

@@ -1,0 +1,123 @@
+import { describe, expect, it } from 'vitest';
+import { EngineHandler } from '../../../src/engine/handler.ts';
+import type { BackendKind, ClientMessage, LoadPayload, WorkerMessage } from '../../../src/engine/protocol.ts';
+import type { GpuCapabilities } from '../../../src/engine/select-backend.ts';
+import { AssistantError } from '../../../src/shared/errors.ts';
+import { ScriptedBackend, type Script } from './scripted-backend.ts';
+
+const GPU: GpuCapabilities = { adapter: true, shaderF16: false, maxStorageBufferBindingSize: 1 << 30, maxBufferSize: 1 << 30, fallbackAdapter: false };
+const NO_GPU: GpuCapabilities = { adapter: false, shaderF16: false, maxStorageBufferBindingSize: 0, maxBufferSize: 0, fallbackAdapter: false };
+const MLC = { modelId: 'm-q4f16_1', urlF16: 'https://x/f16', urlF32: 'https://x/f32', libF16: 'https://x/a.wasm', libF32: 'https://x/b.wasm' };
+const LOAD: LoadPayload = { backend: 'auto', source: { ggufUrl: '/m.gguf', mlc: MLC }, contextWindow: 1024 };
+
+function setup(scripts: Partial<Record<BackendKind, Script>>, gpu: GpuCapabilities = NO_GPU) {
+  const posted: WorkerMessage[] = [];
+  const backends: ScriptedBackend[] = [];
+  const handler = new EngineHandler({
+    createBackend: async (kind) => {
+      const backend = new ScriptedBackend(kind, scripts[kind] ?? {});
+      backends.push(backend);
+      return backend;
+    },
+    probeGpu: async () => gpu,
+    post: (m) => posted.push(m),
+  });
+  const settled = (id: number) =>
+    new Promise<WorkerMessage>((resolve) => {
+      const check = () => {
+        const done = posted.find((m) => m.type !== 'event' && m.type !== 'pong' && m.id === id);
+        if (done) resolve(done);
+        else setTimeout(check, 1);
+      };
+      check();
+    });
+  const send = (m: ClientMessage) => handler.handle(m);
+  return { posted, backends, send, settled };
+}
+
+describe('EngineHandler', () => {
+  it('loads, streams chat deltas tagged with the request id, and returns the engine counters', async () => {
+    const { posted, send, settled } = setup({ wllama: { deltas: ['你', '好', '𝄞'] } });
+    send({ type: 'request', id: 1, method: 'load', payload: LOAD });
+    const load = await settled(1);
+    expect(load).toMatchObject({ type: 'result', method: 'load', result: { backend: 'wllama', contextWindow: 1024 } });
+    expect(posted.some((m) => m.type === 'event' && m.id === 1 && m.method === 'load')).toBe(true);
+
+    send({ type: 'request', id: 2, method: 'chat', payload: { messages: [{ role: 'user', content: 'hi' }], options: {} } });
+    const chat = await settled(2);
+    const deltas = posted.filter((m) => m.type === 'event' && m.id === 2).map((m) => (m as { event: { text: string } }).event.text);
+    expect(deltas).toEqual(['你', '好', '𝄞']);
+    expect(chat).toMatchObject({ type: 'result', result: { finishReason: 'stop', promptTokens: 10, cachedTokens: 4 } });
+  });
+
+  it('applies seed-000 sampling defaults when the request leaves them out', async () => {
+    const { backends, send, settled } = setup({});
+    send({ type: 'request', id: 1, method: 'load', payload: { ...LOAD, backend: 'wasm' } });
+    await settled(1);
+    send({ type: 'request', id: 2, method: 'chat', payload: { messages: [{ role: 'user', content: 'x' }], options: { topP: 0.5 } } });
+    await settled(2);
+    expect(backends[0]!.calls.at(-1)!.options).toEqual({ maxTokens: 512, temperature: 0.7, topP: 0.5 });
+  });
+
+  it('falls back from web-llm to wllama when WebGPU fails to load, with a notice', async () => {
+    const { send, settled } = setup({ webllm: { loadError: new AssistantError('network', 'offline') } }, GPU);
+    send({ type: 'request', id: 1, method: 'load', payload: LOAD });
+    const result = await settled(1);
+    expect(result).toMatchObject({ type: 'result', result: { backend: 'wllama' } });
+    expect((result as { result: { fallbackNotice: string } }).result.fallbackNotice).toMatch(/WebGPU .*offline/);
+  });
+
+  it('chooses web-llm first when the adapter is good enough', async () => {
+    const { send, settled } = setup({}, GPU);
+    send({ type: 'request', id: 1, method: 'load', payload: LOAD });
+    expect(await settled(1)).toMatchObject({ result: { backend: 'webllm', reason: 'WebGPU, q4f32 — no shader-f16' } });
+  });
+
+  it('rejects chat before load with not_loaded, and bad options with invalid_input', async () => {
+    const { send, settled } = setup({});
+    send({ type: 'request', id: 1, method: 'chat', payload: { messages: [{ role: 'user', content: 'x' }], options: {} } });
+    expect(await settled(1)).toMatchObject({ type: 'error', error: { code: 'not_loaded' } });
+    send({ type: 'request', id: 2, method: 'load', payload: { ...LOAD, backend: 'wasm' } });
+    await settled(2);
+    send({ type: 'request', id: 3, method: 'chat', payload: { messages: [], options: {} } });
+    expect(await settled(3)).toMatchObject({ type: 'error', error: { code: 'invalid_input' } });
+    send({ type: 'request', id: 4, method: 'chat', payload: { messages: [{ role: 'user', content: 'x' }], options: { temperature: 9 } } });
+    expect(await settled(4)).toMatchObject({ type: 'error', error: { code: 'invalid_input' } });
+  });
+
+  it('cancels a streaming chat with an aborted error and serves the next request', async () => {
+    const { send, settled, posted } = setup({ wllama: { deltas: ['a', 'b', 'c', 'd', 'e', 'f'], delayMs: 10 } });
+    send({ type: 'request', id: 1, method: 'load', payload: { ...LOAD, backend: 'wasm' } });
+    await settled(1);
+    send({ type: 'request', id: 2, method: 'chat', payload: { messages: [{ role: 'user', content: 'x' }], options: {} } });
+    send({ type: 'request', id: 3, method: 'chat', payload: { messages: [{ role: 'user', content: 'y' }], options: {} } });
+    await new Promise((r) => setTimeout(r, 25));
+    send({ type: 'cancel', id: 2 });
+    expect(await settled(2)).toMatchObject({ type: 'error', error: { code: 'aborted' } });
+    expect(await settled(3)).toMatchObject({ type: 'result' });
+    expect(posted.filter((m) => m.type === 'event' && m.id === 2).length).toBeLessThan(6);
+  });
+
+  it('cancels a request that is still waiting in the queue without running it', async () => {
+    const { send, settled, backends } = setup({ wllama: { delayMs: 5 } });
+    send({ type: 'request', id: 1, method: 'load', payload: { ...LOAD, backend: 'wasm' } });
+    send({ type: 'request', id: 2, method: 'chat', payload: { messages: [{ role: 'user', content: 'x' }], options: {} } });
+    send({ type: 'cancel', id: 2 });
+    expect(await settled(2)).toMatchObject({ type: 'error', error: { code: 'aborted' } });
+    await settled(1);
+    expect(backends[0]!.calls.filter((c) => c.method === 'chat')).toHaveLength(0);
+  });
+
+  it('answers pings at once, even while a request runs', async () => {
+    const { send, posted } = setup({});
+    send({ type: 'request', id: 1, method: 'load', payload: LOAD });
+    send({ type: 'ping', id: 0 });
+    expect(posted.some((m) => m.type === 'pong')).toBe(true);
+  });
+
+  it('reports a source no backend can run as invalid_config', async () => {
+    const { send, settled } = setup({});
+    send({ type: 'request', id: 1, method: 'load', payload: { ...LOAD, source: { mlc: MLC } } });
+    expect(await settled(1)).toMatchObject({ type: 'error', error: { code: 'invalid_config' } });
+  });
+});

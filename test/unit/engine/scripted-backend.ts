@@ -1,0 +1,56 @@
+/** A backend that plays a script, for testing the worker handler without an engine. */
+import type { Backend, BackendLoadInfo } from '../../../src/engine/backends/backend.ts';
+import type { BackendKind, ChatMessage, ChatOptions, ChatResult, LoadProgress } from '../../../src/engine/protocol.ts';
+import { AssistantError, abortedError } from '../../../src/shared/errors.ts';
+
+export interface Script {
+  /** Error thrown by load, if any. */
+  loadError?: AssistantError;
+  /** Text deltas the chat streams, one per tick. */
+  deltas?: string[];
+  /** Milliseconds between deltas. */
+  delayMs?: number;
+  chatError?: AssistantError;
+}
+
+export class ScriptedBackend implements Backend {
+  readonly calls: { method: string; messages?: ChatMessage[]; options?: Required<ChatOptions> }[] = [];
+  unloaded = false;
+
+  constructor(
+    readonly kind: BackendKind,
+    private readonly _script: Script = {},
+  ) {}
+
+  async load(_payload: unknown, onProgress: (p: LoadProgress) => void): Promise<BackendLoadInfo> {
+    this.calls.push({ method: 'load' });
+    onProgress({ phase: 'download', loadedBytes: 5, totalBytes: 10, fraction: 0.5, text: 'half' });
+    if (this._script.loadError) throw this._script.loadError;
+    return { reason: `${this.kind} scripted`, modelUrl: 'scripted://model' };
+  }
+
+  async chat(messages: ChatMessage[], options: Required<ChatOptions>, onDelta: (t: string) => void, signal: AbortSignal): Promise<ChatResult> {
+    this.calls.push({ method: 'chat', messages, options });
+    if (this._script.chatError) throw this._script.chatError;
+    for (const delta of this._script.deltas ?? ['Hel', 'lo']) {
+      await new Promise((r) => setTimeout(r, this._script.delayMs ?? 1));
+      if (signal.aborted) throw abortedError();
+      onDelta(delta);
+    }
+    return {
+      finishReason: 'stop',
+      promptTokens: 10,
+      cachedTokens: 4,
+      completionTokens: 2,
+      timings: { ttftMs: 1, totalMs: 2, prefillMs: 1, decodeMs: 1 },
+    };
+  }
+
+  async embed(texts: string[]): Promise<Float32Array[]> {
+    return texts.map((t) => new Float32Array([t.length, 1]));
+  }
+
+  async unload(): Promise<void> {
+    this.unloaded = true;
+  }
+}

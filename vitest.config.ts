@@ -1,0 +1,53 @@
+import { defineConfig } from 'vitest/config';
+import { playwright } from '@vitest/browser-playwright';
+import { isolationHeaders } from './scripts/isolation-headers.ts';
+
+const chromiumPath = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+
+export default defineConfig({
+  test: {
+    projects: [
+      {
+        test: {
+          name: 'unit',
+          include: ['test/unit/**/*.test.ts'],
+          environment: 'node',
+        },
+      },
+      {
+        appType: 'mpa',
+        server: { headers: isolationHeaders },
+        optimizeDeps: { exclude: ['@wllama/wllama', '@mlc-ai/web-llm', 'voy-search'] },
+        worker: { format: 'es' },
+        test: {
+          name: 'browser',
+          include: ['test/browser/**/*.test.ts'],
+          globalSetup: ['test/browser/global-setup.ts'],
+          testTimeout: 60_000,
+          hookTimeout: 60_000,
+          fileParallelism: false,
+          browser: {
+            enabled: true,
+            headless: true,
+            screenshotFailures: false,
+            provider: playwright({
+              launchOptions: {
+                executablePath: chromiumPath,
+                args: [
+                  '--no-sandbox',
+                  '--disable-background-networking',
+                  '--disable-component-update',
+                  '--no-first-run',
+                  '--disable-sync',
+                  // WebGPU on SwiftShader, so the web-llm path (and its fallback) runs in CI.
+                  '--enable-unsafe-webgpu',
+                ],
+              },
+            }),
+            instances: [{ browser: 'chromium' }],
+          },
+        },
+      },
+    ],
+  },
+});
