@@ -1,7 +1,7 @@
 /**
  * Generates the GGUF test models (never committed: public/models/ is git-ignored).
  *
- *   npx tsx scripts/test-model/make-test-model.ts               # public/models/test/qwen2-tiny.gguf
+ *   npx tsx scripts/test-model/make-test-model.ts               # public/models/test/qwen2-tiny.gguf and qwen2-tiny-loop.gguf
  *   npx tsx scripts/test-model/make-test-model.ts --realistic   # public/models/test/qwen2.5-0.5b-shaped-q8_0.gguf (~530 MB)
  *   options: --force (regenerate even if up to date), --out <file>
  *
@@ -22,9 +22,16 @@ export const GENERATOR_VERSION = 1;
 
 export const TEST_MODEL_DIR = fileURLToPath(new URL('../../public/models/test/', import.meta.url));
 export const TINY_MODEL_PATH = resolve(TEST_MODEL_DIR, 'qwen2-tiny.gguf');
+export const TINY_LOOP_MODEL_PATH = resolve(TEST_MODEL_DIR, 'qwen2-tiny-loop.gguf');
 export const REALISTIC_MODEL_PATH = resolve(TEST_MODEL_DIR, 'qwen2.5-0.5b-shaped-q8_0.gguf');
 
-export type TestModelVariant = 'tiny' | 'realistic';
+export type TestModelVariant = 'tiny' | 'tiny-loop' | 'realistic';
+
+const DEFAULT_PATHS: Record<TestModelVariant, string> = {
+  tiny: TINY_MODEL_PATH,
+  'tiny-loop': TINY_LOOP_MODEL_PATH,
+  realistic: REALISTIC_MODEL_PATH,
+};
 
 interface Sidecar {
   generator: 'scripts/test-model';
@@ -42,9 +49,9 @@ export interface TinyModelResult extends WrittenGguf {
 }
 
 /** Writes the tiny fixed-reply model to `path` (always; no caching). */
-export function writeTinyTestModel(path: string): TinyModelResult {
+export function writeTinyTestModel(path: string, options: { loop?: boolean } = {}): TinyModelResult {
   mkdirSync(dirname(path), { recursive: true });
-  const file = tinyModelGguf();
+  const file = tinyModelGguf(undefined, undefined, options);
   return { ...writeGguf(path, file), replyTokenIds: file.plan.replyIds };
 }
 
@@ -69,7 +76,7 @@ function upToDate(path: string, variant: TestModelVariant): boolean {
     return false;
   }
   if (side.version !== GENERATOR_VERSION || side.variant !== variant) return false;
-  if (variant === 'tiny' && side.reply !== TEST_MODEL_REPLY) return false;
+  if (variant !== 'realistic' && side.reply !== TEST_MODEL_REPLY) return false;
   const bytes = statSync(path).size;
   if (bytes !== side.bytes) return false;
   // Hashing is cheap for the tiny model; the big one is trusted by size.
@@ -88,7 +95,7 @@ export function ensureTestModel(
   variant: TestModelVariant,
   options: { path?: string; force?: boolean } = {},
 ): EnsureResult {
-  const path = resolve(options.path ?? (variant === 'tiny' ? TINY_MODEL_PATH : REALISTIC_MODEL_PATH));
+  const path = resolve(options.path ?? DEFAULT_PATHS[variant]);
   if (!options.force && upToDate(path, variant)) {
     const side = JSON.parse(readFileSync(sidecarPath(path), 'utf8')) as Sidecar;
     return { path, variant, skipped: true, bytes: side.bytes, sha256: side.sha256, replyTokenIds: side.replyTokenIds };
@@ -96,8 +103,8 @@ export function ensureTestModel(
   rmSync(sidecarPath(path), { force: true });
   let written: WrittenGguf;
   let replyTokenIds: number[] | null = null;
-  if (variant === 'tiny') {
-    const tiny = writeTinyTestModel(path);
+  if (variant !== 'realistic') {
+    const tiny = writeTinyTestModel(path, { loop: variant === 'tiny-loop' });
     written = tiny;
     replyTokenIds = tiny.replyTokenIds;
   } else {
@@ -107,7 +114,7 @@ export function ensureTestModel(
     generator: 'scripts/test-model',
     version: GENERATOR_VERSION,
     variant,
-    reply: variant === 'tiny' ? TEST_MODEL_REPLY : null,
+    reply: variant === 'realistic' ? null : TEST_MODEL_REPLY,
     replyTokenIds,
     bytes: written.bytes,
     sha256: written.sha256,
@@ -137,11 +144,9 @@ function parseArgs(argv: string[]): { variant: TestModelVariant; force: boolean;
   return path === undefined ? { variant, force } : { variant, force, path };
 }
 
-function main(): void {
-  const args = parseArgs(process.argv.slice(2));
-  const started = performance.now();
-  const r = ensureTestModel(args.variant, args);
-  const where = relative(process.cwd(), r.path) || r.path;
+function report(r: EnsureResult, started: number): void {
+  const rel = relative(process.cwd(), r.path);
+  const where = rel && !rel.startsWith('..') ? rel : r.path;
   const mb = (r.bytes / 1e6).toFixed(1);
   if (r.skipped) {
     console.log(`test model up to date: ${where} (${mb} MB)`);
@@ -149,7 +154,20 @@ function main(): void {
     const secs = ((performance.now() - started) / 1000).toFixed(1);
     console.log(`wrote ${where} (${mb} MB, sha256 ${r.sha256.slice(0, 16)}…) in ${secs}s`);
   }
-  if (r.replyTokenIds) console.log(`reply ${JSON.stringify(TEST_MODEL_REPLY)} = tokens [${r.replyTokenIds.join(', ')}]`);
+}
+
+function main(): void {
+  const args = parseArgs(process.argv.slice(2));
+  const started = performance.now();
+  if (args.variant === 'realistic' || args.path !== undefined) {
+    report(ensureTestModel(args.variant, args), started);
+    return;
+  }
+  // The default run makes both fixed-reply models the tests use.
+  const tiny = ensureTestModel('tiny', { force: args.force });
+  report(tiny, started);
+  report(ensureTestModel('tiny-loop', { force: args.force }), started);
+  if (tiny.replyTokenIds) console.log(`reply ${JSON.stringify(TEST_MODEL_REPLY)} = tokens [${tiny.replyTokenIds.join(', ')}]`);
 }
 
 if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) main();

@@ -8,7 +8,8 @@
  * one-hot embedding direction; every other token shares direction 0. output_norm scales the
  * one-hot back to length 1, and the output row of each chain token's successor has LOGIT in the
  * predecessor's direction, so the successor wins by LOGIT (every other logit is 0). The last reply
- * token and direction 0 lead to `<|im_end|>`.
+ * token and direction 0 lead to `<|im_end|>`. The `loop` variant sends the last reply token back to the
+ * first instead, so it streams until max_tokens or an abort (for tests of Stop and of crashes mid-stream).
  */
 import { GGML_TYPE } from './ggml-types.ts';
 import type { GgufFile } from './gguf-writer.ts';
@@ -52,7 +53,12 @@ export function planTinyModel(reply = TEST_MODEL_REPLY, hp = TINY_HPARAMS): Tiny
   return { chain, replyIds, direction };
 }
 
-export function tinyModelGguf(reply = TEST_MODEL_REPLY, hp = TINY_HPARAMS): GgufFile & { plan: TinyModelPlan } {
+export interface TinyModelOptions {
+  /** Never end: the last reply token leads back to the first, so the reply repeats until max_tokens or an abort. */
+  loop?: boolean;
+}
+
+export function tinyModelGguf(reply = TEST_MODEL_REPLY, hp = TINY_HPARAMS, options: TinyModelOptions = {}): GgufFile & { plan: TinyModelPlan } {
   const plan = planTinyModel(reply, hp);
   const vocab = loadQwenVocab();
   // output row → the direction whose token it follows
@@ -60,7 +66,8 @@ export function tinyModelGguf(reply = TEST_MODEL_REPLY, hp = TINY_HPARAMS): Gguf
   const link = (successor: number, dir: number): void => {
     predecessorDir.set(successor, [...(predecessorDir.get(successor) ?? []), dir]);
   };
-  plan.chain.forEach((_id, i) => link(plan.chain[i + 1] ?? QWEN_TOKEN.imEnd, i + 1));
+  const afterLast = options.loop === true ? plan.replyIds[0]! : QWEN_TOKEN.imEnd;
+  plan.chain.forEach((_id, i) => link(plan.chain[i + 1] ?? afterLast, i + 1));
   link(QWEN_TOKEN.imEnd, 0);
 
   const rng = new Prng(0x5eed);

@@ -72,7 +72,10 @@ export function sectionReport(
   const prompt = parts.system + parts.history + parts.input + budget.generationPrompt;
   return {
     system: { tokens: parts.system, limit: budget.promptLimit - budget.generationPrompt },
-    history: { tokens: parts.history, limit: Math.max(0, budget.promptLimit - parts.system - parts.input - budget.generationPrompt) },
+    history: {
+      tokens: parts.history,
+      limit: Math.max(0, budget.promptLimit - parts.system - parts.input - budget.generationPrompt),
+    },
     extras: { tokens: parts.extras, limit: maxExtrasTokens },
     input: { tokens: parts.input, limit: inputRoom(budget, parts.system) },
     template: { tokens: budget.generationPrompt, limit: budget.generationPrompt },

@@ -63,7 +63,8 @@ export const DEFAULT_CONTEXT_CONFIG: ContextConfig = Object.freeze({
   codeMarkers: Object.freeze(['```', '~~~']),
   backReferences: Object.freeze({
     zh: Object.freeze([
-      '上面', '刚才', '刚刚', '之前', '那个', '此', '前面', '上一个', '上一段', '这段', '上述', '你说的', '前述',
+      '上面', '刚才', '刚刚', '之前', '那个', '此', '前面',
+      '上一个', '上一段', '这段', '上述', '你说的', '前述',
     ]),
     en: Object.freeze([
       'above', 'earlier', 'previous', 'previously', 'before', 'that function', 'the function', 'the code',

@@ -81,18 +81,19 @@ export function formatReport(report: ContextReport, options: { maxTurns?: number
     `request ${report.request}: ${report.mode}${report.compaction ? ` (${report.compaction})` : ''}, ` +
       `prompt ${report.promptTokens}/${report.budget.promptLimit} tokens, answer room ${s.answer.tokens}`,
     `sections: system ${s.system.tokens}, history ${s.history.tokens}/${s.history.limit}, ` +
-      `input ${s.input.tokens}/${s.input.limit} (extras ${s.extras.tokens}/${s.extras.limit}, ${report.extras}), template ${s.template.tokens}`,
+      `input ${s.input.tokens}/${s.input.limit} ` +
+      `(extras ${s.extras.tokens}/${s.extras.limit}, ${report.extras}), template ${s.template.tokens}`,
     `prefix: ${report.prefix.messages} messages, ${report.prefix.tokens} tokens cached` +
-      `${report.prefix.appendOnly ? ' (append-only)' : ''}, +${report.prefix.replyTokens} reply, ${report.prefix.newTokens} to prefill`,
+      `${report.prefix.appendOnly ? ' (append-only)' : ''}, ` +
+      `+${report.prefix.replyTokens} reply, ${report.prefix.newTokens} to prefill`,
   ];
   const turns = report.turns;
   const shown = turns.slice(Math.max(0, turns.length - (options.maxTurns ?? turns.length)));
   if (shown.length < turns.length) lines.push(`… ${turns.length - shown.length} earlier turns`);
   for (const t of shown) {
     const cut = t.cut ? ` cut ${t.cut.originalTokens}→${t.cut.keptTokens}` : '';
-    lines.push(
-      `  ${pad(`#${t.index}`, 6)}${pad(t.role, 10)}${t.included ? 'in ' : 'out'} ${pad(t.tokens ?? '-', 6)}${pad(t.reason, 20)}${t.detail}${cut}`,
-    );
+    const head = `${pad(`#${t.index}`, 6)}${pad(t.role, 10)}${t.included ? 'in ' : 'out'} ${pad(t.tokens ?? '-', 6)}`;
+    lines.push(`  ${head}${pad(t.reason, 20)}${t.detail}${cut}`);
   }
   for (const w of report.warnings) lines.push(`  ! ${w}`);
   return lines.join('\n');

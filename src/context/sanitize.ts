@@ -59,5 +59,6 @@ export function sanitizeText(text: string): string {
 
 /** True for the empty string and for text that is only whitespace (including zero-width and ideographic space). */
 export function isBlank(text: string): boolean {
-  return text.replace(/[\s\u200B\u200C\u200D\u2060\uFEFF]/g, '').length === 0;
+  return !NOT_BLANK_RE.test(text);
 }
+const NOT_BLANK_RE = /[^\s\u200B\u200C\u200D\u2060\uFEFF]/;

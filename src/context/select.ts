@@ -39,9 +39,7 @@ export type ExcludeReason =
   /** Empty or only whitespace. */
   | 'empty'
   /** A system message inside the history; the configured system prompt is used instead. */
-  | 'system-in-history'
-  /** Left out at the last compaction (the reason then is in `detail`). */
-  | 'compacted';
+  | 'system-in-history';
 
 export type TurnReason = IncludeReason | ExcludeReason;
 
@@ -150,19 +148,29 @@ function exchanges(history: readonly ChatMessage[], skipped: ReadonlyMap<number,
   return groups;
 }
 
-/** The latest non-skipped assistant turn before `before`, holding code if `code`; -1 if none. */
-function latestAnswer(
-  before: number,
-  code: boolean,
+/**
+ * For every position 0…n: the latest non-skipped assistant turn before it, and the latest one holding code
+ * (falling back to the latest answer when there is no code yet); -1 if none. One pass, so back-references
+ * resolve in constant time.
+ */
+function answerIndex(
   history: readonly ChatMessage[],
   skipped: ReadonlyMap<number, ExcludeReason>,
   features: readonly TurnFeatures[],
-): number {
-  for (let i = before - 1; i >= 0; i--) {
-    if (skipped.has(i) || history[i]!.role !== 'assistant') continue;
-    if (!code || features[i]!.hasCode) return i;
+): (before: number, aboutCode: boolean) => number {
+  const answer = new Int32Array(history.length + 1);
+  const code = new Int32Array(history.length + 1);
+  let lastAnswer = -1;
+  let lastCode = -1;
+  for (let i = 0; i <= history.length; i++) {
+    answer[i] = lastAnswer;
+    code[i] = lastCode >= 0 ? lastCode : lastAnswer;
+    if (i < history.length && !skipped.has(i) && history[i]!.role === 'assistant') {
+      lastAnswer = i;
+      if (features[i]!.hasCode) lastCode = i;
+    }
   }
-  return code ? latestAnswer(before, false, history, skipped, features) : -1;
+  return (before: number, aboutCode: boolean): number => (aboutCode ? code[before]! : answer[before]!);
 }
 
 const ordinal = (i: number): string => `#${i}`;
@@ -181,11 +189,12 @@ export function selectTurns(history: readonly ChatMessage[], input: string, conf
     features.push(skipped.has(i) ? NO_FEATURES : turnFeatures(message, config));
   }
   const inputFeatures = turnFeatures({ role: 'user', content: input }, config);
+  const latestAnswer = answerIndex(history, skipped, features);
   const units: SelectionUnit[] = [];
 
   // 1. What the current input points back to.
   if (inputFeatures.backReference !== null) {
-    const target = latestAnswer(history.length, inputFeatures.aboutCode, history, skipped, features);
+    const target = latestAnswer(history.length, inputFeatures.aboutCode);
     if (target >= 0) {
       const detail = `the current input refers back ("${inputFeatures.backReference}")`;
       units.push({ kind: 'input-reference', picks: [{ index: target, reason: 'referenced-by-input', detail }] });
@@ -199,7 +208,11 @@ export function selectTurns(history: readonly ChatMessage[], input: string, conf
     .reverse()
     .map((group, age) => ({
       kind: 'recent',
-      picks: group.map((index) => ({ index, reason: 'recent', detail: `exchange ${age + 1} of the last ${config.recentExchanges}` })),
+      picks: group.map((index) => ({
+        index,
+        reason: 'recent',
+        detail: `exchange ${age + 1} of the last ${config.recentExchanges}`,
+      })),
     }));
   if (recent[0] !== undefined) units.push(recent[0]);
 
@@ -211,7 +224,7 @@ export function selectTurns(history: readonly ChatMessage[], input: string, conf
     if (f.hasCode) key.push({ kind: 'code', picks: [{ index: i, reason: 'code-block', detail: 'an answer holding code' }] });
     if (f.backReference === null) continue;
     const picks: Pick[] = [];
-    const target = latestAnswer(i, f.aboutCode, history, skipped, features);
+    const target = latestAnswer(i, f.aboutCode);
     if (target >= 0) picks.push({ index: target, reason: 'referenced', detail: `pointed to by ${ordinal(i)}` });
     picks.push({ index: i, reason: 'back-reference', detail: `refers back ("${f.backReference}")` });
     const answer = i + 1;

@@ -86,6 +86,8 @@ export function cutToFit(
 export interface Shortfall {
   readonly reason: Extract<ExcludeReason, 'over-budget' | 'oversize'>;
   readonly detail: string;
+  /** The turn's tokens, when they were looked at. */
+  readonly tokens?: number;
 }
 
 export interface FillResult {
@@ -98,6 +100,10 @@ export interface FillResult {
   /** Tokens of the included turns as sent. */
   readonly used: number;
 }
+
+/** No message is smaller: `<|im_start|>`, role, `\n`, `<|im_end|>`, `\n`. */
+const SMALLEST_MESSAGE_TOKENS = 5;
+const FULL: Shortfall = Object.freeze({ reason: 'over-budget', detail: 'selected, but the history room was already full' });
 
 /**
  * Fills `available` tokens with whole units in priority order: a unit goes in if what it adds fits, else it is
@@ -118,6 +124,11 @@ export function fillUnits(
   const tokensAt = (index: number): number => counter.messageTokens(messageAt(index));
 
   for (const unit of units) {
+    if (remaining < SMALLEST_MESSAGE_TOKENS && included.size > 0) {
+      // Nothing more can fit: no need to count the rest.
+      for (const p of unit.picks) if (!included.has(p.index) && !shortfalls.has(p.index)) shortfalls.set(p.index, FULL);
+      continue;
+    }
     const fresh = unit.picks.filter((p) => !included.has(p.index));
     if (fresh.length === 0) continue;
     const costs = fresh.map((p) => tokensAt(p.index));
@@ -147,13 +158,15 @@ export function fillUnits(
         }
       }
     }
+    const detail = `its ${unit.kind} unit needs ${cost} tokens, ${remaining} were left`;
     fresh.forEach((p, i) => {
       if (shortfalls.has(p.index)) return;
+      const tokens = costs[i]!;
       shortfalls.set(
         p.index,
-        costs[i]! > available
-          ? { reason: 'oversize', detail: `${costs[i]} tokens alone exceed the ${available} history has` }
-          : { reason: 'over-budget', detail: `its ${unit.kind} unit needs ${cost} tokens, ${remaining} were left` },
+        tokens > available
+          ? { reason: 'oversize', detail: `${tokens} tokens alone exceed the ${available} history has`, tokens }
+          : { reason: 'over-budget', detail, tokens },
       );
     });
   }

@@ -41,7 +41,7 @@ describe('<qwen-chat-app> end to end with the generated model', () => {
     await userEvent.keyboard('你好{Shift>}{Enter}{/Shift}there');
     expect((input.element() as HTMLTextAreaElement).value).toBe('你好\nthere');
     await userEvent.keyboard('{Enter}');
-    await expect.element(page.getByText(TEST_MODEL_REPLY)).toBeVisible();
+    await expect.element(page.getByLabelText('Conversation').getByText(TEST_MODEL_REPLY)).toBeVisible();
     const first = assistantReplies(app)[0]!;
     expect(first.dataset.status).toBe('complete');
     expect(Number(first.dataset.chunks)).toBeGreaterThan(3);

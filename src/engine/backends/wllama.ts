@@ -38,6 +38,8 @@ export class WllamaBackend implements Backend {
     try {
       await wllama.loadModelFromUrl(url, {
         n_ctx: payload.contextWindow,
+        // One slot: the whole window and one KV cache for the conversation (the default splits it four ways).
+        n_parallel: 1,
         n_threads: this._threads,
         n_gpu_layers: 0,
         signal,
@@ -54,6 +56,11 @@ export class WllamaBackend implements Backend {
       await wllama.exit().catch(() => {});
       if (signal.aborted) throw abortedError();
       throw await explainLoadFailure(url, error);
+    }
+    // wllama resolves even for a file that is not a model (say an HTML page); the context then has no vocabulary.
+    if (!(wllama.getLoadedContextInfo().n_vocab > 0)) {
+      await wllama.exit().catch(() => {});
+      throw new AssistantError('load_failed', `The file at ${url} is not a usable GGUF model (it loaded with no vocabulary). Check the model URL.`);
     }
     this._wllama = wllama;
     onProgress({ phase: 'init', loadedBytes: 0, totalBytes: 0, fraction: 1, text: 'Model ready' });

@@ -1,0 +1,126 @@
+/**
+ * Context-engine benchmark (numbers, not a timed test). Run: `npx tsx scripts/bench/context.ts`.
+ *
+ * - Assembly over a 1,000-turn history with the token cache warm:
+ *     `assemble*`: a full re-selection each time (no state: the compaction path, the worst case);
+ *     `append*`:   the turn-by-turn path a chat takes between compactions (state kept, one new exchange per call).
+ * - Tokenizer throughput of the real Qwen2.5 tokenizer (@huggingface/tokenizers, pure JS) on fresh text.
+ * The last line is one JSON object (`assembleP50Ms`, `assembleP99Ms`, …). Target: assembleP50Ms ≤ 5.
+ */
+import { assemble, type AssembleResult, type ContextState } from '../../src/context/assemble.ts';
+import { DEFAULT_CONTEXT_CONFIG } from '../../src/context/config.ts';
+import { CachedTokenCounter } from '../../src/context/tokens.ts';
+import type { ChatMessage } from '../../src/engine/protocol.ts';
+import { loadNodeQwenTokenizer } from '../prepare-tokenizer.ts';
+
+/** Small deterministic PRNG (mulberry32) so every run benchmarks the same conversation. */
+function prng(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+const ZH = ['帮我写一个函数', '把列表里的奇数平方后加到新列表里', '上面那个函数', '如果输入是[1,2,3,4,5]', '输出应该是什么', '改成只处理正数', '负数跳过', '请解释一下原理', '这段代码的复杂度是多少', '谢谢'];
+const EN = ['Write a function', 'that sorts the list', 'Is it correct?', 'What does the code above do?', 'explain the previous answer', 'handle negative numbers', 'in linear time', 'thanks a lot'];
+const CODE = '```python\ndef square_odds(numbers):\n    return [x**2 for x in numbers if x % 2 == 1]\n```';
+
+function conversation(turns: number, seed: number): ChatMessage[] {
+  const rand = prng(seed);
+  const pick = <T>(xs: readonly T[]): T => xs[Math.floor(rand() * xs.length)]!;
+  const sentence = (): string => {
+    const words = rand() < 0.5 ? ZH : EN;
+    return Array.from({ length: 2 + Math.floor(rand() * 6) }, () => pick(words)).join(rand() < 0.5 ? '，' : ' ');
+  };
+  const history: ChatMessage[] = [];
+  for (let i = 0; i < turns; i++) {
+    if (i % 2 === 0) history.push({ role: 'user', content: `${sentence()}？(${i})` });
+    else {
+      const body = Array.from({ length: 2 + Math.floor(rand() * 5) }, sentence).join('。');
+      history.push({ role: 'assistant', content: rand() < 0.2 ? `${body}\n${CODE}\n(${i})` : `${body}。(${i})` });
+    }
+  }
+  return history;
+}
+
+function percentile(samples: readonly number[], p: number): number {
+  const sorted = [...samples].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
+}
+
+const round = (n: number, digits = 3): number => Number(n.toFixed(digits));
+
+const loadStart = performance.now();
+const tokenizer = await loadNodeQwenTokenizer();
+const loadMs = performance.now() - loadStart;
+const counter = new CachedTokenCounter(tokenizer);
+const config = DEFAULT_CONTEXT_CONFIG;
+
+// 1. Tokenizer throughput on text it has not seen (distinct messages of chat size, and one 100k-char paste).
+const corpus = conversation(4000, 7).map((m) => m.content);
+let tokens = 0;
+let chars = 0;
+let started = performance.now();
+for (const text of corpus) {
+  tokens += tokenizer.encode(text).length;
+  chars += text.length;
+}
+const encodeMs = performance.now() - started;
+const paste = corpus.join('\n').slice(0, 100_000);
+started = performance.now();
+const pasteTokens = tokenizer.encode(paste).length;
+const pasteMs = performance.now() - started;
+
+// 2. Full re-selection over 1,000 turns, cache warm.
+const history = conversation(1000, 42);
+const input = '上面那个函数改成只处理正数，负数跳过。';
+for (const m of history) counter.messageTokens(m); // warm every count (a chat that has run this long has them)
+for (let i = 0; i < 50; i++) assemble(null, { history, input }, config, counter); // and the JIT
+const fresh: number[] = [];
+let last: AssembleResult | null = null;
+for (let i = 0; i < 300; i++) {
+  const t0 = performance.now();
+  last = assemble(null, { history, input }, config, counter);
+  fresh.push(performance.now() - t0);
+}
+
+// 3. Turn by turn on top of that history: state kept, one new exchange per request (counts warmed first).
+const future = conversation(400, 99);
+for (const m of future) counter.messageTokens(m);
+const growing = [...history];
+let state: ContextState | null = null;
+const append: number[] = [];
+let compactions = 0;
+for (let i = 0; i + 1 < future.length; i += 2) {
+  const t0 = performance.now();
+  const result = assemble(state, { history: growing, input: future[i]!.content }, config, counter);
+  append.push(performance.now() - t0);
+  if (result.report.mode === 'compact') compactions += 1;
+  state = result.nextState;
+  growing.push(future[i]!, future[i + 1]!);
+}
+
+const summary = {
+  historyTurns: history.length,
+  assembleP50Ms: round(percentile(fresh, 50)),
+  assembleP99Ms: round(percentile(fresh, 99)),
+  appendP50Ms: round(percentile(append, 50)),
+  appendP99Ms: round(percentile(append, 99)),
+  appendRequests: append.length,
+  appendCompactions: compactions,
+  promptTokens: last?.report.promptTokens ?? 0,
+  tokenizerLoadMs: round(loadMs, 1),
+  tokensPerSecond: Math.round(tokens / (encodeMs / 1000)),
+  charsPerSecond: Math.round(chars / (encodeMs / 1000)),
+  paste100kMs: round(pasteMs, 1),
+  paste100kTokens: pasteTokens,
+};
+console.log(`tokenizer: loaded in ${summary.tokenizerLoadMs} ms; ${tokens} tokens / ${chars} chars of fresh chat text in ${encodeMs.toFixed(0)} ms`);
+console.log(`tokenizer: ${summary.tokensPerSecond} tokens/s, ${summary.charsPerSecond} chars/s; a 100,000-char paste: ${pasteTokens} tokens in ${summary.paste100kMs} ms`);
+console.log(`assemble, 1,000-turn history, full re-selection (cache warm): p50 ${summary.assembleP50Ms} ms, p99 ${summary.assembleP99Ms} ms over ${fresh.length} runs (prompt ${summary.promptTokens} tokens)`);
+console.log(`assemble, turn by turn on top of it: p50 ${summary.appendP50Ms} ms, p99 ${summary.appendP99Ms} ms over ${append.length} requests, ${compactions} compactions`);
+console.log(JSON.stringify(summary));

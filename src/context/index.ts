@@ -1,0 +1,41 @@
+/**
+ * The context engine: pure TypeScript, no DOM. Exact Qwen2.5 token counts, ChatML, seed-000 turn selection,
+ * token-exact truncation and KV-cache-aware assembly, with a report for every request.
+ */
+export { assemble, type AssembleRequest, type AssembleResult, type ContextState } from './assemble.ts';
+export { ContextAssembler } from './assembler.ts';
+export { computeBudget, type Budget, type SectionReport, type SectionUsage } from './budget.ts';
+export {
+  GENERATION_PROMPT,
+  GENERATION_PROMPT_TOKENS,
+  IM_END,
+  IM_START,
+  QWEN25_DEFAULT_SYSTEM_PROMPT,
+  promptTokens,
+  renderChatML,
+  renderMessage,
+  type RenderOptions,
+} from './chatml.ts';
+export { DEFAULT_CONTEXT_CONFIG, resolveConfig, validateConfig, type ContextConfig, type WordLists } from './config.ts';
+export { composeInput } from './input.ts';
+export {
+  QWEN_TOKENIZER_FILES,
+  QWEN_TOKENS,
+  createQwenTokenizer,
+  loadQwenTokenCounter,
+  loadQwenTokenizer,
+  toQwen25,
+  type QwenTokenizerFile,
+} from './qwen.ts';
+export {
+  formatReport,
+  type CompactionCause,
+  type ContextReport,
+  type ExtrasStatus,
+  type PrefixReport,
+  type TurnReport,
+} from './report.ts';
+export { isBlank, sanitizeText } from './sanitize.ts';
+export { selectTurns, type ExcludeReason, type IncludeReason, type Selection, type TurnReason } from './select.ts';
+export { CachedTokenCounter, type TextTokenizer, type TokenCounter, type TokenCounterStats } from './tokens.ts';
+export { cutToFit, fillUnits } from './truncate.ts';
