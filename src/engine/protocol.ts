@@ -41,6 +41,12 @@ export interface LoadPayload {
   source: ModelSource;
   /** Context window in tokens (prompt + answer). */
   contextWindow: number;
+  /**
+   * wllama only: reuse cached runs of at least this many tokens even when they are no longer at the same
+   * position (llama.cpp's `n_cache_reuse`, KV shifting), so dropping old turns does not re-prefill the kept ones.
+   * 0 turns it off: only a common prefix is reused. Default 0.
+   */
+  kvChunkReuse?: number;
 }
 
 export interface LoadProgress {

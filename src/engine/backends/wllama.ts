@@ -40,6 +40,7 @@ export class WllamaBackend implements Backend {
         n_ctx: payload.contextWindow,
         // One slot: the whole window and one KV cache for the conversation (the default splits it four ways).
         n_parallel: 1,
+        n_cache_reuse: payload.kvChunkReuse ?? 0,
         n_threads: this._threads,
         n_gpu_layers: 0,
         signal,

@@ -1,0 +1,111 @@
+/**
+ * Runs in Chromium: drives the real engine (wllama in its worker) through the scripted conversation under each
+ * context strategy and records the engine's own counters per turn. The Node side (scripts/bench/prefill.ts) reads
+ * `window.__benchResult`.
+ */
+import { ContextAssembler, DEFAULT_CONTEXT_CONFIG, GENERATION_PROMPT_TOKENS, loadQwenTokenCounter, type TokenCounter } from '../src/context/index.ts';
+import { EngineClient } from '../src/engine/client.ts';
+import type { ChatMessage } from '../src/engine/protocol.ts';
+import { PREFILL_CONVERSATION } from './prefill-conversation.ts';
+
+/**
+ * full: every turn, verbatim, until the window overflows. reselect: seed 000 as written (selection from scratch
+ * every turn). cache-aware: append-only between rare compactions. The `+reuse` variants run the same policy on
+ * wllama with KV chunk reuse (llama.cpp `n_cache_reuse`), which the app turns on for the CPU engine.
+ */
+export type Strategy = 'full' | 'reselect' | 'cache-aware' | 'reselect+reuse' | 'cache-aware+reuse';
+
+export interface TurnSample {
+  turn: number;
+  promptTokens: number;
+  cachedTokens: number;
+  prefill: number;
+  newTokens: number;
+  ttftMs: number;
+  compaction: boolean;
+}
+
+export interface StrategyResult {
+  strategy: Strategy;
+  turns: TurnSample[];
+  /** Set when the strategy could not go on (full history past the window). */
+  stoppedAt?: { turn: number; reason: string };
+}
+
+const params = new URLSearchParams(location.search);
+const modelUrl = params.get('model') ?? '/models/test/qwen2-tiny.gguf';
+const budget = Number(params.get('budget') ?? 1024);
+const turnsWanted = Number(params.get('turns') ?? PREFILL_CONVERSATION.length);
+const maxTokens = Number(params.get('maxTokens') ?? 64);
+const strategies = (params.get('strategies') ?? 'full,reselect,cache-aware,reselect+reuse,cache-aware+reuse').split(',') as Strategy[];
+const chunkReuse = Number(params.get('kvChunkReuse') ?? 32);
+const log = document.querySelector('#log')!;
+
+function say(line: string): void {
+  log.textContent += `\n${line}`;
+  console.log(line);
+}
+
+/** The new tokens of a turn: the user message with its template, plus the generation prompt. */
+function newTokensOf(counter: TokenCounter, input: string): number {
+  return counter.messageTokens({ role: 'user', content: input }) + GENERATION_PROMPT_TOKENS;
+}
+
+async function runStrategy(strategy: Strategy, counter: TokenCounter): Promise<StrategyResult> {
+  const client = new EngineClient();
+  const kvChunkReuse = strategy.endsWith('+reuse') ? chunkReuse : 0;
+  await client.load({ backend: 'wasm', source: { ggufUrl: modelUrl }, contextWindow: budget, kvChunkReuse });
+  const config = { ...DEFAULT_CONTEXT_CONFIG, budgetTokens: budget, cacheAware: !strategy.startsWith('reselect') };
+  const assembler = new ContextAssembler(counter, config);
+  const history: ChatMessage[] = [];
+  const result: StrategyResult = { strategy, turns: [] };
+  for (let turn = 0; turn < turnsWanted; turn++) {
+    const input = PREFILL_CONVERSATION[turn % PREFILL_CONVERSATION.length]!;
+    let messages: ChatMessage[];
+    let compaction = false;
+    if (strategy === 'full') {
+      messages = [{ role: 'system', content: config.systemPrompt }, ...history, { role: 'user', content: input }];
+      const tokens = messages.reduce((n, m) => n + counter.messageTokens(m), GENERATION_PROMPT_TOKENS);
+      if (tokens + config.reserveTokens > budget) {
+        result.stoppedAt = { turn: turn + 1, reason: `prompt ${tokens} + reserve ${config.reserveTokens} > ${budget}` };
+        break;
+      }
+    } else {
+      const assembled = assembler.next(history, input);
+      messages = assembled.messages;
+      compaction = assembled.report.mode === 'compact';
+    }
+    let reply = '';
+    let final;
+    for await (const event of client.chat(messages, { maxTokens, temperature: 0.7, topP: 0.9 })) {
+      if (event.type === 'delta') reply += event.text;
+      else final = event.result;
+    }
+    if (final === undefined) throw new Error('no final record');
+    const sample: TurnSample = {
+      turn: turn + 1,
+      promptTokens: final.promptTokens,
+      cachedTokens: final.cachedTokens,
+      prefill: final.promptTokens - final.cachedTokens,
+      newTokens: newTokensOf(counter, input),
+      ttftMs: Math.round(final.timings.ttftMs),
+      compaction,
+    };
+    result.turns.push(sample);
+    say(`${strategy} turn ${sample.turn}: prompt ${sample.promptTokens}, cached ${sample.cachedTokens}, prefill ${sample.prefill}, new ${sample.newTokens}, ttft ${sample.ttftMs} ms${compaction ? ' (compaction)' : ''}`);
+    history.push({ role: 'user', content: input }, { role: 'assistant', content: reply });
+  }
+  client.terminate();
+  return result;
+}
+
+async function main(): Promise<void> {
+  const counter = await loadQwenTokenCounter((file) => fetch(`/tokenizer/qwen2.5/${file}`).then((r) => r.json()));
+  const results: StrategyResult[] = [];
+  for (const strategy of strategies) results.push(await runStrategy(strategy, counter));
+  (window as unknown as { __benchResult: unknown }).__benchResult = { modelUrl, budget, maxTokens, results };
+}
+
+main().catch((error: unknown) => {
+  (window as unknown as { __benchResult: unknown }).__benchResult = { error: String(error instanceof Error ? error.stack : error) };
+});
