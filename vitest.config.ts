@@ -25,6 +25,8 @@ export default defineConfig({
           globalSetup: ['test/browser/global-setup.ts'],
           testTimeout: 60_000,
           hookTimeout: 60_000,
+          // Loading a model takes a second or two here; UI assertions wait for it rather than for a fixed sleep.
+          expect: { poll: { timeout: 15_000, interval: 50 } },
           fileParallelism: false,
           browser: {
             enabled: true,

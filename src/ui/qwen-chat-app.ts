@@ -3,6 +3,7 @@ import { customElement, property, query } from 'lit/decorators.js';
 import { EngineClient } from '../engine/client.ts';
 import { CHAT_DEFAULTS, type BackendPreference, type ModelSource } from '../engine/protocol.ts';
 import { ChatController } from './controllers/chat-controller.ts';
+import { ContextPlanner } from './controllers/context-planner.ts';
 import { EngineController } from './controllers/engine-controller.ts';
 import './qwen-backend-badge.ts';
 import './qwen-composer.ts';
@@ -11,6 +12,8 @@ import './qwen-load-panel.ts';
 import './qwen-message-list.ts';
 
 const DEFAULT_SYSTEM_PROMPT = 'You are a helpful assistant.';
+/** Chunks of at least this many tokens are reused from wllama's KV cache even after earlier turns were dropped. */
+const KV_CHUNK_REUSE = 32;
 
 /**
  * The chat page: conversation, composer, model loading and the backend badge.
@@ -61,7 +64,8 @@ export class QwenChatApp extends LitElement {
 
   @property({ attribute: false }) source: ModelSource = {};
   @property() backend: BackendPreference = 'auto';
-  @property({ type: Number, attribute: 'context-window' }) contextWindow = 4096;
+  /** The model's whole window (prompt + answer), as the context engine budgets it. */
+  @property({ type: Number, attribute: 'context-window' }) contextWindow = 1024;
   @property({ type: Boolean }) autoload = false;
   @property({ attribute: false }) systemPrompt = DEFAULT_SYSTEM_PROMPT;
   /** The engine handle; replace it before the first load to use another worker (tests do). */
@@ -77,15 +81,14 @@ export class QwenChatApp extends LitElement {
       source: this.source,
       backend: this.backend,
       contextWindow: this.contextWindow,
+      kvChunkReuse: KV_CHUNK_REUSE,
     }));
     return this._engine;
   }
 
   get chat(): ChatController {
-    this._chat ??= new ChatController(this, this.engine, () => ({
-      systemPrompt: this.systemPrompt,
-      ...CHAT_DEFAULTS,
-    }));
+    const planner = new ContextPlanner(() => ({ systemPrompt: this.systemPrompt, budgetTokens: this.contextWindow }));
+    this._chat ??= new ChatController(this, this.engine, () => ({ ...CHAT_DEFAULTS }), (history, input) => planner.plan(history, input));
     return this._chat;
   }
 

@@ -3,6 +3,7 @@
  * A failed or stopped reply stays visible with its reason; the user's message is never lost.
  */
 import type { ReactiveController, ReactiveControllerHost } from 'lit';
+import type { ContextReport } from '../../context/index.ts';
 import type { ChatMessage, ChatResult } from '../../engine/protocol.ts';
 import { type AssistantError, isAbortError, toAssistantError } from '../../shared/errors.ts';
 import type { EngineController } from './engine-controller.ts';
@@ -21,24 +22,18 @@ export interface UiMessage {
 }
 
 export interface ChatSettings {
-  systemPrompt: string;
   maxTokens: number;
   temperature: number;
   topP: number;
 }
 
-/** Builds the prompt from the visible conversation. The context engine plugs in here. */
-export type PromptBuilder = (system: string, history: UiMessage[]) => ChatMessage[];
-
-export const fullHistoryPrompt: PromptBuilder = (system, history) => [
-  ...(system.trim() ? [{ role: 'system' as const, content: system }] : []),
-  ...history
-    .filter((m) => m.role === 'user' || (m.status === 'complete' && m.content !== ''))
-    .map((m) => ({ role: m.role, content: m.content })),
-];
+/** Builds the prompt for `input` after `history` (the context engine in the app). */
+export type PromptBuilder = (history: ChatMessage[], input: string) => Promise<{ messages: ChatMessage[]; report?: ContextReport }>;
 
 export class ChatController implements ReactiveController {
   messages: UiMessage[] = [];
+  /** How the last prompt was assembled: sections, turns in and out, the cached prefix. */
+  lastReport: ContextReport | null = null;
   private _abort: AbortController | null = null;
   private _nextId = 1;
 
@@ -46,7 +41,7 @@ export class ChatController implements ReactiveController {
     private readonly _host: ReactiveControllerHost,
     private readonly _engine: EngineController,
     private readonly _settings: () => ChatSettings,
-    private readonly _buildPrompt: PromptBuilder = fullHistoryPrompt,
+    private readonly _buildPrompt: PromptBuilder,
   ) {
     _host.addController(this);
   }
@@ -95,10 +90,16 @@ export class ChatController implements ReactiveController {
     try {
       await this._engine.ensureReady();
       const settings = this._settings();
-      const prompt = this._buildPrompt(settings.systemPrompt, history);
-      for await (const event of this._engine.client.chat(prompt, {
+      // Every earlier message goes in as it was shown (a stopped reply too), so the prompt stays an
+      // extension of the one the engine has cached.
+      const earlier = history.slice(0, -1).map((m): ChatMessage => ({ role: m.role, content: m.content }));
+      const planned = await this._buildPrompt(earlier, history.at(-1)!.content);
+      this.lastReport = planned.report ?? null;
+      // The answer may use what the prompt left of the window (at least the reserve), never more.
+      const room = planned.report ? planned.report.budget.total - planned.report.promptTokens : settings.maxTokens;
+      for await (const event of this._engine.client.chat(planned.messages, {
         signal: abort.signal,
-        maxTokens: settings.maxTokens,
+        maxTokens: Math.max(1, Math.min(settings.maxTokens, room)),
         temperature: settings.temperature,
         topP: settings.topP,
       })) {

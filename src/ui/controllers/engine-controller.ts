@@ -13,6 +13,7 @@ export interface EngineSettings {
   source: ModelSource;
   backend: BackendPreference;
   contextWindow: number;
+  kvChunkReuse: number;
 }
 
 export class EngineController implements ReactiveController {
@@ -58,7 +59,7 @@ export class EngineController implements ReactiveController {
     try {
       const settings = this._settings();
       const result = await this.client.load(
-        { source: settings.source, backend: settings.backend, contextWindow: settings.contextWindow },
+        { source: settings.source, backend: settings.backend, contextWindow: settings.contextWindow, kvChunkReuse: settings.kvChunkReuse },
         {
           onProgress: (progress) => {
             this.progress = progress;
