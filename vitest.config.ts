@@ -15,6 +15,15 @@ export default defineConfig({
         },
       },
       {
+        test: {
+          name: 'e2e',
+          include: ['test/e2e/**/*.test.ts'],
+          environment: 'node',
+          testTimeout: 120_000,
+          hookTimeout: 120_000,
+        },
+      },
+      {
         appType: 'mpa',
         server: { headers: isolationHeaders },
         optimizeDeps: { exclude: ['@wllama/wllama', '@mlc-ai/web-llm', 'voy-search'] },

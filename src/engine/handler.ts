@@ -98,7 +98,7 @@ export class EngineHandler {
     await this._unload();
     const gpu = await this._deps.probeGpu();
     const plan = planBackends(payload.backend, gpu, payload.source);
-    if (plan.order.length === 0) throw new AssistantError('invalid_config', `No backend can run this model: ${plan.reason}.`);
+    if (plan.order.length === 0) throw new AssistantError('invalid_config', `No backend can run this model: ${plan.why}.`);
     let notice: string | undefined;
     let lastError: AssistantError | undefined;
     for (const kind of plan.order) {
@@ -107,8 +107,8 @@ export class EngineHandler {
         const backend = await this._deps.createBackend(kind);
         const info = await backend.load(payload, emit, signal);
         this._backend = backend;
-        const reason = notice === undefined && kind === plan.order[0] ? plan.reason : info.reason;
-        const result: LoadResult = { backend: kind, reason, modelUrl: info.modelUrl, contextWindow: payload.contextWindow };
+        const why = notice === undefined ? plan.why : 'WebGPU failed to load';
+        const result: LoadResult = { backend: kind, reason: `${info.reason} (${why})`, modelUrl: info.modelUrl, contextWindow: payload.contextWindow };
         if (info.threads !== undefined) result.threads = info.threads;
         if (notice !== undefined) result.fallbackNotice = notice;
         return result;

@@ -17,8 +17,8 @@ export interface GpuCapabilities {
 export interface BackendPlan {
   /** Backends to try, first choice first. Empty when nothing can run. */
   order: BackendKind[];
-  /** Why the first choice was made, for the badge. */
-  reason: string;
+  /** Why the first choice was made (the backend itself says how it runs), for the badge. */
+  why: string;
 }
 
 /** web-llm's small models need 128 MiB storage-buffer bindings (its `low_resource_required`). */
@@ -44,19 +44,19 @@ export function planBackends(preference: BackendPreference, gpu: GpuCapabilities
   const canWllama = source.ggufUrl !== undefined;
   if (preference === 'wasm') {
     return canWllama
-      ? { order: ['wllama'], reason: 'WASM CPU — chosen in settings' }
-      : { order: [], reason: 'WASM CPU was chosen, but the model source has no GGUF file' };
+      ? { order: ['wllama'], why: 'chosen in settings' }
+      : { order: [], why: 'WASM CPU was chosen, but the model source has no GGUF file' };
   }
   if (preference === 'webgpu') {
-    if (!canWebLlm) return { order: [], reason: 'WebGPU was chosen, but the model source has no MLC model' };
-    return { order: ['webllm'], reason: `${describeGpu(gpu)} — chosen in settings` };
+    return canWebLlm
+      ? { order: ['webllm'], why: 'chosen in settings' }
+      : { order: [], why: 'WebGPU was chosen, but the model source has no MLC model' };
   }
   if (canWebLlm && gpuIsEnough(gpu)) {
-    return { order: canWllama ? ['webllm', 'wllama'] : ['webllm'], reason: describeGpu(gpu) };
+    return { order: canWllama ? ['webllm', 'wllama'] : ['webllm'], why: 'WebGPU adapter available' };
   }
   if (canWllama) {
-    const why = canWebLlm ? describeGpu(gpu) : 'the model source is a GGUF file';
-    return { order: ['wllama'], reason: `WASM CPU — ${why}` };
+    return { order: ['wllama'], why: canWebLlm ? describeGpu(gpu) : 'the model source is a GGUF file' };
   }
-  return { order: [], reason: `${describeGpu(gpu)}, and the model source has no GGUF file for the CPU` };
+  return { order: [], why: `${describeGpu(gpu)}, and the model source has no GGUF file for the CPU` };
 }

@@ -12,7 +12,7 @@ describe('wllama engine in a worker, with the generated Qwen2 model', () => {
     const fractions: number[] = [];
     const loaded = await client.load(wasmLoad(), { onProgress: (p) => fractions.push(p.fraction) });
     expect(loaded.backend).toBe('wllama');
-    expect(loaded.reason).toMatch(/^WASM CPU/);
+    expect(loaded.reason).toMatch(/^WASM CPU, \d+ threads? \(chosen in settings\)$/);
     expect(fractions.at(-1)).toBe(1);
     // The test server sends COOP/COEP, so wllama runs its multi-thread build.
     expect(globalThis.crossOriginIsolated).toBe(true);

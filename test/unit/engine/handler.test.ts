@@ -63,14 +63,14 @@ describe('EngineHandler', () => {
     const { send, settled } = setup({ webllm: { loadError: new AssistantError('network', 'offline') } }, GPU);
     send({ type: 'request', id: 1, method: 'load', payload: LOAD });
     const result = await settled(1);
-    expect(result).toMatchObject({ type: 'result', result: { backend: 'wllama' } });
+    expect(result).toMatchObject({ type: 'result', result: { backend: 'wllama', reason: 'wllama scripted (WebGPU failed to load)' } });
     expect((result as { result: { fallbackNotice: string } }).result.fallbackNotice).toMatch(/WebGPU .*offline/);
   });
 
   it('chooses web-llm first when the adapter is good enough', async () => {
     const { send, settled } = setup({}, GPU);
     send({ type: 'request', id: 1, method: 'load', payload: LOAD });
-    expect(await settled(1)).toMatchObject({ result: { backend: 'webllm', reason: 'WebGPU, q4f32 — no shader-f16' } });
+    expect(await settled(1)).toMatchObject({ result: { backend: 'webllm', reason: 'webllm scripted (WebGPU adapter available)' } });
   });
 
   it('rejects chat before load with not_loaded, and bad options with invalid_input', async () => {

@@ -1,0 +1,60 @@
+/**
+ * One interface for every embedder: the built-in hashed n-gram one (no weights, the default) and the engine's
+ * neural embeddings (an option). Vectors are unit length, so a dot product is a cosine similarity.
+ * Vectors carry `embedderKey(embedder)`: two embedders' vectors are never compared.
+ */
+
+export type EmbedPurpose = 'document' | 'query';
+
+export interface EmbedOptions {
+  /** Queries may be weighted differently from stored documents (the built-in embedder applies IDF to queries). */
+  purpose?: EmbedPurpose;
+  signal?: AbortSignal;
+}
+
+/** Document statistics an embedder weighs by (TF-IDF); the store feeds them and persists their snapshot. */
+export interface CorpusStats {
+  readonly documents: number;
+  add(texts: readonly string[]): void;
+  remove(texts: readonly string[]): void;
+  snapshot(): CorpusSnapshot;
+  /** Replaces the statistics; returns false (and keeps the old ones) for a snapshot of the wrong shape. */
+  restore(snapshot: unknown): boolean;
+}
+
+export interface CorpusSnapshot {
+  documents: number;
+  /** Document frequency per hashed bucket. */
+  df: Uint32Array;
+}
+
+export interface Embedder {
+  /** Stable name, e.g. `hashed-ngram` or `engine:wllama:qwen2.5-0.5b`. */
+  readonly id: string;
+  /** Bumped whenever the same text would get a different vector. */
+  readonly version: number;
+  readonly dimensions: number;
+  /**
+   * True when embedding is cheap, local and synchronous in spirit (no model, no worker): the store then embeds
+   * before writing and commits a turn together with its vectors in one transaction.
+   */
+  readonly inline: boolean;
+  embed(texts: readonly string[], options?: EmbedOptions): Promise<Float32Array[]>;
+  readonly stats?: CorpusStats;
+}
+
+/** `id@version`: what vectors are tagged with and what the meta record names as active. */
+export function embedderKey(embedder: Pick<Embedder, 'id' | 'version'>): string {
+  return `${embedder.id}@${embedder.version}`;
+}
+
+/** Scales a vector to unit length in place (a zero vector stays zero). */
+export function normalize(vector: Float32Array): Float32Array {
+  let sum = 0;
+  for (let i = 0; i < vector.length; i++) sum += vector[i]! * vector[i]!;
+  if (sum > 0 && Number.isFinite(sum)) {
+    const scale = 1 / Math.sqrt(sum);
+    for (let i = 0; i < vector.length; i++) vector[i] = vector[i]! * scale;
+  }
+  return vector;
+}
