@@ -80,26 +80,32 @@ export class WllamaBackend implements Backend {
     const prompt = renderChatML(messages.map((m) => ({ role: m.role, content: sanitizeText(m.content) })));
     const started = performance.now();
     let ttftMs = -1;
-    let emitted = false;
+    let reply = '';
+    let replyChunks = 0;
+    let continuations = 0;
+    let firstProgress: { total: number; cache: number } | undefined;
     let last: RawCompletionChunk | undefined;
     let finishReason: FinishReason = 'stop';
-    // wllama can throw a RangeError on a chunk that ends inside a UTF-8 sequence; a retry before any output is safe.
-    for (let attempt = 0; ; attempt++) {
+    for (;;) {
       try {
         const stream = await wllama.createCompletion({
-          prompt,
+          // After a failed chunk the reply so far is part of the prompt, so generation continues where it stopped.
+          prompt: prompt + reply,
           stream: true,
-          max_tokens: options.maxTokens,
+          return_progress: true,
+          max_tokens: Math.max(1, options.maxTokens - replyChunks),
           temperature: options.temperature,
           top_p: options.topP,
           abortSignal: signal,
         });
         for await (const chunk of stream) {
           last = chunk;
+          if (chunk.prompt_progress && firstProgress === undefined) firstProgress = chunk.prompt_progress;
           const choice = chunk.choices[0];
           if (choice?.text) {
             if (ttftMs < 0) ttftMs = performance.now() - started;
-            emitted = true;
+            reply += choice.text;
+            replyChunks++;
             onDelta(choice.text);
           }
           if (choice?.finish_reason === 'length') finishReason = 'length';
@@ -107,20 +113,27 @@ export class WllamaBackend implements Backend {
         break;
       } catch (error) {
         if (signal.aborted || isAbortError(error)) throw abortedError();
-        if (error instanceof RangeError && !emitted && attempt === 0) continue;
+        // wllama throws a misleading RangeError when the model emits bytes that are not valid UTF-8;
+        // continuing from the text so far recovers (a few times at most).
+        if (error instanceof RangeError && continuations < 3) {
+          continuations++;
+          continue;
+        }
         throw new AssistantError('inference_failed', `The model failed while answering: ${error instanceof Error ? error.message : String(error)}`, { cause: error });
       }
     }
     if (signal.aborted) throw abortedError();
     const totalMs = performance.now() - started;
     const timings = last?.timings;
-    const cachedTokens = timings?.cache_n ?? 0;
-    const promptTokens = last?.usage?.prompt_tokens ?? cachedTokens + (timings?.prompt_n ?? 0);
+    // The first request's progress report holds the counters for the user's prompt, even after a continuation.
+    const cachedTokens = firstProgress?.cache ?? timings?.cache_n ?? 0;
+    const promptTokens = firstProgress?.total ?? last?.usage?.prompt_tokens ?? cachedTokens + (timings?.prompt_n ?? 0);
+    const completionTokens = continuations === 0 ? (last?.usage?.completion_tokens ?? timings?.predicted_n ?? replyChunks) : replyChunks;
     return {
       finishReason,
       promptTokens,
       cachedTokens,
-      completionTokens: last?.usage?.completion_tokens ?? timings?.predicted_n ?? 0,
+      completionTokens,
       timings: {
         ttftMs: ttftMs < 0 ? totalMs : ttftMs,
         totalMs,

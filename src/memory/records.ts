@@ -1,0 +1,124 @@
+/**
+ * The records the memory store keeps in IndexedDB (schema.ts ties them to object stores). Plain data only:
+ * structured-clonable, no classes, so that a record survives a reload, an upgrade and another tab unchanged.
+ */
+import type { Namespace } from './vector-index.ts';
+
+export type TurnRole = 'system' | 'user' | 'assistant';
+
+/** `streaming` while a reply arrives; `interrupted` when its writer went away (closed tab, crash, stop). */
+export type TurnStatus = 'streaming' | 'complete' | 'interrupted';
+
+export interface SessionRecord {
+  id: string;
+  title: string;
+  createdAt: number;
+  updatedAt: number;
+  /** The last sequence number given to a turn; the next turn gets lastSeq + 1 in the same transaction. */
+  lastSeq: number;
+}
+
+export interface TurnRecord {
+  id: string;
+  sessionId: string;
+  /** 1, 2, 3… within the session, unique ([sessionId, seq] is a unique index). */
+  seq: number;
+  role: TurnRole;
+  content: string;
+  createdAt: number;
+  updatedAt: number;
+  /** Tokens of the content (the injected counter's, exact for Qwen in the app). */
+  tokenCount: number;
+  status: TurnStatus;
+  tags: string[];
+  /** For an assistant turn: the user turn it answers (its exchange). */
+  replyTo: string | null;
+}
+
+/** Retrieval statistics, for heat: how often and how recently a chunk was recalled. */
+export interface ChunkHeat {
+  hits: number;
+  lastHitAt: number | null;
+  /** The store-wide retrieval counter at the last hit (meta `retrievals`): "not recalled in the last N searches". */
+  lastHitRetrieval: number;
+}
+
+/**
+ * `exchange`: a user turn with its reply (one per exchange, the retrieval unit the design calls for);
+ * `part`: a piece of at most ~400 tokens of one long turn, so that a long paste can be recalled by its parts.
+ */
+export type ChunkKind = 'exchange' | 'part';
+
+export interface ChunkRecord {
+  id: string;
+  sessionId: string;
+  kind: ChunkKind;
+  /** The turns this chunk was made from: [user, assistant] for an exchange, [turn] for a part. */
+  turnIds: string[];
+  /** For a part: its index within the turn, and where it lies in the turn's content. */
+  part: number;
+  start: number;
+  end: number;
+  text: string;
+  tokenCount: number;
+  /** Bumped whenever `text` changes; a vector made from an older revision is never stored. */
+  rev: number;
+  createdAt: number;
+  updatedAt: number;
+  heat: ChunkHeat;
+}
+
+export interface VectorRecord {
+  /** `embedderKey()`: id@version. */
+  embedder: string;
+  namespace: Namespace;
+  chunkId: string;
+  /** Session id (conversation) or doc id (docs): what searches filter on. */
+  scope: string;
+  /** The chunk's `rev` this vector was made from. */
+  rev: number;
+  vector: Float32Array;
+  createdAt: number;
+}
+
+/** A working-memory item (the extraction rules live elsewhere; this is only their storage). */
+export interface WorkingItemRecord {
+  id: string;
+  /** null: applies to every session. */
+  sessionId: string | null;
+  /** e.g. `entity`, `preference`, `fact`, `dropped-topic`. */
+  kind: string;
+  /** What the item is about (an entity name, a setting): a newer item with the same key overrides. */
+  key: string;
+  value: string;
+  sourceTurnId: string | null;
+  createdAt: number;
+  updatedAt: number;
+  /** Epoch ms after which the item is dropped; null never. */
+  expiresAt: number | null;
+  pinned: boolean;
+}
+
+/** A chunk of a document for the docs widget: a namespace of its own, never mixed with conversation memory. */
+export interface DocChunkRecord {
+  id: string;
+  docId: string;
+  /** Where the doc came from (URL or title), shown with the chunk. */
+  source: string;
+  part: number;
+  text: string;
+  tokenCount: number;
+  rev: number;
+  createdAt: number;
+  heat: ChunkHeat;
+}
+
+export type MetaRecord =
+  | { key: 'schema'; version: number; upgradedAt: number }
+  /** The embedder whose vectors are searched, and one being switched to (re-embedding in progress). */
+  | { key: 'embedder'; active: string; pending: string | null; dimensions: number }
+  | { key: 'retrievals'; count: number }
+  /** A snapshot of an embedder's corpus statistics (IDF), keyed `stats:<embedderKey>`. */
+  | { key: `stats:${string}`; documents: number; df: Uint32Array; savedAt: number };
+
+export type MetaKey = MetaRecord['key'];
