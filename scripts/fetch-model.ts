@@ -1,6 +1,6 @@
 /**
  * Self-hosts the model: downloads Qwen2.5-0.5B-Instruct (GGUF for the CPU engine, MLC q4f16_1 and q4f32_1
- * for WebGPU, and web-llm's model libraries) into public/models/, and writes public/models/manifest.json so
+ * for WebGPU, the small MLC embedding model, and web-llm's model libraries) into public/models/, and writes public/models/manifest.json so
  * the app uses them instead of Hugging Face. Needs the internet; files already complete are skipped.
  *
  *   npm run fetch-model                 # everything (~1.5 GB)
@@ -60,10 +60,12 @@ async function fetchGguf(): Promise<string> {
 /** web-llm reads `<model>/resolve/main/<file>`, so the folder layout mirrors Hugging Face's. */
 async function fetchMlc(): Promise<void> {
   const source = mlcSourceAt(`${HF}/mlc-ai`, MLC_LIBS);
-  for (const [folderUrl, libUrl] of [
+  const pairs: [string, string][] = [
     [source.urlF16, source.libF16],
     [source.urlF32, source.libF32],
-  ] as const) {
+  ];
+  if (source.embedding) pairs.push([source.embedding.url, source.embedding.lib]);
+  for (const [folderUrl, libUrl] of pairs) {
     const id = folderUrl.split('/').at(-1)!;
     console.log(`MLC model for WebGPU: ${id}`);
     const local = join(OUT, 'mlc', id, 'resolve', 'main');

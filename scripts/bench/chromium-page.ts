@@ -8,7 +8,7 @@ import { createServer } from 'vite';
 export const CHROMIUM_ARGS = ['--no-sandbox', '--disable-background-networking', '--disable-component-update', '--no-first-run', '--disable-sync'];
 
 export async function openInChromium<T>(path: string, options: { timeoutMs: number; onConsole?: (line: string) => void }): Promise<T> {
-  const server = await createServer({ configFile: 'vite.config.ts', server: { port: 0, host: '127.0.0.1' }, logLevel: 'error' });
+  const server = await createServer({ configFile: 'vite.config.ts', server: { port: 0, host: '127.0.0.1', hmr: false, watch: null }, logLevel: 'error' });
   await server.listen();
   const address = server.httpServer?.address();
   const port = typeof address === 'object' && address !== null ? address.port : 0;

@@ -21,6 +21,11 @@ export function mlcSourceAt(base: string, libBase: string): MlcModelSource {
     urlF32: `${base}/Qwen2.5-0.5B-Instruct-q4f32_1-MLC`,
     libF16: `${libBase}/Qwen2-0.5B-Instruct-q4f16_1_cs1k-webgpu.wasm`,
     libF32: `${libBase}/Qwen2-0.5B-Instruct-q4f32_1_cs1k-webgpu.wasm`,
+    embedding: {
+      modelId: 'snowflake-arctic-embed-s-q0f32-MLC-b4',
+      url: `${base}/snowflake-arctic-embed-s-q0f32-MLC`,
+      lib: `${libBase}/snowflake-arctic-embed-s-q0f32-ctx512_cs512_batch4-webgpu.wasm`,
+    },
   };
 }
 

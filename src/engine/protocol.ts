@@ -34,6 +34,8 @@ export interface MlcModelSource {
   libF16: string;
   /** Model library (.wasm) for q4f32_1. */
   libF32: string;
+  /** An MLC embedding model for `embed()` on WebGPU (the chat model cannot embed); loaded on first use. */
+  embedding?: { modelId: string; url: string; lib: string };
 }
 
 export interface LoadPayload {

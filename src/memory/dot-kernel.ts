@@ -101,7 +101,7 @@ function kernelBody(): number[] {
 }
 
 /** The module's bytes: one function `scores`, one exported memory. */
-export function dotKernelBytes(): Uint8Array {
+export function dotKernelBytes(): Uint8Array<ArrayBuffer> {
   const I32 = 0x7f;
   const bytes = [
     0x00, 0x61, 0x73, 0x6d, 0x01, 0x00, 0x00, 0x00,

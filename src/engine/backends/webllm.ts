@@ -26,6 +26,8 @@ export function pickMlcVariant(source: MlcModelSource, shaderF16: boolean): { mo
 export class WebLlmBackend implements Backend {
   readonly kind = 'webllm' as const;
   private _engine: MLCEngine | null = null;
+  private _embedder: Promise<MLCEngine> | null = null;
+  private _source: MlcModelSource | null = null;
   /** The conversation the KV cache holds after the last request, and its size in tokens. */
   private _cachedConversation: ChatMessage[] = [];
   private _cachedTokens = 0;
@@ -65,6 +67,7 @@ export class WebLlmBackend implements Backend {
       signal.removeEventListener('abort', onAbort);
     }
     this._engine = engine;
+    this._source = source;
     return { reason: describeGpu(gpu), modelUrl: variant.url };
   }
 
@@ -137,17 +140,48 @@ export class WebLlmBackend implements Backend {
     };
   }
 
-  async embed(): Promise<Float32Array[]> {
-    // web-llm embeds only with a dedicated embedding model; the chat model cannot. The memory layer's
-    // built-in embedder is the default; engine embeddings on WebGPU need that second model configured.
-    throw new AssistantError('invalid_config', 'WebGPU embeddings need an MLC embedding model, and none is configured. Use the built-in embedder or the WASM backend.');
+  /** The chat model cannot embed: a small MLC embedding model is loaded beside it on first use. */
+  async embed(texts: string[], signal: AbortSignal): Promise<Float32Array[]> {
+    this._require();
+    const spec = this._source?.embedding;
+    if (spec === undefined) {
+      throw new AssistantError('invalid_config', 'WebGPU embeddings need an MLC embedding model, and the model source has none.');
+    }
+    if (texts.length === 0) return [];
+    this._embedder ??= this._loadEmbedder(spec).catch((error: unknown) => {
+      this._embedder = null;
+      throw error;
+    });
+    const embedder = await this._embedder;
+    if (signal.aborted) throw abortedError();
+    const response = await embedder.embeddings.create({ input: texts.map(sanitizeText) });
+    return response.data.map((item) => Float32Array.from(item.embedding));
+  }
+
+  private async _loadEmbedder(spec: { modelId: string; url: string; lib: string }): Promise<MLCEngine> {
+    const webllm = await import('@mlc-ai/web-llm');
+    const url = absolute(spec.url);
+    const embedder = new webllm.MLCEngine({
+      appConfig: { model_list: [{ model: url, model_id: spec.modelId, model_lib: absolute(spec.lib), model_type: webllm.ModelType.embedding }] },
+    });
+    try {
+      await embedder.reload(spec.modelId);
+    } catch (error) {
+      await embedder.unload().catch(() => {});
+      throw await explainLoadFailure(`${url}/resolve/main/mlc-chat-config.json`, error);
+    }
+    return embedder;
   }
 
   async unload(): Promise<void> {
     const engine = this._engine;
+    const embedder = this._embedder;
     this._engine = null;
+    this._embedder = null;
+    this._source = null;
     this._forgetCache();
     await engine?.unload();
+    await (await embedder?.catch(() => null))?.unload();
   }
 
   private _forgetCache(): void {

@@ -28,12 +28,21 @@ export class WllamaBackend implements Backend {
   private _embedder: Wllama | null = null;
   private _modelUrl = '';
   private _threads = 1;
+  private _payload: LoadPayload | null = null;
 
   async load(payload: LoadPayload, onProgress: (p: LoadProgress) => void, signal: AbortSignal): Promise<BackendLoadInfo> {
     if (payload.source.ggufUrl === undefined) throw new AssistantError('invalid_config', 'No GGUF model URL is configured.');
     const url = absolute(payload.source.ggufUrl);
     this._modelUrl = url;
     this._threads = threadCount();
+    this._payload = payload;
+    this._wllama = await this._open(url, payload, onProgress, signal);
+    onProgress({ phase: 'init', loadedBytes: 0, totalBytes: 0, fraction: 1, text: 'Model ready' });
+    const mode = this._threads > 1 ? `${this._threads} threads` : 'single thread (page is not cross-origin isolated)';
+    return { reason: `WASM CPU, ${mode}`, modelUrl: url, threads: this._threads };
+  }
+
+  private async _open(url: string, payload: LoadPayload, onProgress: (p: LoadProgress) => void, signal: AbortSignal): Promise<Wllama> {
     const wllama = this._create();
     try {
       await wllama.loadModelFromUrl(url, {
@@ -63,10 +72,20 @@ export class WllamaBackend implements Backend {
       await wllama.exit().catch(() => {});
       throw new AssistantError('load_failed', `The file at ${url} is not a usable GGUF model (it loaded with no vocabulary). Check the model URL.`);
     }
-    this._wllama = wllama;
-    onProgress({ phase: 'init', loadedBytes: 0, totalBytes: 0, fraction: 1, text: 'Model ready' });
-    const mode = this._threads > 1 ? `${this._threads} threads` : 'single thread (page is not cross-origin isolated)';
-    return { reason: `WASM CPU, ${mode}`, modelUrl: url, threads: this._threads };
+    return wllama;
+  }
+
+  /**
+   * wllama's wasm module dies when the model emits bytes that are not valid UTF-8 (it surfaces as a RangeError
+   * "Invalid typed array length"); a fresh instance from the cached file takes over.
+   */
+  private async _recover(signal: AbortSignal): Promise<Wllama> {
+    const dead = this._wllama;
+    this._wllama = null;
+    await dead?.exit().catch(() => {});
+    if (this._payload === null) throw new AssistantError('not_loaded', 'No model is loaded yet.');
+    this._wllama = await this._open(this._modelUrl, this._payload, () => {}, signal);
+    return this._wllama;
   }
 
   async chat(
@@ -75,7 +94,7 @@ export class WllamaBackend implements Backend {
     onDelta: (text: string) => void,
     signal: AbortSignal,
   ): Promise<ChatResult> {
-    const wllama = this._require();
+    let wllama = this._require();
     // Sanitizing is idempotent: text the context engine already cleaned passes unchanged.
     const prompt = renderChatML(messages.map((m) => ({ role: m.role, content: sanitizeText(m.content) })));
     const started = performance.now();
@@ -113,10 +132,12 @@ export class WllamaBackend implements Backend {
         break;
       } catch (error) {
         if (signal.aborted || isAbortError(error)) throw abortedError();
-        // wllama throws a misleading RangeError when the model emits bytes that are not valid UTF-8;
-        // continuing from the text so far recovers (a few times at most).
-        if (error instanceof RangeError && continuations < 3) {
+        // Invalid UTF-8 from the model kills wllama's wasm module; reload it and continue from the text so far
+        // (a few times at most).
+        if (/Invalid typed array length|wllama has crashed/i.test(String(error)) && continuations < 3) {
           continuations++;
+          console.warn(`wllama crashed mid-reply (${String(error)}); reloading and continuing after ${replyChunks} chunks`);
+          wllama = await this._recover(signal);
           continue;
         }
         throw new AssistantError('inference_failed', `The model failed while answering: ${error instanceof Error ? error.message : String(error)}`, { cause: error });

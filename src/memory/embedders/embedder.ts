@@ -17,6 +17,7 @@ export interface CorpusStats {
   readonly documents: number;
   add(texts: readonly string[]): void;
   remove(texts: readonly string[]): void;
+  reset(): void;
   snapshot(): CorpusSnapshot;
   /** Replaces the statistics; returns false (and keeps the old ones) for a snapshot of the wrong shape. */
   restore(snapshot: unknown): boolean;
@@ -34,12 +35,13 @@ export interface Embedder {
   /** Bumped whenever the same text would get a different vector. */
   readonly version: number;
   readonly dimensions: number;
-  /**
-   * True when embedding is cheap, local and synchronous in spirit (no model, no worker): the store then embeds
-   * before writing and commits a turn together with its vectors in one transaction.
-   */
-  readonly inline: boolean;
   embed(texts: readonly string[], options?: EmbedOptions): Promise<Float32Array[]>;
+  /**
+   * Present when embedding is cheap, local and synchronous (no model, no worker): the store then embeds inside
+   * its write transaction and commits a turn together with its vectors, atomically. Others are embedded after
+   * the turn is stored (write before read), in the background.
+   */
+  embedSync?(texts: readonly string[], options?: Omit<EmbedOptions, 'signal'>): Float32Array[];
   readonly stats?: CorpusStats;
 }
 

@@ -28,7 +28,6 @@ export interface HashedNgramOptions {
 export class HashedNgramEmbedder implements Embedder {
   readonly id = 'hashed-ngram';
   readonly version = 1;
-  readonly inline = true;
   readonly dimensions: number;
   readonly stats = new HashedDocumentFrequencies();
 
@@ -39,8 +38,12 @@ export class HashedNgramEmbedder implements Embedder {
 
   embed(texts: readonly string[], options: EmbedOptions = {}): Promise<Float32Array[]> {
     if (options.signal?.aborted === true) return Promise.reject(options.signal.reason);
+    return Promise.resolve(this.embedSync(texts, options));
+  }
+
+  embedSync(texts: readonly string[], options: Omit<EmbedOptions, 'signal'> = {}): Float32Array[] {
     const query = options.purpose === 'query';
-    return Promise.resolve(texts.map((text) => this.embedOne(text, query)));
+    return texts.map((text) => this.embedOne(text, query));
   }
 
   /** The synchronous core (also used by Node scripts and tests). */

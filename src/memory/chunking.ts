@@ -1,0 +1,131 @@
+/**
+ * How turns become retrieval chunks. One chunk per exchange (the user's message and the reply to it: a complete
+ * unit of meaning, as the design note found), plus, for a turn longer than ~400 tokens, its parts of at most
+ * 400 tokens each, cut at paragraph, then sentence, then character boundaries. Parts are exact slices of the
+ * turn: joined in order they give the turn's content back. Pure, no DOM.
+ */
+
+/** What the store needs of a tokenizer; the context engine's `TokenCounter` fits. */
+export interface TokenCount {
+  count(text: string): number;
+}
+
+export const PART_MAX_TOKENS = 400;
+
+/**
+ * A tokenizer-free estimate for when no counter is injected: Qwen2.5 spends about one token per CJK character
+ * and one per ~4 characters of English or code. The app injects the exact Qwen counter.
+ */
+export const estimateTokens: TokenCount = {
+  count(text: string): number {
+    let cjk = 0;
+    let other = 0;
+    for (const ch of text) {
+      const cp = ch.codePointAt(0)!;
+      if (cp >= 0x2e80 && cp <= 0xffff && !(cp >= 0xff00 && cp <= 0xff20)) cjk++;
+      else if (cp > 0xffff) cjk++;
+      else other++;
+    }
+    return cjk + Math.ceil(other / 4);
+  },
+};
+
+export interface TextPart {
+  text: string;
+  /** UTF-16 offsets into the original text. */
+  start: number;
+  end: number;
+  tokens: number;
+}
+
+const PARAGRAPH = /\n\s*\n/g;
+const SENTENCE = /(?<=[。！？!?；;…])|(?<=[.](?=\s))|(?<=\n)/g;
+
+/** Splits text into pieces at `pattern` boundaries, keeping the separators with the piece before them. */
+function splitKeeping(text: string, offset: number, pattern: RegExp): Array<{ start: number; end: number }> {
+  const out: Array<{ start: number; end: number }> = [];
+  let last = 0;
+  pattern.lastIndex = 0;
+  for (const match of text.matchAll(pattern)) {
+    const end = match.index + match[0].length;
+    if (end > last && end < text.length) {
+      out.push({ start: offset + last, end: offset + end });
+      last = end;
+    }
+  }
+  out.push({ start: offset + last, end: offset + text.length });
+  return out;
+}
+
+/** The longest prefix of `text` within `max` tokens, by binary search over the length (at least one character). */
+function fitPrefix(text: string, max: number, counter: TokenCount): number {
+  let lo = 1;
+  let hi = text.length;
+  while (lo < hi) {
+    const mid = Math.ceil((lo + hi) / 2);
+    if (counter.count(text.slice(0, mid)) <= max) lo = mid;
+    else hi = mid - 1;
+  }
+  // Never split a surrogate pair.
+  if (lo < text.length && /[\uD800-\uDBFF]/.test(text[lo - 1]!)) lo = lo > 1 ? lo - 1 : lo + 1;
+  return lo;
+}
+
+/**
+ * Pieces of at most `max` tokens each, covering `text` exactly and in order. Empty when the text fits in one
+ * piece (the exchange chunk then covers it).
+ */
+export function splitIntoParts(text: string, counter: TokenCount, max = PART_MAX_TOKENS): TextPart[] {
+  if (text.length === 0 || counter.count(text) <= max) return [];
+  // Atoms: paragraphs, then sentences of paragraphs that are too long, then hard cuts of sentences too long.
+  const atoms: Array<{ start: number; end: number; tokens: number }> = [];
+  for (const para of splitKeeping(text, 0, PARAGRAPH)) {
+    const paraText = text.slice(para.start, para.end);
+    const paraTokens = counter.count(paraText);
+    if (paraTokens <= max) {
+      atoms.push({ ...para, tokens: paraTokens });
+      continue;
+    }
+    for (const sentence of splitKeeping(paraText, para.start, SENTENCE)) {
+      let start = sentence.start;
+      while (start < sentence.end) {
+        const rest = text.slice(start, sentence.end);
+        const restTokens = counter.count(rest);
+        if (restTokens <= max) {
+          atoms.push({ start, end: sentence.end, tokens: restTokens });
+          break;
+        }
+        const len = fitPrefix(rest, max, counter);
+        atoms.push({ start, end: start + len, tokens: counter.count(rest.slice(0, len)) });
+        start += len;
+      }
+    }
+  }
+  // Greedy packing by the atoms' counts, then one exact count per piece (tokens at a join may differ): a piece
+  // over the limit gives back its last atoms. A single atom always fits.
+  const parts: TextPart[] = [];
+  let i = 0;
+  while (i < atoms.length) {
+    let j = i + 1;
+    let sum = atoms[i]!.tokens;
+    while (j < atoms.length && sum + atoms[j]!.tokens <= max) sum += atoms[j++]!.tokens;
+    for (;;) {
+      const start = atoms[i]!.start;
+      const end = atoms[j - 1]!.end;
+      const piece = text.slice(start, end);
+      const tokens = j - i === 1 ? atoms[i]!.tokens : counter.count(piece);
+      if (tokens <= max || j - i === 1) {
+        parts.push({ text: piece, start, end, tokens });
+        break;
+      }
+      j--;
+    }
+    i = j;
+  }
+  return parts;
+}
+
+/** The text of an exchange chunk: the user's message, then the reply. */
+export function exchangeText(user: string | null, reply: string | null): string {
+  return [user, reply].filter((t): t is string => t !== null && t.length > 0).join('\n\n');
+}

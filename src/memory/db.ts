@@ -1,0 +1,101 @@
+/**
+ * Opening the database and running transactions with errors the app can show: a full disk or an exhausted quota
+ * becomes `storage_full` (the transaction is aborted as a whole, so nothing is half-written).
+ */
+import { deleteDB, openDB, type IDBPTransaction, type StoreNames } from 'idb';
+import { AssistantError } from '../shared/errors.ts';
+import { SCHEMA_VERSION, upgrade, type MemoryDatabase, type MemoryDB } from './schema.ts';
+
+export const DEFAULT_DB_NAME = 'qwen-memory';
+
+export interface OpenOptions {
+  /** Another tab wants a newer schema: this connection must close (the store reopens or tells the user). */
+  onVersionChange?: () => void;
+  /** The browser closed the connection abnormally (storage cleared, disk error). */
+  onTerminated?: () => void;
+  now?: () => number;
+}
+
+export async function openMemoryDB(name: string, options: OpenOptions = {}): Promise<MemoryDatabase> {
+  const now = options.now ?? Date.now;
+  try {
+    return await openDB<MemoryDB>(name, SCHEMA_VERSION, {
+      upgrade: (db, oldVersion, _newVersion, tx) => upgrade(db, oldVersion, tx, now()),
+      blocking: () => options.onVersionChange?.(),
+      terminated: () => options.onTerminated?.(),
+    });
+  } catch (error) {
+    throw storageError(error, `Could not open the memory database "${name}"`);
+  }
+}
+
+export async function deleteMemoryDB(name: string): Promise<void> {
+  await deleteDB(name);
+}
+
+function errorName(error: unknown): string {
+  return typeof error === 'object' && error !== null ? String((error as { name?: unknown }).name) : '';
+}
+
+export function isQuotaError(error: unknown): boolean {
+  if (errorName(error) === 'QuotaExceededError') return true;
+  const inner = typeof error === 'object' && error !== null ? (error as { cause?: unknown }).cause : undefined;
+  return inner !== undefined && errorName(inner) === 'QuotaExceededError';
+}
+
+/** Any IndexedDB failure as an AssistantError: `storage_full` for quota, `internal` otherwise. */
+export function storageError(error: unknown, context = 'Saving to the memory database failed'): AssistantError {
+  if (error instanceof AssistantError) return error;
+  if (isQuotaError(error)) {
+    return new AssistantError(
+      'storage_full',
+      'The browser has no more room for this site (storage quota exhausted). Nothing was saved from this change ' +
+        'and earlier data is intact; delete old sessions or free disk space, then try again.',
+      { cause: error },
+    );
+  }
+  const message = error instanceof Error ? error.message : String(error);
+  return new AssistantError('internal', `${context}: ${message}`, { cause: error });
+}
+
+type Stores = StoreNames<MemoryDB>;
+export type WriteTx<S extends Stores[]> = IDBPTransaction<MemoryDB, S, 'readwrite'>;
+
+/**
+ * One read-write transaction: `body` issues its requests (and awaits nothing but IndexedDB, or the transaction
+ * would auto-commit early); the result is returned only once the transaction has committed. A throw in `body`
+ * aborts everything it wrote.
+ */
+export async function writeTx<S extends Stores[], T>(
+  db: MemoryDatabase,
+  stores: S,
+  body: (tx: WriteTx<S>) => Promise<T>,
+  durability: IDBTransactionDurability = 'default',
+): Promise<T> {
+  let tx: WriteTx<S>;
+  try {
+    tx = db.transaction(stores, 'readwrite', { durability });
+  } catch (error) {
+    throw storageError(error);
+  }
+  try {
+    const result = await body(tx);
+    await tx.done;
+    return result;
+  } catch (error) {
+    try {
+      tx.abort();
+    } catch {
+      // Already aborted by the failing request, or committed.
+    }
+    await tx.done.catch(() => undefined);
+    throw storageError(error);
+  }
+}
+
+/** A random id (UUID v4 where available). */
+export function newId(): string {
+  const c = globalThis.crypto;
+  if (typeof c?.randomUUID === 'function') return c.randomUUID();
+  return `${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 12)}`;
+}

@@ -1,0 +1,93 @@
+/**
+ * Several tabs on one database. IndexedDB already serialises overlapping read-write transactions across
+ * connections, so a turn's sequence number is taken and written in one transaction and no write is lost;
+ * what the tabs must share beyond that:
+ * - BroadcastChannel: what changed, so each tab updates its in-memory vector index and its UI;
+ * - Web Locks: "this reply is still streaming" (a lock per streaming turn, held by its writer: a turn left
+ *   `streaming` whose lock is free was cut by a closed tab or a crash), and "one re-embedding job at a time".
+ * Both degrade to no-ops where the API is missing (old browsers, Node).
+ */
+import type { Namespace } from './vector-index.ts';
+
+export type TabMessage =
+  | { type: 'turns'; sessionId: string; turnIds: string[] }
+  | { type: 'vectors'; embedder: string; namespace: Namespace; added: string[]; removed: string[] }
+  | { type: 'session-deleted'; sessionId: string }
+  | { type: 'doc-deleted'; docId: string }
+  | { type: 'everything-deleted' }
+  | { type: 'embedder-changed'; active: string }
+  | { type: 'working-items'; sessionId: string | null };
+
+export class TabChannel {
+  private readonly _channel: BroadcastChannel | null;
+  private readonly _listeners = new Set<(message: TabMessage) => void>();
+
+  constructor(name: string) {
+    this._channel = typeof BroadcastChannel === 'function' ? new BroadcastChannel(name) : null;
+    if (this._channel !== null) {
+      this._channel.onmessage = (event: MessageEvent<unknown>) => {
+        const message = event.data;
+        if (typeof message !== 'object' || message === null || typeof (message as { type?: unknown }).type !== 'string') return;
+        for (const listener of this._listeners) listener(message as TabMessage);
+      };
+    }
+  }
+
+  /** To the other tabs (a BroadcastChannel never echoes to its sender). */
+  post(message: TabMessage): void {
+    try {
+      this._channel?.postMessage(message);
+    } catch {
+      // A closed channel: this store is shutting down.
+    }
+  }
+
+  subscribe(listener: (message: TabMessage) => void): () => void {
+    this._listeners.add(listener);
+    return () => this._listeners.delete(listener);
+  }
+
+  close(): void {
+    this._listeners.clear();
+    this._channel?.close();
+  }
+}
+
+function locks(): LockManager | null {
+  return typeof navigator !== 'undefined' && navigator.locks !== undefined ? navigator.locks : null;
+}
+
+/**
+ * Takes an exclusive lock and holds it until `release()` (or until the page dies, which is the point).
+ * Resolves once the lock is held.
+ */
+export async function holdLock(name: string): Promise<() => void> {
+  const manager = locks();
+  if (manager === null) return () => {};
+  let release!: () => void;
+  const held = new Promise<void>((resolve) => (release = resolve));
+  await new Promise<void>((acquired, failed) => {
+    manager.request(name, () => {
+      acquired();
+      return held;
+    }).catch(failed);
+  });
+  return release;
+}
+
+/**
+ * Runs `body` under the lock if nobody holds it; returns `undefined` without running it otherwise.
+ * Without Web Locks, runs it.
+ */
+export async function ifLockFree<T>(name: string, body: () => Promise<T>): Promise<T | undefined> {
+  const manager = locks();
+  if (manager === null) return body();
+  return manager.request(name, { ifAvailable: true }, async (lock) => (lock === null ? undefined : body()));
+}
+
+/** Runs `body` under the lock, waiting for it. */
+export async function withLock<T>(name: string, body: () => Promise<T>, signal?: AbortSignal): Promise<T> {
+  const manager = locks();
+  if (manager === null) return body();
+  return manager.request(name, signal === undefined ? {} : { signal }, () => body());
+}

@@ -1,0 +1,88 @@
+/**
+ * Text preparation shared by every rule. Both forms keep the input's length and offsets, so a span found in the
+ * normalised text can be cut from the original one.
+ */
+
+const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
+
+export interface PreparedText {
+  /** The input with lone surrogates replaced by U+FFFD (so it survives JSON and IndexedDB). */
+  readonly raw: string;
+  /** `raw` with full-width ASCII folded (１０．０．０．１ → 10.0.0.1, ： → :) and U+3000 as a space. */
+  readonly norm: string;
+}
+
+export function prepareText(text: string, maxChars: number): PreparedText {
+  const clipped = text.length > maxChars ? text.slice(0, maxChars) : text;
+  const raw = clipped.replace(LONE_SURROGATE, '\uFFFD');
+  let norm = '';
+  // Char-by-char keeps offsets: every replacement is one UTF-16 unit for one.
+  for (let i = 0; i < raw.length; i++) {
+    const c = raw.charCodeAt(i);
+    if (c >= 0xff01 && c <= 0xff5e) norm += String.fromCharCode(c - 0xfee0);
+    else if (c === 0x3000) norm += ' ';
+    else norm += raw[i];
+  }
+  return { raw, norm };
+}
+
+export function escapeRegExp(s: string): string {
+  return s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+}
+
+/** Han, kana and hangul: languages written without spaces, where words match as substrings. */
+export function isCjk(s: string): boolean {
+  return /[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af\uf900-\ufaff]/.test(s);
+}
+
+/**
+ * One alternation for a word list: longest first, spaces in a phrase match any run of spaces, Latin words only
+ * as whole words (CJK ones anywhere). Returns a source to embed in a larger pattern.
+ */
+export function alternation(words: readonly string[]): string {
+  const unique = [...new Set(words.filter((w) => w.trim() !== ''))].sort((a, b) => b.length - a.length);
+  if (unique.length === 0) return '(?!)';
+  return unique
+    .map((w) => {
+      const body = escapeRegExp(w.trim()).replace(/\s+/g, '\\s*');
+      const head = /^[A-Za-z0-9_]/.test(w) ? '(?<![A-Za-z0-9_])' : '';
+      const tail = /[A-Za-z0-9_]$/.test(w) ? '(?![A-Za-z0-9_])' : '';
+      return head + body + tail;
+    })
+    .join('|');
+}
+
+/** A compiled word list: `find` returns every match, `test` whether there is one. */
+export function wordRegExp(words: readonly string[], flags = 'gi'): RegExp {
+  return new RegExp(alternation(words), flags);
+}
+
+export function hasWord(text: string, re: RegExp): boolean {
+  re.lastIndex = 0;
+  return re.test(text);
+}
+
+/** Trailing characters that end a sentence rather than the thing before them. */
+export function trimTrailing(value: string, chars: string): string {
+  let end = value.length;
+  while (end > 0 && chars.includes(value[end - 1]!)) end--;
+  return value.slice(0, end);
+}
+
+/** A boolean mask of claimed offsets, so that no two entities overlap (no nesting). */
+export class SpanClaims {
+  private readonly _mask: Uint8Array;
+
+  constructor(length: number) {
+    this._mask = new Uint8Array(length);
+  }
+
+  isFree(start: number, end: number): boolean {
+    for (let i = start; i < end; i++) if (this._mask[i] === 1) return false;
+    return true;
+  }
+
+  claim(start: number, end: number): void {
+    this._mask.fill(1, start, end);
+  }
+}
