@@ -7,36 +7,15 @@ import { ContextAssembler, DEFAULT_CONTEXT_CONFIG, GENERATION_PROMPT_TOKENS, loa
 import { EngineClient } from '../src/engine/client.ts';
 import type { ChatMessage } from '../src/engine/protocol.ts';
 import { PREFILL_CONVERSATION } from './prefill-conversation.ts';
+import type { Strategy, StrategyResult, TurnSample } from './prefill-types.ts';
 
-/**
- * full: every turn, verbatim, until the window overflows. reselect: seed 000 as written (selection from scratch
- * every turn). cache-aware: append-only between rare compactions. The `+reuse` variants run the same policy on
- * wllama with KV chunk reuse (llama.cpp `n_cache_reuse`), which the app turns on for the CPU engine.
- */
-export type Strategy = 'full' | 'reselect' | 'cache-aware' | 'reselect+reuse' | 'cache-aware+reuse';
-
-export interface TurnSample {
-  turn: number;
-  promptTokens: number;
-  cachedTokens: number;
-  prefill: number;
-  newTokens: number;
-  ttftMs: number;
-  compaction: boolean;
-}
-
-export interface StrategyResult {
-  strategy: Strategy;
-  turns: TurnSample[];
-  /** Set when the strategy could not go on (full history past the window). */
-  stoppedAt?: { turn: number; reason: string };
-}
 
 const params = new URLSearchParams(location.search);
 const modelUrl = params.get('model') ?? '/models/test/qwen2-tiny.gguf';
 const budget = Number(params.get('budget') ?? 1024);
 const turnsWanted = Number(params.get('turns') ?? PREFILL_CONVERSATION.length);
 const maxTokens = Number(params.get('maxTokens') ?? 64);
+const temperature = Number(params.get('temperature') ?? 0.7);
 const strategies = (params.get('strategies') ?? 'full,reselect,cache-aware,reselect+reuse,cache-aware+reuse').split(',') as Strategy[];
 const chunkReuse = Number(params.get('kvChunkReuse') ?? 32);
 const log = document.querySelector('#log')!;
@@ -77,7 +56,7 @@ async function runStrategy(strategy: Strategy, counter: TokenCounter): Promise<S
     }
     let reply = '';
     let final;
-    for await (const event of client.chat(messages, { maxTokens, temperature: 0.7, topP: 0.9 })) {
+    for await (const event of client.chat(messages, { maxTokens, temperature, topP: 0.9 })) {
       if (event.type === 'delta') reply += event.text;
       else final = event.result;
     }

@@ -25,7 +25,6 @@ export class QwenMessageList extends LitElement {
       gap: 0.75rem;
     }
     li {
-      white-space: pre-wrap;
       overflow-wrap: anywhere;
       line-height: 1.5;
       padding: 0.6rem 0.9rem;
@@ -39,6 +38,9 @@ export class QwenMessageList extends LitElement {
     li[data-role='assistant'] {
       align-self: flex-start;
       background: var(--qwen-assistant-bg, #f4f4f5);
+    }
+    .content {
+      white-space: pre-wrap;
     }
     .note {
       display: block;

@@ -1,0 +1,33 @@
+/** What the bench:prefill page reports to its Node driver. */
+/**
+ * full: every turn, verbatim, until the window overflows. reselect: seed 000 as written (selection from scratch
+ * every turn). cache-aware: append-only between rare compactions. The `+reuse` variants run the same policy on
+ * wllama with KV chunk reuse (llama.cpp `n_cache_reuse`), which the app turns on for the CPU engine.
+ */
+export type Strategy = 'full' | 'reselect' | 'cache-aware' | 'reselect+reuse' | 'cache-aware+reuse';
+
+export interface TurnSample {
+  turn: number;
+  promptTokens: number;
+  cachedTokens: number;
+  prefill: number;
+  newTokens: number;
+  ttftMs: number;
+  compaction: boolean;
+}
+
+export interface StrategyResult {
+  strategy: Strategy;
+  turns: TurnSample[];
+  /** Set when the strategy could not go on (full history past the window). */
+  stoppedAt?: { turn: number; reason: string };
+}
+
+
+export interface PrefillBenchResult {
+  error?: string;
+  modelUrl: string;
+  budget: number;
+  maxTokens: number;
+  results: StrategyResult[];
+}
