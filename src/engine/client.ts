@@ -5,6 +5,7 @@
  */
 import { AssistantError, abortedError } from '../shared/errors.ts';
 import type {
+  CacheInfoResult,
   ChatMessage,
   ChatOptions,
   ChatResult,
@@ -13,6 +14,7 @@ import type {
   LoadProgress,
   LoadResult,
   Method,
+  ModelSource,
   RequestMap,
   WorkerMessage,
 } from './protocol.ts';
@@ -110,6 +112,16 @@ export class EngineClient {
   async unload(): Promise<void> {
     if (this._worker === null) return;
     await this._request('unload', {}, undefined, () => {});
+  }
+
+  /** What the engines have cached for this source; needs no loaded model. */
+  cacheInfo(source: ModelSource): Promise<CacheInfoResult> {
+    return this._request('cacheInfo', { source }, undefined, () => {});
+  }
+
+  /** Deletes cached weights (of this source, or `all`); unloads the model first. */
+  async deleteCache(source: ModelSource, all = false): Promise<void> {
+    await this._request('deleteCache', { source, all }, undefined, () => {});
   }
 
   /** Stops the worker and rejects everything pending (used on shutdown, and by tests to simulate a crash). */

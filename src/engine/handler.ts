@@ -7,7 +7,9 @@ import { AssistantError, abortedError, toAssistantError } from '../shared/errors
 import type { Backend, BackendFactory } from './backends/backend.ts';
 import {
   CHAT_DEFAULTS,
+  type CacheInfoResult,
   type ClientMessage,
+  type ModelSource,
   type LoadPayload,
   type LoadResult,
   type Method,
@@ -16,8 +18,14 @@ import {
 } from './protocol.ts';
 import { planBackends, type GpuCapabilities } from './select-backend.ts';
 
+export interface ModelCacheOps {
+  read(source: ModelSource): Promise<CacheInfoResult>;
+  delete(source: ModelSource, all: boolean): Promise<void>;
+}
+
 export interface HandlerDeps {
   createBackend: BackendFactory;
+  cache?: ModelCacheOps;
   probeGpu: () => Promise<GpuCapabilities>;
   post: (message: WorkerMessage, transfer?: Transferable[]) => void;
 }
@@ -79,7 +87,19 @@ export class EngineHandler {
       case 'unload':
         await this._unload();
         return null;
+      case 'cacheInfo':
+        return this._cache().read(message.payload.source);
+      case 'deleteCache':
+        // A loaded model may hold the files open; unload before deleting.
+        await this._unload();
+        await this._cache().delete(message.payload.source, message.payload.all);
+        return null;
     }
+  }
+
+  private _cache(): ModelCacheOps {
+    if (this._deps.cache === undefined) throw new AssistantError('invalid_config', 'This engine has no model cache.');
+    return this._deps.cache;
   }
 
   private _requireBackend(): Backend {

@@ -118,12 +118,29 @@ export interface EmbedResult {
   vectors: Float32Array[];
 }
 
+/** A model file (or MLC model) kept in the browser's storage by an engine. */
+export interface CachedModel {
+  backend: BackendKind;
+  /** The GGUF URL, or the MLC model id. */
+  id: string;
+  /** Bytes on disk where the engine can tell (wllama); null where it cannot (web-llm's Cache Storage). */
+  bytes: number | null;
+}
+
+export interface CacheInfoResult {
+  models: CachedModel[];
+}
+
 /** Each request type: its payload, its result and the event it streams (`never` when none). */
 export interface RequestMap {
   load: { payload: LoadPayload; result: LoadResult; event: LoadProgress };
   chat: { payload: ChatPayload; result: ChatResult; event: ChatDelta };
   embed: { payload: EmbedPayload; result: EmbedResult; event: never };
   unload: { payload: Record<string, never>; result: null; event: never };
+  /** What the engines have cached for this source (works without loading a model). */
+  cacheInfo: { payload: { source: ModelSource }; result: CacheInfoResult; event: never };
+  /** Deletes the cached weights of this source (`all`: every model any engine cached). Unloads first. */
+  deleteCache: { payload: { source: ModelSource; all: boolean }; result: null; event: never };
 }
 
 export type Method = keyof RequestMap;

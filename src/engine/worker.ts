@@ -5,6 +5,7 @@
  */
 import type { Backend } from './backends/backend.ts';
 import { EngineHandler } from './handler.ts';
+import { deleteModelCache, readModelCache } from './model-cache.ts';
 import { probeWebGpu } from './probe-gpu.ts';
 import type { BackendKind, ClientMessage, WorkerMessage } from './protocol.ts';
 
@@ -21,6 +22,7 @@ async function createBackend(kind: BackendKind): Promise<Backend> {
 
 const handler = new EngineHandler({
   createBackend,
+  cache: { read: readModelCache, delete: deleteModelCache },
   probeGpu: probeWebGpu,
   post: (message: WorkerMessage, transfer: Transferable[] = []) => self.postMessage(message, transfer),
 });
