@@ -115,6 +115,29 @@ describe('EngineHandler', () => {
     expect(posted.some((m) => m.type === 'pong')).toBe(true);
   });
 
+  it('unloads the model before deleting its cached files', async () => {
+    const events: string[] = [];
+    const posted: WorkerMessage[] = [];
+    const backend = new ScriptedBackend('wllama');
+    const handler = new EngineHandler({
+      createBackend: async () => backend,
+      probeGpu: async () => NO_GPU,
+      cache: {
+        read: async () => ({ models: [{ backend: 'wllama', id: 'u', bytes: 3 }] }),
+        delete: async (_source, all) => void events.push(`delete all=${all} unloaded=${backend.unloaded}`),
+      },
+      post: (m) => posted.push(m),
+    });
+    handler.handle({ type: 'request', id: 1, method: 'load', payload: { ...LOAD, backend: 'wasm' } });
+    handler.handle({ type: 'request', id: 2, method: 'cacheInfo', payload: { source: LOAD.source } });
+    handler.handle({ type: 'request', id: 3, method: 'deleteCache', payload: { source: LOAD.source, all: true } });
+    handler.handle({ type: 'request', id: 4, method: 'chat', payload: { messages: [{ role: 'user', content: 'x' }], options: {} } });
+    await new Promise((r) => setTimeout(r, 50));
+    expect(posted.find((m) => m.type === 'result' && m.id === 2)).toMatchObject({ result: { models: [{ bytes: 3 }] } });
+    expect(events).toEqual(['delete all=true unloaded=true']);
+    expect(posted.find((m) => m.id === 4 && m.type === 'error')).toMatchObject({ error: { code: 'not_loaded' } });
+  });
+
   it('reports a source no backend can run as invalid_config', async () => {
     const { send, settled } = setup({});
     send({ type: 'request', id: 1, method: 'load', payload: { ...LOAD, source: { mlc: MLC } } });
