@@ -20,12 +20,16 @@ export function toLocalTime(instant: Instant, offsetMinutes?: number): LocalTime
   let offset = offsetMinutes ?? 0;
   if (typeof instant === 'string') {
     const m = ISO.exec(instant.trim());
-    if (m === null) throw new AssistantError('invalid_input', `Not an ISO 8601 time: ${JSON.stringify(instant.slice(0, 40))}`);
+    if (m === null)
+      throw new AssistantError('invalid_input', `Not an ISO 8601 time: ${JSON.stringify(instant.slice(0, 40))}`);
     const zone = m[7];
     let zoneOffset: number | undefined;
     if (zone !== undefined) {
       const digits = zone.slice(1).replace(':', '');
-      zoneOffset = zone.toUpperCase() === 'Z' ? 0 : (zone.startsWith('-') ? -1 : 1) * (Number(digits.slice(0, 2)) * 60 + Number(digits.slice(2, 4) || '0'));
+      zoneOffset =
+        zone.toUpperCase() === 'Z'
+          ? 0
+          : (zone.startsWith('-') ? -1 : 1) * (Number(digits.slice(0, 2)) * 60 + Number(digits.slice(2, 4) || '0'));
     }
     const local = Date.UTC(+m[1]!, +m[2]! - 1, +m[3]!, +(m[4] ?? 0), +(m[5] ?? 0), +(m[6] ?? 0));
     const { year, month, day } = fromDays(Math.floor(local / DAY_MS));

@@ -1,7 +1,18 @@
 /** Numbers as people write them: 3,999 · 1.5万 · 五十万 · 两千 · $5k. */
 
 const ZH_DIGITS: Readonly<Record<string, number>> = {
-  零: 0, 〇: 0, 一: 1, 二: 2, 两: 2, 三: 3, 四: 4, 五: 5, 六: 6, 七: 7, 八: 8, 九: 9,
+  零: 0,
+  〇: 0,
+  一: 1,
+  二: 2,
+  两: 2,
+  三: 3,
+  四: 4,
+  五: 5,
+  六: 6,
+  七: 7,
+  八: 8,
+  九: 9,
 };
 const ZH_SMALL_UNITS: Readonly<Record<string, number>> = { 十: 10, 百: 100, 千: 1000 };
 const ZH_BIG_UNITS: Readonly<Record<string, number>> = { 万: 10_000, 亿: 100_000_000 };

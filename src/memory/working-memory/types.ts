@@ -4,7 +4,18 @@
  */
 
 export const ENTITY_TYPES = [
-  'ipv4', 'ipv6', 'hostport', 'url', 'email', 'date', 'time', 'order_id', 'version', 'path', 'phone', 'amount',
+  'ipv4',
+  'ipv6',
+  'hostport',
+  'url',
+  'email',
+  'date',
+  'time',
+  'order_id',
+  'version',
+  'path',
+  'phone',
+  'amount',
 ] as const;
 
 export type EntityType = (typeof ENTITY_TYPES)[number];

@@ -36,7 +36,9 @@ export const DATE_VOCABULARY: DateVocabulary = {
     today: 0, tonight: 0, tomorrow: 1, tmrw: 1, tmr: 1, yesterday: -1,
     'the day after tomorrow': 2, 'day after tomorrow': 2, 'the day before yesterday': -2, 'day before yesterday': -2,
   },
-  zhWeekdays: { 一: 1, 二: 2, 三: 3, 四: 4, 五: 5, 六: 6, 日: 7, 天: 7, '1': 1, '2': 2, '3': 3, '4': 4, '5': 5, '6': 6, '7': 7 },
+  zhWeekdays: {
+    一: 1, 二: 2, 三: 3, 四: 4, 五: 5, 六: 6, 日: 7, 天: 7, '1': 1, '2': 2, '3': 3, '4': 4, '5': 5, '6': 6, '7': 7,
+  },
   enWeekdays: {
     monday: 1, tuesday: 2, wednesday: 3, thursday: 4, friday: 5, saturday: 6, sunday: 7,
     mon: 1, tue: 2, tues: 2, wed: 3, thu: 4, thur: 4, thurs: 4, fri: 5, sat: 6, sun: 7,
@@ -44,7 +46,7 @@ export const DATE_VOCABULARY: DateVocabulary = {
   zhWeekPrefixes: {
     下下个: 2, 下下: 2, 下个: 1, 下: 1, 这个: 0, 这: 0, 本: 0, 上个: -1, 上: -1, 上上个: -2, 上上: -2,
   },
-  enWeekPrefixes: { next: 1, this: 0, last: -1, coming: null, 'this coming': null, on: null, by: null, until: null },
+  enWeekPrefixes: { next: 1, this: 0, last: -1, coming: null, 'this coming': null },
   recurrenceWords: ['每', '每个', '隔', 'every', 'each'],
   enMonths: {
     january: 1, jan: 1, february: 2, feb: 2, march: 3, mar: 3, april: 4, apr: 4, may: 5, june: 6, jun: 6,
@@ -56,7 +58,7 @@ export const DATE_VOCABULARY: DateVocabulary = {
   zhDurationUnits: { 天: 1, 日: 1, 周: 7, 个星期: 7, 星期: 7, 个礼拜: 7, 礼拜: 7 },
   enCounts: {
     a: 1, an: 1, one: 1, two: 2, three: 3, four: 4, five: 5, six: 6, seven: 7, eight: 8, nine: 9, ten: 10,
-    eleven: 11, twelve: 12, fourteen: 14, fifteen: 15, twenty: 20, thirty: 30, couple: 2, 'a couple of': 2, few: 3,
+    eleven: 11, twelve: 12, fourteen: 14, fifteen: 15, twenty: 20, thirty: 30,
   },
   zhPeriods: {
     凌晨: 'small', 半夜: 'small', 深夜: 'night', 夜里: 'night', 夜间: 'night', 晚上: 'night', 今晚: 'night', 明晚: 'night',

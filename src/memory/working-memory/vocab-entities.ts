@@ -23,6 +23,8 @@ export interface EntityVocabulary {
   readonly hostStoplist: readonly string[];
   /** After `D号` these make it a number of a thing (5号楼, 3号线), not a day. */
   readonly dayNounFollowers: string;
+  /** Just before `N:M` these make it a ratio or a score (比例 4:3, 16:10 aspect), not a time. */
+  readonly ratioWords: readonly string[];
 }
 
 export const ENTITY_VOCABULARY: EntityVocabulary = {
@@ -49,12 +51,16 @@ export const ENTITY_VOCABULARY: EntityVocabulary = {
     k: 1000, K: 1000, m: 1_000_000, M: 1_000_000, mn: 1_000_000, million: 1_000_000, b: 1_000_000_000,
     bn: 1_000_000_000, billion: 1_000_000_000,
   },
-  moneyContext: ['预算', '价格', '价钱', '报价', '售价', '费用', '成本', '月薪', '年薪', '工资', '薪资', '花了', '花费', '花', '贷款', '首付', '房租', '租金', '收入', '存款'],
+  moneyContext: [
+    '预算', '价格', '价钱', '报价', '售价', '费用', '成本', '月薪', '年薪', '工资', '薪资', '花了', '花费', '花', '贷款', '首付', '房租',
+    '租金', '收入', '存款', '本金', '利息', '投资', '理财', '借了', '借', '欠', '还款', '总价', '单价', '金额', '价', '钱', '赚', '亏',
+  ],
   orderLabels: [
     '订单号码', '订单编号', '订单号', '订单', '工单编号', '工单号', '工单', '运单号', '快递单号', '物流单号', '退款单号',
     '售后单号', '服务单号', '申请单号', '单号', '流水号', '交易号', '交易单号', '票号', '案件号', '事件单', '问题单',
-    'order id', 'order number', 'order no', 'order #', 'order', 'ticket id', 'ticket number', 'ticket no', 'ticket',
-    'case id', 'case number', 'case no', 'case', 'incident', 'tracking number', 'tracking no', 'tracking id', 'tracking',
+    'order id', 'order number', 'order no', 'order', 'ticket id', 'ticket number', 'ticket no', 'ticket',
+    'case id', 'case number', 'case no', 'case', 'incident', 'tracking number', 'tracking no', 'tracking id',
+    'tracking',
     'reference number', 'reference no', 'ref no', 'booking reference', 'booking ref', 'booking number', 'booking',
     'confirmation number', 'confirmation code', 'reservation number', 'reservation', 'invoice number', 'invoice no',
     'invoice', 'RMA number', 'RMA', 'issue', 'request id', 'transaction id',
@@ -66,10 +72,11 @@ export const ENTITY_VOCABULARY: EntityVocabulary = {
   ],
   quantityUnits: [
     '%', '‰', '倍', '元', '块', '万', '亿', '千', '分', '秒', '分钟', '小时', '天', '周', '月', '年', '个', '次', '度', '℃', '°',
-    '米', '公里', '千米', '厘米', '毫米', '斤', '公斤', '千克', '克', '岁', '星', '寸', '英寸', '折', '寸', '升', '毫升', '核',
-    '人', '页', '行', '张', '台', '件', '条', '倍速', '帧', '兆', '瓦', '伏', '安',
+    '米', '公里', '千米', '厘米', '毫米', '斤', '公斤', '千克', '克', '岁', '星', '寸', '英寸', '折', '升', '毫升', '核',
+    '人', '页', '张', '台', '件', '条', '倍速', '帧', '兆', '瓦', '伏',
     'km', 'm', 'cm', 'mm', 'kg', 'g', 'lb', 'lbs', 'oz', 'gb', 'mb', 'kb', 'tb', 'pb', 'gib', 'mib', 'kib', 'tib',
-    'ms', 's', 'sec', 'secs', 'second', 'seconds', 'min', 'mins', 'minute', 'minutes', 'h', 'hr', 'hrs', 'hour', 'hours',
+    'ms', 's', 'sec', 'secs', 'second', 'seconds', 'min', 'mins', 'minute', 'minutes', 'h', 'hr', 'hrs', 'hour',
+    'hours',
     'day', 'days', 'week', 'weeks', 'month', 'months', 'year', 'years', 'x', 'times', 'percent', 'points', 'pts',
     'stars', 'star', 'inch', 'inches', 'ft', 'feet', 'miles', 'mile', 'mph', 'kph', 'fps', 'hz', 'khz', 'mhz', 'ghz',
     'w', 'kw', 'kwh', 'v', 'mah', 'l', 'ml', 'people', 'users', 'gbps', 'mbps', 'kbps', 'qps', 'rps', 'tps', 'cores',
@@ -83,5 +90,8 @@ export const ENTITY_VOCABULARY: EntityVocabulary = {
     'no', 'num', 'number', 'total', 'count', 'size', 'len', 'length', 'width', 'height', 'score', 'level', 'tel',
     'phone', 'mobile', 'fax', 'isbn', 'year', 'day', 'ref', 'rev', 'offset', 'index', 'epoch', 'round', 'test', 'ln',
   ],
-  dayNounFollowers: '楼线房机位门床桌字码院区栋层车厢口台柜箱球员手服窗店仓库包件款道题档屋室坑站桩',
+  ratioWords: [
+    '比例', '比分', '比值', '宽高比', '长宽比', '屏幕比', '比', 'ratio', 'ratios', 'aspect', 'score', 'scale', 'odds', 'split',
+  ],
+  dayNounFollowers: '楼线房机位门床桌字码院区栋层车厢口台柜箱球员手服窗店仓库包件款道题档屋室坑站桩游内',
 };

@@ -1,0 +1,125 @@
+/**
+ * Sentences and clauses, and what kind they are. Facts come only from clauses that state something:
+ * a question, a maybe or a hypothesis states nothing, and a clause about the past or a failure chooses nothing.
+ */
+import { alternation } from './text.ts';
+import type { TriggerVocabulary } from './vocab-triggers.ts';
+
+export interface Clause {
+  readonly start: number;
+  readonly end: number;
+  /** The normalised text of the clause. */
+  readonly text: string;
+  readonly sentence: number;
+  /** Asks rather than states: no facts, no deprecations. */
+  readonly question: boolean;
+  /** Undecided, or in a hypothetical sentence: no facts, no deprecations. */
+  readonly tentative: boolean;
+  /** Tells of the past or a failure: values in it are not chosen (drops still count). */
+  readonly narrative: boolean;
+}
+
+export interface ClauseMatchers {
+  readonly questionWords: RegExp;
+  readonly questionStart: RegExp;
+  readonly requestStart: RegExp;
+  readonly questionTag: RegExp;
+  readonly undecided: RegExp;
+  readonly conditional: RegExp;
+  readonly narrative: RegExp;
+}
+
+const REQUEST_STARTS = ['can you', 'could you', 'would you', 'will you', 'can u', 'pls', 'please', 'would you mind'];
+const STATEMENT_START = /^(?:i|we|our|my|the team|they|i'm|we're|i've|we've|i'll|we'll|i am|we are)\b/i;
+const FILLERS = /^(?:\s|and|so|also|ok|okay|well|hmm|oh|btw|but)+\b/i;
+
+export function compileClauseMatchers(t: TriggerVocabulary): ClauseMatchers {
+  return {
+    questionWords: new RegExp(alternation(t.questionWords), 'i'),
+    questionStart: new RegExp(`^(?:${alternation(t.questionStarts)})`, 'i'),
+    requestStart: new RegExp(`^(?:${alternation(REQUEST_STARTS)})`, 'i'),
+    questionTag: new RegExp(`^\\s*(?:${alternation(t.questionTags)})\\s*$`, 'i'),
+    undecided: new RegExp(alternation(t.undecided), 'i'),
+    conditional: new RegExp(alternation(t.conditional), 'i'),
+    narrative: new RegExp(alternation(t.narrative), 'i'),
+  };
+}
+
+interface Piece {
+  start: number;
+  end: number;
+  /** The character that ended it: a sentence end, a clause separator, or '' at the end of the text. */
+  terminator: string;
+}
+
+const SENTENCE_END = new Set(['。', '！', '？', '!', '?', '\n', '…']);
+const CLAUSE_SEPARATORS = new Set(['，', ',', '；', ';']);
+
+/** Cuts the raw text (full-width punctuation intact) into clauses grouped by sentence. */
+function cut(raw: string): Piece[][] {
+  const sentences: Piece[][] = [];
+  let current: Piece[] = [];
+  let start = 0;
+  const close = (end: number, terminator: string, endsSentence: boolean): void => {
+    if (end > start) current.push({ start, end, terminator });
+    start = end + 1;
+    if (endsSentence && current.length > 0) {
+      sentences.push(current);
+      current = [];
+    }
+  };
+  for (let i = 0; i < raw.length; i++) {
+    const c = raw[i]!;
+    if (SENTENCE_END.has(c) || (c === '.' && /^(?:\s|$|[\u4e00-\u9fff])/.test(raw.slice(i + 1, i + 2)))) {
+      close(i, c, true);
+    } else if (CLAUSE_SEPARATORS.has(c) && !(c === ',' && /\d/.test(raw[i - 1] ?? '') && /\d/.test(raw[i + 1] ?? ''))) {
+      close(i, c, false);
+    }
+  }
+  close(raw.length, '', true);
+  return sentences;
+}
+
+export function splitClauses(raw: string, norm: string, m: ClauseMatchers): Clause[] {
+  const clauses: Clause[] = [];
+  cut(raw).forEach((pieces, sentence) => {
+    const whole = norm.slice(pieces[0]!.start, pieces[pieces.length - 1]!.end);
+    // A hypothesis colours its whole sentence (如果换成 X，就要…); a maybe only its own clause (一直用 A，可能会迁到 B).
+    const hypothetical = m.conditional.test(whole);
+    const last = pieces[pieces.length - 1]!;
+    const asks = last.terminator === '?' || last.terminator === '？';
+    // …，可以吗？ / …, right? asks about the whole sentence.
+    const tagged = pieces.length > 1 && asks && m.questionTag.test(norm.slice(last.start, last.end));
+    // "Using Kubernetes, how do I…?": an English lead-in before a comma belongs to the question after it, unless it
+    // states something of its own ("We use Postgres, should we switch?"). Chinese ，-clauses stand alone.
+    const askedTail = new Set<Piece>();
+    if (asks) {
+      for (let i = pieces.length - 2; i >= 0 && pieces[i]!.terminator === ',' && raw[pieces[i]!.end] === ','; i--) {
+        const lead = norm.slice(pieces[i]!.start, pieces[i]!.end).trim();
+        if (STATEMENT_START.test(lead) || /[\u4e00-\u9fff]/.test(lead)) break;
+        askedTail.add(pieces[i]!);
+      }
+    }
+    for (const piece of pieces) {
+      const text = norm.slice(piece.start, piece.end);
+      const trimmed = text.trim().replace(FILLERS, '').trim();
+      const politeRequest = m.requestStart.test(trimmed) && !m.questionWords.test(trimmed);
+      const question =
+        tagged ||
+        askedTail.has(piece) ||
+        m.questionWords.test(text) ||
+        (!politeRequest && m.questionStart.test(trimmed)) ||
+        (piece === last && asks && !politeRequest);
+      clauses.push({
+        start: piece.start,
+        end: piece.end,
+        text,
+        sentence,
+        question,
+        tentative: hypothetical || m.undecided.test(text),
+        narrative: m.narrative.test(text),
+      });
+    }
+  });
+  return clauses;
+}

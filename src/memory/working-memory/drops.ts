@@ -1,0 +1,114 @@
+/**
+ * What a message drops. A known product it drops is an `unset` of its slot (Redis 不用了 → cache: Redis);
+ * a plan, an idea or a question it voids is a deprecated topic, kept as written (Kafka 方案, that plan).
+ */
+import type { Clause } from './clauses.ts';
+import type { Lexicon, Mark, ProductMark } from './lexicon.ts';
+import { isCjk } from './text.ts';
+import { topicPhrase, trimPunctuation, type TopicRules } from './topic.ts';
+import type { Fact } from './types.ts';
+
+export interface Found<T> {
+  readonly item: T;
+  /** Offset in the message, to keep text order. */
+  readonly at: number;
+}
+
+export interface DropResult {
+  readonly unsets: Found<Fact>[];
+  readonly deprecations: Found<string>[];
+  /** Offsets (in the clause) of products dropped, so no rule sets them. */
+  readonly consumed: Set<number>;
+}
+
+const LEAD_FILLERS = /^(?:\s|那|那就|好吧|好|嗯|ok|okay|so|and|also|然后|还有|另外|对了)+/i;
+
+function endOfObject(text: string, from: number, lexicon: Lexicon): number {
+  let end = text.length;
+  for (const stop of lexicon.words('objectStops', text)) {
+    if (stop.start >= from && stop.start < end && stop.start > from) end = stop.start;
+  }
+  return Math.min(end, from + 48);
+}
+
+function negatedBefore(clause: string, at: number, lexicon: Lexicon): boolean {
+  const window = clause.slice(Math.max(0, at - 12), at);
+  return /(?:don't|do not|never|别|不要|不能|千万别)\s*$/i.test(window) && !lexicon.has('remember', window);
+}
+
+export function findDrops(clause: Clause, lexicon: Lexicon, rules: TopicRules, products: ProductMark[]): DropResult {
+  const result: DropResult = { unsets: [], deprecations: [], consumed: new Set() };
+  const text = clause.text;
+  const strongAt = new Set(lexicon.words('strongDrop', text).map((m) => m.start));
+  const classify = (object: Mark, trigger: Mark): void => {
+    const phrase = trimPunctuation(object.surface);
+    if (phrase === '') return;
+    const strong = strongAt.has(trigger.start) || lexicon.has('strongDrop', trigger.surface);
+    const inside = products.filter((p) => p.start >= object.start && p.end <= object.end);
+    const endsAsTopic = lexicon.words('topicEndings', phrase).some((w) => w.end === phrase.length);
+    if (lexicon.has('topicNouns', phrase) || endsAsTopic) {
+      result.deprecations.push({ item: topicPhrase(phrase, rules), at: clause.start + object.start });
+      inside.forEach((p) => result.consumed.add(p.start));
+    } else if (inside.length > 0) {
+      for (const p of inside) {
+        result.unsets.push({ item: { subject: p.subject, value: p.value, op: 'unset' }, at: clause.start + p.start });
+        result.consumed.add(p.start);
+      }
+    } else if (strong) {
+      result.deprecations.push({ item: topicPhrase(phrase, rules), at: clause.start + object.start });
+    }
+  };
+
+  for (const trigger of lexicon.words('dropBefore', text)) {
+    if (negatedBefore(text, trigger.start, lexicon)) continue;
+    const before = text.slice(0, trigger.start);
+    if (/忘/.test(trigger.surface) && lexicon.has('forgetSubjects', before.slice(-2))) continue;
+    // An English drop verb is an instruction only at the start of its clause (so not "I forget the syntax").
+    if (!isCjk(trigger.surface) && !isLeadIn(before, lexicon)) continue;
+    if (/^forget/i.test(trigger.surface) && /\b(?:i|we|you|they|he|she)\s*$/i.test(before)) continue;
+    const from = trigger.end;
+    const end = endOfObject(text, from, lexicon);
+    const needsLe = lexicon.words('dropBeforeNeedsLe', trigger.surface).some((w) => w.surface === trigger.surface);
+    if (needsLe && !/^\s*了/.test(text.slice(end))) continue;
+    const surface = text.slice(from, end);
+    const lead = surface.length - surface.trimStart().length;
+    classify({ start: from + lead, end: from + surface.trimEnd().length, surface: surface.trim() }, trigger);
+  }
+  for (const trigger of lexicon.words('dropAfter', text)) {
+    const head = text.slice(0, trigger.start);
+    const lead = head.length - head.replace(LEAD_FILLERS, '').length;
+    // 刚才说的都不算: adverbs before the drop word belong to it, not to the topic.
+    const surface = head
+      .slice(lead)
+      .trim()
+      .replace(/(?:都|也|就|先|全|全部|统统|暂时|还是|再|就先|都先)$/, '')
+      .trim();
+    if (surface === '') continue;
+    // "we don't need Redis anymore": the object is what the clause is about, not its verbs.
+    classify({ start: lead, end: lead + surface.length, surface }, trigger);
+  }
+  return dedupe(result);
+}
+
+function isLeadIn(before: string, lexicon: Lexicon): boolean {
+  let rest = before.trim();
+  for (let guard = 0; rest !== '' && guard < 6; guard++) {
+    const words = lexicon.words('dropLeadIns', rest).filter((m) => m.start === 0);
+    if (words.length === 0) return false;
+    rest = rest.slice(Math.max(...words.map((m) => m.end))).replace(/^[\s,，]+/, '');
+  }
+  return rest === '';
+}
+
+function dedupe(r: DropResult): DropResult {
+  const seenUnset = new Set<string>();
+  const seenTopic = new Set<string>();
+  return {
+    consumed: r.consumed,
+    unsets: r.unsets.filter((f) => {
+      const key = `${f.item.subject}\u0000${f.item.value}`;
+      return seenUnset.has(key) ? false : (seenUnset.add(key), true);
+    }),
+    deprecations: r.deprecations.filter((d) => (seenTopic.has(d.item) ? false : (seenTopic.add(d.item), true))),
+  };
+}

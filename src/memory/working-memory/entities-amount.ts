@@ -1,0 +1,93 @@
+/** Sums of money as `<number> <ISO currency>`: ¥12,000 → 12000 CNY, 3千元 → 3000 CNY, $5k → 5000 USD. */
+import type { EntityScan } from './entity-scan.ts';
+import { formatNumber, parseNumber, ZH_NUMERAL_CHARS } from './numbers.ts';
+import { alternation, escapeRegExp } from './text.ts';
+import type { EntityVocabulary } from './vocab-entities.ts';
+
+const NUMBER = `(?:\\d{1,3}(?:,\\d{3})+(?:\\.\\d+)?|\\d+(?:\\.\\d+)?|[${ZH_NUMERAL_CHARS}]+)`;
+const DIGITS = `(?:\\d{1,3}(?:,\\d{3})+(?:\\.\\d+)?|\\d+(?:\\.\\d+)?)`;
+
+export interface AmountMatchers {
+  readonly prefixed: RegExp;
+  readonly suffixed: RegExp;
+  readonly bare: RegExp;
+  readonly moneyContext: RegExp;
+  readonly symbols: Readonly<Record<string, string>>;
+  readonly words: ReadonlyMap<string, string>;
+  readonly multipliers: Readonly<Record<string, number>>;
+  readonly kuaiFollowers: string;
+}
+
+export function compileAmountMatchers(vocab: EntityVocabulary): AmountMatchers {
+  const symbols = Object.keys(vocab.currencySymbols)
+    .sort((a, b) => b.length - a.length)
+    .map(escapeRegExp)
+    .join('|');
+  const codes = Object.keys(vocab.currencyWords).filter((w) => /^[A-Z]{3}$/.test(w));
+  const mult = Object.keys(vocab.multipliers)
+    .sort((a, b) => b.length - a.length)
+    .map(escapeRegExp)
+    .join('|');
+  // A multiplier letter must end the number (5k, not 5km); a Chinese one may be followed by anything.
+  const multiplier = `(?:\\s?(${mult})(?![A-Za-z]))?`;
+  const wordAlt = alternation(Object.keys(vocab.currencyWords));
+  return {
+    prefixed: new RegExp(`(?<![A-Za-z0-9])(${symbols}|${codes.join('|')})\\s?(${DIGITS})${multiplier}`, 'g'),
+    suffixed: new RegExp(`(?<![\\d.,${ZH_NUMERAL_CHARS}])(${NUMBER})${multiplier}\\s?(${wordAlt})`, 'g'),
+    bare: new RegExp(`(?<![\\d.,])(${DIGITS})\\s?(万|千|亿)(?![元块美欧英日港])`, 'g'),
+    moneyContext: new RegExp(alternation(vocab.moneyContext), 'i'),
+    symbols: vocab.currencySymbols,
+    words: new Map(Object.entries(vocab.currencyWords).map(([w, c]) => [w.toLowerCase(), c])),
+    multipliers: vocab.multipliers,
+    kuaiFollowers: vocab.kuaiFollowers,
+  };
+}
+
+function value(numberText: string, multiplier: string | undefined, m: AmountMatchers): number | null {
+  const n = parseNumber(numberText);
+  if (n === null) return null;
+  return multiplier === undefined ? n : n * (m.multipliers[multiplier] ?? 1);
+}
+
+export function scanAmounts(scan: EntityScan, m: AmountMatchers): void {
+  const text = scan.text;
+  for (const match of text.matchAll(m.prefixed)) {
+    const currency = m.symbols[match[1]!] ?? m.words.get(match[1]!.toLowerCase());
+    const n = value(match[2]!, match[3], m);
+    if (currency === undefined || n === null) continue;
+    scan.add('amount', `${formatNumber(n)} ${currency}`, match.index, match.index + match[0].length);
+  }
+  for (const match of text.matchAll(m.suffixed)) {
+    const word = match[3]!;
+    const end = match.index + match[0].length;
+    // 3块硬盘 counts disks; 200块钱, 200块的, 200块。 are yuan.
+    if (word === '块') {
+      const next = text[end] ?? '';
+      if (next !== '' && /[\u4e00-\u9fff]/.test(next) && !m.kuaiFollowers.includes(next)) continue;
+    }
+    // A Chinese numeral needs a Chinese currency word (三千元), not "one dollar" spelled half in Chinese.
+    if (!/\d/.test(match[1]!) && !/[\u4e00-\u9fff]/.test(word)) continue;
+    const currency = m.words.get(word.toLowerCase()) ?? m.words.get(word);
+    const n = value(match[1]!, match[2], m);
+    if (currency === undefined || n === null || n === 0) continue;
+    scan.add('amount', `${formatNumber(n)} ${currency}`, match.index, end);
+  }
+  scanBareYuan(scan, m);
+}
+
+/** 预算50万 with no currency word is yuan when the clause is about money. */
+function scanBareYuan(scan: EntityScan, m: AmountMatchers): void {
+  const text = scan.text;
+  for (const match of text.matchAll(m.bare)) {
+    const clauseStart = Math.max(
+      text.lastIndexOf('，', match.index),
+      text.lastIndexOf(',', match.index),
+      text.lastIndexOf('。', match.index),
+      0,
+    );
+    if (!m.moneyContext.test(text.slice(clauseStart, match.index))) continue;
+    const n = value(match[1]!, match[2], m);
+    if (n === null) continue;
+    scan.add('amount', `${formatNumber(n)} CNY`, match.index, match.index + match[0].length);
+  }
+}

@@ -1,0 +1,198 @@
+/**
+ * Dates as ISO `YYYY-MM-DD`, relative ones resolved in the message's own calendar: 明天, 下周三, 3月5日,
+ * next Friday, in 3 days. A year alone, 下周 and 下个月 are not dates.
+ */
+import type { EntityScan } from './entity-scan.ts';
+import {
+  addDays,
+  isoDate,
+  isValidDate,
+  nearestMonth,
+  nearestYear,
+  shiftMonth,
+  weekdayDate,
+  type YMD,
+} from './instant.ts';
+import { parseCount, parseNumber, ZH_NUMERAL_CHARS } from './numbers.ts';
+import { alternation, escapeRegExp } from './text.ts';
+import type { DateVocabulary } from './vocab-dates.ts';
+
+const ZH_SMALL = `(\\d{1,2}|[${ZH_NUMERAL_CHARS}]{1,3})`;
+const NUMERIC_DATE = /(?<![\w.\/-])(19\d{2}|20\d{2})([-/.])(\d{1,2})\2(\d{1,2})(?!\d)(?![-/.]\d)/g;
+const ZH_FULL_DATE = new RegExp(
+  `(?<![\\d${ZH_NUMERAL_CHARS}])(?:(\\d{4})\\s*年\\s*)?${ZH_SMALL}\\s*月\\s*${ZH_SMALL}\\s*(?:日|号)`,
+  'g',
+);
+// Counts are bounded and start where a number starts: an unbounded \d+ retried at every digit is quadratic.
+const ZH_DURATION = new RegExp(
+  `(?:(过)\\s*(\\d{1,4}|[${ZH_NUMERAL_CHARS}]{1,4})\\s*(天|日)|(?<![\\d${ZH_NUMERAL_CHARS}])(\\d{1,4}|[${ZH_NUMERAL_CHARS}]{1,4})\\s*(天|日|周|个星期|星期|个礼拜|礼拜)\\s*(以后|之后|后|以前|之前|前))`,
+  'g',
+);
+
+export interface DateMatchers {
+  readonly vocab: DateVocabulary;
+  readonly zhMonthRelative: RegExp;
+  readonly zhBareDay: RegExp;
+  readonly zhWeekday: RegExp;
+  readonly relativeDay: RegExp;
+  readonly enMonthDay: RegExp;
+  readonly enDayMonth: RegExp;
+  readonly enWeekday: RegExp;
+  readonly enIn: RegExp;
+  readonly enAgo: RegExp;
+  readonly enSlash: RegExp;
+  readonly recurrence: RegExp;
+}
+
+export function compileDateMatchers(vocab: DateVocabulary, dayNounFollowers: string): DateMatchers {
+  const months = Object.keys(vocab.enMonths)
+    .sort((a, b) => b.length - a.length)
+    .join('|');
+  const counts = ['(?<!\\d)\\d{1,4}', ...Object.keys(vocab.enCounts).map(escapeRegExp)].join('|');
+  const enUnits = Object.keys(vocab.enDurationUnits).join('|');
+  const weekdays = Object.keys(vocab.enWeekdays)
+    .sort((a, b) => b.length - a.length)
+    .join('|');
+  const prefixes = Object.keys(vocab.enWeekPrefixes)
+    .sort((a, b) => b.length - a.length)
+    .map(escapeRegExp)
+    .join('|');
+  const zhPrefixes = Object.keys(vocab.zhWeekPrefixes)
+    .sort((a, b) => b.length - a.length)
+    .join('|');
+  const followers = escapeRegExp(dayNounFollowers);
+  return {
+    vocab,
+    zhMonthRelative: new RegExp(
+      `(${Object.keys(vocab.zhMonthPrefixes)
+        .sort((a, b) => b.length - a.length)
+        .join('|')})\\s*${ZH_SMALL}\\s*(?:号|日)`,
+      'g',
+    ),
+    zhBareDay: new RegExp(
+      `(?<![\\d${ZH_NUMERAL_CHARS}月周期拜第几多.:/-])${ZH_SMALL}\\s*(?:号|日)(?![${followers}\\d])`,
+      'g',
+    ),
+    zhWeekday: new RegExp(
+      `(?<![\\d${ZH_NUMERAL_CHARS}几])(${zhPrefixes})?\\s*(?:周|星期|礼拜)\\s*([${Object.keys(vocab.zhWeekdays).join('')}])(?![次个遍回趟年小])`,
+      'g',
+    ),
+    relativeDay: new RegExp(alternation(Object.keys(vocab.relativeDays)), 'gi'),
+    enMonthDay: new RegExp(
+      `(?<![A-Za-z])(${months})\\.?\\s+(\\d{1,2})(?:st|nd|rd|th)?(?:,?\\s+(\\d{4}))?(?![\\w:])`,
+      'gi',
+    ),
+    enDayMonth: new RegExp(
+      `(?<![\\w.])(\\d{1,2})(?:st|nd|rd|th)?\\s+(?:of\\s+)?(${months})(?![A-Za-z])(?:\\.?,?\\s+(\\d{4}))?`,
+      'gi',
+    ),
+    enWeekday: new RegExp(`(?<![A-Za-z])(?:(${prefixes})\\s+)?(${weekdays})(?![A-Za-z])`, 'gi'),
+    enIn: new RegExp(`(?<![A-Za-z])in\\s+(${counts})\\s+(${enUnits})(?![A-Za-z])(?!\\s+or\\b)`, 'gi'),
+    enAgo: new RegExp(
+      `(?<![A-Za-z])(${counts})\\s+(${enUnits})\\s+(ago|later|from now|from today|after today|before)(?![A-Za-z])`,
+      'gi',
+    ),
+    // 2/14 is a date only after a word that introduces one (on 2/14, by 3/1); month first, as in both US and Chinese use.
+    enSlash:
+      /(?<![A-Za-z])(?:on|by|until|till|before|after|since|from|due|starting|effective)\s+(\d{1,2})\/(\d{1,2})(?![\w\/]|\.\d)/gi,
+    recurrence: new RegExp(`(?:${alternation(vocab.recurrenceWords)})\\s*$`, 'i'),
+  };
+}
+
+function add(scan: EntityScan, date: YMD | null, start: number, end: number): void {
+  if (date !== null && isValidDate(date.year, date.month, date.day)) scan.add('date', isoDate(date), start, end);
+}
+
+/** 2026-03-04, 2026/3/4, 2026.03.04: before versions and paths read them. */
+export function scanNumericDates(scan: EntityScan): void {
+  for (const m of scan.text.matchAll(NUMERIC_DATE)) {
+    add(scan, { year: +m[1]!, month: +m[3]!, day: +m[4]! }, m.index, m.index + m[0].length);
+  }
+}
+
+export function scanWordDates(scan: EntityScan, m: DateMatchers): void {
+  const text = scan.text;
+  const today: YMD = scan.now;
+  const small = (s: string): number | null => parseNumber(s);
+  const recurring = (at: number): boolean => m.recurrence.test(text.slice(Math.max(0, at - 6), at));
+
+  for (const x of text.matchAll(ZH_FULL_DATE)) {
+    const month = small(x[2]!);
+    const day = small(x[3]!);
+    if (month === null || day === null) continue;
+    const date = x[1] !== undefined ? { year: +x[1], month, day } : nearestYear(today, month, day);
+    add(scan, date, x.index, x.index + x[0].length);
+  }
+  for (const x of text.matchAll(m.zhMonthRelative)) {
+    const day = small(x[2]!);
+    if (day !== null)
+      add(scan, shiftMonth(today, m.vocab.zhMonthPrefixes[x[1]!]!, day), x.index, x.index + x[0].length);
+  }
+  for (const x of text.matchAll(m.zhBareDay)) {
+    const day = small(x[1]!);
+    if (day !== null && day >= 1 && day <= 31) add(scan, nearestMonth(today, day), x.index, x.index + x[0].length);
+  }
+  for (const x of text.matchAll(m.zhWeekday)) {
+    if (recurring(x.index)) continue;
+    const week = x[1] === undefined ? null : m.vocab.zhWeekPrefixes[x[1]]!;
+    add(scan, weekdayDate(today, m.vocab.zhWeekdays[x[2]!]!, week), x.index, x.index + x[0].length);
+  }
+  for (const x of text.matchAll(ZH_DURATION)) {
+    const count = parseNumber(x[2] ?? x[4]!);
+    if (count === null || count > 3660) continue;
+    const unit = x[1] !== undefined ? 1 : m.vocab.zhDurationUnits[x[5]!]!;
+    const sign = x[6] !== undefined && x[6].includes('前') ? -1 : 1;
+    add(scan, addDays(today, sign * count * unit), x.index, x.index + x[0].length);
+  }
+  for (const x of text.matchAll(m.relativeDay)) {
+    const offset = m.vocab.relativeDays[x[0]] ?? m.vocab.relativeDays[x[0].toLowerCase().replace(/\s+/g, ' ')];
+    if (offset !== undefined) add(scan, addDays(today, offset), x.index, x.index + x[0].length);
+  }
+  scanEnglishDates(scan, m, today, recurring);
+}
+
+function scanEnglishDates(scan: EntityScan, m: DateMatchers, today: YMD, recurring: (at: number) => boolean): void {
+  const text = scan.text;
+  const month = (s: string): number | undefined => m.vocab.enMonths[s.toLowerCase()];
+  for (const x of text.matchAll(m.enMonthDay)) {
+    const mo = month(x[1]!);
+    // "may 10x" is a verb; the month is written May.
+    if (mo === undefined || x[1] === 'may') continue;
+    const date = x[3] !== undefined ? { year: +x[3], month: mo, day: +x[2]! } : nearestYear(today, mo, +x[2]!);
+    add(scan, date, x.index, x.index + x[0].length);
+  }
+  for (const x of text.matchAll(m.enDayMonth)) {
+    const mo = month(x[2]!);
+    if (mo === undefined || x[2] === 'may') continue;
+    const date = x[3] !== undefined ? { year: +x[3], month: mo, day: +x[1]! } : nearestYear(today, mo, +x[1]!);
+    add(scan, date, x.index, x.index + x[0].length);
+  }
+  for (const x of text.matchAll(m.enWeekday)) {
+    const prefix = x[1]?.toLowerCase().replace(/\s+/g, ' ');
+    const name = x[2]!;
+    // An abbreviation counts only capitalised and after a word that makes it a day (next Fri): "sun", "wed" are words.
+    if (!name.toLowerCase().endsWith('day') && (prefix === undefined || !/^[A-Z]/.test(name))) continue;
+    if (prefix === undefined && recurring(x.index)) continue;
+    const weekday = m.vocab.enWeekdays[name.toLowerCase()];
+    if (weekday === undefined) continue;
+    const week = prefix === undefined ? null : (m.vocab.enWeekPrefixes[prefix] ?? null);
+    add(scan, weekdayDate(today, weekday, week), x.index, x.index + x[0].length);
+  }
+  for (const x of text.matchAll(m.enSlash)) {
+    const start = x.index + x[0].indexOf(x[1]!, x[0].length - x[1]!.length - x[2]!.length - 1);
+    add(scan, nearestYear(today, +x[1]!, +x[2]!), start, x.index + x[0].length);
+  }
+  for (const x of text.matchAll(m.enIn)) {
+    const count = parseCount(x[1]!, m.vocab.enCounts);
+    const unit = m.vocab.enDurationUnits[x[2]!.toLowerCase()];
+    if (count !== null && unit !== undefined && count <= 3660)
+      add(scan, addDays(today, count * unit), x.index, x.index + x[0].length);
+  }
+  for (const x of text.matchAll(m.enAgo)) {
+    const count = parseCount(x[1]!, m.vocab.enCounts);
+    const unit = m.vocab.enDurationUnits[x[2]!.toLowerCase()];
+    const sign = /^(?:ago|before)$/i.test(x[3]!) ? -1 : 1;
+    if (count !== null && unit !== undefined && count <= 3660)
+      add(scan, addDays(today, sign * count * unit), x.index, x.index + x[0].length);
+  }
+}

@@ -1,0 +1,77 @@
+/**
+ * One user message → its Extraction: entities, facts, deprecated topics. Rules only, no model call:
+ * a typical message takes well under a millisecond. Build an extractor once (it compiles the vocabulary)
+ * and reuse it.
+ */
+import { compileClauseMatchers, splitClauses, type ClauseMatchers } from './clauses.ts';
+import { compileEntityMatchers, findEntities, type EntityMatchers } from './entities.ts';
+import { compileSpecialMatchers } from './facts-special.ts';
+import { findFacts, type FactMatchers } from './facts.ts';
+import { toLocalTime } from './instant.ts';
+import { compileLexicon } from './lexicon.ts';
+import { prepareText } from './text.ts';
+import { compileTopicRules } from './topic.ts';
+import type { Extraction, Instant } from './types.ts';
+import { resolveVocabulary, type VocabularyOverrides, type WmVocabulary } from './vocabulary.ts';
+import { AssistantError } from '../../shared/errors.ts';
+
+export interface ExtractorOptions {
+  readonly vocabulary?: VocabularyOverrides;
+  /** Text beyond this many characters is not read (a pasted log holds no decisions worth the time). */
+  readonly maxChars?: number;
+}
+
+export interface Extractor {
+  readonly vocabulary: WmVocabulary;
+  /**
+   * Reads one message written at `now` (ISO 8601 with its UTC offset: relative dates resolve in that offset).
+   * Never throws on text; throws `invalid_input` only for a `now` that is not a time.
+   */
+  extract(text: string, now: Instant): Extraction;
+}
+
+export const DEFAULT_MAX_CHARS = 12_000;
+
+export function createExtractor(options: ExtractorOptions = {}): Extractor {
+  const vocabulary = resolveVocabulary(options.vocabulary);
+  const maxChars = options.maxChars ?? DEFAULT_MAX_CHARS;
+  if (!Number.isInteger(maxChars) || maxChars < 1) {
+    throw new AssistantError('invalid_config', `maxChars must be a positive integer, got ${String(maxChars)}.`);
+  }
+  const entityMatchers: EntityMatchers = compileEntityMatchers(vocabulary);
+  const clauseMatchers: ClauseMatchers = compileClauseMatchers(vocabulary.triggers);
+  const lexicon = compileLexicon(vocabulary);
+  const factMatchers: FactMatchers = {
+    lexicon,
+    topics: compileTopicRules(vocabulary.triggers),
+    special: compileSpecialMatchers(lexicon),
+  };
+  return {
+    vocabulary,
+    extract(text, now) {
+      const local = toLocalTime(now);
+      if (typeof text !== 'string' || text.trim() === '') return { entities: [], facts: [], deprecate: [] };
+      const { raw, norm } = prepareText(text, maxChars);
+      lexicon.scope(norm);
+      const spans = findEntities(norm, local, entityMatchers);
+      const clauses = splitClauses(raw, norm, clauseMatchers);
+      const { facts, deprecate } = findFacts(clauses, spans, factMatchers);
+      const extraction: Extraction = {
+        entities: spans.map(({ type, value }) => ({ type, value })),
+        facts,
+        deprecate,
+      };
+      const pin = lexicon.has('remember', norm);
+      lexicon.scope('');
+      return pin ? { ...extraction, pin: true } : extraction;
+    },
+  };
+}
+
+let shared: Extractor | null = null;
+
+/** Extracts with the default vocabulary (compiled on first use). */
+export function extract(text: string, now: Instant): Extraction {
+  shared ??= createExtractor();
+  return shared.extract(text, now);
+}

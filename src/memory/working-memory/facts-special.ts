@@ -1,0 +1,147 @@
+/**
+ * Slots with rules of their own: budget (an amount near 预算 / budget / 不超过), deadline (a date near
+ * deadline / 截止), region (a cloud region code), time zone, answer language and length, the user's name.
+ */
+import type { Clause } from './clauses.ts';
+import type { Found } from './drops.ts';
+import type { Lexicon, Mark } from './lexicon.ts';
+import { alternation } from './text.ts';
+import type { EntitySpan, Fact } from './types.ts';
+
+export interface SpecialMatchers {
+  readonly lexicon: Lexicon;
+  readonly region: RegExp;
+  readonly timezone: RegExp;
+  readonly allergies: readonly RegExp[];
+  readonly diet: RegExp;
+}
+
+export function compileSpecialMatchers(lexicon: Lexicon): SpecialMatchers {
+  const s = lexicon.vocabulary.subjects;
+  return {
+    lexicon,
+    region: new RegExp(s.regionPattern, 'g'),
+    timezone: new RegExp(s.timezonePattern, 'gi'),
+    allergies: s.allergyPatterns.map((p) => new RegExp(p, 'gi')),
+    diet: new RegExp(`(?:我|i'm|i am|we're|we are|本人)[^,，。.;；]{0,6}?(${alternation(Object.keys(s.diets))})`, 'i'),
+  };
+}
+
+const near = (a: Mark, b: { start: number; end: number }, distance: number): boolean =>
+  b.start - a.end <= distance && a.start - b.end <= distance;
+
+/** `budgetNamed`: the message names its budget somewhere, so a mere cap elsewhere in it (max $2,500) is not one. */
+export function findSpecialFacts(
+  clause: Clause,
+  entities: readonly EntitySpan[],
+  m: SpecialMatchers,
+  budgetNamed: boolean,
+  sentenceDates: readonly EntitySpan[] = [],
+): Found<Fact>[] {
+  const out: Found<Fact>[] = [];
+  const text = clause.text;
+  const lex = m.lexicon;
+  const set = (subject: string, value: string, at: number): void => {
+    out.push({ item: { subject, value, op: 'set' }, at: clause.start + at });
+  };
+  const amounts = entities.filter((e) => e.type === 'amount');
+  const dates = entities.filter((e) => e.type === 'date');
+
+  // Budget: an amount in a clause about the budget, or capped (不超过3000元, 3000元以内, under $500).
+  const budgetWords = lex.words('budgetWords', text);
+  const capsBefore = lex.words('budgetCapBefore', text);
+  const capsAfter = lex.words('budgetCapAfter', text);
+  const budget =
+    amounts.find((a) => budgetWords.some((w) => w.end <= a.start)) ??
+    amounts.find((a) => budgetWords.length > 0 && a.start >= 0) ??
+    (budgetNamed ? undefined : amounts.find((a) => capsBefore.some((c) => c.end <= a.start && a.start - c.end <= 6))) ??
+    (budgetNamed ? undefined : amounts.find((a) => capsAfter.some((c) => c.start >= a.end && c.start - a.end <= 2)));
+  if (budget !== undefined) set('budget', budget.value, budget.start);
+
+  // Deadline: the date that follows a deadline word, else the clause's date, else its sentence's
+  // (下下周二要交报告，截止时间是晚上6点).
+  const deadlineWords = lex.words('deadlineWords', text);
+  if (deadlineWords.length > 0) {
+    const date = dates.find((d) => deadlineWords.some((w) => w.end <= d.start)) ?? dates[0];
+    const fromSentence = sentenceDates.length === 1 ? sentenceDates[0] : undefined;
+    if (date !== undefined) set('deadline', date.value, date.start);
+    else if (fromSentence !== undefined)
+      out.push({ item: { subject: 'deadline', value: fromSentence.value, op: 'set' }, at: fromSentence.start });
+  }
+
+  for (const r of text.matchAll(m.region)) set('region', r[0], r.index);
+
+  const zoneWords = lex.words('timezoneWords', text);
+  for (const z of text.matchAll(m.timezone)) {
+    if (zoneWords.some((w) => near(w, { start: z.index, end: z.index + z[0].length }, 8)))
+      set('timezone', z[0], z.index);
+  }
+
+  // Answer language: a language next to a verb of answering (用中文回答, reply in English, answers in English).
+  const verbs = lex.words('answerVerbs', text);
+  for (const l of lex.words('languages', text)) {
+    const name = languageName(lex, l.surface);
+    if (name === undefined || !verbs.some((v) => near(v, l, 10))) continue;
+    const before = text.slice(Math.max(0, l.start - 6), l.start);
+    const after = text.slice(l.end, l.end + 4);
+    const zh =
+      /(?:用|以|使用|说|讲|写|讲|全部|都用)\s*$/.test(before) ||
+      verbs.some((v) => v.start === l.end || v.start === l.end + 1) ||
+      /^\s*(?:来)?(?:回答|回复|答复)/.test(after);
+    const en = /\bin\s*$/i.test(before) || /\b(?:prefer|use|speak|want)\s*$/i.test(before);
+    if (zh || en) set('answer language', name, l.start);
+  }
+  for (const l of lex.words('languages', text)) {
+    // "use English from now on" / "switch to English": a language alone is the answers' language in a chat.
+    const name = languageName(lex, l.surface);
+    if (name === undefined || verbs.some((v) => near(v, l, 10))) continue;
+    if (/\b(?:use|speak|switch to|stick to|stay in)\s*$/i.test(text.slice(Math.max(0, l.start - 12), l.start)))
+      set('answer language', name, l.start);
+  }
+
+  // Answer length: a length word said of the answers (keep them short, 回答简短一点).
+  if (lex.has('answerLengthContext', text)) {
+    for (const w of lex.words('answerLengths', text)) {
+      const value =
+        lex.vocabulary.subjects.answerLengths[w.surface] ??
+        Object.entries(lex.vocabulary.subjects.answerLengths).find(
+          ([k]) => k.toLowerCase() === w.surface.toLowerCase(),
+        )?.[1];
+      if (value !== undefined) {
+        set('answer length', value, w.start);
+        break;
+      }
+    }
+  }
+
+  // About the user: 我对花生过敏, I'm vegetarian, I live in Berlin.
+  for (const re of m.allergies) for (const a of text.matchAll(re)) set('allergy', a[1]!.trim(), a.index);
+  const diet = m.diet.exec(text);
+  if (diet !== null) {
+    const diets = lex.vocabulary.subjects.diets;
+    const value = diets[diet[1]!] ?? diets[diet[1]!.toLowerCase()];
+    if (value !== undefined) set('diet', value, diet.index);
+  }
+  for (const intro of lex.words('locationIntros', text)) {
+    const rest = text.slice(intro.end);
+    const place =
+      /^\s*([A-Z][a-zA-Z'-]+(?:\s+[A-Z][a-zA-Z'-]+){0,2})/.exec(rest) ??
+      /^\s*([\u4e00-\u9fff]{2,6}?)(?=$|[，。,.!！\s]|工作|上班|附近|这边|那边)/.exec(rest);
+    if (place !== null) set('location', place[1]!, intro.end);
+  }
+
+  // Name: 我叫小王, my name is Alex, call me Sam.
+  for (const intro of lex.words('nameIntros', text)) {
+    const rest = text.slice(intro.end);
+    const name =
+      /^\s*([A-Z][a-zA-Z'-]+(?:\s+[A-Z][a-zA-Z'-]+)?)/.exec(rest) ??
+      /^\s*([\u4e00-\u9fff]{2,4}?)(?=$|[，。,.!！\s]|就|吧|好了)/.exec(rest);
+    if (name !== null) set('name', name[1]!, intro.end);
+  }
+  return out;
+}
+
+function languageName(lex: Lexicon, surface: string): string | undefined {
+  const languages = lex.vocabulary.subjects.languages;
+  return languages[surface] ?? Object.entries(languages).find(([k]) => k.toLowerCase() === surface.toLowerCase())?.[1];
+}

@@ -1,0 +1,279 @@
+/**
+ * Facts: decisions, preferences and statements of setup, one value per subject slot. A value is set when a
+ * decision word leads to it (用 / switch to / go with), when a slot word names it (数据库是 MySQL), or by a slot's
+ * own rule (budget, deadline, region…). Questions, maybes and hypotheses set nothing.
+ */
+import type { Clause } from './clauses.ts';
+import { findDrops, type Found } from './drops.ts';
+import { findSpecialFacts, type SpecialMatchers } from './facts-special.ts';
+import type { Lexicon, Mark, ProductMark, SubjectMark } from './lexicon.ts';
+import { isCjk } from './text.ts';
+import type { TopicRules } from './topic.ts';
+import type { EntitySpan, Fact } from './types.ts';
+
+const MASKING: ReadonlySet<string> = new Set(['url', 'email', 'path', 'hostport', 'ipv4', 'ipv6', 'order_id', 'phone']);
+const MAX_GAP = 32;
+const SPECIAL_SUBJECTS: ReadonlySet<string> = new Set(['timezone', 'region', 'budget', 'deadline', 'name', 'location']);
+const LIST_JOINER =
+  /^\s*(?:(?:for|as)\s+(?:the\s+)?[\w-]+(?:\s+[\w-]+)?\s*)?(?:,|，|、|and|和|以及|与|及|跟|plus|&|\+|还有|也)\s*(?:用|use)?\s*$/i;
+/** After a runtime name: its version said as such (Python 版本是 3.11.7, Node version 20, 从 3.9 升级到 3.12). */
+const VERSION_WORD =
+  /^\s*(?:的)?\s*(?:(?:版本号?|version)\s*(?:是|为|:|=|is|用的是|用)?|用的是|用|是|:|=|(?:(?:从|from)\s*v?[\d.]+\s*)?(?:升级到|升到|升级成|换成|改成|降级到|降到|upgraded to|upgrade to|to))\s*(v?\d+(?:\.\d+)*)(?![\w.])/i;
+const ROLE = /^\s*(?:as\b|做|当|作为|来做|来当|for\b|用作|用于)\s*(?:(?:the|an|a|our|my)\b|我们的|我们)?\s*/i;
+const FILLER = new RegExp(
+  '^\\s*(?:的)?\\s*(?:(?:我们|我|咱们|这边|(?:we|i|our team)\\b)\\s*)?' +
+    "(?:(?:现在|目前|以后|今后|统一|已经|就|都|先|暂时|还是|则|也|一直|那就|还|仍然|依然|继续|(?:always|now|currently|will|'ll|just|then)\\b)\\s*)*",
+  'i',
+);
+const DETERMINER = /^\s*(?:(?:an|a|the|our|my)\b|一个|一套|个)?\s*/i;
+const UNKNOWN_LATIN = /^[A-Za-z][\w.+#-]*(?:\s+[A-Z0-9][\w.+#-]*){0,2}/;
+const UNKNOWN_CJK = /^[\u4e00-\u9fff]{2,8}?(?=[吧了的啊呢就来做，。,.!！?？;；\s]|$)/;
+const STOP_VALUES =
+  /^(?:the|a|an|it|this|that|them|to|in|on|at|for|of|and|or|not|too|very|so|all|some|one|what|which|how|is|are|be)$/i;
+
+export interface FactMatchers {
+  readonly lexicon: Lexicon;
+  readonly topics: TopicRules;
+  readonly special: SpecialMatchers;
+}
+
+export interface FactResult {
+  readonly facts: Fact[];
+  readonly deprecate: string[];
+}
+
+export function findFacts(clauses: readonly Clause[], entities: readonly EntitySpan[], m: FactMatchers): FactResult {
+  const facts: Found<Fact>[] = [];
+  const deprecations: Found<string>[] = [];
+  let lastUnsetSubject: string | null = null;
+  const budgetNamed = clauses.some((c) => !c.question && !c.tentative && m.lexicon.has('budgetWords', c.text));
+  // Entities by clause and dates by sentence, in one pass each (a pasted log has thousands of both).
+  const byClause = new Map<Clause, EntitySpan[]>();
+  const datesBySentence = new Map<number, EntitySpan[]>();
+  let e = 0;
+  for (const clause of clauses) {
+    while (e < entities.length && entities[e]!.start < clause.start) e++;
+    const inside: EntitySpan[] = [];
+    for (let i = e; i < entities.length && entities[i]!.start < clause.end; i++) {
+      const entity = entities[i]!;
+      if (entity.end > clause.end) continue;
+      inside.push(entity);
+      if (entity.type !== 'date') continue;
+      const dates = datesBySentence.get(clause.sentence);
+      if (dates === undefined) datesBySentence.set(clause.sentence, [entity]);
+      else dates.push(entity);
+    }
+    byClause.set(clause, inside);
+  }
+  for (const clause of clauses) {
+    if (clause.question || clause.tentative) continue;
+    const local = (byClause.get(clause) ?? []).map((x) => ({
+      ...x,
+      start: x.start - clause.start,
+      end: x.end - clause.start,
+    }));
+    const masked = local.filter((e) => MASKING.has(e.type));
+    const free = (mark: Mark): boolean => !masked.some((e) => mark.start < e.end && e.start < mark.end);
+    const products = m.lexicon.products(clause.text).filter(free);
+    const subjects = m.lexicon
+      .subjects(clause.text)
+      .filter(free)
+      .filter((s) => !products.some((p) => s.start < p.end && p.start < s.end));
+    const drops = findDrops(clause, m.lexicon, m.topics, products);
+    facts.push(...drops.unsets);
+    deprecations.push(...drops.deprecations);
+    if (drops.unsets.length > 0) lastUnsetSubject = drops.unsets[drops.unsets.length - 1]!.item.subject;
+    facts.push(...findSpecialFacts(clause, local, m.special, budgetNamed, datesBySentence.get(clause.sentence) ?? []));
+    // 用 Python 写一个快速排序: a request for one task, not a choice (以后都用 Python 写 is one).
+    const task = m.lexicon.has('taskVerbs', clause.text) && !m.lexicon.has('standing', clause.text);
+    if (clause.narrative || task) continue;
+    const open = products.filter((p) => !drops.consumed.has(p.start));
+    // A dropped product still counts as named: the new slot value cannot be a word next to it.
+    facts.push(...setFacts(clause, open, subjects, local, m.lexicon, products.length === 0 ? lastUnsetSubject : null));
+  }
+  facts.sort((a, b) => a.at - b.at);
+  deprecations.sort((a, b) => a.at - b.at);
+  return { facts: dedupeFacts(facts, clauses), deprecate: [...new Set(deprecations.map((d) => d.item))] };
+}
+
+/**
+ * Each fact once. Of values set for one slot in different clauses the last clause's stand (计划用 Nginx，算了
+ * 还是用 Apache); values listed in one clause all stand (Prometheus + Grafana).
+ */
+function dedupeFacts(facts: readonly Found<Fact>[], clauses: readonly Clause[]): Fact[] {
+  const clauseOf = (at: number): number => clauses.findIndex((c) => at >= c.start && at < c.end);
+  const lastClause = new Map<string, number>();
+  for (const f of facts) if (f.item.op === 'set') lastClause.set(f.item.subject.toLowerCase(), clauseOf(f.at));
+  const seen = new Set<string>();
+  return facts
+    .filter((f) => f.item.op !== 'set' || lastClause.get(f.item.subject.toLowerCase()) === clauseOf(f.at))
+    .map((f) => f.item)
+    .filter((f) => {
+      const key = `${f.subject.toLowerCase()}\u0000${f.value.toLowerCase()}\u0000${f.op}`;
+      return seen.has(key) ? false : (seen.add(key), true);
+    });
+}
+
+/** Decision words that are not cancelled by a negation just before them, nor part of a longer word (用户). */
+function liveTriggers(text: string, lexicon: Lexicon): Mark[] {
+  const exclusions = lexicon.words('useExclusions', text);
+  return lexicon.words('set', text).filter((t) => {
+    if (exclusions.some((x) => x.start <= t.start && t.end <= x.end)) return false;
+    return !negated(text, t, lexicon);
+  });
+}
+
+function negated(text: string, trigger: Mark, lexicon: Lexicon): boolean {
+  let window = text.slice(Math.max(0, trigger.start - (isCjk(trigger.surface) ? 6 : 24)), trigger.start);
+  for (const x of lexicon.words('negationExclusions', window))
+    window = window.slice(0, x.start) + ' '.repeat(x.end - x.start) + window.slice(x.end);
+  return lexicon.has('negations', window);
+}
+
+function setFacts(
+  clause: Clause,
+  products: ProductMark[],
+  subjects: SubjectMark[],
+  entities: readonly EntitySpan[],
+  lexicon: Lexicon,
+  inheritedSubject: string | null,
+): Found<Fact>[] {
+  const text = clause.text;
+  const out: Found<Fact>[] = [];
+  const used = new Set<number>();
+  const triggers = liveTriggers(text, lexicon);
+  const blockerTriggers = new Set(lexicon.words('blockers', text).map((b) => b.start));
+  // "to" / "成" lead to a value only after a decision word: migrate from A to B, replace A with B.
+  const connectors = lexicon.words('connectors', text).filter((c) => triggers.some((t) => t.end <= c.start));
+  const leads = [...triggers, ...connectors].sort((a, b) => a.start - b.start);
+  // A decision word reaches a value over a short gap with no "from"/"instead of"/negation in it; past another
+  // product only through a list (Terraform for infra and GitHub Actions), not a new clause (换成 X 之后 Y).
+  const reaches = (lead: Mark, p: ProductMark): boolean => {
+    const gap = text.slice(lead.end, p.start);
+    if (
+      gap.length > MAX_GAP ||
+      blockerTriggers.has(lead.start) ||
+      lexicon.has('blockers', gap) ||
+      lexicon.has('negations', gap)
+    )
+      return false;
+    const between = products.filter((q) => q.start >= lead.end && q.end <= p.start);
+    if (between.length === 0) return true;
+    const tail = text.slice(between[between.length - 1]!.valueEnd, p.start);
+    return LIST_JOINER.test(tail);
+  };
+  const emit = (subject: string, value: string, at: number): void => {
+    if (value.trim() !== '') out.push({ item: { subject, value: value.trim(), op: 'set' }, at: clause.start + at });
+  };
+  const runtime = (p: ProductMark): { subject: string; version: string } | null => {
+    const subject = lexicon.vocabulary.runtimes[p.surface.toLowerCase()];
+    const version = p.value.slice(p.surface.length).trim();
+    return subject !== undefined && version !== '' ? { subject, version } : null;
+  };
+  const subjectFor = (p: ProductMark): string => {
+    const role = ROLE.exec(text.slice(p.valueEnd));
+    const named = role === null ? undefined : subjects.find((s) => s.start === p.valueEnd + role[0].length);
+    // "as the queue" names the role; "for CI" only confirms what the product is, so the product wins there.
+    if (named !== undefined && !/^\s*for\b/i.test(role![0])) return named.subject;
+    return p.subject;
+  };
+  const setProduct = (p: ProductMark): void => {
+    used.add(p.start);
+    const r = runtime(p);
+    if (r !== null) emit(r.subject, r.version, p.start);
+    else emit(subjectFor(p), p.value, p.start);
+  };
+  // A runtime's version named as such is a setup statement: Python 版本是 3.11.7, Node version 20.
+  for (const p of products) {
+    const subject = lexicon.vocabulary.runtimes[p.surface.toLowerCase()];
+    const v = subject === undefined ? null : VERSION_WORD.exec(text.slice(p.valueEnd));
+    if (subject !== undefined && v !== null) {
+      used.add(p.start);
+      emit(subject, v[1]!, p.start);
+    }
+  }
+  // A decision word leads to the values after it: 改用 Caddy, go with Terraform … and GitHub Actions.
+  for (const p of products) {
+    if (used.has(p.start)) continue;
+    const lead = [...leads].reverse().find((t) => t.end <= p.start);
+    if (lead !== undefined && reaches(lead, p)) {
+      setProduct(p);
+      continue;
+    }
+    // 集群在阿里云上, hosted on Vercel: where things run is a statement of setup.
+    const before = text.slice(Math.max(0, p.start - 6), p.start).trimEnd();
+    const locative =
+      lexicon.vocabulary.triggers.locativeSubjects.includes(p.subject) &&
+      lexicon.words('locatives', before).some((w) => w.end === before.length);
+    if (locative) {
+      setProduct(p);
+      continue;
+    }
+    const after = text.slice(p.valueEnd, p.valueEnd + 12);
+    const post = lexicon.words('setAfter', after).find((w) => after.slice(0, w.start).trim() === '');
+    // A product given its role is a statement of setup: PostgreSQL 16 as the database, React for the frontend.
+    const role = ROLE.exec(text.slice(p.valueEnd));
+    const roleNamed = role !== null && subjects.some((s) => s.start === p.valueEnd + role[0].length);
+    if (post !== undefined || roleNamed) setProduct(p);
+  }
+  // A slot word names the value after it: 数据库换成 PostgreSQL, 系统 macOS 14.3, framework 选了 FastAPI.
+  for (const s of subjects) {
+    let pos = s.end + (FILLER.exec(text.slice(s.end))?.[0].length ?? 0);
+    const link = [...lexicon.words('copulas', text), ...triggers]
+      .filter((w) => w.start === pos)
+      .sort((a, b) => b.end - a.end)[0];
+    if (link !== undefined) pos = link.end;
+    pos += DETERMINER.exec(text.slice(pos))?.[0].length ?? 0;
+    const product = products.find((p) => p.start === pos);
+    if (product !== undefined) {
+      const rest = text.slice(product.valueEnd).replace(/[\s.。!！]+$/, '');
+      if (!used.has(product.start) && (link !== undefined || rest.trim() === '')) setProduct(product);
+      continue;
+    }
+    // Slots with rules of their own (time zone, region…) take their values from those rules.
+    if (SPECIAL_SUBJECTS.has(s.subject)) continue;
+    if (
+      link === undefined ||
+      entities.some((e) => e.start <= pos && pos < e.end) ||
+      negated(text, { ...s, start: pos, end: pos }, lexicon)
+    )
+      continue;
+    // An unknown value must look like a name (TiDB, drone-ci, v2) after "is"; after 用 / switch to any word will do.
+    const decided = triggers.includes(link);
+    const latin = UNKNOWN_LATIN.exec(text.slice(pos))?.[0];
+    const value =
+      latin !== undefined
+        ? decided || /[A-Z0-9]/.test(latin)
+          ? latin
+          : undefined
+        : decided
+          ? UNKNOWN_CJK.exec(text.slice(pos))?.[0]
+          : undefined;
+    if (value !== undefined && !STOP_VALUES.test(value) && !lexicon.has('negations', value))
+      emit(s.subject, value, pos);
+  }
+  // A value named by its slot word after it: use an in-memory cache, 改用本地缓存.
+  for (const s of subjects) {
+    const before = text.slice(0, s.start);
+    const lead = [...triggers].reverse().find((t) => t.end <= s.start && before.slice(t.end).length <= 24);
+    if (lead === undefined || products.some((p) => p.start >= lead.end && p.end <= s.start)) continue;
+    const between = before.slice(lead.end).replace(DETERMINER, '');
+    const modifier = /^(?:[A-Za-z][\w-]*(?:\s+[A-Za-z][\w-]*)?|[\u4e00-\u9fff]{1,4})\s*$/.exec(between)?.[0].trim();
+    if (modifier === undefined || modifier === '' || /^[\d一二两三四五六七八九十几多]/.test(modifier)) continue;
+    if (lexicon.words('vagueModifiers', modifier).some((w) => w.surface.length === modifier.length)) continue;
+    emit(s.subject, modifier, s.start - between.length);
+  }
+  // After a drop, a new value with no slot word takes the dropped one's slot (Jenkins 不用了，改用 Woodpecker).
+  if (inheritedSubject !== null && subjects.length === 0 && out.length === 0 && products.length === 0) {
+    for (const t of triggers) {
+      const rest = text.slice(t.end);
+      const lead = DETERMINER.exec(rest)?.[0].length ?? 0;
+      const value = UNKNOWN_LATIN.exec(rest.slice(lead))?.[0];
+      if (value !== undefined && !STOP_VALUES.test(value)) {
+        emit(inheritedSubject, value, t.end + lead);
+        break;
+      }
+    }
+  }
+  return out;
+}

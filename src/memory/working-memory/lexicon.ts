@@ -1,0 +1,245 @@
+/**
+ * The fact rules' view of a clause: where the products, slot words and trigger words are. Compiled once per
+ * vocabulary; every lookup is one regular-expression pass.
+ */
+import { alternation } from './text.ts';
+import type { WmVocabulary } from './vocabulary.ts';
+
+export interface Mark {
+  readonly start: number;
+  readonly end: number;
+  /** The text as written. */
+  readonly surface: string;
+}
+
+export interface ProductMark extends Mark {
+  readonly subject: string;
+  /** The name plus a version written right after it (macOS 14.3). */
+  readonly value: string;
+  /** End of `value` in the clause. */
+  readonly valueEnd: number;
+}
+
+export interface SubjectMark extends Mark {
+  readonly subject: string;
+}
+
+export interface Lexicon {
+  readonly vocabulary: WmVocabulary;
+  products(text: string): ProductMark[];
+  subjects(text: string): SubjectMark[];
+  /** Marks of one word list (set, setAfter, copulas, negations…), compiled on first use. */
+  words(list: keyof WordLists, text: string): Mark[];
+  /** Whether `text` contains a word of the list. */
+  has(list: keyof WordLists, text: string): boolean;
+  /**
+   * Sets the message the next look-ups are cut from: a list with no word in the whole message is not scanned
+   * again for each clause and gap of it.
+   */
+  scope(message: string): void;
+}
+
+/** The trigger and subject word lists the rules look up by name. */
+export interface WordLists {
+  set: readonly string[];
+  setAfter: readonly string[];
+  copulas: readonly string[];
+  connectors: readonly string[];
+  negations: readonly string[];
+  negationExclusions: readonly string[];
+  blockers: readonly string[];
+  useExclusions: readonly string[];
+  dropBefore: readonly string[];
+  dropBeforeNeedsLe: readonly string[];
+  locatives: readonly string[];
+  dropAfter: readonly string[];
+  strongDrop: readonly string[];
+  dropLeadIns: readonly string[];
+  forgetSubjects: readonly string[];
+  topicNouns: readonly string[];
+  topicEndings: readonly string[];
+  objectStops: readonly string[];
+  remember: readonly string[];
+  taskVerbs: readonly string[];
+  standing: readonly string[];
+  vagueModifiers: readonly string[];
+  budgetWords: readonly string[];
+  budgetCapBefore: readonly string[];
+  budgetCapAfter: readonly string[];
+  deadlineWords: readonly string[];
+  answerVerbs: readonly string[];
+  answerLengthContext: readonly string[];
+  timezoneWords: readonly string[];
+  nameIntros: readonly string[];
+  locationIntros: readonly string[];
+  languages: readonly string[];
+  answerLengths: readonly string[];
+}
+
+const key = (s: string): string => s.toLowerCase().replace(/\s+/g, '');
+
+function allMatches(re: RegExp, text: string): Mark[] {
+  re.lastIndex = 0; // matchAll starts where the last test() stopped
+  const out: Mark[] = [];
+  for (const m of text.matchAll(re))
+    if (m[0] !== '') out.push({ start: m.index, end: m.index + m[0].length, surface: m[0] });
+  return out;
+}
+
+/** Keeps the longest of overlapping marks, earliest first. */
+function dropOverlaps<T extends Mark>(marks: T[]): T[] {
+  marks.sort((a, b) => a.start - b.start || b.end - a.end);
+  const out: T[] = [];
+  for (const m of marks) {
+    const last = out[out.length - 1];
+    if (last !== undefined && m.start < last.end) continue;
+    out.push(m);
+  }
+  return out;
+}
+
+export function compileLexicon(vocabulary: WmVocabulary): Lexicon {
+  const loose = new Map<string, { subject: string; numbered: boolean }>();
+  const exact = new Map<string, { subject: string; numbered: boolean }>();
+  for (const group of vocabulary.products) {
+    // A runtime's number is its version even without a dot (Node 20, Java 17).
+    const info = (name: string) => ({
+      subject: group.subject,
+      numbered: group.numberedVersions === true || vocabulary.runtimes[name.toLowerCase()] !== undefined,
+    });
+    for (const name of group.names) if (!loose.has(key(name))) loose.set(key(name), info(name));
+    for (const name of group.exactNames ?? []) {
+      if (!exact.has(name.replace(/\s+/g, ''))) exact.set(name.replace(/\s+/g, ''), info(name));
+    }
+  }
+  const looseRe = new RegExp(alternation(vocabulary.products.flatMap((g) => g.names)), 'gi');
+  const exactRe = new RegExp(alternation(vocabulary.products.flatMap((g) => g.exactNames ?? [])), 'g');
+  const aliasToSubject = new Map<string, string>();
+  for (const [subject, words] of Object.entries(vocabulary.subjects.aliases)) {
+    for (const w of words) if (!aliasToSubject.has(key(w))) aliasToSubject.set(key(w), subject);
+  }
+  // Slot words written in capitals (CI, OS, DB) must be written so; "os" or "ci" inside a sentence are not them.
+  const aliasWords = [...Object.values(vocabulary.subjects.aliases).flat()];
+  const aliasLoose = new RegExp(alternation(aliasWords.filter((w) => !/^[A-Z]{2,4}$/.test(w))), 'gi');
+  const aliasExact = new RegExp(alternation(aliasWords.filter((w) => /^[A-Z]{2,4}$/.test(w))), 'g');
+  // A version may end a sentence (Redis 7.2.), but not run into more digits or letters.
+  const dotted = /^\s?(v?\d+(?:\.\d+)+(?:-[0-9A-Za-z]+(?:\.[0-9A-Za-z]+)*)?)(?![\w]|\.\d)/;
+  const numbered = /^\s?(\d+(?:\.\d+)*(?:\s?LTS)?)(?![\w]|\.\d)/i;
+  // Any product may carry a small whole-number version (PostgreSQL 16, MySQL 8), unless it counts things (Redis 3 个节点).
+  const whole =
+    /^\s?(\d{1,2})(?![\w.])(?!\s*(?:个|台|节点|副本|实例|次|天|年|月|号|人|%|nodes?\b|instances?\b|replicas?\b|servers?\b|times\b|days\b|years\b|months\b|weeks\b|hours\b|people\b|users\b))/i;
+
+  const t = vocabulary.triggers;
+  const s = vocabulary.subjects;
+  const lists: WordLists = {
+    set: t.set,
+    setAfter: t.setAfter,
+    copulas: t.copulas,
+    connectors: t.connectors,
+    negations: t.negations,
+    negationExclusions: t.negationExclusions,
+    blockers: t.blockers,
+    useExclusions: t.useExclusions,
+    dropBefore: t.dropBefore,
+    dropBeforeNeedsLe: t.dropBeforeNeedsLe,
+    locatives: t.locatives,
+    dropAfter: t.dropAfter,
+    strongDrop: t.strongDrop,
+    dropLeadIns: t.dropLeadIns,
+    forgetSubjects: t.forgetSubjects,
+    topicNouns: t.topicNouns,
+    topicEndings: t.topicEndings,
+    objectStops: t.objectStops,
+    remember: t.remember,
+    vagueModifiers: t.vagueModifiers,
+    taskVerbs: t.taskVerbs,
+    standing: t.standing,
+    budgetWords: s.budgetWords,
+    budgetCapBefore: s.budgetCapBefore,
+    budgetCapAfter: s.budgetCapAfter,
+    deadlineWords: s.deadlineWords,
+    answerVerbs: s.answerVerbs,
+    answerLengthContext: s.answerLengthContext,
+    timezoneWords: s.timezoneWords,
+    nameIntros: s.nameIntros,
+    locationIntros: s.locationIntros,
+    languages: Object.keys(s.languages),
+    answerLengths: Object.keys(s.answerLengths),
+  };
+  // The rules ask about the same clause many times: remember the answers for recent texts.
+  const memo = new Map<string, unknown>();
+  const remember = <T>(key: string, compute: () => T): T => {
+    const hit = memo.get(key);
+    if (hit !== undefined) return hit as T;
+    if (memo.size >= 512) memo.clear();
+    const value = compute();
+    memo.set(key, value);
+    return value;
+  };
+  const compiled = new Map<keyof WordLists, RegExp>();
+  let scope = '';
+  const inScope = new Map<keyof WordLists, boolean>();
+  const regex = (list: keyof WordLists): RegExp => {
+    let re = compiled.get(list);
+    if (re === undefined) {
+      re = new RegExp(alternation(lists[list]), 'gi');
+      compiled.set(list, re);
+    }
+    return re;
+  };
+
+  return {
+    vocabulary,
+    products(text) {
+      return remember(`\u0001${text}`, () => findProducts(text));
+    },
+    subjects(text) {
+      return remember(`\u0002${text}`, () => findSubjects(text));
+    },
+    words(list, text) {
+      if (scope !== '' && text !== scope) {
+        let present = inScope.get(list);
+        if (present === undefined) {
+          present = this.words(list, scope).length > 0;
+          inScope.set(list, present);
+        }
+        if (!present) return [];
+      }
+      return remember(`${list}\u0000${text}`, () => allMatches(regex(list), text));
+    },
+    scope(message) {
+      scope = message;
+      inScope.clear();
+    },
+    has(list, text) {
+      return this.words(list, text).length > 0;
+    },
+  };
+
+  function findProducts(text: string): ProductMark[] {
+    const marks: ProductMark[] = [];
+    for (const [re, table, norm] of [
+      [looseRe, loose, key],
+      [exactRe, exact, (x: string) => x.replace(/\s+/g, '')],
+    ] as const) {
+      for (const m of allMatches(re, text)) {
+        const info = table.get(norm(m.surface));
+        if (info === undefined) continue;
+        const after = text.slice(m.end, m.end + 32);
+        const version = (info.numbered ? numbered : dotted).exec(after) ?? whole.exec(after);
+        const valueEnd = version === null ? m.end : m.end + version[0].length;
+        marks.push({ ...m, subject: info.subject, value: text.slice(m.start, valueEnd), valueEnd });
+      }
+    }
+    return dropOverlaps(marks);
+  }
+
+  function findSubjects(text: string): SubjectMark[] {
+    const marks: SubjectMark[] = [];
+    for (const m of [...allMatches(aliasLoose, text), ...allMatches(aliasExact, text)]) {
+      const subject = aliasToSubject.get(key(m.surface));
+      if (subject !== undefined) marks.push({ ...m, subject });
+    }
+    return dropOverlaps(marks);
+  }
+}

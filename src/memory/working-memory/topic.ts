@@ -1,0 +1,70 @@
+/**
+ * Deprecated topics: how a phrase is cut from the text (之前说的 Kafka 方案 → Kafka 方案) and which of its words
+ * identify it later (kafka), so retrieval can leave out chunks about it.
+ */
+import { alternation } from './text.ts';
+import type { TriggerVocabulary } from './vocab-triggers.ts';
+
+const EDGE_PUNCTUATION =
+  /^[\s"'“”‘’「」『』《》()（）\[\]【】,，。.;；:：!！?？、~…-]+|[\s"'“”‘’「」『』《》()（）\[\]【】,，。.;；:：!！?？、~…-]+$/g;
+
+export interface TopicRules {
+  readonly qualifiers: readonly RegExp[];
+  readonly topicNoun: RegExp;
+  readonly onlyGeneric: RegExp;
+}
+
+export function compileTopicRules(t: TriggerVocabulary): TopicRules {
+  const generic = [...t.topicNouns, '的', 'it', 'that', 'this', '这', '那', '这个', '那个'];
+  return {
+    qualifiers: t.topicQualifiers.map((source) => new RegExp(source, 'i')),
+    topicNoun: new RegExp(alternation(t.topicNouns), 'i'),
+    onlyGeneric: new RegExp(`^(?:\\s|${alternation(generic)})*$`, 'i'),
+  };
+}
+
+export function trimPunctuation(s: string): string {
+  return s.replace(EDGE_PUNCTUATION, '');
+}
+
+/**
+ * The topic as written, without the words that only point at it (之前说的, that, the). When nothing but a generic
+ * noun would remain (这个问题 → 问题) the pointing words stay: they are what identifies it.
+ */
+export function topicPhrase(object: string, rules: TopicRules): string {
+  const written = trimPunctuation(object).replace(/^(?:the|a|an)\s+/i, '');
+  let stripped = written;
+  for (let changed = true; changed;) {
+    changed = false;
+    for (const re of rules.qualifiers) {
+      const next = trimPunctuation(stripped.replace(re, '').trim());
+      if (next !== stripped) {
+        stripped = next;
+        changed = true;
+      }
+    }
+  }
+  stripped = trimPunctuation(stripped);
+  return stripped === '' || rules.onlyGeneric.test(stripped) ? written : stripped;
+}
+
+/** Words that identify a topic: Latin words and Han runs, minus generic nouns and pointing words. */
+export function topicKeys(phrase: string, rules: TopicRules): string[] {
+  const keys: string[] = [];
+  for (const m of phrase.toLowerCase().matchAll(/[a-z0-9][a-z0-9.+#_-]*|[\u4e00-\u9fff]+/g)) {
+    let word = m[0];
+    if (/[\u4e00-\u9fff]/.test(word)) {
+      for (const re of rules.qualifiers) word = word.replace(re, '');
+      word = word.replace(new RegExp(rules.topicNoun.source, 'gi'), '').replace(/的/g, '');
+      if (word.length < 2) continue;
+    } else if (
+      word.length < 2 ||
+      rules.onlyGeneric.test(word) ||
+      /^(?:the|a|an|my|our|your|old|previous|earlier|whole|entire)$/.test(word)
+    ) {
+      continue;
+    }
+    keys.push(word);
+  }
+  return [...new Set(keys)];
+}

@@ -1,0 +1,316 @@
+/**
+ * Known products and choices, grouped by the subject slot they fill: "switch to Caddy" sets `web server`.
+ * Data only; extend it here. Names match case-insensitively as whole words, `exactNames` only as written
+ * (they are also common words: Go, Express, Edge).
+ */
+
+export interface ProductGroup {
+  readonly subject: string;
+  readonly names: readonly string[];
+  readonly exactNames?: readonly string[];
+  /** A number right after the name belongs to the value even without a dot (Windows 11, Ubuntu 22.04). */
+  readonly numberedVersions?: boolean;
+}
+
+export const PRODUCT_GROUPS: readonly ProductGroup[] = [
+  {
+    subject: 'web server', names: ['Nginx', 'Apache', 'Apache httpd', 'httpd', 'Caddy', 'OpenResty', 'Tengine',
+    'Lighttpd', 'IIS', 'Tomcat', 'Jetty', 'Traefik', 'Gunicorn', 'uWSGI', 'Uvicorn',
+  ] },
+  { subject: 'load balancer', names: ['HAProxy', 'Envoy', 'ELB', 'ALB', 'NLB', 'LVS', 'MetalLB'], exactNames: ['F5'] },
+  {
+    subject: 'database',
+    names: [
+      'PostgreSQL', 'Postgres', 'MySQL', 'MariaDB', 'SQLite', 'Oracle', 'Oracle DB', 'SQL Server', 'MSSQL', 'MongoDB',
+      'Mongo', 'TiDB', 'CockroachDB', 'Cassandra', 'DynamoDB', 'OceanBase', 'ClickHouse', 'Neo4j', 'InfluxDB',
+      'TimescaleDB', 'DuckDB', 'PolarDB', '达梦', 'KingbaseES', '人大金仓', 'openGauss', 'GaussDB', 'Amazon RDS', 'RDS',
+      'Cosmos DB', 'CosmosDB', 'CouchDB', 'Couchbase', 'HBase', 'ScyllaDB', 'SurrealDB', 'PlanetScale', 'Supabase',
+      'Firebase', 'Firestore', 'StarRocks', 'Greenplum', 'TDengine', 'IoTDB', 'BigQuery', 'Redshift'],
+      exactNames: ['Aurora', 'Doris', 'Snowflake', 'Hive',
+    ],
+  },
+  {
+    subject: 'vector database', names: ['Milvus', 'Qdrant', 'Weaviate', 'Pinecone', 'ChromaDB', 'pgvector', 'Faiss',
+    'LanceDB', 'Zilliz', 'voy'], exactNames: ['Chroma',
+  ] },
+  {
+    subject: 'cache', names: ['Redis', 'Memcached', 'Memcache', 'Valkey', 'KeyDB', 'Dragonfly', 'DragonflyDB',
+    'Hazelcast', 'Ehcache', 'Varnish', 'ElastiCache',
+  ] },
+  {
+    subject: 'message queue',
+    names: [
+      'Kafka', 'Apache Kafka', 'RabbitMQ', 'RocketMQ', 'ActiveMQ', 'Pulsar', 'Apache Pulsar', 'NATS', 'ZeroMQ', 'SQS',
+      'Amazon SQS', 'Kinesis', 'NSQ', 'Redis Streams', 'EMQX', 'Mosquitto', 'Google Pub/Sub', 'Pub/Sub',
+    ],
+  },
+  {
+    subject: 'task queue', names: ['Sidekiq', 'BullMQ', 'RQ', 'Dramatiq', 'Resque', 'Hangfire'],
+    exactNames: ['Celery', 'Temporal',
+  ] },
+  {
+    subject: 'search engine', names: ['Elasticsearch', 'OpenSearch', 'Solr', 'Meilisearch', 'Typesense', 'Algolia',
+    'Manticore', 'ZincSearch', 'Vespa'], exactNames: ['Sphinx',
+  ] },
+  {
+    subject: 'log collection', names: ['Filebeat', 'Fluentd', 'Fluent Bit', 'Logstash', 'Promtail', 'rsyslog',
+    'syslog-ng', 'Logtail', 'iLogtail'], exactNames: ['Vector',
+  ] },
+  { subject: 'logging', names: ['ELK', 'Loki', 'Graylog', 'Splunk', 'SLS', 'CloudWatch Logs', 'Papertrail'] },
+  {
+    subject: 'monitoring', names: ['Prometheus', 'Grafana', 'Zabbix', 'Nagios', 'Datadog', 'New Relic', 'CloudWatch',
+    'Uptime Kuma', 'VictoriaMetrics', 'Thanos', 'Netdata', '夜莺', 'Icinga'], exactNames: ['Nightingale',
+  ] },
+  { subject: 'error tracking', names: ['Bugsnag', 'Rollbar'], exactNames: ['Sentry'] },
+  { subject: 'tracing', names: ['Jaeger', 'Zipkin', 'SkyWalking', 'OpenTelemetry', 'Pinpoint'], exactNames: ['Tempo'] },
+  {
+    subject: 'CI',
+    names: [
+      'GitHub Actions', 'GitLab CI', 'GitLab CI/CD', 'Jenkins', 'CircleCI', 'Travis CI', 'Drone CI', 'Buildkite',
+      'TeamCity', 'Azure Pipelines', 'Azure DevOps', 'Bitbucket Pipelines', 'AppVeyor', 'Gitea Actions', '云效'],
+      exactNames: ['Travis', 'Drone', 'Woodpecker', 'Tekton', 'Bamboo',
+    ],
+  },
+  { subject: 'CD', names: ['Argo CD', 'ArgoCD', 'FluxCD', 'Spinnaker', 'Octopus Deploy'], exactNames: ['Flux'] },
+  {
+    subject: 'infrastructure as code', names: ['Terraform', 'OpenTofu', 'Pulumi', 'CloudFormation', 'AWS CDK', 'CDK',
+    'Crossplane'], exactNames: ['Bicep',
+  ] },
+  { subject: 'configuration management', names: ['Ansible', 'SaltStack'], exactNames: ['Chef', 'Puppet', 'Salt'] },
+  {
+    subject: 'container orchestration',
+    names: [
+      'Kubernetes', 'K8s', 'K3s', 'MicroK8s', 'OpenShift', 'Docker Swarm', 'Nomad', 'ECS', 'EKS', 'GKE', 'AKS', 'ACK',
+      'TKE', 'Rancher', 'Docker Compose', 'docker-compose'], exactNames: ['Swarm', 'Compose',
+    ],
+  },
+  {
+    subject: 'container runtime', names: ['Docker', 'Podman', 'containerd', 'CRI-O', 'LXC', 'LXD', 'OrbStack',
+    'Colima',
+  ] },
+  { subject: 'service mesh', names: ['Istio', 'Linkerd', 'Consul Connect'] },
+  { subject: 'service discovery', names: ['etcd', 'ZooKeeper', 'Nacos', 'Eureka'], exactNames: ['Consul', 'Apollo'] },
+  {
+    subject: 'API gateway', names: ['APISIX', 'Apache APISIX', 'Spring Cloud Gateway', 'KrakenD', 'API Gateway'],
+    exactNames: ['Kong', 'Tyk',
+  ] },
+  {
+    subject: 'cloud provider',
+    names: [
+      'AWS', 'Amazon Web Services', 'Azure', 'Microsoft Azure', 'GCP', 'Google Cloud', 'Google Cloud Platform', '阿里云',
+      'Aliyun', 'Alibaba Cloud', '腾讯云', 'Tencent Cloud', '华为云', 'Huawei Cloud', '百度云', '百度智能云', '火山引擎', '京东云', '天翼云',
+      '移动云', 'UCloud', 'DigitalOcean', 'Linode', 'Akamai Cloud', 'Vultr', 'Hetzner', 'OVH', 'OVHcloud',
+      'Oracle Cloud', 'IBM Cloud', 'Cloudflare Workers',
+    ],
+  },
+  {
+    subject: 'hosting', names: ['Vercel', 'Netlify', 'Heroku', 'Fly.io', 'Railway', 'GitHub Pages',
+    'Cloudflare Pages', 'Render.com',
+  ] },
+  { subject: 'CDN', names: ['Cloudflare', 'Akamai', 'Fastly', 'CloudFront', '七牛', '七牛云', '又拍云'] },
+  { subject: 'DNS', names: ['Route 53', 'Route53', 'DNSPod', 'CoreDNS', 'BIND', 'dnsmasq', 'Pi-hole', 'AdGuard Home'] },
+  {
+    subject: 'object storage', names: ['S3', 'Amazon S3', 'MinIO', '阿里云 OSS', 'OSS', 'COS', '腾讯云 COS', 'OBS',
+    'Cloudflare R2', 'R2', 'GCS', 'Google Cloud Storage', 'Azure Blob', 'Azure Blob Storage', 'SeaweedFS'],
+    exactNames: ['Ceph',
+  ] },
+  {
+    subject: 'framework',
+    names: [
+      'Django', 'Flask', 'FastAPI', 'Spring Boot', 'Spring Cloud', 'Koa', 'NestJS', 'Nest.js', 'Ruby on Rails',
+      'Rails', 'Laravel', 'Beego', 'GoFrame', 'Kratos', 'go-zero', 'ASP.NET Core', 'ASP.NET', 'Sanic', 'Hono',
+      'Quarkus', 'Micronaut', 'Actix', 'Actix Web', 'Axum', 'Symfony', 'ThinkPHP', 'Starlette', 'Litestar',
+      'AdonisJS', 'Dubbo', 'LangChain', 'LlamaIndex',
+    ],
+    exactNames: ['Express', 'Express.js', 'Spring', 'Gin', 'Echo', 'Fiber', 'Phoenix', 'Tornado', 'Rocket', 'Fastify'],
+  },
+  {
+    subject: 'frontend framework',
+    names: [
+      'React', 'React.js', 'Vue', 'Vue.js', 'Vue 3', 'Vue3', 'Vue 2', 'Angular', 'Svelte', 'SvelteKit', 'Next.js',
+      'NextJS', 'Nuxt', 'Nuxt.js', 'SolidJS', 'Solid.js', 'Preact', 'Qwik', 'jQuery', 'Ember.js', 'Alpine.js', 'htmx',
+      'Gatsby',
+    ],
+    exactNames: ['Lit', 'Solid', 'Astro', 'Remix', 'Ember'],
+  },
+  {
+    subject: 'UI library', names: ['Tailwind', 'Tailwind CSS', 'TailwindCSS', 'Bootstrap', 'Ant Design', 'antd',
+    'Element Plus', 'Element UI', 'Material UI', 'MUI', 'shadcn/ui', 'shadcn', 'Chakra UI', 'Vuetify', 'Naive UI',
+    'Arco Design', 'Vant',
+  ] },
+  {
+    subject: 'mobile framework', names: ['Flutter', 'React Native', 'uni-app', 'uniapp', 'Ionic',
+    'Kotlin Multiplatform', 'SwiftUI', 'Jetpack Compose'], exactNames: ['Taro', 'Capacitor', 'Expo',
+  ] },
+  {
+    subject: 'desktop framework', names: ['Tauri', 'PyQt', 'WPF', 'WinForms', 'GTK', 'wxWidgets'],
+    exactNames: ['Electron', 'Qt',
+  ] },
+  {
+    subject: 'programming language',
+    names: [
+      'Python', 'Java', 'JDK', 'OpenJDK', 'Golang', 'TypeScript', 'JavaScript', 'Kotlin', 'Ruby', 'PHP', 'C++', 'C#',
+      'Scala', 'Elixir', 'Haskell', 'Lua', 'Clojure', 'Erlang', 'Perl', 'Zig', 'OCaml', 'F#', 'Objective-C',
+      'Cangjie', '仓颉',
+    ],
+    exactNames: ['Go', 'Rust', 'Swift', 'Dart', 'Julia', 'Mojo'],
+  },
+  { subject: 'JavaScript runtime', names: ['Node.js', 'NodeJS', 'Deno'], exactNames: ['Bun', 'Node'] },
+  {
+    subject: 'os',
+    names: [
+      'macOS', 'Mac OS', 'Mac OS X', 'OS X', 'OSX', 'Windows', 'Win10', 'Win11', 'Windows Server', 'Ubuntu',
+      'Ubuntu Server', 'Debian', 'CentOS', 'CentOS Stream', 'Fedora', 'Arch Linux', 'Manjaro', 'Linux Mint', 'RHEL',
+      'Red Hat', 'Red Hat Enterprise Linux', 'Rocky Linux', 'AlmaLinux', 'Alpine', 'Alpine Linux', 'openSUSE', 'SUSE',
+      'FreeBSD', 'OpenBSD', 'NixOS', 'Gentoo', 'Kali', 'Kali Linux', 'Pop!_OS', 'elementary OS', 'Linux', '统信UOS',
+      'UOS', '麒麟', '银河麒麟', 'Kylin', 'Deepin', 'openEuler', 'Anolis OS', '龙蜥', 'iOS', 'iPadOS', 'Android', 'HarmonyOS',
+      '鸿蒙', 'ChromeOS', 'WSL', 'WSL2',
+    ],
+    exactNames: ['Arch', 'Rocky'],
+    numberedVersions: true,
+  },
+  {
+    subject: 'editor',
+    names: [
+      'VS Code', 'VSCode', 'Visual Studio Code', 'Vim', 'Neovim', 'NeoVim', 'nvim', 'Emacs', 'Sublime Text',
+      'Sublime', 'IntelliJ IDEA', 'IntelliJ', 'PyCharm', 'WebStorm', 'GoLand', 'CLion', 'PhpStorm', 'RubyMine',
+      'DataGrip', 'Xcode', 'Android Studio', 'Visual Studio', 'Notepad++', 'HBuilderX', 'Jupyter', 'JupyterLab',
+      'Jupyter Notebook', 'TextMate', 'BBEdit',
+    ],
+    exactNames: [
+      'Cursor', 'Zed', 'IDEA', 'Atom', 'Kate', 'Rider', 'Fleet', 'Eclipse', 'Helix', 'Nano', 'Windsurf', 'Trae',
+    ],
+  },
+  {
+    subject: 'package manager', names: ['npm', 'pnpm', 'pip', 'pipenv', 'conda', 'Miniconda', 'Anaconda', 'mamba',
+    'Homebrew', 'NuGet', 'yum', 'dnf', 'pacman', 'Chocolatey', 'winget', 'vcpkg', 'Conan'], exactNames: ['Yarn',
+    'Poetry', 'uv', 'Cargo', 'Composer', 'apt', 'Scoop',
+  ] },
+  {
+    subject: 'build tool', names: ['Maven', 'Gradle', 'Bazel', 'CMake', 'sbt', 'MSBuild', 'Turborepo', 'Lerna'],
+    exactNames: ['Make', 'Ninja', 'Meson', 'Ant', 'Nx',
+  ] },
+  {
+    subject: 'bundler', names: ['Vite', 'Webpack', 'esbuild', 'Turbopack', 'Rspack', 'Rolldown', 'SWC', 'tsup'],
+    exactNames: ['Rollup', 'Parcel', 'Babel',
+  ] },
+  {
+    subject: 'testing framework', names: ['Vitest', 'Jasmine', 'pytest', 'unittest', 'JUnit', 'JUnit 5', 'TestNG',
+    'Cypress', 'Playwright', 'Selenium', 'Puppeteer', 'RSpec', 'PHPUnit', 'xUnit', 'NUnit', 'Testing Library'],
+    exactNames: ['Jest', 'Mocha', 'Karma', 'Ava',
+  ] },
+  {
+    subject: 'ORM', names: ['Prisma', 'TypeORM', 'Sequelize', 'SQLAlchemy', 'Hibernate', 'MyBatis', 'MyBatis-Plus',
+    'Drizzle', 'Drizzle ORM', 'GORM', 'Django ORM', 'Entity Framework', 'EF Core', 'Mongoose', 'Knex', 'Peewee',
+    'Tortoise ORM', 'JPA',
+  ] },
+  { subject: 'version control', names: ['Git', 'SVN', 'Subversion', 'Mercurial', 'Perforce'] },
+  {
+    subject: 'code hosting', names: ['GitHub', 'GitLab', 'Gitee', 'Bitbucket', 'Gitea', 'Gogs', 'Forgejo', 'Codeberg',
+    'CODING',
+  ] },
+  {
+    subject: 'browser', names: ['Chrome', 'Google Chrome', 'Firefox', 'Chromium', 'Vivaldi', 'Microsoft Edge',
+    'Tor Browser', 'Arc browser'], exactNames: ['Edge', 'Safari', 'Brave', 'Opera',
+  ] },
+  {
+    subject: 'shell', names: ['bash', 'zsh', 'Oh My Zsh', 'PowerShell', 'pwsh', 'Nushell', 'cmd.exe'],
+    exactNames: ['Fish', 'fish shell',
+  ] },
+  {
+    subject: 'terminal', names: ['iTerm2', 'iTerm', 'Windows Terminal', 'Alacritty', 'WezTerm', 'Ghostty', 'tmux'],
+    exactNames: ['Kitty', 'Warp', 'Terminator', 'Tabby', 'Hyper',
+  ] },
+  {
+    subject: 'deployment strategy',
+    names: [
+      'rolling update', 'rolling updates', 'rolling deployment', 'rolling release', 'rolling upgrade', 'blue-green',
+      'blue/green', 'blue green', 'blue-green deployment', '蓝绿部署', '蓝绿发布', '蓝绿', '滚动更新', '滚动发布', '滚动升级', '灰度发布', '灰度',
+      'canary', 'canary release', 'canary deployment', '金丝雀发布', '金丝雀', 'A/B testing', 'shadow deployment',
+    ],
+  },
+  {
+    subject: 'API style', names: ['RESTful', 'GraphQL', 'gRPC', 'tRPC', 'JSON-RPC', 'WebSocket', 'WebSockets', 'SSE',
+    'Server-Sent Events'], exactNames: ['REST', 'SOAP',
+  ] },
+  {
+    subject: 'architecture', names: ['microservices', 'microservice', '微服务', 'monolith', 'monolithic', '单体', '单体架构',
+    'serverless', 'Serverless', '无服务器', 'modular monolith', 'event-driven', '事件驱动',
+  ] },
+  {
+    subject: 'authentication', names: ['OAuth', 'OAuth2', 'OAuth 2.0', 'JWT', 'SAML', 'OIDC', 'OpenID Connect',
+    'Keycloak', 'Auth0', 'Okta', 'LDAP', 'Active Directory', 'NextAuth', 'Auth.js', 'Casdoor', 'Authing', 'Cognito',
+    'session cookies', 'Passkeys', 'passkey'], exactNames: ['Clerk',
+  ] },
+  {
+    subject: 'payment provider', names: ['Stripe', 'PayPal', '支付宝', 'Alipay', '微信支付', 'WeChat Pay', 'Adyen',
+    'Braintree', 'Lemon Squeezy', '银联', 'UnionPay'], exactNames: ['Paddle',
+  ] },
+  {
+    subject: 'chat tool', names: ['Microsoft Teams', 'MS Teams', '钉钉', 'DingTalk', '飞书', 'Lark', 'Feishu', '企业微信',
+    'WeCom', 'Telegram', 'Mattermost', 'Rocket.Chat', '腾讯会议', 'Google Meet'], exactNames: ['Slack', 'Discord', 'Zoom',
+  ] },
+  {
+    subject: 'project management', names: ['Jira', 'Trello', 'Asana', 'ClickUp', 'Monday.com', '禅道', 'TAPD',
+    'Teambition', 'YouTrack', 'Redmine'], exactNames: ['Linear', 'Basecamp',
+  ] },
+  {
+    subject: 'documentation', names: ['Confluence', '语雀', '飞书文档', 'Obsidian', 'Docusaurus', 'MkDocs', 'VitePress',
+    'GitBook', 'Sphinx docs', 'Storybook'], exactNames: ['Notion',
+  ] },
+  {
+    subject: 'email service', names: ['SendGrid', 'Mailgun', 'Amazon SES', 'SES', 'Postmark', 'Mailchimp',
+    'SparkPost'], exactNames: ['Resend', 'Brevo',
+  ] },
+  {
+    subject: 'data processing', names: ['Apache Spark', 'PySpark', 'Flink', 'Apache Flink', 'Hadoop', 'Apache Beam',
+    'dbt', 'Trino'], exactNames: ['Spark', 'Dask', 'Ray', 'Pandas', 'Polars', 'Presto',
+  ] },
+  {
+    subject: 'workflow orchestration', names: ['Airflow', 'Apache Airflow', 'Dagster', 'Argo Workflows',
+    'DolphinScheduler', 'n8n', 'Zapier'], exactNames: ['Prefect', 'Luigi',
+  ] },
+  {
+    subject: 'secrets management', names: ['HashiCorp Vault', 'AWS Secrets Manager', 'Secrets Manager', 'Doppler',
+    '1Password', 'Bitwarden', 'SOPS', 'Sealed Secrets', 'Infisical'], exactNames: ['Vault',
+  ] },
+  {
+    subject: 'model', names: ['GPT-4', 'GPT-4o', 'GPT-4.1', 'GPT-5', 'GPT-3.5', 'ChatGPT', 'Claude', 'Llama',
+    'Llama 3', 'Qwen', 'Qwen2.5', 'Qwen3', '通义千问', 'DeepSeek', 'DeepSeek-R1', 'DeepSeek-V3', 'Mistral', 'Mixtral',
+    'ChatGLM', 'GLM-4', '文心一言', 'Kimi', '豆包', 'Doubao', 'Phi-3', 'Gemma'], exactNames: ['Gemini',
+  ] },
+  {
+    subject: 'embedding model', names: ['bge-m3', 'bge-large', 'bge-large-zh', 'bge-base', 'bge-small',
+    'text-embedding-3-small', 'text-embedding-3-large', 'text-embedding-ada-002', 'm3e', 'gte-large', 'e5-large',
+    'jina-embeddings',
+  ] },
+  {
+    subject: 'reranker', names: ['bge-reranker', 'bge-reranker-large', 'bge-reranker-v2-m3', 'Cohere Rerank',
+    'jina-reranker',
+  ] },
+  {
+    subject: 'indentation', names: ['tabs', 'spaces', '2 spaces', '4 spaces', 'two spaces', 'four spaces', '两个空格',
+    '四个空格', 'tab 缩进', '空格缩进',
+  ] },
+  {
+    subject: 'code style', names: ['Prettier', 'ESLint', 'Ruff', 'flake8', 'Pylint', 'gofmt', 'rustfmt',
+    'clang-format', 'StandardJS', 'Airbnb style'], exactNames: ['Biome', 'Black',
+  ] },
+  {
+    subject: 'state management', names: ['Redux', 'Redux Toolkit', 'Zustand', 'MobX', 'Pinia', 'Vuex', 'Recoil',
+    'Jotai', 'XState', 'NgRx',
+  ] },
+];
+
+/**
+ * Runtimes whose version is a slot of its own: "I'm on Python 3.12" sets `python version` = 3.12.
+ * Keys are lower-case names as written; the value is the subject.
+ */
+export const RUNTIME_VERSION_SUBJECTS: Readonly<Record<string, string>> = {
+  python: 'python version', python3: 'python version', cpython: 'python version',
+  node: 'node version', 'node.js': 'node version', nodejs: 'node version',
+  java: 'java version', jdk: 'java version', openjdk: 'java version', jre: 'java version',
+  go: 'go version', golang: 'go version', ruby: 'ruby version', php: 'php version', '.net': '.net version',
+  dotnet: '.net version', rust: 'rust version', kotlin: 'kotlin version', typescript: 'typescript version',
+  deno: 'deno version', bun: 'bun version', perl: 'perl version', swift: 'swift version', scala: 'scala version',
+};

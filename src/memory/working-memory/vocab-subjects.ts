@@ -1,0 +1,171 @@
+/** Subject slots: the words that name them, and the slots filled by their own rules. Data only. */
+
+export interface SubjectVocabulary {
+  /** Words that name a slot in the text: 数据库 → database. A value after them fills that slot. */
+  readonly aliases: Readonly<Record<string, readonly string[]>>;
+  readonly budgetWords: readonly string[];
+  /** Before an amount, a cap reads as a budget: 不超过3000元, under $500. */
+  readonly budgetCapBefore: readonly string[];
+  /** After an amount: 3000元以内. */
+  readonly budgetCapAfter: readonly string[];
+  readonly deadlineWords: readonly string[];
+  /** Language names → the normal form of `answer language`. */
+  readonly languages: Readonly<Record<string, string>>;
+  /** Verbs of answering, around a language name (用中文回答, reply in English). */
+  readonly answerVerbs: readonly string[];
+  /** Length preferences → the normal form of `answer length`. */
+  readonly answerLengths: Readonly<Record<string, string>>;
+  /** A length word sets `answer length` only next to one of these (回答简短一点, keep them short). */
+  readonly answerLengthContext: readonly string[];
+  /** Cloud region codes (eu-west-1, cn-hangzhou, us-central1), as a regular-expression source. */
+  readonly regionPattern: string;
+  /** Time zones (UTC+8, Asia/Shanghai, 东八区), as a regular-expression source. */
+  readonly timezonePattern: string;
+  readonly timezoneWords: readonly string[];
+  /** Before a name: 我叫, my name is. */
+  readonly nameIntros: readonly string[];
+  /** Around what the user is allergic to: 我对花生过敏, allergic to nuts. */
+  readonly allergyPatterns: readonly string[];
+  /** Diets, as written → normal form (我吃素 → vegetarian). */
+  readonly diets: Readonly<Record<string, string>>;
+  /** Before where the user lives: 我住在, I live in. */
+  readonly locationIntros: readonly string[];
+}
+
+export const SUBJECT_VOCABULARY: SubjectVocabulary = {
+  aliases: {
+    database: ['数据库', 'database', 'DB', '关系型数据库', 'RDBMS'],
+    cache: ['缓存', 'cache', 'caching', '缓存层', 'cache layer'],
+    'web server': ['web server', 'webserver', 'web 服务器', 'http server', 'http 服务器', 'reverse proxy', '反向代理'],
+    'load balancer': ['负载均衡', 'load balancer', 'load balancing'],
+    'message queue': [
+      '消息队列', 'message queue', 'MQ', 'job queue', 'message broker', '消息中间件', 'event bus', 'queue', '队列',
+    ],
+    'task queue': ['任务队列', 'task queue', 'background jobs', '异步任务'],
+    'search engine': ['搜索引擎', 'search engine', '全文检索', 'full-text search', 'search'],
+    'log collection': ['日志收集', '日志采集', 'log collection', 'log collector', 'log shipper', 'log shipping'],
+    logging: ['日志系统', '日志平台', 'logging', 'log storage', '日志存储'],
+    monitoring: ['监控', 'monitoring', '告警', 'alerting', 'observability', '可观测性'],
+    CI: ['CI', 'CI/CD', '持续集成', 'CI 工具', 'CI pipeline', '流水线', 'pipeline'],
+    CD: ['持续部署', '持续交付', 'continuous deployment', 'CD'],
+    'infrastructure as code': ['infrastructure as code', 'IaC', '基础设施即代码'],
+    'configuration management': ['配置管理', 'configuration management', 'config management'],
+    'container orchestration': ['容器编排', 'orchestration', 'orchestrator', '编排'],
+    'container runtime': ['容器运行时', 'container runtime', '容器化'],
+    'cloud provider': ['云厂商', '云服务商', '云平台', '云服务', 'cloud provider', 'cloud'],
+    hosting: ['hosting', '托管平台', '部署平台'],
+    CDN: ['CDN'],
+    DNS: ['DNS 服务', 'DNS provider', 'DNS server'],
+    'object storage': ['对象存储', 'object storage', 'blob storage', '文件存储', 'file storage'],
+    framework: ['框架', 'framework', '后端框架', 'backend framework', 'web framework', 'web 框架', '开发框架', 'backend', '后端'],
+    'frontend framework': ['前端框架', 'frontend framework', 'front-end framework', 'frontend', 'front end', '前端'],
+    'UI library': ['组件库', 'UI 库', 'UI library', 'component library', 'CSS framework', 'CSS 框架'],
+    'mobile framework': ['移动端框架', '跨端框架', '跨平台框架', 'mobile framework', 'app framework'],
+    'programming language': ['编程语言', '开发语言', 'programming language', '后端语言', 'backend language'],
+    os: [
+      '操作系统', '系统', 'OS', 'operating system', '服务器系统', '电脑', '笔记本', '开发机', '工作机', 'computer', 'laptop',
+      'dev machine', 'workstation',
+    ],
+    editor: ['编辑器', 'editor', 'IDE', '开发工具', 'code editor'],
+    'package manager': ['包管理器', '包管理工具', '包管理', 'package manager'],
+    'build tool': ['构建工具', 'build tool', 'build system', '构建系统'],
+    bundler: ['打包工具', 'bundler'],
+    'testing framework': ['测试框架', 'testing framework', 'test framework', 'test runner', '单测框架', '单元测试框架', 'e2e 框架'],
+    ORM: ['ORM'],
+    'version control': ['版本控制', 'version control', 'VCS'],
+    'code hosting': ['代码托管', 'code hosting', '代码仓库', 'git hosting'],
+    browser: ['浏览器', 'browser'],
+    shell: ['shell'],
+    terminal: ['终端', 'terminal', 'terminal emulator'],
+    'deployment strategy': [
+      '部署策略', '发布策略', '部署方式', '发布方式', '上线方式', '部署方案', 'deployment strategy', 'deploy strategy', 'rollout strategy',
+      'release strategy', 'deployment',
+    ],
+    'API style': ['API 风格', '接口风格', 'API style', 'API design'],
+    architecture: ['架构', 'architecture', '系统架构'],
+    authentication: ['认证', '鉴权', '登录方式', '认证方式', 'auth', 'authentication', 'login', 'SSO', '单点登录'],
+    'payment provider': ['支付方式', '支付渠道', 'payment provider', 'payments', 'payment'],
+    'chat tool': ['沟通工具', '即时通讯', 'IM', 'chat tool', 'team chat'],
+    'project management': ['项目管理', '任务管理', 'project management', 'issue tracker', 'task tracker'],
+    documentation: ['文档工具', 'documentation', 'docs', 'wiki', '知识库'],
+    'email service': ['邮件服务', 'email service', 'email provider', 'mail service', '发信服务'],
+    'data processing': ['数据处理', '计算引擎', '大数据', 'data processing', 'data pipeline'],
+    'workflow orchestration': ['任务调度', '调度系统', 'workflow', 'workflow engine', 'scheduler', '工作流'],
+    'secrets management': ['密钥管理', 'secrets management', 'secret management', 'secrets manager', 'secrets'],
+    model: ['大模型', '模型', 'LLM', 'language model', 'model'],
+    'embedding model': ['向量模型', '嵌入模型', 'embedding 模型', 'embedding model', 'embeddings', 'embedding'],
+    reranker: ['重排模型', 'rerank 模型', 'reranker', 'rerank model'],
+    'vector database': ['向量数据库', '向量库', 'vector database', 'vector DB', 'vector store', 'vector index'],
+    indentation: ['缩进', 'indentation', 'indent'],
+    'code style': ['代码风格', '格式化工具', 'formatter', 'linter', 'code style'],
+    'state management': ['状态管理', 'state management'],
+    timezone: ['时区', 'timezone', 'time zone'],
+    region: ['region', '区域', '地域', '可用区'],
+  },
+  budgetWords: ['预算', '经费', '预算上限', 'budget', 'budgets', 'price cap', 'price range', '价位', '心理价位'],
+  budgetCapBefore: [
+    '不超过', '不要超过', '别超过', '不能超过', '最多', '顶多', '控制在', '不高于', 'under', 'below', 'at most', 'no more than', 'less than',
+    'max', 'maximum', 'up to', 'within',
+  ],
+  budgetCapAfter: ['以内', '之内', '以下', '封顶', 'max', 'or less', 'tops'],
+  deadlineWords: [
+    'deadline', 'due date', 'due', 'DDL', '截止日期', '截止时间', '截止', '截至', '最后期限', '期限', '交付日期', '交付时间', '交付', '最晚', '最迟',
+    '死线', 'at the latest', 'no later than', 'latest by', 'has to be done by', 'must be done by',
+  ],
+  languages: {
+    中文: 'Chinese', 汉语: 'Chinese', 简体中文: 'Chinese', 普通话: 'Chinese', 国语: 'Chinese', 繁体中文: 'Traditional Chinese',
+    繁体: 'Traditional Chinese', 粤语: 'Cantonese', 英文: 'English', 英语: 'English', 日语: 'Japanese', 日文: 'Japanese',
+    韩语: 'Korean', 韩文: 'Korean', 法语: 'French', 法文: 'French', 德语: 'German', 德文: 'German', 西班牙语: 'Spanish',
+    俄语: 'Russian', 葡萄牙语: 'Portuguese', 意大利语: 'Italian', 阿拉伯语: 'Arabic',
+    English: 'English', Chinese: 'Chinese', Mandarin: 'Chinese', 'Simplified Chinese': 'Chinese',
+    'Traditional Chinese': 'Traditional Chinese', Cantonese: 'Cantonese', Japanese: 'Japanese', Korean: 'Korean',
+    French: 'French', German: 'German', Spanish: 'Spanish', Russian: 'Russian', Portuguese: 'Portuguese',
+    Italian: 'Italian', Arabic: 'Arabic', Dutch: 'Dutch', Vietnamese: 'Vietnamese', Thai: 'Thai',
+  },
+  answerVerbs: [
+    '回答', '回复', '答复', '作答', '说', '写', '交流', '沟通', '讲', '解释', '输出', '对话', '聊', '答',
+    'answer', 'answers', 'reply', 'replies', 'respond', 'response', 'responses', 'write', 'talk', 'speak',
+    'explain', 'communicate', 'chat', 'answering', 'replying', 'responding', 'output',
+  ],
+  answerLengths: {
+    简短: 'short', 简洁: 'short', 精简: 'short', 简单点: 'short', 简单一点: 'short', 短一点: 'short', 短一些: 'short',
+    短点: 'short', 别太长: 'short', 不要太长: 'short', 言简意赅: 'short', 少说废话: 'short', 直接给结论: 'short',
+    详细: 'detailed', 详细一点: 'detailed', 详细点: 'detailed', 详尽: 'detailed', 具体一点: 'detailed', 展开讲: 'detailed',
+    short: 'short', shorter: 'short', brief: 'short', briefly: 'short', concise: 'short', succinct: 'short',
+    terse: 'short', 'to the point': 'short', detailed: 'detailed', 'in detail': 'detailed', 'more detail': 'detailed',
+    thorough: 'detailed', longer: 'detailed', 'in depth': 'detailed', 'in-depth': 'detailed',
+  },
+  answerLengthContext: [
+    '回答', '回复', '答案', '以后', '之后', '今后', '尽量', '一律', '保持', '一直',
+    'keep it', 'keep them', 'keep answers', 'keep replies', 'keep responses', 'keep your', 'answer', 'answers',
+    'reply', 'replies', 'response', 'responses', 'be', 'always', 'from now on',
+  ],
+  regionPattern: [
+    '(?<![A-Za-z0-9-])(?:',
+    '(?:us|eu|ap|sa|ca|me|af|il|mx|cn)-(?:gov-)?',
+    '(?:north|south|east|west|central|northeast|northwest|southeast|southwest)-\\d',
+    '|cn-(?:hangzhou|shanghai|beijing|shenzhen|qingdao|zhangjiakou|huhehaote|wulanchabu|chengdu|guangzhou|hongkong',
+    '|heyuan|nanjing|fuzhou|wuhan)',
+    '|(?:us|europe|asia|australia|northamerica|southamerica|me|africa)-',
+    '(?:north|south|east|west|central|northeast|southeast|southwest|northwest)\\d',
+    '|ap-(?:guangzhou|shanghai|beijing|chengdu|chongqing|nanjing|hongkong|singapore|tokyo|seoul|bangkok|mumbai)',
+    ')(?![A-Za-z0-9-])',
+  ].join(''),
+  timezonePattern: [
+    '(?:UTC|GMT)\\s?[+-]\\s?\\d{1,2}(?::?\\d{2})?',
+    '|(?<![A-Za-z])(?:Asia|Europe|America|Africa|Australia|Pacific|Atlantic|Indian)/[A-Z][A-Za-z_]+(?:/[A-Z][A-Za-z_]+)?',
+    '|[东西][一二三四五六七八九十]{1,2}区|北京时间',
+    '|(?<![A-Za-z])(?:PST|PDT|EST|EDT|CST|CET|CEST|JST|KST|IST|BST|AEST|SGT|HKT)(?![A-Za-z])',
+  ].join(''),
+  timezoneWords: ['时区', 'timezone', 'time zone', "i'm in", 'i am in', 'we are in', "we're in", '我在', '我们在'],
+  allergyPatterns: [
+    '(?:我|本人)?对\\s*([\\u4e00-\\u9fffA-Za-z ]{1,12}?)\\s*过敏',
+    "(?:i'm|i am|i'm severely|i am severely)\\s+allergic\\s+to\\s+([A-Za-z][A-Za-z -]{1,24}?)(?=[,.;!?]|\\s+(?:and|so|but)\\b|$)",
+  ],
+  diets: {
+    吃素: 'vegetarian', 素食: 'vegetarian', 素食主义者: 'vegetarian', 全素: 'vegan', vegetarian: 'vegetarian', vegan: 'vegan',
+    'pescatarian': 'pescatarian', 清真: 'halal', halal: 'halal', kosher: 'kosher', 'gluten-free': 'gluten-free',
+  },
+  locationIntros: ['我住在', '我家在', '我现在住在', '我人在', 'i live in', "i'm based in", 'i am based in', 'we are based in', "we're based in"],
+  nameIntros: ['我叫', '我的名字是', '我的名字叫', '叫我', '称呼我', 'my name is', 'call me', "i'm called", 'i am called'],
+};

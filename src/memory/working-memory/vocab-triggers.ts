@@ -1,0 +1,223 @@
+/** Words that make a clause a decision, a drop, a question or a maybe. Data only. */
+
+export interface TriggerVocabulary {
+  /** Before a value, a decision or a statement of setup: 用, 换成, go with, I'm on. */
+  readonly set: readonly string[];
+  /** Before a cloud or hosting product, these say where things run (集群在阿里云上, hosted on Vercel). */
+  readonly locatives: readonly string[];
+  /** Slots that a locative word fills. */
+  readonly locativeSubjects: readonly string[];
+  /** After a value: 直接 rolling update 就行, Postgres it is. */
+  readonly setAfter: readonly string[];
+  /** Link a slot word to its value: 数据库是 MySQL, database: Postgres. */
+  readonly copulas: readonly string[];
+  /** After a decision verb earlier in the clause these lead to the new value: migrate from A **to** B. */
+  readonly connectors: readonly string[];
+  /** Undo a trigger just before it: 不用, don't use, never. */
+  readonly negations: readonly string[];
+  /** Contain a negation character without negating: 不如用 (better use), 不错. */
+  readonly negationExclusions: readonly string[];
+  /** Between a trigger and a value these mean the value is the old or rejected one: from, instead of, 代替. */
+  readonly blockers: readonly string[];
+  /** Words containing 用 that are not "use": 用户, 应用, 费用. */
+  readonly useExclusions: readonly string[];
+  /** Before an object, it is dropped: drop X, 不用X了, 放弃X, forget X. */
+  readonly dropBefore: readonly string[];
+  /** These drop only with 了 after the object (不用 Redis 了); without it they state a preference (不要 JavaScript). */
+  readonly dropBeforeNeedsLe: readonly string[];
+  /** After an object: X不用了, X作废, X is off the table. */
+  readonly dropAfter: readonly string[];
+  /** These void whatever they name, even an unknown topic: 作废, scrap, 推翻. Others need a product or a topic noun. */
+  readonly strongDrop: readonly string[];
+  /**
+   * An English drop word counts only at the start of its clause, after these; "forget" only as a request, not
+   * after a bare pronoun (so "I forget the syntax" is not one).
+   */
+  readonly dropLeadIns: readonly string[];
+  /** Before 忘: the speaker forgot something (我忘了密码), not a request to forget. */
+  readonly forgetSubjects: readonly string[];
+  /** Nouns that make an object a topic (a plan, an idea), deprecated as a whole rather than unset. */
+  readonly topicNouns: readonly string[];
+  /** Words that make an object a topic only at its end (灰度那套, not 那套房子). */
+  readonly topicEndings: readonly string[];
+  /** Stripped from the front of a topic: 之前说的 Kafka 方案 → Kafka 方案 (regular-expression sources). */
+  readonly topicQualifiers: readonly string[];
+  /** End an object: and, but, we'll, 改用. */
+  readonly objectStops: readonly string[];
+  /** Make a clause a question wherever they are (English wh-words count only at the start: "what I said"). */
+  readonly questionWords: readonly string[];
+  /** A clause starting with these is an English question. */
+  readonly questionStarts: readonly string[];
+  /** A last clause that is only one of these makes its whole sentence a question (…，可以吗？, …, right?). */
+  readonly questionTags: readonly string[];
+  /** Make a sentence undecided (还在纠结, still deciding, maybe): no facts. */
+  readonly undecided: readonly string[];
+  /** Make a sentence hypothetical (如果, if): no facts. */
+  readonly conditional: readonly string[];
+  /** Make a clause describe the past or a problem, not a choice (以前用, when I use): no set. */
+  readonly narrative: readonly string[];
+  /** The user asks to keep what they say: items of the message are pinned. */
+  readonly remember: readonly string[];
+  /** 用 X 写一个… asks for one piece of work in X, not a standing choice, unless one of `standing` is said too. */
+  readonly taskVerbs: readonly string[];
+  readonly standing: readonly string[];
+  /** Before a slot word these name no value: "use a different cache", "换个新的数据库". */
+  readonly vagueModifiers: readonly string[];
+}
+
+export const TRIGGER_VOCABULARY: TriggerVocabulary = {
+  set: [
+    '用', '使用', '采用', '选用', '改用', '换用', '换成', '换为', '改成', '改为', '切换到', '切换成', '切换为', '切到', '切成',
+    '迁到', '迁移到', '迁去', '迁至', '搬到', '选了', '选择了', '选择', '选', '选定', '定了', '定为', '定成', '决定', '打算', '计划',
+    '准备', '习惯', '喜欢', '偏好', '偏向', '倾向于', '倾向', '更喜欢', '首选', '部署在', '部署到', '跑在',
+    '基于', '引入', '接入', '升级到', '升到', '降级到', '降到', '换回', '改回', '切回', '回到', '部署', '服务器在', '机器在',
+    '托管在', '放在',
+    'use', 'using', 'uses', 'go with', 'going with', 'went with', 'stick with', 'sticking with', 'stick to',
+    'stay with',
+    'staying with', 'stay on', 'settle on', 'settled on', 'decided on', 'decide on', 'choose', 'chose', 'chosen',
+    'pick', 'picked', 'opt for', 'opted for', 'prefer', 'prefers', 'preferred', 'switch', 'switching', 'switched',
+    'move', 'moving', 'moved', 'migrate', 'migrating', 'migrated', 'adopt', 'adopting', 'adopted', "i'm on", 'i am on',
+    "we're on", 'we are on', 'is on', 'are on', 'running', 'run on', 'runs on', 'runs', 'run', 'we run', 'deploy on',
+    'deploy to',
+    'deployed on', 'deployed to', 'host on', 'hosted on', 'built with', 'build with', 'built on', 'based on',
+    'standardize on', 'standardise on', 'go for', 'going for', 'rely on', 'keep using', 'hosted in', 'is hosted on',
+    'servers are in', 'servers are on', 'lives on', 'written in', 'built in', 'coded in', 'implemented in', 'upgrade to', 'upgraded to',
+    'upgrading to', 'downgrade to', 'downgraded to', 'replace', 'replacing', 'replaced', 'switch back to',
+    'go back to', 'revert to', 'roll back to', 'deploy', 'deploys', 'deployed', 'deploying', 'keep', 'keeping',
+  ],
+  locatives: ['在', '跑在', '放在', '部署在', 'on', 'in', 'at', 'onto'],
+  locativeSubjects: ['cloud provider', 'hosting', 'region'],
+  setAfter: [
+    '就行', '就好', '就可以', '就够了', '够用了', '足够了', '即可', '吧', '好了', 'it is', 'is fine', 'is the choice', 'wins', 'for now',
+    'is enough', 'is good enough', 'will do', 'should be enough', 'should do', 'works for us', 'is our pick',
+  ],
+  copulas: ['是', '为', '用的是', '选的是', ':', '=', 'is', 'will be', "'s", 'are', 'should be'],
+  connectors: ['to', 'into', 'with', 'onto', '成', '为', '到', '至'],
+  negations: [
+    '不', '别', '没', '没有', '不要', '不想', '不再', '未', '无需', '不必', '甭', '勿', '禁止', '拒绝',
+    "don't", 'do not', "doesn't", 'does not', "didn't", 'did not', 'never', 'not', 'no longer', "won't", 'will not',
+    "can't", 'cannot', "shouldn't", "wouldn't", 'stop', 'avoid', 'without', 'instead of', 'rather than',
+  ],
+  negationExclusions: [
+    '不如', '不错', '不管', '不过', '不然', '要不', '不妨', '不了解', '不知道', '不太懂', '不会的话', '不熟', '不同', '不少', '不久', '不断', '不仅', '不一定',
+    '不得不', '不止',
+  ],
+  blockers: [
+    'from', '从', 'instead of', 'rather than', '而不是', '而非', '不是', '代替', '替代', '取代', '替换', '替掉', 'than', 'over',
+    'vs', 'vs.', 'versus', '比', '相比', '对比', 'replace', 'replacing', 'replaced', 'not', '除了', 'except', 'without',
+    'but', '但', '但是', '而', 'however', '还是说',
+  ],
+  useExclusions: [
+    '用户', '应用', '费用', '作用', '可用', '有用', '没用', '通用', '专用', '常用', '实用', '用途', '用量', '用法', '用例', '用时',
+    '信用', '使用率', '占用', '调用', '引用', '复用', '启用', '禁用', '备用', '试用', '适用', '用处', '用于', '用来', '租用',
+    '挪用', '滥用', '耗用', '利用', '运用', '采用率', '用完', '用光', '用尽', '享用', '食用', '服用', '用心', '用功', '用力',
+    '上午', '上面', '上述', '上次', '上个', '上周', '上月', '上线', '上传', '马上', '线上', '以上', '晚上', '早上', '网上',
+    '上网', '上班', '上来', '上去', '上升', '上涨', '上限', '上下', '加上', '身上', '路上', '上游', '上架', '上报', '上层',
+    '还是说', '还是不', '统一下', '习惯了', '计划中',
+  ],
+  dropBefore: [
+    '不用', '不再用', '不再使用', '别用', '不要用', '去掉', '去除', '删掉', '移除', '弃用', '停用', '放弃', '取消', '忘掉', '忘记',
+    '忘了', '不考虑', '推翻', '废弃', '撤销', '作废', '抛弃', '丢掉', '扔掉', '干掉', '砍掉', '下掉', '拿掉', '不要',
+    '别管', '不用管',
+    'drop', 'dropping', 'stop using', 'no longer use', 'no longer using', 'get rid of', 'getting rid of', 'ditch',
+    'ditching', 'remove', 'removing', 'abandon', 'abandoning', 'forget', 'forget about', 'scrap', 'scrapping',
+    'scratch', 'discard', 'ignore', 'disregard', 'never mind', 'nevermind', 'cancel', 'kill', 'toss', 'throw out',
+    'move away from', 'moving away from', 'phase out', 'retire', 'rip out', 'dropped', 'ditched', 'removed',
+    'abandoned', 'scrapped', 'got rid of', 'moved away from', 'stopped using', 'phased out', 'retired', 'killed',
+    'moved off', 'move off', 'moving off', 'migrated off', 'migrate off', 'migrating off',
+  ],
+  dropBeforeNeedsLe: ['不用', '不要', '别用', '不要用', '不想用'],
+  dropAfter: [
+    '不用了', '就不用了', '先不用了', '也不用了', '不要了', '不需要了', '不用', '作废', '作废了', '算了', '就算了', '不算', '不算数',
+    '放弃', '先放弃', '放弃了', '取消', '取消了', '不考虑了', '先不考虑', '推翻', '弃用', '停用', '废掉', '废弃', '废弃了', '作罢',
+    '不做了', '先搁置', '搁置',
+    'is off the table', 'is off', 'is cancelled', 'is canceled', 'is dead', 'is out', 'is void', 'is scrapped',
+    'is dropped', 'is no longer needed', "isn't needed anymore", 'is not needed anymore', 'is gone', 'can go',
+    'is history', 'no longer applies', "doesn't apply anymore", 'anymore',
+  ],
+  strongDrop: [
+    '作废', '推翻', '废弃', '撤销', '不算数', '不算', 'scrap', 'scrapping', 'scratch', 'is void', 'is off the table', 'disregard',
+    'is scrapped', 'no longer applies', "doesn't apply anymore",
+  ],
+  dropLeadIns: [
+    'please', 'just', 'ok', 'okay', 'so', 'and', 'actually', 'also', 'oh', 'hmm', 'then', "let's", 'let us', "we'll",
+    'we will',
+    "we're", 'we are', 'we can', 'we should', 'we need to', 'we have to', "i'll", 'i will', "i'm", 'i am', 'going to',
+    'gonna',
+    'decided to', 'want to', 'wanna', 'now', 'yeah', 'yes', 'no', 'well', 'alright', 'right', 'hey', 'sorry', 'wait',
+    'honestly', 'guys', 'team', 'btw', 'also', 'instead', 'totally', 'completely', 'can you', 'could you', 'you can',
+    'we', 'i', 'they', 'the team', 'our team', 'we just', 'we finally', 'we already', 'we have', "we've", 'i have',
+    "i've",
+    'finally', 'already', 'last year', 'recently',
+  ],
+  forgetSubjects: ['我', '我们', '他', '她', '你', '咱', '都', '又', '差点', '竟然', '居然'],
+  topicNouns: [
+    '方案', '计划', '想法', '思路', '主意', '提议', '建议', '设计', '需求', '问题', '要求', '话题', '讨论', '结论', '决定', '安排',
+    '消息', '那句话', '那段', '版本', '路线', '架构方案', '选型', '事', '事情', '部分',
+    'idea', 'ideas', 'plan', 'plans', 'approach', 'proposal', 'suggestion', 'design', 'question', 'request',
+    'requirement', 'message', 'topic', 'option', 'solution', 'strategy', 'decision', 'discussion', 'thread', 'part',
+    'draft', 'spec', 'route', 'thing', 'stuff', 'one', 'what i said', 'what we said', 'what i just said',
+  ],
+  topicEndings: ['那套', '这套', '那一套', '这一套', '那些', '这些', '那个', '这个'],
+  topicQualifiers: [
+    '^(?:我们|我|咱们)?(?:之前|刚才|刚刚|前面|上面|早先|原来|原先|先前|昨天|上次)?(?:说|提|讨论|聊|定|商量|想|做)(?:过)?的',
+    '^(?:我们|我|咱们)(?:之前|刚才|刚刚|前面|上面|原来|原先|先前)', '^(?:之前|刚才|刚刚|前面|上面|原来|原先|先前|上次)的?',
+    '^(?:那个|这个|那套|这套|那种|这种|那条|这条|那段|这段|那句|这句|那些|这些|整个|那|这)', '^(?:the|a|an)\\s+',
+    '^(?:whole|entire|previous|earlier|old|original|last)\\s+',
+    '^(?:that|this|those|these|my|our|your)\\s+', '^what (?:i|we) (?:just )?said(?: about)?\\s*',
+    '\\s+(?:earlier|before|just now|for now|again)$',
+  ],
+  objectStops: [
+    '了', '吧', '啊', '呀', '嘛', '就', '改用', '换成', '改成', '直接', '然后', '先', '用', '，', '。', '；',
+    'and', 'but', 'we', "we'll", "let's", "i'll", 'so', 'because', 'since', 'then', 'instead', 'for now', '—',
+    'in favor of', 'in favour of', 'for', 'as', 'to', 'please', 'entirely', 'completely', 'altogether',
+  ],
+  questionWords: [
+    '吗', '呢', '什么', '怎么', '怎样', '怎么样', '如何', '为什么', '为啥', '哪', '谁', '多少', '是否', '要不要', '能不能',
+    '可不可以', '行不行', '好不好', '对不对', '是不是', '有没有', '会不会', '该不该', '用不用', '需不需要', '可以吗',
+    '请问', '咋', '啥', '何时', '哪个', '哪种', '还是说', '难道',
+    'any idea', 'anyone know', 'any suggestions', 'thoughts on', 'wondering whether', 'wondering if',
+    'not sure whether',
+    'how to', 'how do i', 'how do we', 'how can i', 'how can we', 'how should', 'show me how', '怎么用', '如何使用', '如何用',
+  ],
+  questionStarts: [
+    'should', 'shall', 'can', 'could', 'would', 'will', 'do', 'does', 'did', 'is', 'are', 'was', 'were', 'which',
+    'what',
+    'how', 'why', 'when', 'where', 'who', 'have', 'has', 'may', 'might', 'any', 'whats', "what's", "how's", 'is it',
+  ],
+  questionTags: [
+    '可以吗', '行吗', '好吗', '对吗', '对不对', '怎么样', '如何', '是吧', '对吧', '行不行', '好不好', '可以不', '呢', 'ok', 'okay', 'right',
+    'correct', 'yes', 'no', 'thoughts', 'makes sense', 'good idea', 'sound good', 'sounds good', 'agree',
+  ],
+  undecided: [
+    '还在考虑', '在考虑', '考虑一下', '还没定', '还没决定', '没想好', '没定', '犹豫', '纠结', '不确定', '拿不准', '还在想', '待定', '再看看',
+    '试试', '试一下', '试试看', '或者', '或是', '可能', '也许', '或许', '说不定', '要么', '二选一',
+    'still deciding', 'not sure', 'undecided', "haven't decided", 'have not decided', 'not decided', 'torn between',
+    'considering', 'thinking about', 'thinking of', 'maybe', 'perhaps', 'might', 'possibly', 'either',
+    'not yet decided',
+    'deciding between', 'choosing between', 'evaluating', 'comparing', 'try', 'trying', 'tbd', 'or',
+  ],
+  conditional: [
+    '如果', '要是', '假如', '假设', '万一', '的话', '若', 'if', 'unless', 'in case', 'suppose', 'supposing', 'assuming', 'what if',
+  ],
+  narrative: [
+    '以前', '之前用', '原来用', '曾经', '过去', '当时', '的时候', '时候', '报错', '出错', '失败', '挂了', '崩了', '卡住', '卡在',
+    '做了个', '做了一个', '写了个', '写了一个', '试了', '试过', '用过',
+    'used to', 'previously', 'back then', 'when i', 'when we', 'while', 'error', 'errors', 'fails', 'failed', 'crash',
+    'crashes', 'crashed', 'broken', 'breaks', 'stuck',
+  ],
+  vagueModifiers: [
+    'new', 'different', 'another', 'other', 'better', 'same', 'some', 'any', 'proper', 'real', 'separate', 'single',
+    'good', 'simple', 'simpler', 'faster', 'cheaper', 'bigger', 'smaller', 'default', 'our', 'my', 'your', 'their',
+    'this', 'that', 'the', 'a', 'an', 'one', 'more', 'less', 'second', 'extra', 'own', 'old', 'current', 'existing',
+    '新的', '新', '别的', '其他', '其它', '另一个', '另外的', '一个', '个', '这个', '那个', '更好的', '好的', '合适的', '现有的', '原来的', '之前的',
+  ],
+  taskVerbs: ['写一个', '写个', '写一段', '写一下', '实现一个', '实现', '做一个', '做个', '画一个', '画个', '生成', '算一下', '翻译', '解释', '演示'],
+  standing: [
+    '以后', '今后', '之后都', '都用', '统一', '一律', '一直', '默认', '项目', '我们', '团队', '公司', 'from now on', 'always', 'going forward',
+  ],
+  remember: [
+    '记住', '请记住', '记一下', '记下来', '别忘了', '不要忘记', 'remember this', 'remember that', 'keep in mind', 'note that',
+    "don't forget",
+  ],
+};

@@ -1,0 +1,111 @@
+/**
+ * All the words and patterns the extractor reads, in one value. Behaviour changes by changing data:
+ * pass overrides to `createExtractor` (each section merges key by key; lists replace).
+ */
+import { AssistantError } from '../../shared/errors.ts';
+import { DATE_VOCABULARY, type DateVocabulary } from './vocab-dates.ts';
+import { ENTITY_VOCABULARY, type EntityVocabulary } from './vocab-entities.ts';
+import { PRODUCT_GROUPS, RUNTIME_VERSION_SUBJECTS, type ProductGroup } from './vocab-products.ts';
+import { SUBJECT_VOCABULARY, type SubjectVocabulary } from './vocab-subjects.ts';
+import { TRIGGER_VOCABULARY, type TriggerVocabulary } from './vocab-triggers.ts';
+
+export type { DateVocabulary, EntityVocabulary, ProductGroup, SubjectVocabulary, TriggerVocabulary };
+
+export interface WmVocabulary {
+  readonly entities: EntityVocabulary;
+  readonly dates: DateVocabulary;
+  readonly products: readonly ProductGroup[];
+  /** Lower-case runtime name → its version slot (python → `python version`). */
+  readonly runtimes: Readonly<Record<string, string>>;
+  readonly subjects: SubjectVocabulary;
+  readonly triggers: TriggerVocabulary;
+}
+
+export interface VocabularyOverrides {
+  readonly entities?: Partial<EntityVocabulary>;
+  readonly dates?: Partial<DateVocabulary>;
+  /** Replaces the product list; spread `DEFAULT_VOCABULARY.products` to extend it. */
+  readonly products?: readonly ProductGroup[];
+  readonly runtimes?: Readonly<Record<string, string>>;
+  readonly subjects?: Partial<SubjectVocabulary>;
+  readonly triggers?: Partial<TriggerVocabulary>;
+}
+
+export const DEFAULT_VOCABULARY: WmVocabulary = {
+  entities: ENTITY_VOCABULARY,
+  dates: DATE_VOCABULARY,
+  products: PRODUCT_GROUPS,
+  runtimes: RUNTIME_VERSION_SUBJECTS,
+  subjects: SUBJECT_VOCABULARY,
+  triggers: TRIGGER_VOCABULARY,
+};
+
+export function resolveVocabulary(overrides: VocabularyOverrides = {}): WmVocabulary {
+  const vocabulary: WmVocabulary = {
+    entities: { ...ENTITY_VOCABULARY, ...overrides.entities },
+    dates: { ...DATE_VOCABULARY, ...overrides.dates },
+    products: overrides.products ?? PRODUCT_GROUPS,
+    runtimes: overrides.runtimes ?? RUNTIME_VERSION_SUBJECTS,
+    subjects: { ...SUBJECT_VOCABULARY, ...overrides.subjects },
+    triggers: { ...TRIGGER_VOCABULARY, ...overrides.triggers },
+  };
+  validate(vocabulary);
+  return vocabulary;
+}
+
+function fail(path: string, what: string): never {
+  throw new AssistantError('invalid_config', `Working-memory vocabulary: ${path} ${what}.`);
+}
+
+function checkStrings(path: string, value: unknown): void {
+  if (!Array.isArray(value) || value.some((w) => typeof w !== 'string')) fail(path, 'must be a list of strings');
+}
+
+function checkRecord(path: string, value: unknown, type: 'string' | 'number'): void {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) fail(path, 'must be an object');
+  for (const [key, v] of Object.entries(value)) {
+    if (typeof v !== type && !(v === null && path.endsWith('enWeekPrefixes')))
+      fail(`${path}.${key}`, `must be a ${type}`);
+  }
+}
+
+function checkPattern(path: string, source: unknown): void {
+  if (typeof source !== 'string') fail(path, 'must be a regular-expression source');
+  try {
+    new RegExp(source, 'u');
+  } catch (error) {
+    fail(path, `is not a valid regular expression (${(error as Error).message})`);
+  }
+}
+
+function validate(v: WmVocabulary): void {
+  for (const [section, body] of Object.entries({
+    entities: v.entities,
+    dates: v.dates,
+    subjects: v.subjects,
+    triggers: v.triggers,
+  })) {
+    for (const [key, value] of Object.entries(body)) {
+      const path = `${section}.${key}`;
+      if (Array.isArray(value)) {
+        checkStrings(path, value);
+        if (key === 'topicQualifiers') value.forEach((s, i) => checkPattern(`${path}[${i}]`, s));
+      } else if (typeof value === 'string') {
+        if (key.endsWith('Pattern')) checkPattern(path, value);
+      } else if (key === 'aliases') {
+        for (const [subject, words] of Object.entries(value as object)) checkStrings(`${path}.${subject}`, words);
+      } else {
+        const sample = Object.values(value as object).find((x) => x !== null);
+        checkRecord(path, value, typeof sample === 'number' ? 'number' : 'string');
+      }
+    }
+  }
+  if (!Array.isArray(v.products)) fail('products', 'must be a list');
+  v.products.forEach((group, i) => {
+    if (typeof group?.subject !== 'string' || group.subject.trim() === '')
+      fail(`products[${i}].subject`, 'must be a non-empty string');
+    checkStrings(`products[${i}].names`, group.names);
+    if (group.exactNames !== undefined) checkStrings(`products[${i}].exactNames`, group.exactNames);
+  });
+  checkRecord('runtimes', v.runtimes, 'string');
+}

@@ -1,0 +1,154 @@
+import { describe, expect, it } from 'vitest';
+import { createExtractor } from '../../../src/memory/working-memory/extract.ts';
+import { DEFAULT_VOCABULARY } from '../../../src/memory/working-memory/vocabulary.ts';
+import { facts } from './helpers.ts';
+
+describe('decisions and preferences', () => {
+  it('sets the slot of a known product, Chinese, English and mixed', () => {
+    expect(facts('我们后端决定用 Caddy。')).toEqual(['web server=Caddy']);
+    expect(facts('数据库换成PostgreSQL，老的实例先留着。')).toEqual(['database=PostgreSQL']);
+    expect(facts('We finally settled on ClickHouse and Grafana.')).toEqual([
+      'database=ClickHouse',
+      'monitoring=Grafana',
+    ]);
+    expect(facts("Let's go with Terraform for infra and GitHub Actions for CI.")).toEqual([
+      'infrastructure as code=Terraform',
+      'CI=GitHub Actions',
+    ]);
+    expect(facts('前端打包工具就用 Vite 吧，webpack 太慢了。')).toEqual(['bundler=Vite']);
+    expect(facts('直接 rolling update 就行。')).toEqual(['deployment strategy=rolling update']);
+    expect(facts('Postgres it is.')).toEqual(['database=Postgres']);
+  });
+
+  it('keeps the newer of two values for one slot (计划用 Nginx，算了还是用 Apache), but a list in one clause whole', () => {
+    expect(facts('我们计划用Nginx，算了还是用Apache。')).toEqual(['web server=Apache']);
+    expect(facts('监控这块我们定了 Prometheus + Grafana。')).toEqual(['monitoring=Prometheus', 'monitoring=Grafana']);
+  });
+
+  it('reads statements of setup: slot word + is, where things run, what they are written in', () => {
+    expect(facts('Our main DB is MySQL 8.0 on RDS, and the cache is Redis 7.2.')).toEqual([
+      'database=MySQL 8.0',
+      'cache=Redis 7.2',
+    ]);
+    expect(facts('我们的 k8s 集群在阿里云上。')).toEqual(['cloud provider=阿里云']);
+    expect(facts('All new services are written in Go 1.22.')).toEqual(['go version=1.22']);
+    expect(facts('开发机是 Debian 12，Python 用 3.11，包管理用 uv。')).toEqual([
+      'os=Debian 12',
+      'python version=3.11',
+      'package manager=uv',
+    ]);
+  });
+
+  it('reads a maybe only in its own clause', () => {
+    expect(facts('前端我们一直用 Angular，明年可能会迁到 React。')).toEqual(['frontend framework=Angular']);
+  });
+
+  it('follows the new value, not the old one: from/to, instead of, replace, over', () => {
+    expect(facts("We're moving from MySQL to Postgres next quarter.")).toEqual(['database=Postgres']);
+    expect(facts('OK, use Caddy instead of Nginx.')).toEqual(['web server=Caddy']);
+    expect(facts('Replace Jenkins with Drone CI.')).toEqual(['CI=Drone CI']);
+    expect(facts('I prefer tabs over spaces.')).toEqual(['indentation=tabs']);
+    expect(facts('把 Redis 换成 Valkey 吧')).toEqual(['cache=Valkey']);
+  });
+
+  it('names the slot from a slot word when the value is unknown, or the role it is given', () => {
+    expect(facts('消息队列统一用 FooMQ')).toEqual(['message queue=FooMQ']);
+    expect(facts('Use Redis as the message queue for now.')).toEqual(['message queue=Redis']);
+    expect(facts('Our stack: PostgreSQL 16 as the database.')).toEqual(['database=PostgreSQL 16']);
+    expect(facts('编辑器我习惯用 VS Code，别再给我推荐别的配置了。')).toEqual(['editor=VS Code']);
+  });
+
+  it('keeps runtime versions in their own slot and OS versions in the value', () => {
+    expect(facts("I'm on Python 3.12 but the lib needs 3.10.")).toEqual(['python version=3.12']);
+    expect(facts('Python 版本是 3.11.7，Node 版本 20。')).toEqual(['python version=3.11.7', 'node version=20']);
+    expect(facts('把 Python 从 3.9 升级到 3.12 了。')).toEqual(['python version=3.12']);
+    expect(facts('我用的是 Mac，系统 macOS 14.3。')).toEqual(['os=macOS 14.3']);
+    expect(facts('The server runs Ubuntu 22.04 LTS.')).toEqual(['os=Ubuntu 22.04 LTS']);
+  });
+
+  it('fills the special slots: budget, deadline, region, answer language and length, name', () => {
+    expect(facts('预算控制在 8000 元以内。')).toEqual(['budget=8000 CNY']);
+    expect(facts('budget 大概 $800，想买个耳机，Sony 还是 Bose？')).toEqual(['budget=800 USD']);
+    expect(facts('Budget is around $2,000, max $2,500.')).toEqual(['budget=2000 USD']);
+    expect(facts('Heads up: the deadline moved to Friday.')).toEqual(['deadline=2026-03-06']);
+    expect(facts('下下周二交报告，截止时间是晚上6点。')).toEqual(['deadline=2026-03-17']);
+    expect(facts('Please keep everything in eu-west-1 from now on.')).toEqual(['region=eu-west-1']);
+    expect(facts('以后请用中文回答，回答简短一点。')).toEqual(['answer language=Chinese', 'answer length=short']);
+    expect(facts('I prefer answers in English, and keep them short.')).toEqual([
+      'answer language=English',
+      'answer length=short',
+    ]);
+    expect(facts('我叫李雷，在杭州做后端。')).toEqual(['name=李雷']);
+    expect(facts('My name is Priya and I work on payments.')).toEqual(['name=Priya']);
+    expect(facts('时区是 Asia/Shanghai')).toEqual(['timezone=Asia/Shanghai']);
+    expect(facts('我对花生过敏，推荐菜的时候注意。')).toEqual(['allergy=花生']);
+    expect(facts("I'm vegetarian, so no meat please.")).toEqual(['diet=vegetarian']);
+    expect(facts('我住在上海浦东，通勤一小时。')).toEqual(['location=上海浦东']);
+  });
+});
+
+describe('drops (unset)', () => {
+  it('unsets the dropped value, with its replacement when one is named', () => {
+    expect(facts('Redis 不用了，we will just use an in-memory cache for now.')).toEqual([
+      'cache≠Redis',
+      'cache=in-memory',
+    ]);
+    expect(facts('Jenkins 不用了，换成 FooCI。')).toEqual(['CI≠Jenkins', 'CI=FooCI']);
+    expect(facts("Let's drop Redis and use Memcached instead.")).toEqual(['cache≠Redis', 'cache=Memcached']);
+    expect(facts('We ditched Travis CI last year and went with CircleCI.')).toEqual(['CI≠Travis CI', 'CI=CircleCI']);
+    expect(facts('We moved off Heroku to Fly.io last month.')).toEqual(['hosting≠Heroku', 'hosting=Fly.io']);
+  });
+
+  it('unsets without a replacement', () => {
+    expect(facts('不考虑 Oracle 了，成本太高。')).toEqual(['database≠Oracle']);
+    expect(facts("We don't use Kafka anymore.")).toEqual(['message queue≠Kafka']);
+    expect(facts('GraphQL is off the table.')).toEqual(['API style≠GraphQL']);
+    expect(facts('Nginx 算了。')).toEqual(['web server≠Nginx']);
+  });
+
+  it('needs 了 after 不用 / 不要 X: without it the sentence states a preference, not a drop', () => {
+    expect(facts('不用 Redis 了。')).toEqual(['cache≠Redis']);
+    expect(facts('以后代码示例都用 TypeScript，不要 JavaScript。')).toEqual(['programming language=TypeScript']);
+  });
+});
+
+describe('nothing from questions, maybes, hypotheses, negations and stories', () => {
+  it.each([
+    ['数据库用 MySQL 还是 PostgreSQL 比较好？'],
+    ['Should I use pyenv or a Docker image?'],
+    ['Which is better for a small team, Jenkins or GitHub Actions?'],
+    ['用 Redis 做缓存，可以吗？'],
+    ['We use Postgres, right?'],
+    ['Using Kubernetes, how do I expose a service?'],
+    ['Can you show me how to use Git rebase?'],
+    ['我们还在纠结用 Kafka 还是 RabbitMQ。'],
+    ['Maybe we could try Pulumi, not sure yet.'],
+    ['如果换成 PostgreSQL，需要迁移多少数据？'],
+    ['If we switch to Kubernetes, we need Helm.'],
+    ['我们不打算用微服务。'],
+    ["I don't want to use MongoDB."],
+    ['我用 Docker 部署的时候报错了'],
+    ['用 Python 写一个快速排序。'],
+    ['生产环境的 nginx 一直报502'],
+    ['改成 auto 之后重启报错了'],
+    ['你是哪家公司开发的？能联网吗？'],
+  ])('%s', (text) => {
+    expect(facts(text)).toEqual([]);
+  });
+
+  it('still reads a statement next to a question', () => {
+    expect(facts('我们现在用 MySQL，要不要换成 PostgreSQL？')).toEqual(['database=MySQL']);
+    expect(facts('We use Postgres, should we switch?')).toEqual(['database=Postgres']);
+  });
+});
+
+describe('vocabulary is configuration', () => {
+  it('learns a new product group from data', () => {
+    const extractor = createExtractor({
+      vocabulary: { products: [...DEFAULT_VOCABULARY.products, { subject: 'coffee', names: ['Flat White'] }] },
+    });
+    expect(extractor.extract('I prefer Flat White.', '2026-03-04T10:00:00Z').facts).toEqual([
+      { subject: 'coffee', value: 'Flat White', op: 'set' },
+    ]);
+  });
+});
