@@ -86,5 +86,5 @@ async function main(): Promise<void> {
 }
 
 main().catch((error: unknown) => {
-  (window as unknown as { __benchResult: unknown }).__benchResult = { error: String(error instanceof Error ? error.stack : error) };
+  (window as unknown as { __benchError: string }).__benchError = String(error instanceof Error ? error.stack : error);
 });

@@ -25,7 +25,6 @@ export interface StrategyResult {
 
 
 export interface PrefillBenchResult {
-  error?: string;
   modelUrl: string;
   budget: number;
   maxTokens: number;

@@ -10,7 +10,7 @@
  */
 import { existsSync } from 'node:fs';
 import type { PrefillBenchResult } from '../../bench/prefill-types.ts';
-import { openInChromium } from './chromium-page.ts';
+import { runBrowserBench } from './browser-runner.ts';
 
 function arg(name: string, fallback: string): string {
   const i = process.argv.indexOf(`--${name}`);
@@ -42,14 +42,13 @@ function p95(xs: number[]): number {
 }
 const r2 = (n: number): number => Math.round(n * 100) / 100;
 
-const result = await openInChromium<PrefillBenchResult>(`/bench/prefill.html?${query}`, {
+const result = (await runBrowserBench('/bench/prefill.html', {
+  query: query.toString(),
   timeoutMs: realistic ? 3_600_000 : 600_000,
-  onConsole: (line) => console.log(`  ${line}`),
-});
-if (result.error !== undefined) {
-  console.error(result.error);
-  process.exit(1);
-}
+  onLog: (line) => {
+    if (/ turn \d+:/.test(line)) console.log(`  ${line}`);
+  },
+})) as PrefillBenchResult;
 
 const summary: Record<string, { meanPrefill: number; p95Prefill: number; meanNew: number; meanTtftMs: number; turns: number; compactions: number }> = {};
 console.log('\nstrategy            turns  compactions  prefill mean  prefill p95  new mean  prefill/new  ttft mean (ms)');

@@ -20,10 +20,13 @@ export const estimateTokens: TokenCount = {
   count(text: string): number {
     let cjk = 0;
     let other = 0;
-    for (const ch of text) {
-      const cp = ch.codePointAt(0)!;
-      if (cp >= 0x2e80 && cp <= 0xffff && !(cp >= 0xff00 && cp <= 0xff20)) cjk++;
-      else if (cp > 0xffff) cjk++;
+    for (let i = 0; i < text.length; i++) {
+      const c = text.charCodeAt(i);
+      // A surrogate pair (emoji, rare CJK) counts once, as one token.
+      if (c >= 0xd800 && c <= 0xdbff) {
+        cjk++;
+        i++;
+      } else if (c >= 0x2e80 && !(c >= 0xff00 && c <= 0xff20)) cjk++;
       else other++;
     }
     return cjk + Math.ceil(other / 4);
@@ -57,17 +60,28 @@ function splitKeeping(text: string, offset: number, pattern: RegExp): Array<{ st
   return out;
 }
 
-/** The longest prefix of `text` within `max` tokens, by binary search over the length (at least one character). */
-function fitPrefix(text: string, max: number, counter: TokenCount): number {
+/** The first window tried, in characters per token allowed (grown by doubling when it is not enough). */
+const WINDOW_CHARS_PER_TOKEN = 4;
+
+/**
+ * The length of the longest prefix of text[start, end) within `max` tokens (at least one character). Counts only
+ * windows of a few thousand characters, so cutting a 2 MB paste stays linear.
+ */
+function fitPrefix(text: string, start: number, end: number, max: number, counter: TokenCount): number {
+  const remaining = end - start;
+  let hi = Math.min(remaining, max * WINDOW_CHARS_PER_TOKEN);
+  while (hi < remaining && counter.count(text.slice(start, start + hi)) <= max) hi = Math.min(remaining, hi * 2);
+  if (counter.count(text.slice(start, start + hi)) <= max) return hi;
   let lo = 1;
-  let hi = text.length;
+  hi -= 1;
   while (lo < hi) {
     const mid = Math.ceil((lo + hi) / 2);
-    if (counter.count(text.slice(0, mid)) <= max) lo = mid;
+    if (counter.count(text.slice(start, start + mid)) <= max) lo = mid;
     else hi = mid - 1;
   }
   // Never split a surrogate pair.
-  if (lo < text.length && /[\uD800-\uDBFF]/.test(text[lo - 1]!)) lo = lo > 1 ? lo - 1 : lo + 1;
+  const code = text.charCodeAt(start + lo - 1);
+  if (code >= 0xd800 && code <= 0xdbff && lo < remaining) lo = lo > 1 ? lo - 1 : lo + 1;
   return lo;
 }
 
@@ -89,14 +103,8 @@ export function splitIntoParts(text: string, counter: TokenCount, max = PART_MAX
     for (const sentence of splitKeeping(paraText, para.start, SENTENCE)) {
       let start = sentence.start;
       while (start < sentence.end) {
-        const rest = text.slice(start, sentence.end);
-        const restTokens = counter.count(rest);
-        if (restTokens <= max) {
-          atoms.push({ start, end: sentence.end, tokens: restTokens });
-          break;
-        }
-        const len = fitPrefix(rest, max, counter);
-        atoms.push({ start, end: start + len, tokens: counter.count(rest.slice(0, len)) });
+        const len = fitPrefix(text, start, sentence.end, max, counter);
+        atoms.push({ start, end: start + len, tokens: counter.count(text.slice(start, start + len)) });
         start += len;
       }
     }

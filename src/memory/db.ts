@@ -2,13 +2,15 @@
  * Opening the database and running transactions with errors the app can show: a full disk or an exhausted quota
  * becomes `storage_full` (the transaction is aborted as a whole, so nothing is half-written).
  */
-import { deleteDB, openDB, type IDBPTransaction, type StoreNames } from 'idb';
+import { wrap, type IDBPTransaction, type StoreNames } from 'idb';
 import { AssistantError } from '../shared/errors.ts';
 import { SCHEMA_VERSION, upgrade, type MemoryDatabase, type MemoryDB } from './schema.ts';
 
 export const DEFAULT_DB_NAME = 'qwen-memory';
 
 export interface OpenOptions {
+  /** Where the database lives: the page's `indexedDB` by default, or a storage bucket's (`bucket.indexedDB`). */
+  factory?: IDBFactory;
   /** Another tab wants a newer schema: this connection must close (the store reopens or tells the user). */
   onVersionChange?: () => void;
   /** The browser closed the connection abnormally (storage cleared, disk error). */
@@ -18,20 +20,29 @@ export interface OpenOptions {
 
 export async function openMemoryDB(name: string, options: OpenOptions = {}): Promise<MemoryDatabase> {
   const now = options.now ?? Date.now;
+  const factory = options.factory ?? globalThis.indexedDB;
   try {
-    return await openDB<MemoryDB>(name, SCHEMA_VERSION, {
-      upgrade: (db, oldVersion, _newVersion, tx) => upgrade(db, oldVersion, tx, now()),
-      blocking: () => options.onVersionChange?.(),
-      terminated: () => options.onTerminated?.(),
+    // idb's openDB, but on any IDBFactory (idb's always uses the global one).
+    const request = factory.open(name, SCHEMA_VERSION);
+    const opened = wrap(request) as unknown as Promise<MemoryDatabase>;
+    request.addEventListener('upgradeneeded', (event) => {
+      const db = wrap(request.result) as unknown as MemoryDatabase;
+      const tx = wrap(request.transaction!) as unknown as Parameters<typeof upgrade>[2];
+      upgrade(db, event.oldVersion, tx, now());
     });
+    const db = await opened;
+    db.addEventListener('versionchange', () => options.onVersionChange?.());
+    db.addEventListener('close', () => options.onTerminated?.());
+    return db;
   } catch (error) {
     throw storageError(error, `Could not open the memory database "${name}"`);
   }
 }
 
-export async function deleteMemoryDB(name: string): Promise<void> {
-  await deleteDB(name);
+export async function deleteMemoryDB(name: string, factory: IDBFactory = globalThis.indexedDB): Promise<void> {
+  await (wrap(factory.deleteDatabase(name)) as unknown as Promise<unknown>);
 }
+
 
 function errorName(error: unknown): string {
   return typeof error === 'object' && error !== null ? String((error as { name?: unknown }).name) : '';

@@ -4,9 +4,14 @@
  *
  * v1 — sessions, turns, chunks (one per exchange), vectors as `number[]` keyed [embedder, chunkId], meta.
  *      (test/fixtures/memory-v1.ts creates a database exactly as v1 left it.)
- * v2 — turns gain tags, updatedAt, replyTo and a by-status index (to find replies cut mid-stream); chunks gain
- *      kind, part offsets, rev and heat, and a by-turn index; vectors become Float32Array in namespaces, keyed
+ * v2 — turns gain tags, updatedAt, replyTo, and `streamingSince` with a sparse index (only streaming turns are
+ *      in it: replies cut mid-stream are found at start-up, finished turns cost no index entry); chunks gain kind,
+ *      part offsets, rev, heat and their vector (`embedding`, Float32Array), and exchange chunks take the id
+ *      `x:<user turn id>`; the vectors store becomes the staging area of a re-embedding, keyed
  *      [embedder, namespace, chunkId]; new stores for working-memory items and doc chunks.
+ *
+ * Indexes are kept to what queries need: every index entry is one more write per record, and an import of
+ * 10,000 turns is bounded by the number of writes.
  */
 import type { DBSchema, IDBPDatabase, IDBPTransaction, StoreNames } from 'idb';
 import type {
@@ -16,7 +21,6 @@ import type {
   MetaRecord,
   SessionRecord,
   TurnRecord,
-  TurnStatus,
   VectorRecord,
   WorkingItemRecord,
 } from './records.ts';
@@ -26,13 +30,9 @@ export const SCHEMA_VERSION = 2;
 
 export interface MemoryDB extends DBSchema {
   sessions: { key: string; value: SessionRecord; indexes: { 'by-updated': number } };
-  turns: { key: string; value: TurnRecord; indexes: { 'by-session-seq': [string, number]; 'by-status': TurnStatus } };
-  chunks: { key: string; value: ChunkRecord; indexes: { 'by-session': string; 'by-turn': string } };
-  vectors: {
-    key: [string, Namespace, string];
-    value: VectorRecord;
-    indexes: { 'by-chunk': string; 'by-scope': [Namespace, string] };
-  };
+  turns: { key: string; value: TurnRecord; indexes: { 'by-session-seq': [string, number]; 'by-streaming': number } };
+  chunks: { key: string; value: ChunkRecord; indexes: { 'by-session': string } };
+  vectors: { key: [string, Namespace, string]; value: VectorRecord };
   workingItems: { key: string; value: WorkingItemRecord; indexes: { 'by-session': string; 'by-expiry': number } };
   docChunks: { key: string; value: DocChunkRecord; indexes: { 'by-doc': string } };
   meta: { key: MetaKey; value: MetaRecord };
@@ -66,7 +66,7 @@ function createV1(db: MemoryDatabase): void {
   const chunks = db.createObjectStore('chunks', { keyPath: 'id' });
   chunks.createIndex('by-session', 'sessionId');
   // v1 keyed vectors by [embedder, chunkId]; v2 replaces the store (a key path cannot change in place).
-  db.createObjectStore('vectors', { keyPath: ['embedder', 'chunkId'] as unknown as string });
+  db.createObjectStore('vectors', { keyPath: ['embedder', 'chunkId'] });
   db.createObjectStore('meta', { keyPath: 'key' });
 }
 
@@ -79,8 +79,11 @@ async function migrateToV2(db: MemoryDatabase, tx: UpgradeTx, now: number): Prom
   tx.objectStore('workingItems').createIndex('by-expiry', 'expiresAt');
   db.createObjectStore('docChunks', { keyPath: 'id' }).createIndex('by-doc', 'docId');
   tx.objectStore('sessions').createIndex('by-updated', 'updatedAt');
-  tx.objectStore('turns').createIndex('by-status', 'status');
-  tx.objectStore('chunks').createIndex('by-turn', 'turnIds', { multiEntry: true });
+  tx.objectStore('turns').createIndex('by-streaming', 'streamingSince');
+
+  const meta = tx.objectStore('meta');
+  const embedderMeta: unknown = await meta.get('embedder');
+  const active = isObject(embedderMeta) && typeof embedderMeta['active'] === 'string' ? embedderMeta['active'] : null;
 
   // Turns, in session order, so that an assistant turn learns which user turn it answered.
   const lastUser = new Map<string, string>();
@@ -92,58 +95,58 @@ async function migrateToV2(db: MemoryDatabase, tx: UpgradeTx, now: number): Prom
       const replyTo = turn['role'] === 'assistant' ? (lastUser.get(sessionId) ?? null) : null;
       if (turn['role'] === 'user') lastUser.set(sessionId, String(turn['id']));
       const createdAt = typeof turn['createdAt'] === 'number' ? turn['createdAt'] : now;
-      await cursor.update({ tags: [], updatedAt: createdAt, replyTo, ...turn } as unknown as TurnRecord);
+      const streaming = turn['status'] === 'streaming' ? { streamingSince: createdAt } : {};
+      await cursor.update({ tags: [], updatedAt: createdAt, replyTo, ...streaming, ...turn } as unknown as TurnRecord);
     }
     cursor = await cursor.continue();
   }
 
-  let chunkCursor = await tx.objectStore('chunks').openCursor();
-  while (chunkCursor !== null) {
-    const chunk: unknown = chunkCursor.value;
-    if (isObject(chunk)) {
-      const text = typeof chunk['text'] === 'string' ? chunk['text'] : '';
-      await chunkCursor.update({
-        kind: 'exchange',
-        part: 0,
-        start: 0,
-        end: text.length,
-        rev: 1,
-        updatedAt: typeof chunk['createdAt'] === 'number' ? chunk['createdAt'] : now,
-        heat: { hits: 0, lastHitAt: null, lastHitRetrieval: 0 },
-        ...chunk,
-      } as unknown as ChunkRecord);
-    }
-    chunkCursor = await chunkCursor.continue();
-  }
-
-  // Vectors: read them all, replace the store, write them back as Float32Array in the conversation namespace.
+  // Vectors: the active embedder's move into their chunks; any other embedder's stay, staged, in a new store
+  // (a key path cannot change in place).
   const oldVectors: unknown[] = await tx.objectStore('vectors').getAll();
   db.deleteObjectStore('vectors');
-  const vectors = db.createObjectStore('vectors', { keyPath: ['embedder', 'namespace', 'chunkId'] as unknown as string });
-  vectors.createIndex('by-chunk', 'chunkId');
-  vectors.createIndex('by-scope', ['namespace', 'scope']);
+  const staged = db.createObjectStore('vectors', { keyPath: ['embedder', 'namespace', 'chunkId'] });
+  const activeVectors = new Map<string, Float32Array>();
   let dimensions = 0;
   for (const old of oldVectors) {
     if (!isObject(old)) continue;
     const raw = old['vector'];
     // A v1 vector was number[]; anything else is kept as it was and skipped (with a warning) when read.
     const vector = Array.isArray(raw) && raw.every((x) => typeof x === 'number') ? Float32Array.from(raw) : raw;
-    if (vector instanceof Float32Array && dimensions === 0) dimensions = vector.length;
+    if (old['embedder'] === active && vector instanceof Float32Array && typeof old['chunkId'] === 'string') {
+      activeVectors.set(old['chunkId'], vector);
+      if (dimensions === 0) dimensions = vector.length;
+      continue;
+    }
     const { sessionId, ...rest } = old;
-    await vectors.put({
-      namespace: 'conversation',
-      scope: typeof sessionId === 'string' ? sessionId : '',
-      rev: 1,
-      createdAt: now,
-      ...rest,
-      vector,
-    } as unknown as VectorRecord);
+    await staged.put({ namespace: 'conversation', scope: typeof sessionId === 'string' ? sessionId : '', rev: 1, createdAt: now, ...rest, vector } as unknown as VectorRecord);
   }
 
-  const meta = tx.objectStore('meta');
-  const embedder: unknown = await meta.get('embedder');
-  if (isObject(embedder) && typeof embedder['active'] === 'string') {
-    await meta.put({ key: 'embedder', active: embedder['active'], pending: null, dimensions });
+  // Chunks: new fields, their vector, and exchange ids derived from their user turn (`x:<turn id>`), so that a
+  // reply finds its exchange by key. A v1 chunk's vector follows it to its new id.
+  const chunks = tx.objectStore('chunks');
+  for (const chunk of (await chunks.getAll()) as unknown[]) {
+    if (!isObject(chunk) || typeof chunk['id'] !== 'string') continue;
+    const text = typeof chunk['text'] === 'string' ? chunk['text'] : '';
+    const turnIds = chunk['turnIds'];
+    const first = Array.isArray(turnIds) && typeof turnIds[0] === 'string' ? turnIds[0] : null;
+    const id = first === null ? chunk['id'] : `x:${first}`;
+    const vector = activeVectors.get(chunk['id']);
+    if (id !== chunk['id']) await chunks.delete(chunk['id']);
+    await chunks.put({
+      kind: 'exchange',
+      part: 0,
+      start: 0,
+      end: text.length,
+      rev: 1,
+      updatedAt: typeof chunk['createdAt'] === 'number' ? chunk['createdAt'] : now,
+      heat: { hits: 0, lastHitAt: null, lastHitRetrieval: 0 },
+      ...chunk,
+      id,
+      embedding: vector === undefined || active === null ? null : { embedder: active, vector },
+    } as unknown as ChunkRecord);
   }
+
+  if (active !== null) await meta.put({ key: 'embedder', active, pending: null, dimensions });
   await meta.put({ key: 'schema', version: 2, upgradedAt: now });
 }

@@ -11,7 +11,8 @@ import type { Namespace } from './vector-index.ts';
 
 export type TabMessage =
   | { type: 'turns'; sessionId: string; turnIds: string[] }
-  | { type: 'vectors'; embedder: string; namespace: Namespace; added: string[]; removed: string[] }
+  /** Chunks written (re-read them: their vector may be new) or deleted. */
+  | { type: 'chunks'; namespace: Namespace; changed: string[]; removed: string[] }
   | { type: 'session-deleted'; sessionId: string }
   | { type: 'doc-deleted'; docId: string }
   | { type: 'everything-deleted' }

@@ -45,8 +45,14 @@ export function isTurnRecord(v: unknown): v is TurnRecord {
     num(v['tokenCount']) &&
     (v['status'] === 'streaming' || v['status'] === 'complete' || v['status'] === 'interrupted') &&
     strings(v['tags']) &&
-    strOrNull(v['replyTo'])
+    strOrNull(v['replyTo']) &&
+    (v['streamingSince'] === undefined || num(v['streamingSince']))
   );
+}
+
+/** The embedding field's shape (its vector is checked when used: `activeVector`). */
+function isEmbeddingField(v: unknown): boolean {
+  return v === null || (obj(v) && str(v['embedder']));
 }
 
 function isHeat(v: unknown): boolean {
@@ -68,7 +74,8 @@ export function isChunkRecord(v: unknown): v is ChunkRecord {
     int(v['rev']) &&
     num(v['createdAt']) &&
     num(v['updatedAt']) &&
-    isHeat(v['heat'])
+    isHeat(v['heat']) &&
+    isEmbeddingField(v['embedding'])
   );
 }
 
@@ -83,18 +90,37 @@ export function isDocChunkRecord(v: unknown): v is DocChunkRecord {
     num(v['tokenCount']) &&
     int(v['rev']) &&
     num(v['createdAt']) &&
-    isHeat(v['heat'])
+    isHeat(v['heat']) &&
+    isEmbeddingField(v['embedding'])
   );
 }
 
-/** A vector record of the expected length whose every component is finite. */
+/** A Float32Array of the expected length whose every component is finite. */
+export function isVector(v: unknown, dimensions: number): v is Float32Array {
+  if (!(v instanceof Float32Array) || v.length !== dimensions) return false;
+  for (let i = 0; i < v.length; i++) if (!Number.isFinite(v[i])) return false;
+  return true;
+}
+
+/**
+ * The chunk's vector if it is from `embedder` and well-formed; null if it has none from that embedder;
+ * 'bad' if it claims one that is malformed (the caller skips it and warns).
+ */
+export function activeVector(
+  chunk: { embedding: { embedder: string; vector?: unknown } | null },
+  embedder: string,
+  dimensions: number,
+): Float32Array | null | 'bad' {
+  const embedding = chunk.embedding;
+  if (embedding === null || embedding.embedder !== embedder) return null;
+  return isVector(embedding.vector, dimensions) ? embedding.vector : 'bad';
+}
+
+/** A staged vector record (re-embedding) of the expected length whose every component is finite. */
 export function isVectorRecord(v: unknown, dimensions: number): v is VectorRecord {
   if (!(obj(v) && str(v['embedder']) && str(v['chunkId']) && str(v['scope']) && int(v['rev']))) return false;
   if (v['namespace'] !== 'conversation' && v['namespace'] !== 'docs') return false;
-  const vector = v['vector'];
-  if (!(vector instanceof Float32Array) || vector.length !== dimensions) return false;
-  for (let i = 0; i < vector.length; i++) if (!Number.isFinite(vector[i])) return false;
-  return true;
+  return isVector(v['vector'], dimensions);
 }
 
 export function isWorkingItemRecord(v: unknown): v is WorkingItemRecord {

@@ -8,7 +8,7 @@ import { chromium, type Browser } from 'playwright';
 import { build, preview, type PreviewServer } from 'vite';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TEST_MODEL_REPLY } from '../../scripts/test-model/reply.ts';
-import { CHROMIUM_ARGS } from '../../scripts/bench/chromium-page.ts';
+import { CHROMIUM_FLAGS } from '../../scripts/bench/browser-runner.ts';
 
 const OUT = '.cache/e2e-dist';
 let server: PreviewServer;
@@ -20,7 +20,7 @@ beforeAll(async () => {
   await build({ configFile: 'vite.config.ts', logLevel: 'error', build: { outDir: OUT, emptyOutDir: true, copyPublicDir: true } });
   server = await preview({ configFile: 'vite.config.ts', logLevel: 'error', build: { outDir: OUT }, preview: { port: 0, host: '127.0.0.1' } });
   origin = `http://127.0.0.1:${(server.httpServer.address() as AddressInfo).port}`;
-  browser = await chromium.launch({ executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium', args: CHROMIUM_ARGS });
+  browser = await chromium.launch({ executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium', args: CHROMIUM_FLAGS });
 }, 120_000);
 
 afterAll(async () => {

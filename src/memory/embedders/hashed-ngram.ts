@@ -15,9 +15,10 @@
  * target); more dimensions would mean fewer collisions, at a cost paid on every search.
  */
 import { normalize, type EmbedOptions, type Embedder } from './embedder.ts';
-import { hashString } from './hash.ts';
+import { FeatureCache } from './features-cache.ts';
+import { mix32 } from './hash.ts';
 import { HashedDocumentFrequencies } from './idf.ts';
-import { extractFeatures, featureWeight } from './ngram-features.ts';
+import { featureWeight } from './ngram-features.ts';
 
 export const HASHED_NGRAM_DIMENSIONS = 256;
 
@@ -29,10 +30,12 @@ export class HashedNgramEmbedder implements Embedder {
   readonly id = 'hashed-ngram';
   readonly version = 1;
   readonly dimensions: number;
-  readonly stats = new HashedDocumentFrequencies();
+  readonly stats: HashedDocumentFrequencies;
+  private readonly _features = new FeatureCache();
 
   constructor(options: HashedNgramOptions = {}) {
     this.dimensions = options.dimensions ?? HASHED_NGRAM_DIMENSIONS;
+    this.stats = new HashedDocumentFrequencies(this._features);
     if (!Number.isInteger(this.dimensions) || this.dimensions <= 0) throw new RangeError(`bad dimensions: ${this.dimensions}`);
   }
 
@@ -49,13 +52,15 @@ export class HashedNgramEmbedder implements Embedder {
   /** The synchronous core (also used by Node scripts and tests). */
   embedOne(text: string, query = false): Float32Array {
     const vector = new Float32Array(this.dimensions);
-    for (const [key, count] of extractFeatures(text)) {
-      let value = featureWeight(key) * (1 + Math.log(count));
+    const { features, counts } = this._features.get(text);
+    for (let i = 0; i < features.length; i++) {
+      const feature = features[i]!;
+      let value = featureWeight(feature) * (1 + Math.log(counts[i]!));
       if (query) {
-        const idf = this.stats.idf(key);
+        const idf = this.stats.idf(feature);
         value *= idf * idf;
       }
-      const h = hashString(key);
+      const h = mix32(feature);
       const bucket = h % this.dimensions;
       vector[bucket] = vector[bucket]! + (h & 0x80000000 ? -value : value);
     }

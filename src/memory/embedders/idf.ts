@@ -5,19 +5,26 @@
  * persists a snapshot now and then and recounts from the chunks when the snapshot has drifted.
  */
 import type { CorpusSnapshot, CorpusStats } from './embedder.ts';
-import { extractFeatures } from './ngram-features.ts';
-import { hashString } from './hash.ts';
+import { FeatureCache } from './features-cache.ts';
+import { mix32 } from './hash.ts';
 
 export const DF_BUCKETS = 1 << 17;
 const DF_SEED = 0x2545f491;
 
-export function dfBucket(key: string): number {
-  return hashString(key, DF_SEED) & (DF_BUCKETS - 1);
+export function dfBucket(feature: number): number {
+  return mix32(feature ^ DF_SEED) & (DF_BUCKETS - 1);
 }
 
 export class HashedDocumentFrequencies implements CorpusStats {
   private _documents = 0;
   private _df = new Uint32Array(DF_BUCKETS);
+  private readonly _features: FeatureCache;
+  private readonly _seen = new Uint32Array(DF_BUCKETS);
+  private _stamp = 0;
+
+  constructor(features: FeatureCache = new FeatureCache()) {
+    this._features = features;
+  }
 
   get documents(): number {
     return this._documents;
@@ -31,9 +38,14 @@ export class HashedDocumentFrequencies implements CorpusStats {
     for (const text of texts) this._count(text, -1);
   }
 
-  /** Smoothed IDF, ln((N + 1) / (df + 1)) + 1: 1 for a word in every document, and for all words of an empty corpus. */
-  idf(key: string): number {
-    const df = Math.min(this._df[dfBucket(key)]!, this._documents);
+  /**
+   * Smoothed IDF, ln((N + 1) / (df + 1)) + 1: 1 for a feature in every document, and for every feature while the
+   * corpus is empty. 0 for a feature no stored document has: it cannot match anything, and with the largest IDF
+   * of all it would only make the query vector mostly hash-collision noise.
+   */
+  idf(feature: number): number {
+    const df = Math.min(this._df[dfBucket(feature)]!, this._documents);
+    if (df === 0 && this._documents > 0) return 0;
     return Math.log((this._documents + 1) / (df + 1)) + 1;
   }
 
@@ -57,9 +69,13 @@ export class HashedDocumentFrequencies implements CorpusStats {
   }
 
   private _count(text: string, delta: 1 | -1): void {
-    const buckets = new Set<number>();
-    for (const key of extractFeatures(text).keys()) buckets.add(dfBucket(key));
-    for (const bucket of buckets) {
+    // Each bucket once per document: `_seen` holds the stamp of the last document that touched a bucket.
+    const stamp = ++this._stamp;
+    const { features } = this._features.get(text);
+    for (let i = 0; i < features.length; i++) {
+      const bucket = dfBucket(features[i]!);
+      if (this._seen[bucket] === stamp) continue;
+      this._seen[bucket] = stamp;
       const next = this._df[bucket]! + delta;
       this._df[bucket] = next < 0 ? 0 : next;
     }

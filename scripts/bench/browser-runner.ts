@@ -1,0 +1,83 @@
+/**
+ * Runs a benchmark page in real Chromium and returns what it reports. Generic: any bench page under the repo
+ * that, when done, sets `window.__benchResult` (any JSON value) or `window.__benchError` (a message).
+ * The page's console output is forwarded, so a page can print progress with console.log.
+ *
+ * A Vite dev server (the repo's vite.config.ts: cross-origin isolation headers, voy/wllama left unbundled)
+ * serves the page on a free port; Chromium is Debian's (`CHROMIUM_PATH` overrides), headless.
+ */
+import { createServer as createNetServer } from 'node:net';
+import { chromium } from 'playwright';
+import { createServer } from 'vite';
+
+export interface BrowserBenchOptions {
+  /** Fails the run after this long (default 5 minutes). */
+  timeoutMs?: number;
+  /** Extra Chromium flags. */
+  args?: string[];
+  /** Receives the page's console lines (default: printed to stderr, so stdout stays for results). */
+  onLog?: (line: string) => void;
+  /** Query string appended to the page URL (without `?`). */
+  query?: string;
+}
+
+export const CHROMIUM_FLAGS = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--no-first-run',
+];
+
+/** A TCP port nobody listens on right now. */
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createNetServer();
+    server.unref();
+    server.on('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address();
+      server.close(() => (typeof address === 'object' && address !== null ? resolve(address.port) : reject(new Error('no port'))));
+    });
+  });
+}
+
+/** Serves the repo, opens `pagePath` (e.g. `/bench/store.html`) and resolves with the page's result. */
+export async function runBrowserBench(pagePath: string, options: BrowserBenchOptions = {}): Promise<unknown> {
+  const timeoutMs = options.timeoutMs ?? 300_000;
+  const log = options.onLog ?? ((line: string) => process.stderr.write(`${line}\n`));
+  const port = await freePort();
+  const server = await createServer({
+    configFile: 'vite.config.ts',
+    logLevel: 'error',
+    // No file watching: an edit elsewhere in the repo must not reload a page in the middle of a long run.
+    server: { port, strictPort: true, host: '127.0.0.1', hmr: false, watch: null },
+  });
+  await server.listen();
+  const browser = await chromium.launch({
+    executablePath: process.env['CHROMIUM_PATH'] ?? '/usr/bin/chromium',
+    args: [...CHROMIUM_FLAGS, ...(options.args ?? [])],
+  });
+  try {
+    const page = await browser.newPage();
+    page.on('console', (message) => log(message.text()));
+    page.on('pageerror', (error) => log(`page error: ${error.message}`));
+    const url = `http://127.0.0.1:${port}${pagePath}${options.query === undefined ? '' : `?${options.query}`}`;
+    await page.goto(url);
+    const handle = await page.waitForFunction(
+      () => {
+        const w = window as unknown as { __benchResult?: unknown; __benchError?: string };
+        if (w.__benchError !== undefined) return { error: w.__benchError };
+        return w.__benchResult === undefined ? false : { result: w.__benchResult };
+      },
+      undefined,
+      { timeout: timeoutMs, polling: 250 },
+    );
+    const outcome = (await handle.jsonValue()) as { error?: string; result?: unknown };
+    if (outcome.error !== undefined) throw new Error(`bench page failed: ${outcome.error}`);
+    return outcome.result;
+  } finally {
+    await browser.close();
+    await server.close();
+  }
+}

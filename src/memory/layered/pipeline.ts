@@ -1,0 +1,375 @@
+/**
+ * The layered memory pipeline, once per user message (seed 001 §3, ARCHITECTURE "the data path of one turn"):
+ *   1. write the message first (store + index), so what the user just said is searchable;
+ *   2. update working memory from it (rules, no model call); void deprecated topics;
+ *   3. decide which memory this session may read (isolation, warm start);
+ *   4. build the query (message + working-memory entities + resolved dates) and retrieve within the budget;
+ *   5. assemble with the context engine: the memory block (working memory, conversation records, docs, each
+ *      labelled) rides in the newest user message, the history stays append-only between compactions.
+ * A turn the prompt's history already holds is never retrieved again: if the first assembly shows one, the
+ * block is rebuilt without it (a second pass). Replies are recorded with `recordReply`.
+ */
+import { assemble, type ContextState } from '../../context/assemble.ts';
+import { GENERATION_PROMPT_TOKENS } from '../../context/chatml.ts';
+import { resolveConfig, type ContextConfig } from '../../context/config.ts';
+import type { TokenCounter } from '../../context/tokens.ts';
+import { cutToFit } from '../../context/truncate.ts';
+import type { ChatMessage } from '../../engine/protocol.ts';
+import { AssistantError } from '../../shared/errors.ts';
+import { intentTags } from '../retrieval/intent.ts';
+import { keyTerms } from '../retrieval/key-terms.ts';
+import type { PackOptions } from '../retrieval/pack.ts';
+import { DEFAULT_QUERY_OPTIONS, buildQuery, type QueryOptions } from '../retrieval/query.ts';
+import type { ChunkStore, DocEntry, SessionEntry, TurnEntry, TurnRole } from '../retrieval/records.ts';
+import type { RerankOptions } from '../retrieval/rerank.ts';
+import { RetrievalIndex } from '../retrieval/retrieval-index.ts';
+import { terms } from '../retrieval/text-terms.ts';
+import { applyHeat, retrieve, type RetrievalResult } from '../retrieval/retriever.ts';
+import { sectionBudgets, validateBudgets, type SectionBudgets } from './budgets.ts';
+import { voidedTurns } from './deprecation.ts';
+import { BASE_SYSTEM_PROMPT, LABELS, detectLang, systemPrompt, type Lang } from './labels.ts';
+import type { LayeredReport, MemoryReport } from './report.ts';
+import { DEFAULT_GATE_OPTIONS, gate, type GateOptions } from './session-gate.ts';
+import { SessionWorkingMemory, type WorkingMemoryPort } from './working-memory.ts';
+import type { Extraction } from '../working-memory/types.ts';
+
+export interface LayeredMemoryOptions {
+  readonly store: ChunkStore;
+  /** The context engine's counter (exact Qwen counts in the app and the eval). */
+  readonly counter: TokenCounter;
+  /** The model's whole window: prompt and answer. */
+  readonly window: number;
+  /** Section budgets; the defaults for `window` when absent. */
+  readonly budgets?: SectionBudgets;
+  readonly workingMemory?: WorkingMemoryPort;
+  readonly index?: RetrievalIndex;
+  /** The base system prompt per language (the memory rule is appended). */
+  readonly systemPrompt?: Partial<Record<Lang, string>>;
+  /** Force the labels' language; otherwise a session takes its first message's. */
+  readonly lang?: Lang;
+  /** The user's UTC offset (dates shown and relative dates resolved in it). */
+  readonly offsetMinutes?: number;
+  readonly gate?: Partial<GateOptions>;
+  readonly query?: Partial<QueryOptions>;
+  readonly rerank?: Partial<RerankOptions>;
+  readonly pack?: Partial<PackOptions>;
+  /** Other context-engine settings (recent exchanges, word lists, cache awareness). */
+  readonly context?: Partial<ContextConfig>;
+}
+
+export interface MessageInput {
+  readonly userId: string;
+  readonly sessionId: string;
+  readonly text: string;
+  /** Epoch ms. */
+  readonly time: number;
+  readonly speaker?: string;
+  readonly id?: string;
+}
+
+export interface HandleOptions {
+  /** false: a probe — nothing is written, no state moves (the eval's questions). Default true. */
+  readonly commit?: boolean;
+}
+
+export interface TurnResult {
+  /** What to send to the engine. */
+  readonly messages: ChatMessage[];
+  readonly report: LayeredReport;
+  /** The memory block placed in the newest user message ('' when none). */
+  readonly extras: string;
+  readonly turn: TurnEntry;
+}
+
+interface SessionRuntime {
+  lang: Lang | null;
+  context: ContextState | null;
+  lastVoidAt: number;
+}
+
+const key = (userId: string, sessionId: string): string => `${userId}\u0000${sessionId}`;
+
+export class LayeredMemory {
+  readonly index: RetrievalIndex;
+  readonly budgets: SectionBudgets;
+  private readonly _o: LayeredMemoryOptions;
+  private readonly _wm: WorkingMemoryPort;
+  private readonly _sessions = new Map<string, SessionEntry>();
+  private readonly _runtime = new Map<string, SessionRuntime>();
+  private readonly _configs = new Map<Lang, ContextConfig>();
+  private readonly _offset: number;
+
+  constructor(options: LayeredMemoryOptions) {
+    this._o = options;
+    this.budgets = options.budgets ?? sectionBudgets(options.window);
+    validateBudgets(this.budgets);
+    if (this.budgets.window !== options.window) throw new AssistantError('invalid_config', 'The budgets are for another window.');
+    this._offset = options.offsetMinutes ?? 0;
+    this.index = options.index ?? new RetrievalIndex();
+    this._wm = options.workingMemory ?? new SessionWorkingMemory({ offsetMinutes: this._offset });
+  }
+
+  /** Rebuilds a user's memory from the store (start-up). Working memory is not rebuilt: it lives 24 h. */
+  async loadUser(userId: string): Promise<void> {
+    const turns = await this._o.store.listTurns(userId);
+    const heat = await this._o.store.listHeat(turns.map((t) => t.id));
+    this.index.load(turns, heat);
+    for (const s of await this._o.store.listSessions(userId)) this._sessions.set(key(userId, s.sessionId), s);
+  }
+
+  async addDoc(doc: DocEntry): Promise<void> {
+    await this._o.store.putDoc(doc);
+    this.index.addDoc(doc);
+  }
+
+  /** The context state of a session (persist it with the conversation to keep the KV-cache path). */
+  contextState(userId: string, sessionId: string): ContextState | null {
+    return this._runtime.get(key(userId, sessionId))?.context ?? null;
+  }
+
+  /** The configuration the context engine runs with for a language. */
+  contextConfig(lang: Lang): ContextConfig {
+    let config = this._configs.get(lang);
+    if (config === undefined) {
+      const b = this.budgets;
+      const promptLimit = b.window - b.reserve;
+      config = resolveConfig({
+        ...this._o.context,
+        systemPrompt: systemPrompt(lang, this._o.systemPrompt?.[lang] ?? BASE_SYSTEM_PROMPT[lang]),
+        budgetTokens: b.window,
+        reserveTokens: b.reserve,
+        maxExtrasTokens: b.working + b.retrieval + 4,
+        // After a compaction, half the input section stays free so the next turns can be appended.
+        lowWaterRatio: Math.min(1, Math.max(0.5, (promptLimit - Math.floor(b.input / 2)) / promptLimit)),
+      });
+      this._configs.set(lang, config);
+    }
+    return config;
+  }
+
+  /** Steps 1–5 for one user message. */
+  async handleUserMessage(input: MessageInput, options: HandleOptions = {}): Promise<TurnResult> {
+    const commit = options.commit ?? true;
+    const sk = key(input.userId, input.sessionId);
+    const runtime = this._runtimeOf(sk);
+    runtime.lang ??= this._o.lang ?? detectLang(input.text);
+    const lang = runtime.lang;
+    const memory = this.index.user(input.userId);
+    const wmKey = sk;
+
+    // 1–2. Write first; working memory; void topics.
+    const extraction = this._wm.extract(input.text, input.time);
+    const turn = this._turnEntry(input, 'user', extraction, (memory.sessions.get(input.sessionId)?.length ?? 0) + 1);
+    let voided: string[] = [];
+    if (commit) {
+      await this._o.store.putTurn(turn);
+      this.index.addTurn(turn);
+      this._wm.observe(wmKey, extraction, input.time, turn.id);
+      for (const topic of extraction.deprecate) {
+        voided = [...voided, ...voidedTurns(topic, turn, memory.turns.values(), runtime.lastVoidAt)];
+      }
+      if (extraction.deprecate.length > 0) runtime.lastVoidAt = input.time;
+      for (const id of new Set(voided)) {
+        const t = memory.turns.get(id);
+        if (t === undefined || t.deprecatedAt !== undefined) continue;
+        const marked: TurnEntry = { ...t, deprecatedAt: input.time };
+        await this._o.store.putTurn(marked);
+        this.index.addTurn(marked);
+      }
+    }
+
+    const history = this._history(input.userId, input.sessionId, turn.seq);
+
+    // 3. Which memory this session may read.
+    const session = this._sessionAfter(input.userId, input.sessionId, input.time, turn, true);
+    const decision = gate(session, this._userSessions(input.userId), { ...DEFAULT_GATE_OPTIONS, ...this._o.gate }, this._topicOverlap(input, commit));
+    if (commit) {
+      this._sessions.set(sk, decision.session);
+      await this._o.store.putSession(decision.session);
+    }
+
+    // 4. Query and budgets.
+    const wmItems = this._wm.items(wmKey, input.time);
+    const query = buildQuery(
+      {
+        message: input.text,
+        entities: turn.entities,
+        dates: turn.dates,
+        expansions: wmItems.map((i) => ({ text: i.value, at: i.lastAt, ...(i.key === undefined ? {} : { key: i.key }) })),
+      },
+      { ...DEFAULT_QUERY_OPTIONS, ...this._o.query },
+    );
+    const config = this.contextConfig(lang);
+    const counter = this._o.counter;
+    const b = this.budgets;
+    const labels = LABELS[lang];
+    const systemTokens = counter.messageTokens({ role: 'system', content: config.systemPrompt });
+    const inputTokens = counter.messageTokens({ role: 'user', content: input.text }) + 2;
+    const extrasRoom = Math.max(0, b.window - b.reserve - Math.max(systemTokens, b.system) - GENERATION_PROMPT_TOKENS - Math.max(inputTokens, b.input));
+    const wm = this._workingBlock(wmKey, lang, input.time, Math.min(b.working, extrasRoom), config);
+    const retrievalBudget = Math.max(0, Math.min(b.retrieval, extrasRoom - wm.tokens - (wm.tokens > 0 ? 2 : 0)));
+
+    // 4–5. Retrieve, assemble; again without turns the history turned out to hold.
+    const scope = { userId: input.userId, sessionId: input.sessionId, otherSessions: decision.otherSessions, docs: decision.docs };
+    const exclude = new Set<string>([turn.id]);
+    const run = (ex: Set<string>): { r: RetrievalResult; extras: string } => {
+      const r = retrieve(this.index, {
+        query,
+        scope,
+        exclude: ex,
+        budget: retrievalBudget,
+        now: input.time,
+        counter,
+        labels,
+        offsetMinutes: this._offset,
+        ...(this._o.rerank === undefined ? {} : { rerank: this._o.rerank }),
+        ...(this._o.pack === undefined ? {} : { pack: this._o.pack }),
+      });
+      const extras = [wm.text === '' ? '' : `${labels.working}\n${wm.text}`, r.text].filter((x) => x !== '').join('\n\n');
+      return { r, extras };
+    };
+    const state = runtime.context;
+    const historyIds = history.ids;
+    const doAssemble = (extras: string) =>
+      assemble(state, extras === '' ? { history: history.messages, input: input.text } : { history: history.messages, input: input.text, extras }, config, counter);
+    let passes = 1;
+    let { r, extras } = run(exclude);
+    let result = doAssemble(extras);
+    const inHistory = result.report.turns.filter((t) => t.included && t.index < historyIds.length).map((t) => historyIds[t.index]!);
+    if (r.injected.some((id) => inHistory.includes(id))) {
+      passes = 2;
+      for (const id of inHistory) exclude.add(id);
+      ({ r, extras } = run(exclude));
+      result = doAssemble(extras);
+    }
+
+    if (commit) {
+      runtime.context = result.nextState;
+      applyHeat(this.index, input.userId, r.heat);
+      await this._o.store.putHeat(r.heat);
+    }
+    const memoryReport: MemoryReport = {
+      lang,
+      budgets: b,
+      sections: {
+        system: { tokens: systemTokens, budget: b.system },
+        working: { tokens: wm.tokens, budget: b.working },
+        retrieval: { tokens: r.tokens, budget: b.retrieval },
+        input: { tokens: result.report.promptTokens - systemTokens - result.report.sections.extras.tokens - GENERATION_PROMPT_TOKENS, budget: b.input },
+        reserve: { tokens: b.window - result.report.promptTokens, budget: b.reserve },
+      },
+      gate: { otherSessions: decision.otherSessions, docs: decision.docs, reason: decision.reason },
+      query: {
+        terms: [...query.terms].sort((x, y) => y[1] - x[1]).slice(0, 24),
+        entities: [...query.entities],
+        dates: query.dates,
+        tags: query.tags,
+        expandedWith: query.expandedWith,
+        thin: query.thin,
+      },
+      retrieval: { candidates: r.candidates, injected: r.injected, inHistory, passes },
+      working: { text: wm.text, tokens: wm.tokens, cut: wm.cut },
+      voided: [...new Set(voided)],
+      probe: !commit,
+    };
+    return { messages: result.messages, report: { ...result.report, memory: memoryReport }, extras, turn };
+  }
+
+  /** Stores the assistant's reply (or the other speaker's turn of a transcript). */
+  async recordReply(input: MessageInput): Promise<TurnEntry> {
+    const memory = this.index.user(input.userId);
+    const extraction = this._wm.extract(input.text, input.time);
+    const turn = this._turnEntry(input, 'assistant', extraction, (memory.sessions.get(input.sessionId)?.length ?? 0) + 1);
+    await this._o.store.putTurn(turn);
+    this.index.addTurn(turn);
+    const session = this._sessionAfter(input.userId, input.sessionId, input.time, turn, false);
+    this._sessions.set(key(input.userId, input.sessionId), session);
+    await this._o.store.putSession(session);
+    return turn;
+  }
+
+  private _runtimeOf(sk: string): SessionRuntime {
+    let runtime = this._runtime.get(sk);
+    if (runtime === undefined) this._runtime.set(sk, (runtime = { lang: null, context: null, lastVoidAt: 0 }));
+    return runtime;
+  }
+
+  private _turnEntry(input: MessageInput, role: TurnRole, extraction: Extraction, seq: number): TurnEntry {
+    const typed = extraction.entities.map((e) => `${e.type}:${e.value.toLowerCase()}`);
+    const dates = extraction.entities.filter((e) => e.type === 'date').map((e) => e.value);
+    return {
+      id: input.id ?? `${input.sessionId}/${seq}`,
+      userId: input.userId,
+      sessionId: input.sessionId,
+      seq,
+      role,
+      time: input.time,
+      text: input.text,
+      entities: [...new Set([...typed, ...keyTerms(input.text)])],
+      dates: [...new Set(dates)],
+      tags: intentTags(input.text),
+      ...(input.speaker === undefined ? {} : { speaker: input.speaker }),
+    };
+  }
+
+  /** The session record with this turn counted (not stored here). */
+  private _sessionAfter(userId: string, sessionId: string, time: number, turn: TurnEntry, isUser: boolean): SessionEntry {
+    const old = this._sessions.get(key(userId, sessionId));
+    const entities = new Set(old?.entities ?? []);
+    for (const e of turn.entities) entities.add(e);
+    return {
+      ...(old ?? { userId, sessionId, startedAt: time, historyOpen: false }),
+      lastAt: time,
+      userTurns: (old?.userTurns ?? 0) + (isUser ? 1 : 0),
+      entities: [...entities],
+    } as SessionEntry;
+  }
+
+  /** Distinctive topic words the session (with the message) shares with another session, as `t:` keys. */
+  private _topicOverlap(input: MessageInput, committed: boolean): (other: SessionEntry) => string[] {
+    let mine: string[] | null = null;
+    return (other) => {
+      const memory = this.index.user(input.userId);
+      if (mine === null) {
+        const own = new Set(memory.sessionTerms.get(input.sessionId) ?? []);
+        if (!committed) for (const t of terms(input.text)) own.add(t);
+        mine = [...own].filter((t) => memory.isDistinctive(t));
+      }
+      const theirs = memory.sessionTerms.get(other.sessionId);
+      return theirs === undefined ? [] : mine.filter((t) => theirs.has(t)).map((t) => `t:${t}`);
+    };
+  }
+
+  private _userSessions(userId: string): SessionEntry[] {
+    const out: SessionEntry[] = [];
+    for (const s of this._sessions.values()) if (s.userId === userId) out.push(s);
+    return out;
+  }
+
+  /** The session's turns before `seq`, as chat messages (what the engine's history is). */
+  private _history(userId: string, sessionId: string, seq: number): { messages: ChatMessage[]; ids: string[] } {
+    const memory = this.index.user(userId);
+    const messages: ChatMessage[] = [];
+    const ids: string[] = [];
+    for (const id of memory.sessions.get(sessionId) ?? []) {
+      const t = memory.turns.get(id)!;
+      if (t.seq >= seq) break;
+      messages.push({ role: t.role, content: t.text });
+      ids.push(id);
+    }
+    return { messages, ids };
+  }
+
+  private _workingBlock(wmKey: string, lang: Lang, now: number, budget: number, config: ContextConfig): { text: string; tokens: number; cut: boolean } {
+    const text = this._wm.render(wmKey, lang, now);
+    if (text === '' || budget <= 0) return { text: '', tokens: 0, cut: text !== '' };
+    const labelled = `${LABELS[lang].working}\n${text}`;
+    const counter = this._o.counter;
+    if (counter.count(labelled) <= budget) return { text, tokens: counter.count(labelled), cut: false };
+    // Over budget: keep whole lines (newest items come first), then cut the last one at a token boundary.
+    const cut = cutToFit({ role: 'user', content: labelled }, budget, counter, config, 'text');
+    if (cut === null) return { text: '', tokens: 0, cut: true };
+    const body = cut.message.content.slice(LABELS[lang].working.length + 1);
+    return { text: body, tokens: cut.keptTokens, cut: true };
+  }
+}

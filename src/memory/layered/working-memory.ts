@@ -1,0 +1,145 @@
+/**
+ * Working memory as the layered pipeline sees it (seed 001 §3.3): per session, the entities and facts the user
+ * mentioned — new ones added, a newer fact for the same subject overwriting the older (Nginx → Apache), a
+ * dropped subject removed — and the topics declared void; items expire 24 h after they were last mentioned
+ * unless the user asked to keep them. Extraction is working-memory's own rule-based extractor; this file keeps
+ * the state and renders it. `WorkingMemoryPort` is what the pipeline depends on, so another implementation
+ * (e.g. one persisted in IndexedDB) can take this one's place.
+ */
+import { createExtractor, type Extractor } from '../working-memory/extract.ts';
+import type { Extraction } from '../working-memory/types.ts';
+import { entityKey } from '../retrieval/key-terms.ts';
+import type { Lang } from './labels.ts';
+
+export interface WmItem {
+  readonly kind: 'entity' | 'fact';
+  /** Entity type (`ipv4`, `date`…) or fact subject (`web server`…). */
+  readonly name: string;
+  readonly value: string;
+  /** Entity key for overlap (entities only). */
+  readonly key?: string;
+  readonly firstAt: number;
+  readonly lastAt: number;
+  /** null: kept until overwritten (pinned). */
+  readonly expiresAt: number | null;
+  readonly sourceTurnId: string | null;
+}
+
+export interface WorkingMemoryPort {
+  /** What a message says, without changing any state (entities with dates resolved against `now`). */
+  extract(text: string, now: number): Extraction;
+  /** Applies a user message's extraction to its session's working memory. */
+  observe(sessionId: string, extraction: Extraction, now: number, turnId: string | null): void;
+  /** The session's live items (expired ones left out), newest first. */
+  items(sessionId: string, now: number): WmItem[];
+  /** Topics declared void in the session, as written. */
+  deprecated(sessionId: string): readonly string[];
+  /** The block for the prompt, without its label; '' when empty. */
+  render(sessionId: string, lang: Lang, now: number): string;
+}
+
+export interface WorkingMemoryOptions {
+  readonly extractor?: Extractor;
+  /** Items expire this long after they were last mentioned (seed 001: 24 h). */
+  readonly ttlMs?: number;
+  /** The user's UTC offset, for resolving relative dates and for the times shown. */
+  readonly offsetMinutes?: number;
+}
+
+const DAY_MS = 86_400_000;
+
+/** An ISO 8601 string for `ms` in the given offset: the extractor resolves 明天 / tomorrow in that calendar. */
+export function isoAt(ms: number, offsetMinutes: number): string {
+  const local = new Date(ms + offsetMinutes * 60_000).toISOString().slice(0, 19);
+  const sign = offsetMinutes < 0 ? '-' : '+';
+  const abs = Math.abs(offsetMinutes);
+  return `${local}${sign}${String(Math.floor(abs / 60)).padStart(2, '0')}:${String(abs % 60).padStart(2, '0')}`;
+}
+
+const RENDER_WORDS: Readonly<Record<Lang, { facts: string; entities: string; dropped: string; sep: string }>> = {
+  zh: { facts: '事实', entities: '实体', dropped: '已作废', sep: '；' },
+  en: { facts: 'Facts', entities: 'Entities', dropped: 'Void topics', sep: '; ' },
+};
+
+interface SessionState {
+  items: Map<string, WmItem>;
+  deprecated: string[];
+}
+
+export class SessionWorkingMemory implements WorkingMemoryPort {
+  private readonly _extractor: Extractor;
+  private readonly _ttl: number;
+  private readonly _offset: number;
+  private readonly _sessions = new Map<string, SessionState>();
+
+  constructor(options: WorkingMemoryOptions = {}) {
+    this._extractor = options.extractor ?? createExtractor();
+    this._ttl = options.ttlMs ?? DAY_MS;
+    this._offset = options.offsetMinutes ?? 0;
+  }
+
+  extract(text: string, now: number): Extraction {
+    return this._extractor.extract(text, isoAt(now, this._offset));
+  }
+
+  observe(sessionId: string, extraction: Extraction, now: number, turnId: string | null): void {
+    const state = this._state(sessionId);
+    const expiresAt = extraction.pin === true ? null : now + this._ttl;
+    const put = (item: Omit<WmItem, 'firstAt'>, id: string): void => {
+      const old = state.items.get(id);
+      // Re-mentioning an item refreshes it; a pinned item stays pinned.
+      const expiry = old?.expiresAt === null ? null : expiresAt;
+      state.items.set(id, { ...item, firstAt: old?.firstAt ?? now, expiresAt: expiry });
+    };
+    for (const e of extraction.entities) {
+      const key = entityKey(e.type, e.value);
+      put({ kind: 'entity', name: e.type, value: e.value, key, lastAt: now, expiresAt, sourceTurnId: turnId }, key);
+    }
+    for (const f of extraction.facts) {
+      const id = `fact:${f.subject}`;
+      if (f.op === 'set') put({ kind: 'fact', name: f.subject, value: f.value, lastAt: now, expiresAt, sourceTurnId: turnId }, id);
+      else if (state.items.get(id)?.value.toLowerCase() === f.value.toLowerCase() || f.value === '') state.items.delete(id);
+    }
+    for (const topic of extraction.deprecate) {
+      state.deprecated.push(topic);
+      // Items about a void topic go with it.
+      const lower = topic.toLowerCase();
+      for (const [id, item] of state.items) if (lower.includes(item.value.toLowerCase())) state.items.delete(id);
+    }
+  }
+
+  items(sessionId: string, now: number): WmItem[] {
+    const state = this._sessions.get(sessionId);
+    if (state === undefined) return [];
+    const live: WmItem[] = [];
+    for (const [id, item] of state.items) {
+      if (item.expiresAt !== null && item.expiresAt <= now) state.items.delete(id);
+      else live.push(item);
+    }
+    return live.sort((a, b) => b.lastAt - a.lastAt);
+  }
+
+  deprecated(sessionId: string): readonly string[] {
+    return this._sessions.get(sessionId)?.deprecated ?? [];
+  }
+
+  render(sessionId: string, lang: Lang, now: number): string {
+    const items = this.items(sessionId, now);
+    const words = RENDER_WORDS[lang];
+    const lines: string[] = [];
+    const stamp = (ms: number): string => new Date(ms + this._offset * 60_000).toISOString().slice(5, 16).replace('T', ' ');
+    const facts = items.filter((i) => i.kind === 'fact').map((i) => `${i.name} = ${i.value} (${stamp(i.lastAt)})`);
+    const entities = items.filter((i) => i.kind === 'entity').map((i) => `${i.value} (${i.name})`);
+    if (facts.length > 0) lines.push(`${words.facts}: ${facts.join(words.sep)}`);
+    if (entities.length > 0) lines.push(`${words.entities}: ${entities.join(words.sep)}`);
+    const dropped = this.deprecated(sessionId);
+    if (dropped.length > 0) lines.push(`${words.dropped}: ${dropped.join(words.sep)}`);
+    return lines.join('\n');
+  }
+
+  private _state(sessionId: string): SessionState {
+    let state = this._sessions.get(sessionId);
+    if (state === undefined) this._sessions.set(sessionId, (state = { items: new Map(), deprecated: [] }));
+    return state;
+  }
+}

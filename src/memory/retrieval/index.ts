@@ -1,0 +1,26 @@
+/**
+ * Retrieval over conversation memory and docs: lexical terms (CJK bigrams, light stemming, stopwords), BM25
+ * over turns and sentences, the built-in embedder's vectors, an explainable reranker, budget-exact packing and
+ * labelled rendering; the small durable store interface with an in-memory implementation. Pure, no DOM.
+ */
+export { Bm25Index, type Bm25Hit } from './bm25.ts';
+export { INTENT_TAGS, INTENT_WORDS, intentFit, intentTags, type IntentTag } from './intent.ts';
+export { entityKey, keyTerms } from './key-terms.ts';
+export { DEFAULT_PACK_OPTIONS, pack, type PackCandidate, type PackDecision, type PackOptions, type PackResult } from './pack.ts';
+export { MAX_PIECE_CHARS, MIN_PIECE_SIZE, contentSize, splitPieces, type Piece } from './pieces.ts';
+export { DEFAULT_QUERY_OPTIONS, buildQuery, type Expansion, type QueryInput, type QueryOptions, type RetrievalQuery } from './query.ts';
+export {
+  InMemoryChunkStore,
+  NO_HEAT,
+  type ChunkStore,
+  type DocEntry,
+  type HeatEntry,
+  type SessionEntry,
+  type TurnEntry,
+  type TurnRole,
+} from './records.ts';
+export { dayOf, renderDocs, renderRecords, type RecordLabels } from './render.ts';
+export { DEFAULT_RERANK_OPTIONS, DEFAULT_WEIGHTS, rankCandidates, type Candidate, type Features, type RerankOptions, type RerankWeights } from './rerank.ts';
+export { RetrievalIndex, Shard, UserMemory, dateTerm } from './retrieval-index.ts';
+export { applyHeat, retrieve, type CandidateReport, type RetrievalResult, type RetrievalScope, type RetrieveRequest } from './retriever.ts';
+export { cjkShare, isStopword, stem, terms } from './text-terms.ts';

@@ -1,0 +1,95 @@
+/**
+ * The retrieval query (seed 001 §3.4): the user's message, expanded with working-memory entities and resolved
+ * dates. A bare "继续排查" or "try that again tomorrow" has almost nothing to match on; the entities the
+ * conversation is about (the server's IP, the service) say what "that" is. Expansions weigh less than the
+ * message's own words unless the message says too little to search on by itself.
+ */
+import { intentTags, type IntentTag } from './intent.ts';
+import { dateTerm } from './retrieval-index.ts';
+import { terms } from './text-terms.ts';
+
+/** A working-memory item offered for expansion: its text, when it was last said, and its entity key if any. */
+export interface Expansion {
+  readonly text: string;
+  readonly key?: string;
+  readonly at: number;
+}
+
+export interface QueryInput {
+  readonly message: string;
+  /** Entity keys of the message itself (typed entities and key terms). */
+  readonly entities: readonly string[];
+  /** ISO dates the message mentions, resolved against its time. */
+  readonly dates: readonly string[];
+  /** Working memory's live items (entities, fact values), newest last or in any order. */
+  readonly expansions?: readonly Expansion[];
+}
+
+export interface QueryOptions {
+  /** Weight of an expansion term when the message carries enough words of its own. */
+  readonly expansionWeight: number;
+  /** Below this many distinct content terms a message is "thin": expansions count as much as its own words. */
+  readonly thinMessageTerms: number;
+  /** Expansions lose half their weight per this many ms older than the newest one. */
+  readonly expansionHalfLifeMs: number;
+}
+
+export const DEFAULT_QUERY_OPTIONS: QueryOptions = Object.freeze({
+  expansionWeight: 0.15,
+  thinMessageTerms: 3,
+  expansionHalfLifeMs: 60 * 60_000,
+});
+
+export interface RetrievalQuery {
+  readonly message: string;
+  /** Term → weight, for BM25. */
+  readonly terms: ReadonlyMap<string, number>;
+  /** Entity keys of the message and of working memory. */
+  readonly entities: ReadonlySet<string>;
+  readonly dates: readonly string[];
+  readonly tags: readonly IntentTag[];
+  /** What the vector side embeds: the message, then its expansions. */
+  readonly vectorText: string;
+  /** The expansion texts used, for the report. */
+  readonly expandedWith: readonly string[];
+  readonly thin: boolean;
+}
+
+export function buildQuery(input: QueryInput, options: QueryOptions = DEFAULT_QUERY_OPTIONS): RetrievalQuery {
+  const weights = new Map<string, number>();
+  for (const t of terms(input.message)) weights.set(t, 1);
+  const thin = weights.size < options.thinMessageTerms;
+  for (const d of input.dates) weights.set(dateTerm(d), 1);
+  const entities = new Set(input.entities);
+  const expansions = [...(input.expansions ?? [])];
+  const newest = expansions.reduce((m, e) => Math.max(m, e.at), -Infinity);
+  const used: string[] = [];
+  for (const e of expansions) {
+    // Times and sums of money say nothing about which thread is meant.
+    if (e.key?.startsWith('time:') === true || e.key?.startsWith('amount:') === true) continue;
+    const age = Math.max(0, newest - e.at);
+    const weight = (thin ? 1 : options.expansionWeight) * 0.5 ** (age / options.expansionHalfLifeMs);
+    if (weight < 0.02) continue;
+    let added = false;
+    // A date expands to its date key (what turns that mention the day are indexed by), not to "2023", "10".
+    const expansionTerms = e.key?.startsWith('date:') === true ? [dateTerm(e.text)] : terms(e.text);
+    for (const t of expansionTerms) {
+      if ((weights.get(t) ?? 0) < weight) {
+        weights.set(t, weight);
+        added = true;
+      }
+    }
+    if (e.key !== undefined) entities.add(e.key);
+    if (added) used.push(e.text);
+  }
+  return {
+    message: input.message,
+    terms: weights,
+    entities,
+    dates: [...new Set(input.dates)],
+    tags: intentTags(input.message),
+    vectorText: used.length === 0 ? input.message : `${input.message}\n${used.join(' ')}`,
+    expandedWith: used,
+    thin,
+  };
+}

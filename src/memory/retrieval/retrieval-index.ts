@@ -1,0 +1,179 @@
+/**
+ * The in-memory side of retrieval, one partition per user plus one for docs: the turns in session order, BM25
+ * over whole turns and over their sentences, vectors from the built-in embedder in a flat index, and heat.
+ * Built from the durable records (`ChunkStore`) at start-up and kept current by the pipeline (write-through),
+ * the way the vector index is rebuilt from IndexedDB. Pure, no DOM: the same code serves Node and the browser.
+ */
+import type { Embedder } from '../embedders/embedder.ts';
+import { HashedNgramEmbedder } from '../embedders/hashed-ngram.ts';
+import { FlatIndex } from '../flat-index.ts';
+import { dot } from '../vector-index.ts';
+import { Bm25Index } from './bm25.ts';
+import { splitPieces, type Piece } from './pieces.ts';
+import { NO_HEAT, type DocEntry, type HeatEntry, type TurnEntry } from './records.ts';
+import { terms } from './text-terms.ts';
+
+/** Date keys as lexical terms: "what did we do on 2024-03-05" meets a turn that said "tomorrow" the day before. */
+export const dateTerm = (iso: string): string => `@${iso}`;
+
+/** The searchable form of one chunk: a turn, or a doc chunk. */
+export interface IndexedChunk {
+  readonly id: string;
+  /** Session id (conversation) or doc id (docs). */
+  readonly scope: string;
+  readonly text: string;
+  readonly pieces: readonly Piece[];
+}
+
+/** A shard: the indexes of one namespace of one user (or of the docs). */
+export class Shard {
+  readonly turns = new Bm25Index();
+  readonly pieces = new Bm25Index();
+  readonly chunks = new Map<string, IndexedChunk>();
+  readonly heat = new Map<string, HeatEntry>();
+  private readonly _embedder: Embedder | null;
+  private readonly _vectors: FlatIndex | null;
+
+  constructor(embedder: Embedder | null) {
+    this._embedder = embedder?.embedSync === undefined ? null : embedder;
+    this._vectors = this._embedder === null ? null : new FlatIndex(this._embedder.dimensions);
+  }
+
+  add(id: string, scope: string, text: string, extraTerms: readonly string[]): IndexedChunk {
+    const pieces = splitPieces(text);
+    const chunk: IndexedChunk = { id, scope, text, pieces };
+    this.chunks.set(id, chunk);
+    this.turns.add(id, scope, [...extraTerms, ...terms(text)]);
+    pieces.forEach((p, i) => this.pieces.add(`${id}#${i}`, scope, [...extraTerms.filter((t) => !t.startsWith('@')), ...terms(p.text)]));
+    if (this._embedder !== null && this._vectors !== null) {
+      this._embedder.stats?.add([text]);
+      const [vector] = this._embedder.embedSync!([text], { purpose: 'document' });
+      if (vector !== undefined) this._vectors.add([{ id, scope, vector }]);
+    }
+    return chunk;
+  }
+
+  /** Vector search (empty when no synchronous embedder is configured). */
+  vectorSearch(text: string, k: number, allow: (scope: string) => boolean, scopes: readonly string[] | undefined): Map<string, number> {
+    const out = new Map<string, number>();
+    if (this._embedder === null || this._vectors === null || this._vectors.size === 0) return out;
+    const [query] = this._embedder.embedSync!([text], { purpose: 'query' });
+    if (query === undefined) return out;
+    const options = scopes === undefined ? {} : { scopes };
+    for (const hit of this._vectors.search(query, k, options)) if (allow(hit.scope)) out.set(hit.id, hit.score);
+    return out;
+  }
+
+  /** Cosines of chunks against a query vector (for candidates the vector search did not return). */
+  cosines(ids: readonly string[], text: string): Map<string, number> {
+    const out = new Map<string, number>();
+    if (this._embedder === null || this._vectors === null) return out;
+    const [query] = this._embedder.embedSync!([text], { purpose: 'query' });
+    if (query === undefined) return out;
+    for (const id of ids) {
+      const vector = this._vectors.vector(id);
+      if (vector !== undefined) out.set(id, dot(query, vector));
+    }
+    return out;
+  }
+
+  heatOf(id: string): HeatEntry {
+    return this.heat.get(id) ?? NO_HEAT;
+  }
+}
+
+export interface RetrievalIndexOptions {
+  /** A synchronous embedder per shard (its IDF statistics are per shard, so users never share them). */
+  createEmbedder?: () => Embedder | null;
+}
+
+/** One user's conversation memory: the shard and the turns in session order. */
+export class UserMemory {
+  readonly shard: Shard;
+  readonly turns = new Map<string, TurnEntry>();
+  /** Lexical terms per session (for the warm start's overlap of distinctive topics). */
+  readonly sessionTerms = new Map<string, Set<string>>();
+  /** Turn ids per session, in seq order, and each turn's place in that list. */
+  readonly sessions = new Map<string, string[]>();
+  private readonly _position = new Map<string, number>();
+
+  constructor(embedder: Embedder | null) {
+    this.shard = new Shard(embedder);
+  }
+
+  add(turn: TurnEntry): void {
+    const known = this.turns.get(turn.id);
+    this.turns.set(turn.id, turn);
+    if (known !== undefined && known.text === turn.text) return; // a flag changed (deprecation): nothing to re-index
+    let order = this.sessions.get(turn.sessionId);
+    if (order === undefined) this.sessions.set(turn.sessionId, (order = []));
+    if (known === undefined) {
+      let at = order.length;
+      while (at > 0 && this.turns.get(order[at - 1]!)!.seq > turn.seq) at--;
+      order.splice(at, 0, turn.id);
+      for (let i = at; i < order.length; i++) this._position.set(order[i]!, i);
+    }
+    const extra = [...(turn.speaker === undefined ? [] : terms(turn.speaker)), ...turn.dates.map(dateTerm)];
+    this.shard.add(turn.id, turn.sessionId, turn.text, extra);
+    let vocabulary = this.sessionTerms.get(turn.sessionId);
+    if (vocabulary === undefined) this.sessionTerms.set(turn.sessionId, (vocabulary = new Set()));
+    for (const t of terms(turn.text)) vocabulary.add(t);
+  }
+
+  /**
+   * Terms rare in this user's memory (in at most `share` of the turns, and at least a few): the distinctive
+   * topics of a conversation ("shelter", "pottery", "证书"), as opposed to words every session uses.
+   */
+  isDistinctive(term: string, share = 0.02): boolean {
+    const df = this.shard.turns.df(term);
+    if (df === 0) return false;
+    if (!term.startsWith('~') && term.length < 4) return false;
+    return df <= Math.max(3, share * this.shard.turns.size);
+  }
+
+  /** The turn `offset` places from `id` in its session (-1: the one before), or undefined. */
+  neighbour(id: string, offset: number): TurnEntry | undefined {
+    const turn = this.turns.get(id);
+    if (turn === undefined) return undefined;
+    const order = this.sessions.get(turn.sessionId)!;
+    const other = order[this._position.get(id)! + offset];
+    return other === undefined ? undefined : this.turns.get(other);
+  }
+}
+
+export class RetrievalIndex {
+  readonly docs: Shard;
+  readonly docEntries = new Map<string, DocEntry>();
+  private readonly _users = new Map<string, UserMemory>();
+  private readonly _createEmbedder: () => Embedder | null;
+
+  constructor(options: RetrievalIndexOptions = {}) {
+    this._createEmbedder = options.createEmbedder ?? (() => new HashedNgramEmbedder());
+    this.docs = new Shard(this._createEmbedder());
+  }
+
+  user(userId: string): UserMemory {
+    let memory = this._users.get(userId);
+    if (memory === undefined) this._users.set(userId, (memory = new UserMemory(this._createEmbedder())));
+    return memory;
+  }
+
+  addTurn(turn: TurnEntry): void {
+    this.user(turn.userId).add(turn);
+  }
+
+  addDoc(doc: DocEntry): void {
+    this.docEntries.set(doc.id, doc);
+    this.docs.add(doc.id, doc.docId, doc.text, terms(doc.source));
+  }
+
+  /** Rebuilds a user's memory from stored records (app start-up). */
+  load(turns: readonly TurnEntry[], heat: ReadonlyMap<string, HeatEntry>): void {
+    const sorted = [...turns].sort((a, b) => a.time - b.time || a.seq - b.seq);
+    for (const turn of sorted) {
+      this.addTurn(turn);
+      const h = heat.get(turn.id);
+      if (h !== undefined) this.user(turn.userId).shard.heat.set(turn.id, h);
+    }
+  }
+}

@@ -1,0 +1,190 @@
+/**
+ * One retrieval: candidates from the sessions the rules allow (and the docs), reranked, packed into the budget,
+ * rendered with labels; heat updated from the outcome; every candidate reported with its features and fate.
+ */
+import { intentTags, type IntentTag } from './intent.ts';
+import { DEFAULT_PACK_OPTIONS, pack, type PackCandidate, type PackDecision, type PackOptions, type TokenCount } from './pack.ts';
+import type { RetrievalQuery } from './query.ts';
+import type { HeatEntry, TurnEntry } from './records.ts';
+import type { RecordLabels } from './render.ts';
+import { DEFAULT_RERANK_OPTIONS, rankCandidates, type Candidate, type Features, type RerankOptions } from './rerank.ts';
+import type { RetrievalIndex } from './retrieval-index.ts';
+
+/** Which memory this search may read (the session rules decide; see layered/session-gate.ts). */
+export interface RetrievalScope {
+  readonly userId: string;
+  readonly sessionId: string;
+  /** Other sessions of the same user (warm start closes them). */
+  readonly otherSessions: boolean;
+  readonly docs: boolean;
+}
+
+export interface RetrieveRequest {
+  readonly query: RetrievalQuery;
+  readonly scope: RetrievalScope;
+  /** Turns never to inject: already in the prompt, the message itself. */
+  readonly exclude: ReadonlySet<string>;
+  readonly budget: number;
+  readonly now: number;
+  readonly counter: TokenCount;
+  readonly labels: RecordLabels;
+  readonly offsetMinutes: number;
+  readonly rerank?: Partial<RerankOptions>;
+  readonly pack?: Partial<PackOptions>;
+}
+
+export type CandidateFate = PackDecision;
+
+export interface CandidateReport {
+  readonly id: string;
+  readonly namespace: 'conversation' | 'docs';
+  /** Session id (conversation) or doc id. */
+  readonly scope: string;
+  readonly time?: number;
+  readonly rank: number;
+  readonly score: number;
+  readonly sources: readonly string[];
+  readonly features: Features;
+  readonly fate: CandidateFate;
+  /** Which sentences went in, or 'all'. */
+  readonly pieces?: readonly number[] | 'all';
+  readonly preview: string;
+}
+
+export interface RetrievalResult {
+  /** The rendered sections (conversation records, then docs); '' when nothing fits or matches. */
+  readonly text: string;
+  readonly tokens: number;
+  readonly candidates: readonly CandidateReport[];
+  /** Chunk ids injected, by rank (paired turns last). */
+  readonly injected: readonly string[];
+  /** Heat after this search, for the chunks it touched (persist it). */
+  readonly heat: ReadonlyMap<string, HeatEntry>;
+  /** Pieces injected per chunk id. */
+  readonly chosen: ReadonlyMap<string, readonly number[] | 'all'>;
+}
+
+const docTags = new Map<string, readonly IntentTag[]>();
+
+export function retrieve(index: RetrievalIndex, request: RetrieveRequest): RetrievalResult {
+  const base: RerankOptions = { ...DEFAULT_RERANK_OPTIONS, ...request.rerank };
+  // Seed 001 takes 20 candidates for 5 slots of 500–800-token exchanges; a budget that holds dozens of
+  // sentences needs a deeper pool to choose from (one per 4 tokens of budget, at most 400 per search).
+  const rerank: RerankOptions = { ...base, poolSize: Math.max(base.poolSize, Math.min(400, Math.ceil(request.budget / 4))) };
+  const packOptions: PackOptions = { ...DEFAULT_PACK_OPTIONS, ...request.pack };
+  const { scope, query } = request;
+  const memory = index.user(scope.userId);
+  const excluded = new Set(request.exclude);
+  for (const turn of memory.turns.values()) if (turn.deprecatedAt !== undefined) excluded.add(turn.id);
+  const allow = (s: string): boolean => s === scope.sessionId || scope.otherSessions;
+
+  const conversation = rankCandidates(
+    query,
+    {
+      shard: memory.shard,
+      allow,
+      scopes: scope.otherSessions ? undefined : [scope.sessionId],
+      exclude: excluded,
+      turn: (id) => memory.turns.get(id),
+      neighbour: (id, offset) => memory.neighbour(id, offset),
+      now: request.now,
+      tags: (id) => memory.turns.get(id)?.tags ?? [],
+    },
+    rerank,
+    request.offsetMinutes,
+  );
+  const docs = scope.docs
+    ? rankCandidates(
+        query,
+        {
+          shard: index.docs,
+          allow: () => true,
+          scopes: undefined,
+          exclude: new Set(),
+          now: request.now,
+          tags: (id) => {
+            let tags = docTags.get(id);
+            if (tags === undefined) docTags.set(id, (tags = intentTags(index.docEntries.get(id)?.text ?? '')));
+            return tags;
+          },
+        },
+        rerank,
+        request.offsetMinutes,
+      )
+    : [];
+
+  const ranked: Array<{ candidate: Candidate; namespace: 'conversation' | 'docs' }> = [
+    ...conversation.map((candidate) => ({ candidate, namespace: 'conversation' as const })),
+    ...docs.map((candidate) => ({ candidate, namespace: 'docs' as const })),
+  ].sort((a, b) => b.candidate.score - a.candidate.score);
+
+  const previousOf = (turn: TurnEntry): PackCandidate | undefined => {
+    const prev = memory.neighbour(turn.id, -1);
+    if (prev === undefined || excluded.has(prev.id)) return undefined;
+    const chunk = memory.shard.chunks.get(prev.id);
+    if (chunk === undefined) return undefined;
+    return { candidate: pairCandidate(prev.id), turn: prev, text: prev.text, pieces: chunk.pieces };
+  };
+  const items: PackCandidate[] = ranked.map(({ candidate, namespace }) => {
+    if (namespace === 'docs') {
+      const doc = index.docEntries.get(candidate.id)!;
+      return { candidate, doc, text: doc.text, pieces: index.docs.chunks.get(candidate.id)!.pieces };
+    }
+    const turn = memory.turns.get(candidate.id)!;
+    const previous = previousOf(turn);
+    const base = { candidate, turn, text: turn.text, pieces: memory.shard.chunks.get(turn.id)!.pieces };
+    return previous === undefined ? base : { ...base, previous };
+  });
+  const speakerOf = (turn: TurnEntry): string => turn.speaker ?? (turn.role === 'user' ? request.labels.user : request.labels.assistant);
+  const packed = pack(items, request.budget, { counter: request.counter, labels: request.labels, offsetMinutes: request.offsetMinutes, speakerOf }, packOptions);
+
+  const candidates: CandidateReport[] = ranked.map(({ candidate, namespace }, rank) => {
+    const turn = namespace === 'conversation' ? memory.turns.get(candidate.id) : undefined;
+    const text = turn?.text ?? index.docEntries.get(candidate.id)?.text ?? '';
+    const pieces = packed.chosen.get(candidate.id);
+    const report: CandidateReport = {
+      id: candidate.id,
+      namespace,
+      scope: turn?.sessionId ?? index.docEntries.get(candidate.id)?.docId ?? '',
+      rank: rank + 1,
+      score: candidate.score,
+      sources: candidate.sources,
+      features: candidate.features,
+      fate: packed.decisions.get(candidate.id) ?? 'over-budget',
+      preview: text.length > 80 ? `${text.slice(0, 77)}…` : text,
+      ...(turn === undefined ? {} : { time: turn.time }),
+      ...(pieces === undefined ? {} : { pieces }),
+    };
+    return report;
+  });
+
+  // Heat: every candidate had a chance; the injected ones were recalled.
+  const heat = new Map<string, HeatEntry>();
+  for (const { candidate, namespace } of ranked) {
+    const shard = namespace === 'docs' ? index.docs : memory.shard;
+    const before = shard.heatOf(candidate.id);
+    const recalled = packed.chosen.has(candidate.id);
+    heat.set(candidate.id, {
+      chances: before.chances + 1,
+      recalls: before.recalls + (recalled ? 1 : 0),
+      missStreak: recalled ? 0 : before.missStreak + 1,
+      lastRecalledAt: recalled ? request.now : before.lastRecalledAt,
+    });
+  }
+  const injected = [...ranked.map((r) => r.candidate.id).filter((id) => packed.chosen.has(id)), ...packed.paired];
+  return { text: packed.text, tokens: packed.tokens, candidates, injected, heat, chosen: packed.chosen };
+}
+
+/** Heat changes are applied by the caller (so a probe, like the eval's questions, leaves no trace). */
+export function applyHeat(index: RetrievalIndex, userId: string, heat: ReadonlyMap<string, HeatEntry>): void {
+  const memory = index.user(userId);
+  for (const [id, h] of heat) (index.docEntries.has(id) ? index.docs : memory.shard).heat.set(id, h);
+}
+
+const ZERO: Features = Object.freeze({
+  lexical: 0, context: 0, sentence: 0, vector: 0, entities: 0, speaker: 0, date: 0, thread: 0, recency: 0, cold: 0, intent: 0,
+});
+
+function pairCandidate(id: string): Candidate {
+  return { id, sources: ['paired'], features: ZERO, score: 0, bestPiece: -1 };
+}

@@ -1,0 +1,134 @@
+/**
+ * Lexical terms for BM25 and for the overlap features, the same for stored chunks and queries:
+ * - Latin words, lower-cased, stopwords dropped, with a light English stemmer (plurals, -ing, -ed, a final e)
+ *   so that "researching" meets "research" and "hiking" meets "hike", without a dictionary;
+ * - Chinese, Japanese and Korean runs as character bigrams (no spaces to split words on), a lone character as a
+ *   unigram; bigrams made only of function characters are dropped;
+ * - numbers kept as written (order numbers, years, versions are often what a question is about).
+ * Pure, no DOM.
+ */
+
+/** English function words and chat filler: matching on them only adds noise. */
+const EN_STOPWORDS = new Set(
+  (
+    'a an the and or but if then else so of to in on at by for with from into onto about as is are was were be been ' +
+    'being am do does did doing done have has had having i me my mine myself you your yours yourself we us our ours ' +
+    'he him his she her hers they them their theirs it its itself this that these those there here what which who ' +
+    'whom whose when where why how not no nor yes yeah yep ok okay oh hey hi hello wow just very really too also ' +
+    'can could would should will shall may might must than up down out over under again once all any both each few ' +
+    'more most other some such only own same s t don didn doesn isn wasn aren weren won wouldn couldn shouldn ' +
+    've ll re d m let lets get got gets go going went gone thing things something anything everything one ones ' +
+    'much many lot lots like well even still though because while during before after above below between ' +
+    'through off further every much sure thanks thank glad great good cool awesome nice amazing totally definitely ' +
+    'kind sort bit pretty quite maybe actually'
+  ).split(' '),
+);
+
+/** Characters that carry grammar rather than meaning; a bigram of two of them is dropped. */
+const ZH_FUNCTION_CHARS = new Set([...'的了吗呢吧啊呀哦嗯是在我你他她它们这那和与也都就有个一不没很还把被给对说要会能可以么什怎样吗哪里']);
+
+/** Han, kana, Hangul. */
+export function isCjkCodePoint(cp: number): boolean {
+  return (
+    (cp >= 0x4e00 && cp <= 0x9fff) ||
+    (cp >= 0x3400 && cp <= 0x4dbf) ||
+    (cp >= 0x3040 && cp <= 0x30ff) ||
+    (cp >= 0xac00 && cp <= 0xd7af) ||
+    (cp >= 0xf900 && cp <= 0xfaff) ||
+    (cp >= 0x20000 && cp <= 0x3134f)
+  );
+}
+
+const LATIN_WORD = /[\p{L}\p{N}]/u;
+
+/** A light English stemmer: good enough to join inflections, never meant to produce real words. */
+export function stem(word: string): string {
+  let w = word;
+  if (w.length <= 3 || /\d/.test(w)) return w;
+  if (w.endsWith('ies') && w.length > 4) w = `${w.slice(0, -3)}y`;
+  else if (w.endsWith('ied') && w.length > 4) w = `${w.slice(0, -3)}y`;
+  else if (w.endsWith('sses')) w = w.slice(0, -2);
+  else if (/(?:sh|ch|x|z)es$/.test(w)) w = w.slice(0, -2);
+  else if (w.endsWith('s') && !/(?:ss|us|is)$/.test(w)) w = w.slice(0, -1);
+  if (w.endsWith('ing') && w.length >= 6) w = undouble(w.slice(0, -3));
+  else if (w.endsWith('ed') && w.length >= 5 && !w.endsWith('eed')) w = undouble(w.slice(0, -2));
+  if (w.endsWith('e') && w.length > 3 && !w.endsWith('ee')) w = w.slice(0, -1);
+  return w;
+}
+
+/** running → run, stopped → stop (but not fall, miss, buzz). */
+function undouble(w: string): string {
+  const n = w.length;
+  if (n >= 3 && w[n - 1] === w[n - 2] && !'lsz'.includes(w[n - 1]!) && !/[aeiou]/.test(w[n - 1]!)) return w.slice(0, -1);
+  return w;
+}
+
+export function isStopword(word: string): boolean {
+  return EN_STOPWORDS.has(word);
+}
+
+/**
+ * The terms of a text, in order, with repeats (term frequency matters to BM25). Latin terms are stems; CJK
+ * terms are bigrams (prefixed so they never collide with a Latin stem).
+ */
+export function terms(text: string): string[] {
+  const out: string[] = [];
+  const normalized = text.normalize('NFKC').toLowerCase();
+  let word = '';
+  let run: string[] = [];
+  const endWord = (): void => {
+    if (word === '') return;
+    // Possessives and contractions: caroline's → caroline.
+    const bare = word.replace(/['’](?:s|re|ve|ll|d|m|t)$/, '').replace(/['’]/g, '');
+    if (bare.length > 0 && (bare.length > 1 || /\d/.test(bare)) && !EN_STOPWORDS.has(bare)) out.push(stem(bare));
+    word = '';
+  };
+  const endRun = (): void => {
+    if (run.length === 1) {
+      if (!ZH_FUNCTION_CHARS.has(run[0]!)) out.push(`~${run[0]}`);
+    } else {
+      for (let i = 0; i + 1 < run.length; i++) {
+        if (ZH_FUNCTION_CHARS.has(run[i]!) && ZH_FUNCTION_CHARS.has(run[i + 1]!)) continue;
+        out.push(`~${run[i]}${run[i + 1]}`);
+      }
+    }
+    run = [];
+  };
+  for (const ch of normalized) {
+    const cp = ch.codePointAt(0)!;
+    if (isCjkCodePoint(cp)) {
+      endWord();
+      run.push(ch);
+    } else if (LATIN_WORD.test(ch) || ((ch === "'" || ch === '’') && word !== '')) {
+      endRun();
+      word += ch;
+    } else {
+      endWord();
+      endRun();
+    }
+  }
+  endWord();
+  endRun();
+  return out;
+}
+
+/** Term → count. */
+export function termCounts(list: readonly string[]): Map<string, number> {
+  const counts = new Map<string, number>();
+  for (const t of list) counts.set(t, (counts.get(t) ?? 0) + 1);
+  return counts;
+}
+
+/** Share of letters that are CJK: the conversation's language for labels ('zh' above a small share). */
+export function cjkShare(text: string): number {
+  let cjk = 0;
+  let letters = 0;
+  for (const ch of text) {
+    const cp = ch.codePointAt(0)!;
+    if (isCjkCodePoint(cp)) {
+      cjk += 1;
+      letters += 1;
+    } else if (LATIN_WORD.test(ch) && !/\d/.test(ch)) letters += 0.25; // a Latin word of ~4 letters ≈ one CJK word
+  }
+  return letters === 0 ? 0 : cjk / letters;
+}

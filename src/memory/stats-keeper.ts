@@ -1,0 +1,91 @@
+/**
+ * Keeps an embedder's corpus statistics (the built-in embedder's document frequencies, for IDF) in step with
+ * the stored chunks, and persists a snapshot in meta now and then (not on every turn: it is 512 KB).
+ * The statistics are derived data that only weigh queries (see hashed-ngram.ts): a lost update or two, or a
+ * race between tabs, shifts an IDF slightly and nothing else. When the snapshot has drifted from the chunk
+ * count (another tab wrote, a crash skipped a save) they are recounted from the chunks in the background.
+ */
+import { writeTx } from './db.ts';
+import { embedderKey, type Embedder } from './embedders/embedder.ts';
+import { yieldToEventLoop } from './memory-index.ts';
+import type { MemoryDatabase } from './schema.ts';
+import type { MemoryLogger } from './validate.ts';
+
+const SAVE_DELAY_MS = 2_000;
+
+export class StatsKeeper {
+  private readonly _db: MemoryDatabase;
+  private readonly _logger: MemoryLogger;
+  private readonly _now: () => number;
+  private _timer: ReturnType<typeof setTimeout> | null = null;
+  private _dirty = false;
+
+  constructor(db: MemoryDatabase, logger: MemoryLogger, now: () => number) {
+    this._db = db;
+    this._logger = logger;
+    this._now = now;
+  }
+
+  change(embedder: Embedder, added: readonly string[], removed: readonly string[]): void {
+    if (embedder.stats === undefined || (added.length === 0 && removed.length === 0)) return;
+    embedder.stats.remove(removed);
+    embedder.stats.add(added);
+    this._dirty = true;
+    if (this._timer === null) {
+      this._timer = setTimeout(() => {
+        this._timer = null;
+        this.persist(embedder).catch((error: unknown) => this._logger.warn('[memory] saving IDF statistics failed', error));
+      }, SAVE_DELAY_MS);
+    }
+  }
+
+  async persist(embedder: Embedder, force = false): Promise<void> {
+    if (this._timer !== null) clearTimeout(this._timer);
+    this._timer = null;
+    if (embedder.stats === undefined || (!this._dirty && !force)) return;
+    this._dirty = false;
+    const { documents, df } = embedder.stats.snapshot();
+    await writeTx(this._db, ['meta'], (tx) =>
+      tx.objectStore('meta').put({ key: `stats:${embedderKey(embedder)}`, documents, df, savedAt: this._now() }),
+    );
+  }
+
+  /** Forgets unsaved changes (after "delete everything"). */
+  discard(): void {
+    if (this._timer !== null) clearTimeout(this._timer);
+    this._timer = null;
+    this._dirty = false;
+  }
+}
+
+/** Loads the snapshot, or recounts from the chunks when it is missing, malformed or has drifted. */
+export async function restoreStats(keeper: StatsKeeper, embedder: Embedder, db: MemoryDatabase): Promise<void> {
+  const stats = embedder.stats;
+  if (stats === undefined) return;
+  const tx = db.transaction(['meta', 'chunks', 'docChunks'], 'readonly');
+  const [snapshot, chunks, docs] = await Promise.all([
+    tx.objectStore('meta').get(`stats:${embedderKey(embedder)}`),
+    tx.objectStore('chunks').count(),
+    tx.objectStore('docChunks').count(),
+  ]);
+  const total = chunks + docs;
+  if (snapshot !== undefined && stats.restore(snapshot) && Math.abs(stats.documents - total) <= Math.max(20, total * 0.05)) return;
+  stats.reset();
+  for (const store of ['chunks', 'docChunks'] as const) {
+    let after: string | undefined;
+    for (;;) {
+      const range = after === undefined ? undefined : IDBKeyRange.lowerBound(after, true);
+      const batch: unknown[] = await db.getAll(store, range, 1_000);
+      if (batch.length === 0) break;
+      const texts = batch
+        .map((r) => (typeof r === 'object' && r !== null ? (r as { text?: unknown }).text : undefined))
+        .filter((t): t is string => typeof t === 'string');
+      stats.add(texts);
+      const last = batch[batch.length - 1] as { id?: unknown };
+      if (typeof last.id !== 'string' || batch.length < 1_000) break;
+      after = last.id;
+      await yieldToEventLoop();
+    }
+  }
+  await keeper.persist(embedder, true);
+}

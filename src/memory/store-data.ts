@@ -1,0 +1,172 @@
+/**
+ * The store's housekeeping half: deleting (a session, a doc, everything), retrieval statistics, switching the
+ * embedder, working-memory items and doc chunks. `MemoryStore` (store.ts) adds sessions, turns and search.
+ */
+import { writeTx } from './db.ts';
+import { deleteDocTx, putDocTx, type DocInput } from './docs.ts';
+import { embedderKey, type Embedder } from './embedders/embedder.ts';
+import type { DocChunkRecord, WorkingItemRecord } from './records.ts';
+import { readEmbedderMeta, type ReembedOptions } from './reembed.ts';
+import type { StoreRuntime } from './store-runtime.ts';
+import { isChunkRecord, isDocChunkRecord, keepValid } from './validate.ts';
+import { deleteWorkingItem, listWorkingItems, purgeExpiredWorkingItems, putWorkingItem, type WorkingItemInput } from './working-items.ts';
+
+export class StoreData {
+  protected readonly _rt: StoreRuntime;
+
+  protected constructor(runtime: StoreRuntime) {
+    this._rt = runtime;
+  }
+
+  // Deleting -------------------------------------------------------------------------------------------------
+
+  /** Removes a session with its turns, chunks and their vectors (staged ones too), working-memory items and index entries. */
+  async deleteSession(sessionId: string): Promise<void> {
+    const texts = await writeTx(this._rt.db(), ['sessions', 'turns', 'chunks', 'vectors', 'workingItems', 'meta'], async (tx) => {
+      await tx.objectStore('sessions').delete(sessionId);
+      const turns = tx.objectStore('turns');
+      for (const key of await turns.index('by-session-seq').getAllKeys(IDBKeyRange.bound([sessionId, -Infinity], [sessionId, Infinity]))) {
+        await turns.delete(key);
+      }
+      const removed: string[] = [];
+      const chunkIds: string[] = [];
+      let cursor = await tx.objectStore('chunks').index('by-session').openCursor(sessionId);
+      while (cursor !== null) {
+        if (isChunkRecord(cursor.value)) removed.push(cursor.value.text);
+        chunkIds.push(cursor.primaryKey);
+        await cursor.delete();
+        cursor = await cursor.continue();
+      }
+      // Vectors live in their chunks; only a switch in progress has some staged elsewhere.
+      const meta = (await tx.objectStore('meta').get('embedder')) as { pending?: unknown } | undefined;
+      if (typeof meta?.pending === 'string') {
+        for (const id of chunkIds) await tx.objectStore('vectors').delete([meta.pending, 'conversation', id]);
+      }
+      const items = tx.objectStore('workingItems');
+      for (const key of await items.index('by-session').getAllKeys(sessionId)) await items.delete(key);
+      return removed;
+    });
+    this._rt.index.removeScope('conversation', sessionId);
+    this._rt.stats.change(this._rt.embedder, [], texts);
+    this._rt.notify({ type: 'session-deleted', sessionId });
+  }
+
+  /** Deletes every session, turn, chunk, vector, item and doc, and the statistics; only configuration stays. */
+  async deleteEverything(): Promise<void> {
+    const embedder = this._rt.embedder;
+    await writeTx(this._rt.db(), ['sessions', 'turns', 'chunks', 'vectors', 'workingItems', 'docChunks', 'meta'], async (tx) => {
+      for (const store of ['sessions', 'turns', 'chunks', 'vectors', 'workingItems', 'docChunks', 'meta'] as const) {
+        await tx.objectStore(store).clear();
+      }
+      const meta = tx.objectStore('meta');
+      await meta.put({ key: 'schema', version: tx.db.version, upgradedAt: this._rt.now() });
+      await meta.put({ key: 'embedder', active: embedderKey(embedder), pending: null, dimensions: embedder.dimensions });
+    });
+    this._rt.stats.discard();
+    embedder.stats?.reset();
+    this._rt.index.clear();
+    this._rt.notify({ type: 'everything-deleted' });
+  }
+
+  // Retrieval statistics (heat) ------------------------------------------------------------------------------
+
+  /**
+   * Counts one retrieval and a hit for each chunk recalled by it (conversation or docs ids). Returns the new
+   * retrieval count: a chunk with `count - heat.lastHitRetrieval > N` was not recalled in the last N retrievals.
+   */
+  recordRetrieval(chunkIds: readonly string[]): Promise<number> {
+    const now = this._rt.now();
+    return writeTx(this._rt.db(), ['meta', 'chunks', 'docChunks'], async (tx) => {
+      const meta = (await tx.objectStore('meta').get('retrievals')) as { count?: unknown } | undefined;
+      const count = (typeof meta?.count === 'number' ? meta.count : 0) + 1;
+      await tx.objectStore('meta').put({ key: 'retrievals', count });
+      for (const id of chunkIds) {
+        for (const store of ['chunks', 'docChunks'] as const) {
+          const chunk: unknown = await tx.objectStore(store).get(id);
+          if (!(store === 'chunks' ? isChunkRecord(chunk) : isDocChunkRecord(chunk))) continue;
+          const c = chunk as { heat: { hits: number } };
+          const heat = { hits: c.heat.hits + 1, lastHitAt: now, lastHitRetrieval: count };
+          await tx.objectStore(store).put({ ...(chunk as object), heat } as never);
+        }
+      }
+      return count;
+    });
+  }
+
+  async retrievalCount(): Promise<number> {
+    const meta = (await this._rt.db().get('meta', 'retrievals')) as { count?: unknown } | undefined;
+    return typeof meta?.count === 'number' ? meta.count : 0;
+  }
+
+  // Embedders ------------------------------------------------------------------------------------------------
+
+  /**
+   * Switches to another embedder: re-embeds everything in the background with progress (searches keep using the
+   * current embedder meanwhile), then makes it active here and in the other tabs and drops the old vectors.
+   */
+  setEmbedder(embedder: Embedder, options: ReembedOptions = {}): Promise<void> {
+    return this._rt.switchEmbedder(embedder, options);
+  }
+
+  /** The embedder searched (`id@version`) and one being switched to, if any. */
+  async embedderStatus(): Promise<{ active: string; pending: string | null }> {
+    const meta = await readEmbedderMeta(this._rt.db());
+    return { active: meta?.active ?? embedderKey(this._rt.embedder), pending: meta?.pending ?? null };
+  }
+
+  // Working memory -------------------------------------------------------------------------------------------
+
+  async putWorkingItem(input: WorkingItemInput): Promise<WorkingItemRecord> {
+    const item = await putWorkingItem(this._rt.db(), input, this._rt.now());
+    this._rt.notify({ type: 'working-items', sessionId: item.sessionId });
+    return item;
+  }
+
+  /** A session's items and the global ones, unexpired (pinned items never expire). */
+  listWorkingItems(sessionId: string | null, options: { includeExpired?: boolean } = {}): Promise<WorkingItemRecord[]> {
+    return listWorkingItems(this._rt.db(), sessionId, this._rt.now(), this._rt.logger, options.includeExpired ?? false);
+  }
+
+  async deleteWorkingItem(id: string): Promise<void> {
+    await deleteWorkingItem(this._rt.db(), id);
+    this._rt.notify({ type: 'working-items', sessionId: null });
+  }
+
+  purgeExpiredWorkingItems(): Promise<number> {
+    return purgeExpiredWorkingItems(this._rt.db(), this._rt.now());
+  }
+
+  // Docs (their own namespace) -------------------------------------------------------------------------------
+
+  /** Stores a doc's chunks (replacing an earlier version of the doc) and indexes them in the `docs` namespace. */
+  async putDoc(input: DocInput): Promise<DocChunkRecord[]> {
+    const embedder = this._rt.embedder;
+    const changes = await putDocTx(this._rt.db(), input, {
+      counter: this._rt.counter,
+      embedder,
+      embedderKey: embedderKey(embedder),
+      now: this._rt.now(),
+    });
+    const keptIds = new Set(changes.chunks.map((c) => c.id));
+    this._rt.index.removeScope('docs', input.docId);
+    this._rt.afterChunks(
+      'docs',
+      changes.chunks,
+      changes.removed.map((c) => c.text),
+      changes.removed.map((c) => c.id).filter((id) => !keptIds.has(id)),
+    );
+    return changes.chunks;
+  }
+
+  async deleteDoc(docId: string): Promise<void> {
+    const removed = await deleteDocTx(this._rt.db(), docId);
+    this._rt.index.removeScope('docs', docId);
+    this._rt.stats.change(this._rt.embedder, [], removed.map((c) => c.text));
+    this._rt.notify({ type: 'doc-deleted', docId });
+  }
+
+  async listDocChunks(docId: string): Promise<DocChunkRecord[]> {
+    const records = await this._rt.db().getAllFromIndex('docChunks', 'by-doc', docId);
+    return keepValid(records, isDocChunkRecord, 'doc chunk', this._rt.logger).sort((a, b) => a.part - b.part);
+  }
+}

@@ -1,0 +1,253 @@
+/**
+ * What happens inside the transaction that stores a turn: the turn itself, its session's sequence counter, its
+ * exchange chunk and its parts, and — with an embedder that has `embedSync` — their vectors, all or nothing.
+ * Reading and writing in one transaction is what makes two tabs appending to one session safe: IndexedDB runs
+ * overlapping read-write transactions one after the other, across connections.
+ */
+import { AssistantError } from '../shared/errors.ts';
+import { exchangeText, splitIntoParts, type TokenCount } from './chunking.ts';
+import { writeTx, type WriteTx } from './db.ts';
+import type { Embedder } from './embedders/embedder.ts';
+import type { ChunkRecord, TurnRecord } from './records.ts';
+import type { MemoryDatabase } from './schema.ts';
+import { isChunkRecord, isSessionRecord, isTurnRecord } from './validate.ts';
+
+export type TurnStores = ['sessions', 'turns', 'chunks'];
+export const TURN_STORES: TurnStores = ['sessions', 'turns', 'chunks'];
+type Tx = WriteTx<TurnStores>;
+
+export interface WriteContext {
+  db: MemoryDatabase;
+  counter: TokenCount;
+  embedder: Embedder;
+  /** `embedderKey(embedder)`. */
+  embedderKey: string;
+  now: number;
+}
+
+/** What a committed write changed, for the index, the corpus statistics and the other tabs. */
+export interface ChunkChanges {
+  /** Chunks written with new text, with their vector (`embedding`) when the embedder could make it at once. */
+  written: ChunkRecord[];
+  /** Old texts of chunks rewritten or deleted (for the IDF statistics). */
+  oldTexts: string[];
+  /** Chunks rewritten or deleted: whatever the index held for them is stale. */
+  staleIds: string[];
+}
+
+/** Exchange chunks are keyed by their user turn, parts by their turn and index: found by key, no index needed. */
+export const exchangeId = (turnId: string): string => `x:${turnId}`;
+export const partId = (turnId: string, part: number): string => `p:${turnId}:${part}`;
+const partsRange = (turnId: string): IDBKeyRange => IDBKeyRange.bound(`p:${turnId}:`, `p:${turnId}:\uffff`);
+
+export const emptyChanges = (): ChunkChanges => ({ written: [], oldTexts: [], staleIds: [] });
+
+export const NO_HEAT = { hits: 0, lastHitAt: null, lastHitRetrieval: 0 } as const;
+
+/** The session's latest user turn, for a reply that did not say what it answers. */
+export async function lastUserTurnId(tx: Tx, sessionId: string): Promise<string | null> {
+  const range = IDBKeyRange.bound([sessionId, -Infinity], [sessionId, Infinity]);
+  let cursor = await tx.objectStore('turns').index('by-session-seq').openCursor(range, 'prev');
+  while (cursor !== null) {
+    const turn: unknown = cursor.value;
+    if (isTurnRecord(turn) && turn.role === 'user') return turn.id;
+    cursor = await cursor.continue();
+  }
+  return null;
+}
+
+/** Takes the next sequence number of a session (and touches it); throws `invalid_input` for an unknown session. */
+export async function takeSeq(tx: Tx, sessionId: string, now: number): Promise<number> {
+  const session: unknown = await tx.objectStore('sessions').get(sessionId);
+  if (!isSessionRecord(session)) throw new AssistantError('invalid_input', `There is no session ${sessionId}.`);
+  const seq = session.lastSeq + 1;
+  await tx.objectStore('sessions').put({ ...session, lastSeq: seq, updatedAt: now });
+  return seq;
+}
+
+type ChunkDraft = Omit<ChunkRecord, 'rev' | 'createdAt' | 'updatedAt' | 'heat' | 'tokenCount' | 'embedding'>;
+
+/** The record to write for `draft`, or null when the stored chunk already has this text (its vector and heat stay). */
+function nextChunk(ctx: WriteContext, previous: ChunkRecord | null, draft: ChunkDraft): ChunkRecord | null {
+  if (previous !== null && previous.text === draft.text && previous.turnIds.join() === draft.turnIds.join()) return null;
+  return {
+    ...draft,
+    tokenCount: ctx.counter.count(draft.text),
+    rev: (previous?.rev ?? 0) + 1,
+    createdAt: previous?.createdAt ?? ctx.now,
+    updatedAt: ctx.now,
+    heat: previous?.heat ?? { ...NO_HEAT },
+    embedding: null,
+  };
+}
+
+/** Fills in the vectors of new chunk records when the embedder can make them synchronously. */
+export function embedInline(ctx: WriteContext, chunks: ReadonlyArray<{ text: string; embedding: ChunkRecord['embedding'] }>): void {
+  if (ctx.embedder.embedSync === undefined || chunks.length === 0) return;
+  const vectors = ctx.embedder.embedSync(chunks.map((c) => c.text));
+  chunks.forEach((chunk, i) => (chunk.embedding = { embedder: ctx.embedderKey, vector: vectors[i]! }));
+}
+
+/**
+ * Brings the chunks of a finished turn (not streaming) up to date: its exchange chunk and its parts. Unchanged
+ * chunks are left alone, so their vectors and heat stay.
+ */
+export async function writeTurnChunks(tx: Tx, ctx: WriteContext, turn: TurnRecord): Promise<ChunkChanges> {
+  const changes = emptyChanges();
+  if (turn.role === 'system' || turn.status === 'streaming') return changes;
+  const chunks = tx.objectStore('chunks');
+  const stored = async (id: string): Promise<ChunkRecord | null> => {
+    const record: unknown = await chunks.get(id);
+    return isChunkRecord(record) ? record : null;
+  };
+  const turnOf = async (id: string | undefined): Promise<TurnRecord | null> => {
+    const record: unknown = id === undefined ? undefined : await tx.objectStore('turns').get(id);
+    return isTurnRecord(record) ? record : null;
+  };
+
+  // The exchange: keyed by the user turn; a reply updates its question's chunk.
+  const user = turn.role === 'user' ? turn : await turnOf(turn.replyTo ?? undefined);
+  const anchor = user ?? turn;
+  const previousExchange = await stored(exchangeId(anchor.id));
+  const reply = turn.role === 'assistant' ? turn : await turnOf(previousExchange?.turnIds[1]);
+  const text = exchangeText(user?.content ?? null, reply?.content ?? null);
+  const drafts: Array<{ previous: ChunkRecord | null; draft: ChunkDraft }> = [
+    {
+      previous: previousExchange,
+      draft: {
+        id: exchangeId(anchor.id),
+        sessionId: turn.sessionId,
+        kind: 'exchange',
+        turnIds: reply !== null && user !== null ? [user.id, reply.id] : [anchor.id],
+        part: 0,
+        start: 0,
+        end: text.length,
+        text,
+      },
+    },
+  ];
+
+  // Parts of a long turn; parts of an earlier, longer version of it are deleted.
+  const oldParts = new Map<string, ChunkRecord>();
+  for (const record of await chunks.getAll(partsRange(turn.id))) if (isChunkRecord(record)) oldParts.set(record.id, record);
+  splitIntoParts(turn.content, ctx.counter).forEach((part, i) => {
+    const id = partId(turn.id, i);
+    drafts.push({
+      previous: oldParts.get(id) ?? null,
+      draft: { id, sessionId: turn.sessionId, kind: 'part', turnIds: [turn.id], part: i, start: part.start, end: part.end, text: part.text },
+    });
+    oldParts.delete(id);
+  });
+  for (const old of oldParts.values()) {
+    changes.oldTexts.push(old.text);
+    changes.staleIds.push(old.id);
+    await chunks.delete(old.id);
+  }
+
+  for (const { previous, draft } of drafts) {
+    const next = nextChunk(ctx, previous, draft);
+    if (next === null) continue;
+    if (previous !== null) {
+      changes.oldTexts.push(previous.text);
+      changes.staleIds.push(previous.id);
+    }
+    changes.written.push(next);
+  }
+  embedInline(ctx, changes.written);
+  for (const chunk of changes.written) await chunks.put(chunk);
+  return changes;
+}
+
+export interface TurnDraft {
+  id: string;
+  sessionId: string;
+  role: TurnRecord['role'];
+  content: string;
+  status: TurnRecord['status'];
+  tags: string[];
+  replyTo: string | null | undefined;
+  tokenCount: number | undefined;
+  createdAt: number | undefined;
+}
+
+/** Appends a turn; an id already stored returns the stored turn unchanged (a retried append is not a duplicate). */
+export function appendTurnTx(ctx: WriteContext, draft: TurnDraft): Promise<{ turn: TurnRecord; created: boolean; changes: ChunkChanges }> {
+  return writeTx(ctx.db, TURN_STORES, async (tx) => {
+    const existing: unknown = await tx.objectStore('turns').get(draft.id);
+    if (existing !== undefined) {
+      if (!isTurnRecord(existing)) throw new AssistantError('invalid_input', `Turn ${draft.id} exists but is malformed.`);
+      return { turn: existing, created: false, changes: emptyChanges() };
+    }
+    const seq = await takeSeq(tx, draft.sessionId, ctx.now);
+    const replyTo =
+      draft.role !== 'assistant' ? null : draft.replyTo !== undefined ? draft.replyTo : await lastUserTurnId(tx, draft.sessionId);
+    const turn: TurnRecord = {
+      id: draft.id,
+      sessionId: draft.sessionId,
+      seq,
+      role: draft.role,
+      content: draft.content,
+      createdAt: draft.createdAt ?? ctx.now,
+      updatedAt: ctx.now,
+      tokenCount: draft.tokenCount ?? ctx.counter.count(draft.content),
+      status: draft.status,
+      tags: draft.tags,
+      replyTo,
+      ...(draft.status === 'streaming' ? { streamingSince: ctx.now } : {}),
+    };
+    await tx.objectStore('turns').put(turn);
+    const changes = await writeTurnChunks(tx, ctx, turn);
+    return { turn, created: true, changes };
+  });
+}
+
+export interface TurnPatch {
+  content?: string;
+  status?: TurnRecord['status'];
+  tags?: string[];
+  tokenCount?: number;
+}
+
+/**
+ * Updates a turn. While it streams only the turn is written (cheap, often); once it is finished its chunks
+ * follow in the same transaction. Returns null when the turn is gone (deleted meanwhile): nothing is resurrected.
+ */
+export function updateTurnTx(
+  ctx: WriteContext,
+  id: string,
+  patch: TurnPatch,
+  options: { onlyIfStreaming?: boolean; touchSession?: boolean } = {},
+): Promise<{ turn: TurnRecord; changes: ChunkChanges } | null> {
+  // Partial text of a streaming reply is rewritten many times a second; a full commit is kept for the rest.
+  const streaming = patch.status === 'streaming';
+  return writeTx(
+    ctx.db,
+    TURN_STORES,
+    async (tx) => {
+      const existing: unknown = await tx.objectStore('turns').get(id);
+      if (existing === undefined) return null;
+      if (!isTurnRecord(existing)) throw new AssistantError('invalid_input', `Turn ${id} is malformed.`);
+      if (options.onlyIfStreaming === true && existing.status !== 'streaming') return null;
+      const content = patch.content ?? existing.content;
+      const { streamingSince, ...rest } = existing;
+      const status = patch.status ?? existing.status;
+      const turn: TurnRecord = {
+        ...rest,
+        content,
+        status,
+        tags: patch.tags ?? existing.tags,
+        tokenCount: patch.tokenCount ?? (patch.content === undefined ? existing.tokenCount : ctx.counter.count(content)),
+        updatedAt: ctx.now,
+        ...(status === 'streaming' ? { streamingSince: streamingSince ?? ctx.now } : {}),
+      };
+      await tx.objectStore('turns').put(turn);
+      const changes = turn.status === 'streaming' ? emptyChanges() : await writeTurnChunks(tx, ctx, turn);
+      if (turn.status !== 'streaming' && options.touchSession !== false) {
+        const session: unknown = await tx.objectStore('sessions').get(turn.sessionId);
+        if (isSessionRecord(session)) await tx.objectStore('sessions').put({ ...session, updatedAt: ctx.now });
+      }
+      return { turn, changes };
+    },
+    streaming ? 'relaxed' : 'default',
+  );
+}

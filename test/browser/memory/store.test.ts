@@ -1,0 +1,208 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { MemoryStore } from '../../../src/memory/store.ts';
+import { captureLogger, countAll, dbName, dropDB, openStore, rawDB } from './helpers.ts';
+
+const names: string[] = [];
+const stores: MemoryStore[] = [];
+async function fresh(label: string): Promise<{ name: string; store: MemoryStore }> {
+  const name = dbName(label);
+  names.push(name);
+  const store = await openStore(name);
+  stores.push(store);
+  return { name, store };
+}
+
+afterEach(async () => {
+  for (const store of stores.splice(0)) await store.close();
+  for (const name of names.splice(0)) await dropDB(name);
+});
+
+describe('memory store: round trip', () => {
+  it('stores sessions and turns and gives them back after a reload, in order', async () => {
+    const { name, store } = await fresh('roundtrip');
+    const session = await store.createSession({ title: '运维' });
+    const user = await store.appendTurn({ sessionId: session.id, role: 'user', content: '我们的服务器还有多久到期？', tags: ['ops'] });
+    const reply = await store.appendTurn({ sessionId: session.id, role: 'assistant', content: '证书在 3 月 1 日到期。' });
+    expect(user.seq).toBe(1);
+    expect(reply).toMatchObject({ seq: 2, replyTo: user.id, status: 'complete' });
+    await store.close();
+
+    const again = await openStore(name);
+    stores.push(again);
+    const turns = await again.listTurns(session.id);
+    expect(turns.map((t) => [t.seq, t.role, t.content, t.tags])).toEqual([
+      [1, 'user', '我们的服务器还有多久到期？', ['ops']],
+      [2, 'assistant', '证书在 3 月 1 日到期。', []],
+    ]);
+    expect((await again.listSessions()).map((s) => s.title)).toEqual(['运维']);
+    const chunks = await again.listChunks(session.id);
+    expect(chunks).toHaveLength(1);
+    expect(chunks[0]).toMatchObject({ kind: 'exchange', turnIds: [user.id, reply.id], text: '我们的服务器还有多久到期？\n\n证书在 3 月 1 日到期。' });
+  });
+
+  it('write before read: a turn is searchable as soon as appendTurn resolves, even before the index is ready', async () => {
+    const { store } = await fresh('wbr');
+    const session = await store.createSession();
+    await store.appendTurn({ sessionId: session.id, role: 'user', content: 'The nginx config lives in /etc/nginx/sites-enabled' });
+    const hits = await store.search('where is the nginx config?', { k: 5 });
+    expect(hits[0]?.chunk.text).toContain('/etc/nginx');
+  });
+
+  it('long turns get parts of at most 400 tokens pointing to their turn', async () => {
+    const { store } = await fresh('parts');
+    const session = await store.createSession();
+    const long = Array.from({ length: 60 }, (_, i) => `第${i}段：日志里出现了连接超时，我们检查了防火墙和端口配置。`).join('\n\n');
+    const turn = await store.appendTurn({ sessionId: session.id, role: 'user', content: long });
+    const parts = (await store.listChunks(session.id)).filter((c) => c.kind === 'part').sort((a, b) => a.part - b.part);
+    expect(parts.length).toBeGreaterThan(1);
+    for (const part of parts) {
+      expect(part.turnIds).toEqual([turn.id]);
+      expect(part.tokenCount).toBeLessThanOrEqual(400);
+      expect(long.slice(part.start, part.end)).toBe(part.text);
+    }
+    expect(parts.map((p) => p.text).join('')).toBe(long);
+  });
+
+  it('an append retried with the same id is not a duplicate', async () => {
+    const { store } = await fresh('idem');
+    const session = await store.createSession();
+    const a = await store.appendTurn({ sessionId: session.id, role: 'user', content: 'hello', id: 'turn-1' });
+    const b = await store.appendTurn({ sessionId: session.id, role: 'user', content: 'hello', id: 'turn-1' });
+    expect(b).toEqual(a);
+    expect(await store.listTurns(session.id)).toHaveLength(1);
+  });
+
+  it('an append to a session that does not exist is refused with invalid_input', async () => {
+    const { store } = await fresh('nosession');
+    await expect(store.appendTurn({ sessionId: 'nope', role: 'user', content: 'x' })).rejects.toMatchObject({ code: 'invalid_input' });
+  });
+
+  it('records retrieval statistics for heat', async () => {
+    const { store } = await fresh('heat');
+    const session = await store.createSession();
+    await store.appendTurn({ sessionId: session.id, role: 'user', content: 'alpha beta gamma' });
+    const [hit] = await store.search('alpha', { k: 1 });
+    expect(await store.recordRetrieval([hit!.chunk.id])).toBe(1);
+    const [chunk] = await store.listChunks(session.id);
+    expect(chunk!.heat).toMatchObject({ hits: 1, lastHitRetrieval: 1 });
+  });
+});
+
+describe('memory store: import', () => {
+  it('imports many turns in batches, with exchanges and vectors; a re-import adds nothing', async () => {
+    const { store } = await fresh('import');
+    const session = await store.createSession();
+    await store.appendTurn({ sessionId: session.id, role: 'user', content: 'before the import' });
+    const turns = Array.from({ length: 300 }, (_, i) => ({
+      id: `imp-${i}`,
+      role: i % 2 === 0 ? ('assistant' as const) : ('user' as const),
+      content: i % 2 === 0 ? `answer ${i}: restart the ${i % 7 === 0 ? 'postgres' : 'redis'} service` : `question ${i}`,
+    }));
+    const progress: number[] = [];
+    expect(await store.importTurns(session.id, turns, { batchSize: 64, onProgress: (done) => progress.push(done) })).toBe(300);
+    expect(progress.at(-1)).toBe(300);
+    const stored = await store.listTurns(session.id);
+    expect(stored.map((t) => t.seq)).toEqual(Array.from({ length: 301 }, (_, i) => i + 1));
+    // The first imported turn is a reply: it answers the user turn stored before the import.
+    expect(stored[1]).toMatchObject({ id: 'imp-0', replyTo: stored[0]!.id });
+    expect(stored[3]).toMatchObject({ id: 'imp-2', replyTo: 'imp-1' });
+    const chunks = await store.listChunks(session.id);
+    expect(chunks).toHaveLength(151);
+    expect(chunks.find((c) => c.turnIds[0] === 'imp-1')).toMatchObject({ turnIds: ['imp-1', 'imp-2'], text: 'question 1\n\nanswer 2: restart the redis service' });
+    await store.index.ready;
+    expect(store.index.size('conversation')).toBe(151);
+    const hits = await store.search('restart postgres', { k: 3 });
+    expect(hits[0]?.chunk.text).toContain('postgres');
+    expect(await store.importTurns(session.id, turns)).toBe(0);
+    expect(await store.listTurns(session.id)).toHaveLength(301);
+  });
+});
+
+describe('memory store: deleting', () => {
+  it('deleting a session removes its turns, chunks, vectors, items and index entries, and nothing else', async () => {
+    const { name, store } = await fresh('delete');
+    const keep = await store.createSession();
+    const drop = await store.createSession();
+    await store.appendTurn({ sessionId: keep.id, role: 'user', content: 'keep me: kubernetes cluster' });
+    await store.appendTurn({ sessionId: drop.id, role: 'user', content: 'drop me: kubernetes certificates' });
+    await store.appendTurn({ sessionId: drop.id, role: 'assistant', content: 'renew them with kubeadm' });
+    await store.putWorkingItem({ sessionId: drop.id, kind: 'entity', key: 'cluster', value: 'k8s-prod' });
+    await store.index.ready;
+    expect(store.index.size('conversation')).toBe(2);
+
+    await store.deleteSession(drop.id);
+    expect(store.index.size('conversation')).toBe(1);
+    const hits = await store.search('kubernetes', { k: 10 });
+    expect(hits.map((h) => h.chunk.sessionId)).toEqual([keep.id]);
+    const db = await rawDB(name);
+    const leftovers = [
+      ...(await db.getAll('turns')),
+      ...(await db.getAll('chunks')),
+      ...(await db.getAll('vectors')),
+      ...(await db.getAll('workingItems')),
+      ...(await db.getAll('sessions')),
+    ].filter((r) => JSON.stringify(r).includes(drop.id));
+    db.close();
+    expect(leftovers).toEqual([]);
+    expect((await store.listTurns(keep.id)).length).toBe(1);
+  });
+
+  it('"delete everything" leaves no user data behind, in the database or in memory', async () => {
+    const { name, store } = await fresh('everything');
+    const session = await store.createSession();
+    await store.appendTurn({ sessionId: session.id, role: 'user', content: 'secret: my password hint is blue' });
+    await store.putWorkingItem({ sessionId: null, kind: 'preference', key: 'lang', value: 'zh' });
+    await store.putDoc({ docId: 'manual', source: 'manual.md', texts: ['install with npm'] });
+    await store.recordRetrieval([]);
+    await store.close();
+    const again = await openStore(name);
+    stores.push(again);
+    await again.whenIdle();
+
+    await again.deleteEverything();
+    const counts = await countAll(name);
+    expect({ ...counts, meta: undefined }).toEqual({
+      sessions: 0, turns: 0, chunks: 0, vectors: 0, workingItems: 0, docChunks: 0, meta: undefined,
+    });
+    const db = await rawDB(name);
+    expect((await db.getAllKeys('meta')).sort()).toEqual(['embedder', 'schema']);
+    db.close();
+    expect(again.index.size('conversation') + again.index.size('docs')).toBe(0);
+    expect(await again.search('password', { k: 5 })).toEqual([]);
+    expect(again.embedder.stats?.documents).toBe(0);
+  });
+});
+
+describe('memory store: docs namespace', () => {
+  it('doc chunks are searched on their own and never mixed with conversation memory', async () => {
+    const { store } = await fresh('docs');
+    const session = await store.createSession();
+    await store.appendTurn({ sessionId: session.id, role: 'user', content: 'how do I rotate TLS certificates?' });
+    await store.putDoc({ docId: 'ops', source: 'ops.md', texts: ['Rotate TLS certificates with certbot renew.', 'Backups run nightly.'] });
+    const docs = await store.search('rotate TLS certificates', { namespace: 'docs', k: 5 });
+    const talk = await store.search('rotate TLS certificates', { k: 5 });
+    expect(docs.every((h) => h.namespace === 'docs')).toBe(true);
+    expect(docs[0]?.chunk.text).toContain('certbot');
+    expect(talk.map((h) => h.namespace)).toEqual(['conversation']);
+    await store.deleteDoc('ops');
+    expect(await store.search('certbot', { namespace: 'docs', k: 5 })).toEqual([]);
+  });
+
+  it('working-memory items round-trip, expire, and pinned ones stay', async () => {
+    const name = dbName('items');
+    names.push(name);
+    let now = 1_000;
+    const store = await MemoryStore.open({ name, logger: captureLogger(), now: () => now });
+    stores.push(store);
+    const session = await store.createSession();
+    await store.putWorkingItem({ sessionId: session.id, kind: 'entity', key: 'ip', value: '10.0.0.1', expiresAt: 2_000, sourceTurnId: 't1' });
+    now += 1;
+    await store.putWorkingItem({ sessionId: session.id, kind: 'entity', key: 'host', value: 'db1', expiresAt: 2_000, pinned: true });
+    now += 1;
+    await store.putWorkingItem({ sessionId: null, kind: 'preference', key: 'lang', value: 'zh' });
+    expect((await store.listWorkingItems(session.id)).map((i) => i.key)).toEqual(['ip', 'host', 'lang']);
+    now = 3_000;
+    expect((await store.listWorkingItems(session.id)).map((i) => i.key)).toEqual(['host', 'lang']);
+    expect(await store.purgeExpiredWorkingItems()).toBe(1);
+  });
+});
