@@ -26,7 +26,24 @@ export default defineConfig({
       {
         appType: 'mpa',
         server: { headers: isolationHeaders },
-        optimizeDeps: { exclude: ['@wllama/wllama', '@mlc-ai/web-llm', 'voy-search'] },
+        optimizeDeps: {
+          exclude: ['@wllama/wllama', '@mlc-ai/web-llm', 'voy-search'],
+          // Pre-bundled up front: discovering them mid-run makes Vite reload the page under a running test.
+          include: [
+            'dompurify',
+            'marked',
+            'highlight.js/lib/core',
+            'highlight.js/lib/languages/bash',
+            'highlight.js/lib/languages/css',
+            'highlight.js/lib/languages/javascript',
+            'highlight.js/lib/languages/json',
+            'highlight.js/lib/languages/python',
+            'highlight.js/lib/languages/sql',
+            'highlight.js/lib/languages/typescript',
+            'highlight.js/lib/languages/xml',
+            'lit/directives/unsafe-html.js',
+          ],
+        },
         worker: { format: 'es' },
         test: {
           name: 'browser',

@@ -1,6 +1,7 @@
 /** Entry of the static chat page: resolves the model source, then mounts the app. No engine code loads here. */
 import { parseBackend, resolveModelSource, type SelfHostedManifest } from './engine/model-sources.ts';
-import './ui/qwen-chat-app.ts';
+import { BACKEND_STORAGE_KEY } from './ui/qwen-chat-app.ts';
+import { registerServiceWorker } from './ui/service-worker.ts';
 
 async function readSelfHostedManifest(): Promise<SelfHostedManifest | undefined> {
   try {
@@ -11,7 +12,16 @@ async function readSelfHostedManifest(): Promise<SelfHostedManifest | undefined>
   }
 }
 
+function savedBackend(): string | null {
+  try {
+    return localStorage.getItem(BACKEND_STORAGE_KEY);
+  } catch {
+    return null;
+  }
+}
+
 async function start(): Promise<void> {
+  registerServiceWorker();
   const query = new URLSearchParams(location.search);
   const resolved = resolveModelSource({
     query,
@@ -21,7 +31,9 @@ async function start(): Promise<void> {
   });
   const app = document.createElement('qwen-chat-app');
   app.source = resolved.source;
-  app.backend = parseBackend(query.get('backend')) ?? 'auto';
+  app.sourceOrigin = resolved.origin;
+  // The address bar wins over the choice saved in the model manager.
+  app.backend = parseBackend(query.get('backend')) ?? parseBackend(savedBackend()) ?? 'auto';
   app.autoload = query.get('autoload') === '1';
   document.querySelector('#app')?.replaceChildren(app);
 }

@@ -1,6 +1,7 @@
 import { LitElement, css, html } from 'lit';
 import { customElement, property } from 'lit/decorators.js';
 import type { LoadResult } from '../engine/protocol.ts';
+import { LocaleController, t } from './i18n/index.ts';
 
 /**
  * Shows which engine runs the model and why (e.g. "WebGPU, q4f32 — no shader-f16").
@@ -9,13 +10,22 @@ import type { LoadResult } from '../engine/protocol.ts';
 @customElement('qwen-backend-badge')
 export class QwenBackendBadge extends LitElement {
   static override styles = css`
+    :host {
+      display: inline-block;
+      min-width: 0;
+      max-width: 100%;
+    }
     .badge {
-      display: inline-flex;
+      display: inline-block;
       gap: 0.4em;
       align-items: center;
       padding: 0.15em 0.6em;
       border-radius: 999px;
       font-size: 0.8rem;
+      max-width: 100%;
+      overflow: hidden;
+      text-overflow: ellipsis;
+      white-space: nowrap;
       background: var(--qwen-badge-bg, #e8eefc);
       color: var(--qwen-badge-fg, #1d3b8b);
     }
@@ -27,9 +37,14 @@ export class QwenBackendBadge extends LitElement {
 
   @property({ attribute: false }) loaded: LoadResult | null = null;
 
+  constructor() {
+    super();
+    new LocaleController(this);
+  }
+
   override render() {
     const loaded = this.loaded;
-    if (loaded === null) return html`<span class="badge" part="badge" data-backend="none">No model loaded</span>`;
+    if (loaded === null) return html`<span class="badge" part="badge" data-backend="none">${t('badge.none')}</span>`;
     const name = loaded.backend === 'webllm' ? 'WebGPU · web-llm' : 'CPU · wllama';
     return html`<span class="badge" part="badge" data-backend=${loaded.backend} title=${loaded.reason}>${name} — ${loaded.reason}</span>`;
   }

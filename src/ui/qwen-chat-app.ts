@@ -1,137 +1,319 @@
-import { LitElement, css, html, nothing } from 'lit';
-import { customElement, property, query } from 'lit/decorators.js';
+import { LitElement, html, nothing } from 'lit';
+import { customElement, property, query, state } from 'lit/decorators.js';
 import { EngineClient } from '../engine/client.ts';
-import { CHAT_DEFAULTS, type BackendPreference, type ModelSource } from '../engine/protocol.ts';
+import type { BackendPreference, ModelSource } from '../engine/protocol.ts';
+import { chatAppStyles } from './chat-app-styles.ts';
 import { ChatController } from './controllers/chat-controller.ts';
-import { ContextPlanner } from './controllers/context-planner.ts';
+import { ConversationsController, titleFrom } from './controllers/conversations-controller.ts';
+import { DataController } from './controllers/data-controller.ts';
 import { EngineController } from './controllers/engine-controller.ts';
+import { MemoryPlanner } from './controllers/memory-planner.ts';
+import { ModelController } from './controllers/model-controller.ts';
+import { SettingsController } from './controllers/settings-controller.ts';
+import type { AppSettings, FieldError } from './data/settings.ts';
+import { LocaleController, locale, t, type Lang } from './i18n/index.ts';
 import './qwen-backend-badge.ts';
 import './qwen-composer.ts';
 import type { QwenComposer } from './qwen-composer.ts';
+import './qwen-conversation-list.ts';
+import './qwen-data-panel.ts';
+import './qwen-inspector.ts';
 import './qwen-load-panel.ts';
 import './qwen-message-list.ts';
+import './qwen-model-manager.ts';
+import './qwen-settings-panel.ts';
+import { plainText } from './markdown.ts';
+import { cacheLoadedFiles, whenServiceWorkerReady } from './service-worker.ts';
+import { controls, themeTokens } from './styles.ts';
 
-const DEFAULT_SYSTEM_PROMPT = 'You are a helpful assistant.';
+export type PanelName = 'inspector' | 'model' | 'settings' | 'data';
+const PANELS: PanelName[] = ['inspector', 'model', 'settings', 'data'];
+const ICONS: Record<PanelName, string> = { inspector: '◫', model: '▣', settings: '⚙', data: '⇅' };
+export const BACKEND_STORAGE_KEY = 'qwen.backend';
 /** Chunks of at least this many tokens are reused from wllama's KV cache even after earlier turns were dropped. */
 const KV_CHUNK_REUSE = 32;
 
 /**
- * The chat page: conversation, composer, model loading and the backend badge.
- * Give it `source` and `backend` before it loads; it loads when the user asks (or at once with `autoload`).
+ * The chat app: conversations, the chat with the model manager, settings, the context inspector and data control
+ * beside it. Give it `source` and `backend` before it connects. It asks before downloading a model, and goes
+ * straight in when the model is already on the device (or with `autoload`).
  */
 @customElement('qwen-chat-app')
 export class QwenChatApp extends LitElement {
-  static override styles = css`
-    :host {
-      display: flex;
-      flex-direction: column;
-      height: 100%;
-      color: var(--qwen-fg, #1c1c1e);
-      background: var(--qwen-bg, #fafafa);
-      font-family: system-ui, sans-serif;
-    }
-    header {
-      display: flex;
-      align-items: center;
-      gap: 0.75rem;
-      padding: 0.5rem 1rem;
-      border-bottom: 1px solid var(--qwen-border, #ddd);
-    }
-    h1 {
-      font-size: 1rem;
-      margin: 0;
-    }
-    .notice {
-      margin: 0.5rem auto 0;
-      max-width: 46rem;
-      padding: 0.5rem 0.75rem;
-      border-radius: 8px;
-      background: var(--qwen-warn-bg, #fff4d6);
-      color: var(--qwen-warn-fg, #6b4e00);
-      font-size: 0.9rem;
-    }
-    qwen-message-list {
-      flex: 1;
-    }
-    .sr-only {
-      position: absolute;
-      width: 1px;
-      height: 1px;
-      overflow: hidden;
-      clip: rect(0 0 0 0);
-    }
-  `;
+  static override styles = [themeTokens, controls, chatAppStyles];
 
   @property({ attribute: false }) source: ModelSource = {};
+  /** Where `source` came from, shown in the model manager. */
+  @property() sourceOrigin = '';
   @property() backend: BackendPreference = 'auto';
-  /** The model's whole window (prompt + answer), as the context engine budgets it. */
-  @property({ type: Number, attribute: 'context-window' }) contextWindow = 1024;
   @property({ type: Boolean }) autoload = false;
-  @property({ attribute: false }) systemPrompt = DEFAULT_SYSTEM_PROMPT;
   /** The engine handle; replace it before the first load to use another worker (tests do). */
   @property({ attribute: false }) client = new EngineClient();
+  /** IndexedDB database name (tests use their own). */
+  @property({ attribute: 'db-name' }) dbName: string | undefined = undefined;
+  @state() panel: PanelName | null = null;
+  @state() private _sidebar = globalThis.matchMedia?.('(max-width: 900px)').matches !== true;
+  @state() private _settingsErrors: FieldError[] = [];
+  @state() private _settingsSaved = false;
 
   @query('qwen-composer') private _composer!: QwenComposer;
 
+  readonly settings = new SettingsController(this);
+  readonly conversations = new ConversationsController(this, () => this.dbName);
+  readonly model = new ModelController(this);
+  readonly planner = new MemoryPlanner(() => ({ store: this.conversations.store(), settings: this.settings.value }));
   private _engine?: EngineController;
   private _chat?: ChatController;
+  readonly data = new DataController(this, {
+    store: () => this.conversations.store(),
+    beforeWipe: async () => {
+      this.chat.stop();
+      await this.engine.unload();
+      await this.conversations.reset();
+      this.planner.invalidate();
+      this.chat.lastSnapshot = null;
+    },
+    afterWipe: async () => {
+      // Storage is empty now: back to a first visit (defaults, the browser's language, the question before a download).
+      this.settings.reset();
+      locale.reset();
+      await this.model.refresh(this.source);
+    },
+    imported: async (firstId) => {
+      this.planner.invalidate();
+      await this.conversations.refresh();
+      if (firstId !== null) this.conversations.select(firstId);
+    },
+  });
+
+  constructor() {
+    super();
+    new LocaleController(this);
+    this.conversations.onActiveChange = (id) => void this.chat.open(id);
+    this.conversations.onDataChange = () => this.planner.invalidate();
+    this.settings.onChange = () => this.planner.invalidate();
+  }
 
   get engine(): EngineController {
-    this._engine ??= new EngineController(this, this.client, () => ({
-      source: this.source,
-      backend: this.backend,
-      contextWindow: this.contextWindow,
-      kvChunkReuse: KV_CHUNK_REUSE,
-    }));
+    if (this._engine === undefined) {
+      this._engine = new EngineController(this, this.client, () => ({
+        source: this.source,
+        backend: this.backend,
+        contextWindow: this.settings.value.window,
+        kvChunkReuse: KV_CHUNK_REUSE,
+      }));
+      this._engine.beforeLoad = () => whenServiceWorkerReady();
+    }
     return this._engine;
   }
 
   get chat(): ChatController {
-    const planner = new ContextPlanner(() => ({ systemPrompt: this.systemPrompt, budgetTokens: this.contextWindow }));
-    this._chat ??= new ChatController(this, this.engine, () => ({ ...CHAT_DEFAULTS }), (history, input) => planner.plan(history, input));
+    this._chat ??= new ChatController(this, {
+      engine: this.engine,
+      store: () => this.conversations.store(),
+      planner: this.planner,
+      settings: (): AppSettings => this.settings.value,
+      createSession: (text) => this.conversations.create(titleFrom(text)),
+      touched: () => void this.conversations.refresh(),
+    });
     return this._chat;
   }
 
   override connectedCallback(): void {
     super.connectedCallback();
-    if (this.autoload) void this.engine.ensureReady().catch(() => {});
+    void this.chat; // controllers attach before the first render
+    void this.conversations.start();
+    void this._start();
+    // On the document: Esc must stop a reply even when focus is on nothing (a clicked button that went away).
+    document.addEventListener('keydown', this._onKeyDown);
   }
 
-  private _onLoad(): void {
-    void this.engine.ensureReady().catch(() => {});
+  override disconnectedCallback(): void {
+    super.disconnectedCallback();
+    document.removeEventListener('keydown', this._onKeyDown);
+  }
+
+  /** A returning user whose model is on the device goes straight in; a new one is asked first. */
+  private async _start(): Promise<void> {
+    await this.model.refresh(this.source);
+    if (this.autoload || this.model.cached === true) this._load();
+    else void this.model.probeSize(this.source);
+  }
+
+  private _load(): void {
+    void this.engine.ensureReady().then(
+      () => {
+        cacheLoadedFiles(true);
+        void this.model.refresh(this.source);
+      },
+      () => {},
+    );
+  }
+
+  private readonly _onKeyDown = (event: KeyboardEvent): void => {
+    if (event.key !== 'Escape' || event.defaultPrevented) return;
+    if (this.chat.busy) {
+      event.preventDefault();
+      this.chat.stop();
+    } else if (this.panel !== null) {
+      event.preventDefault();
+      this._togglePanel(this.panel);
+    }
+  };
+
+  private _togglePanel(name: PanelName): void {
+    const opening = this.panel !== name;
+    this.panel = opening ? name : null;
+    if (name === 'model' && opening) void this.model.refresh(this.source);
+    void this.updateComplete.then(() => {
+      if (opening) this.renderRoot.querySelector<HTMLElement>('.panel-body')?.focus();
+      else this.renderRoot.querySelector<HTMLButtonElement>(`button[data-panel="${name}"]`)?.focus();
+    });
   }
 
   private _onSend(event: CustomEvent<{ text: string }>): void {
-    this._composer.value = '';
-    void this.chat.send(event.detail.text);
+    void this.chat.send(event.detail.text, () => (this._composer.value = ''));
+  }
+
+  /** Opens a conversation (null: a new one); on a small screen the list, laid over the chat, closes. */
+  private _open(id: string | null): void {
+    this.conversations.select(id);
+    if (globalThis.matchMedia?.('(max-width: 900px)').matches) this._sidebar = false;
+    void this.updateComplete.then(() => this._composer?.focus());
+  }
+
+  private _saveSettings(event: CustomEvent<{ settings: AppSettings }>): void {
+    this._settingsErrors = this.settings.save(event.detail.settings);
+    this._settingsSaved = this._settingsErrors.length === 0;
+  }
+
+  private async _switchBackend(event: CustomEvent<{ backend: BackendPreference }>): Promise<void> {
+    this.backend = event.detail.backend;
+    try {
+      localStorage.setItem(BACKEND_STORAGE_KEY, this.backend);
+    } catch {
+      // Private mode: this visit only.
+    }
+    if (this.engine.status === 'ready') this._load();
+  }
+
+  private async _deleteModel(): Promise<void> {
+    this.chat.stop();
+    await this.engine.unload();
+    await this.model.deleteCache(this.source, this.client);
+  }
+
+  private _panel() {
+    const p = this.panel;
+    if (p === null) return nothing;
+    const engine = this.engine;
+    let body;
+    if (p === 'inspector') {
+      body = html`<qwen-inspector .snapshot=${this.chat.lastSnapshot} .titles=${new Map(this.conversations.list.map((c) => [c.id, c.title]))}></qwen-inspector>`;
+    } else if (p === 'model') {
+      body = html`<qwen-model-manager
+        .loaded=${engine.loaded}
+        .status=${engine.status}
+        .source=${this.source}
+        .progress=${engine.progress}
+        .rate=${engine.rate}
+        .origin=${this.sourceOrigin}
+        .backend=${this.backend}
+        .cache=${this.model.cache}
+        .storage=${this.model.storage}
+        ?busy=${this.model.busy}
+        @qwen-load=${() => this._load()}
+        @qwen-switch-backend=${this._switchBackend}
+        @qwen-delete-model=${this._deleteModel}
+        @qwen-persist=${() => void this.model.requestPersistence()}
+      ></qwen-model-manager>`;
+    } else if (p === 'settings') {
+      body = html`<qwen-settings-panel
+        .settings=${this.settings.value}
+        .errors=${this._settingsErrors}
+        ?saved=${this._settingsSaved}
+        @qwen-save-settings=${this._saveSettings}
+      ></qwen-settings-panel>`;
+    } else {
+      const active = this.conversations.list.find((c) => c.id === this.conversations.activeId);
+      body = html`<qwen-data-panel
+        .notice=${this.data.notice}
+        ?busy=${this.data.busy}
+        ?has-current=${active !== undefined}
+        @qwen-export=${(e: CustomEvent<{ scope: string }>) => void this.data.download(e.detail.scope === 'current' ? active?.id : undefined, e.detail.scope === 'current' ? active?.title : undefined)}
+        @qwen-import=${(e: CustomEvent<{ file: File }>) => void this.data.importFile(e.detail.file)}
+        @qwen-delete-all=${() => void this.data.deleteEverything()}
+      ></qwen-data-panel>`;
+    }
+    return html`<section class="panel" id="panel" aria-label=${t(`panel.${p}`)} data-panel=${p}>
+      <div class="panel-head"><button class="ghost" aria-label=${t('panel.close')} @click=${() => this._togglePanel(p)}>✕</button></div>
+      <div class="panel-body" tabindex="-1">${body}</div>
+    </section>`;
   }
 
   override render() {
     const engine = this.engine;
     const chat = this.chat;
+    const conv = this.conversations;
     const last = chat.messages.at(-1);
-    return html`
-      <header>
-        <h1>Local assistant</h1>
-        <qwen-backend-badge .loaded=${engine.loaded}></qwen-backend-badge>
-      </header>
-      ${engine.loaded?.fallbackNotice ? html`<div class="notice" role="status">${engine.loaded.fallbackNotice}</div>` : nothing}
-      <qwen-load-panel
-        .status=${engine.status}
-        .progress=${engine.progress}
-        .error=${chat.messages.length > 0 && engine.status === 'error' ? null : engine.error}
-        .source=${this.source}
-        @qwen-load=${this._onLoad}
-      ></qwen-load-panel>
-      <qwen-message-list .messages=${chat.messages} @qwen-retry=${() => void chat.retry()}></qwen-message-list>
-      <div class="sr-only" aria-live="polite">${last?.role === 'assistant' && last.status === 'complete' ? last.content : ''}</div>
-      <qwen-composer
-        .busy=${chat.busy}
-        ?disabled=${engine.status === 'loading'}
-        @qwen-send=${this._onSend}
-        @qwen-stop=${() => chat.stop()}
-      ></qwen-composer>
-    `;
+    const title = conv.list.find((c) => c.id === chat.sessionId)?.title || t('app.newConversation');
+    // Polite: once when a reply starts, then the whole reply as text (markdown read aloud is noise).
+    const announce = last?.role !== 'assistant' ? '' : last.status === 'complete' ? plainText(last.content) : last.status === 'streaming' ? t('app.replying') : '';
+    return html`<div class="layout" data-sidebar=${this._sidebar ? 'open' : 'closed'}>
+      <aside aria-label=${t('conversations.title')}>
+        <qwen-conversation-list
+          .conversations=${conv.list}
+          .activeId=${conv.activeId}
+          .hits=${conv.matches}
+          .query=${conv.query}
+          @qwen-new=${() => this._open(null)}
+          @qwen-open=${(e: CustomEvent<{ id: string }>) => this._open(e.detail.id)}
+          @qwen-rename=${(e: CustomEvent<{ id: string; title: string }>) => void conv.rename(e.detail.id, e.detail.title)}
+          @qwen-delete=${(e: CustomEvent<{ id: string }>) => void conv.remove(e.detail.id)}
+          @qwen-search=${(e: CustomEvent<{ query: string }>) => void conv.search(e.detail.query)}
+        ></qwen-conversation-list>
+      </aside>
+      <main>
+        <header>
+          <button class="ghost" aria-label=${t('app.toggleSidebar')} aria-expanded=${String(this._sidebar)} @click=${() => (this._sidebar = !this._sidebar)}>☰</button>
+          <h1>${title}</h1>
+          <qwen-backend-badge .loaded=${engine.loaded}></qwen-backend-badge>
+          <span class="spacer"></span>
+          <div class="tools" role="toolbar" aria-label=${t('app.tools')}>
+            ${PANELS.map(
+              (p) => html`<button data-panel=${p} aria-pressed=${String(this.panel === p)} aria-controls="panel" @click=${() => this._togglePanel(p)}>
+                <span class="icon" aria-hidden="true">${ICONS[p]}</span><span class="label">${t(`panel.${p}`)}</span>
+              </button>`,
+            )}
+          </div>
+          <select aria-label=${t('app.language')} .value=${locale.lang} @change=${(e: Event) => locale.set((e.target as HTMLSelectElement).value as Lang)}>
+            <option value="en" ?selected=${locale.lang === 'en'}>English</option>
+            <option value="zh" ?selected=${locale.lang === 'zh'}>中文</option>
+          </select>
+        </header>
+        ${engine.loaded?.fallbackNotice ? html`<div class="notice" role="status">${engine.loaded.fallbackNotice}</div>` : nothing}
+        ${conv.error ?? chat.error ? html`<div class="notice" role="alert">${(chat.error ?? conv.error)!.message}</div>` : nothing}
+        <qwen-load-panel
+          .status=${engine.status}
+          .progress=${engine.progress}
+          .rate=${engine.rate}
+          .error=${chat.messages.length > 0 && engine.status === 'error' ? null : engine.error}
+          .source=${this.source}
+          .backend=${this.backend}
+          .downloadBytes=${this.model.downloadBytes}
+          @qwen-load=${() => this._load()}
+        ></qwen-load-panel>
+        <qwen-message-list
+          .messages=${chat.messages}
+          ?busy=${chat.busy}
+          @qwen-regenerate=${() => void chat.regenerate()}
+          @qwen-edit=${(e: CustomEvent<{ text: string }>) => void chat.editLast(e.detail.text)}
+        ></qwen-message-list>
+        <div class="sr-only" aria-live="polite" aria-atomic="true">${announce}</div>
+        <qwen-composer .busy=${chat.busy} @qwen-send=${this._onSend} @qwen-stop=${() => chat.stop()}></qwen-composer>
+      </main>
+      ${this._panel()}
+    </div>`;
   }
 }
 

@@ -1,5 +1,7 @@
 import { LitElement, css, html } from 'lit';
 import { customElement, property, query } from 'lit/decorators.js';
+import { LocaleController, t } from './i18n/index.ts';
+import { controls } from './styles.ts';
 
 /**
  * Where the user writes. Enter sends, Shift+Enter adds a line, Esc stops a reply.
@@ -10,7 +12,9 @@ import { customElement, property, query } from 'lit/decorators.js';
  */
 @customElement('qwen-composer')
 export class QwenComposer extends LitElement {
-  static override styles = css`
+  static override styles = [
+    controls,
+    css`
     form {
       display: flex;
       gap: 0.5rem;
@@ -22,7 +26,8 @@ export class QwenComposer extends LitElement {
       flex: 1;
       font: inherit;
       resize: none;
-      min-height: 2.5rem;
+      box-sizing: border-box;
+      min-height: 2.6rem;
       max-height: 12rem;
       padding: 0.5rem 0.75rem;
       border-radius: 10px;
@@ -43,19 +48,43 @@ export class QwenComposer extends LitElement {
       opacity: 0.5;
       cursor: default;
     }
-  `;
+    .hint {
+      max-width: 48rem;
+      margin: -0.5rem auto 0;
+      padding: 0 1rem 0.5rem;
+      font-size: 0.75rem;
+      text-align: center;
+      color: var(--qwen-muted, #5f6068);
+    }
+  `,
+  ];
 
   /** True while a reply streams: the button becomes Stop. */
   @property({ type: Boolean }) busy = false;
   @property({ type: Boolean }) disabled = false;
   @query('textarea') private _input!: HTMLTextAreaElement;
 
+  constructor() {
+    super();
+    new LocaleController(this);
+  }
+
   get value(): string {
     return this._input?.value ?? '';
   }
 
   set value(text: string) {
-    if (this._input) this._input.value = text;
+    if (this._input) {
+      this._input.value = text;
+      this._grow();
+    }
+  }
+
+  /** The textarea grows with its text up to its max height. */
+  private _grow(): void {
+    const input = this._input;
+    input.style.height = 'auto';
+    input.style.height = `${input.scrollHeight + 2}px`;
   }
 
   override focus(): void {
@@ -92,15 +121,18 @@ export class QwenComposer extends LitElement {
       <textarea
         part="input"
         rows="1"
-        aria-label="Message"
-        placeholder="Message the assistant (Enter sends, Shift+Enter new line)"
+        aria-label=${t('composer.label')}
+        aria-describedby="hint"
+        placeholder=${t('composer.placeholder')}
         ?disabled=${this.disabled}
         @keydown=${this._onKeyDown}
+        @input=${this._grow}
       ></textarea>
       ${this.busy
-        ? html`<button type="button" @click=${this._stop} aria-label="Stop">Stop</button>`
-        : html`<button type="submit" ?disabled=${this.disabled} aria-label="Send">Send</button>`}
-    </form>`;
+        ? html`<button type="button" @click=${this._stop}>${t('composer.stop')}</button>`
+        : html`<button type="submit" class="primary" ?disabled=${this.disabled}>${t('composer.send')}</button>`}
+    </form>
+    <p class="hint" id="hint">${t('composer.hint')}</p>`;
   }
 }
 

@@ -1,85 +1,135 @@
 import { LitElement, css, html, nothing } from 'lit';
 import { customElement, property } from 'lit/decorators.js';
-import type { LoadProgress, ModelSource } from '../engine/protocol.ts';
+import type { BackendPreference, LoadProgress, ModelSource } from '../engine/protocol.ts';
 import type { AssistantError } from '../shared/errors.ts';
-import type { EngineStatus } from './controllers/engine-controller.ts';
-import { formatBytes, hostOf } from './format.ts';
+import type { DownloadRate, EngineStatus } from './controllers/engine-controller.ts';
+import { DEFAULT_GGUF_BYTES, DEFAULT_MLC_BYTES } from './controllers/model-controller.ts';
+import { formatBytes, hostOf, modelName, progressText } from './format.ts';
+import { LocaleController, t } from './i18n/index.ts';
+import { controls } from './styles.ts';
 
 /**
- * Says what will be downloaded before anything large is fetched, then shows load progress or a load error.
+ * Before anything large is fetched, says what will be downloaded — which model, how big, from where, and that it
+ * stays on the device — and waits for the user's go. Then shows progress (bytes, speed, time left) or the error.
  * @fires qwen-load - the user asked to load (or retry loading) the model
  * @csspart progress - the progress bar
  */
 @customElement('qwen-load-panel')
 export class QwenLoadPanel extends LitElement {
-  static override styles = css`
-    :host {
-      display: block;
-    }
-    .card {
-      border: 1px solid var(--qwen-border, #ddd);
-      border-radius: 12px;
-      padding: 1rem;
-      margin: 1rem auto;
-      max-width: 40rem;
-      background: var(--qwen-surface, #fff);
-    }
-    .error {
-      border-color: var(--qwen-danger, #c0392b);
-    }
-    .code {
-      font-family: ui-monospace, monospace;
-      font-size: 0.85em;
-      opacity: 0.8;
-    }
-    progress {
-      width: 100%;
-      height: 0.8rem;
-    }
-    button {
-      font: inherit;
-      padding: 0.4rem 1rem;
-      border-radius: 8px;
-      border: 1px solid var(--qwen-accent, #3056d3);
-      background: var(--qwen-accent, #3056d3);
-      color: white;
-      cursor: pointer;
-    }
-  `;
+  static override styles = [
+    controls,
+    css`
+      :host {
+        display: block;
+      }
+      .card {
+        border: 1px solid var(--qwen-border, #dcdce0);
+        border-radius: 14px;
+        padding: 1rem 1.25rem;
+        margin: 1rem auto;
+        max-width: 40rem;
+        background: var(--qwen-surface, #fff);
+        line-height: 1.5;
+      }
+      .card.error {
+        border-color: var(--qwen-danger, #b3261e);
+      }
+      h2 {
+        font-size: 1.05rem;
+        margin: 0 0 0.5rem;
+      }
+      dl {
+        display: grid;
+        grid-template-columns: max-content 1fr;
+        gap: 0.2rem 1rem;
+        margin: 0.75rem 0;
+      }
+      dt {
+        color: var(--qwen-muted, #5f6068);
+      }
+      dd {
+        margin: 0;
+        overflow-wrap: anywhere;
+      }
+      .code {
+        font-family: ui-monospace, monospace;
+        font-size: 0.85em;
+        opacity: 0.8;
+      }
+      progress {
+        width: 100%;
+        height: 0.8rem;
+        accent-color: var(--qwen-accent, #3056d3);
+      }
+      .numbers {
+        font-variant-numeric: tabular-nums;
+        font-size: 0.9rem;
+        color: var(--qwen-muted, #5f6068);
+      }
+    `,
+  ];
 
   @property() status: EngineStatus = 'idle';
   @property({ attribute: false }) progress: LoadProgress | null = null;
+  @property({ attribute: false }) rate: DownloadRate | null = null;
   @property({ attribute: false }) error: AssistantError | null = null;
   @property({ attribute: false }) source: ModelSource = {};
+  @property() backend: BackendPreference = 'auto';
+  /** Size of the GGUF file from its host, when known. */
+  @property({ attribute: false }) downloadBytes: number | null = null;
+
+  constructor() {
+    super();
+    new LocaleController(this);
+  }
 
   private _load(): void {
     this.dispatchEvent(new CustomEvent('qwen-load', { bubbles: true, composed: true }));
   }
 
+  /** What will be fetched: the GGUF for the CPU engine, the MLC build for WebGPU, or either. */
+  private _size(): string {
+    const gguf = this.source.ggufUrl !== undefined ? formatBytes(this.downloadBytes ?? DEFAULT_GGUF_BYTES) : null;
+    const mlc = this.source.mlc !== undefined && this.backend !== 'wasm' ? formatBytes(DEFAULT_MLC_BYTES) : null;
+    if (gguf !== null && mlc !== null) return t('load.sizeEither', { gpu: mlc, cpu: gguf });
+    return gguf ?? t('load.sizeAbout', { size: mlc ?? '?' });
+  }
+
+  private _progress() {
+    const p = this.progress;
+    const label = p === null ? t('load.starting') : p.phase === 'download' ? t('load.downloading') : t('load.initialising');
+    return html`<div class="card" role="status">
+      <div>${label}</div>
+      <progress part="progress" max="1" .value=${p?.fraction ?? 0} aria-label=${t('load.progressLabel')}></progress>
+      <div class="numbers">${progressText(p, this.rate)}</div>
+    </div>`;
+  }
+
   override render() {
     if (this.status === 'ready') return nothing;
-    if (this.status === 'loading') {
-      const p = this.progress;
-      const bytes = p && p.totalBytes > 0 ? `${formatBytes(p.loadedBytes)} of ${formatBytes(p.totalBytes)}` : '';
-      return html`<div class="card" role="status">
-        <div>${p?.text ?? 'Starting the engine…'} ${bytes}</div>
-        <progress part="progress" max="1" .value=${p?.fraction ?? 0} aria-label="Model loading progress"></progress>
-      </div>`;
-    }
+    if (this.status === 'loading') return this._progress();
     if (this.status === 'error' && this.error !== null) {
       return html`<div class="card error" role="alert">
         <p>${this.error.message}</p>
-        <p class="code">Error code: ${this.error.code}</p>
-        <button @click=${this._load}>Try again</button>
+        <p class="code">${t('load.errorCode', { code: this.error.code })}</p>
+        <button class="primary" @click=${this._load}>${t('load.retry')}</button>
       </div>`;
     }
     const where = this.source.ggufUrl ?? this.source.mlc?.urlF16 ?? '';
-    return html`<div class="card">
-      <p>
-        The assistant runs Qwen2.5-0.5B-Instruct entirely in this browser. Loading it downloads the model
-        (about 400–500 MB, once) from <strong>${hostOf(where)}</strong>; it is cached and stays on this device.
-      </p>
-      <button @click=${this._load}>Load the model</button>
+    return html`<div class="card" aria-labelledby="consent-title">
+      <h2 id="consent-title">${t('load.title')}</h2>
+      <p>${t('load.intro')}</p>
+      <dl>
+        <dt>${t('load.model')}</dt>
+        <dd>${modelName(this.source)}</dd>
+        <dt>${t('load.size')}</dt>
+        <dd>${this._size()}</dd>
+        <dt>${t('load.from')}</dt>
+        <dd>${hostOf(where)}</dd>
+        <dt>${t('load.where')}</dt>
+        <dd>${t('load.stays')}</dd>
+      </dl>
+      <button class="primary" @click=${this._load}>${t('load.button')}</button>
     </div>`;
   }
 }

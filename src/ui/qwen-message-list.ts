@@ -1,92 +1,241 @@
-import { LitElement, css, html, nothing } from 'lit';
-import { customElement, property } from 'lit/decorators.js';
+import { LitElement, css, html, nothing, type PropertyValues } from 'lit';
+import { customElement, property, state } from 'lit/decorators.js';
 import { repeat } from 'lit/directives/repeat.js';
+import { unsafeHTML } from 'lit/directives/unsafe-html.js';
 import type { UiMessage } from './controllers/chat-controller.ts';
+import { LocaleController, t } from './i18n/index.ts';
+import { renderMarkdown } from './markdown.ts';
+import { markdownStyles } from './markdown-styles.ts';
+import { controls } from './styles.ts';
 
 /**
- * The conversation. Text is rendered as plain text (no HTML is ever interpreted here).
- * @fires qwen-retry - the user asked to retry the last failed or stopped reply
- * @csspart message - each message bubble
+ * The conversation. The user's text is shown as typed (never interpreted); replies are markdown, sanitised.
+ * The last reply can be regenerated (also a stopped, failed or interrupted one) and the last message edited.
+ * @fires qwen-regenerate - ask again for the last user message
+ * @fires qwen-edit - detail: { text } the last user message, changed, to send again
+ * @fires qwen-copied - detail: { text } after a copy button copied something
+ * @csspart message - each message
  */
 @customElement('qwen-message-list')
 export class QwenMessageList extends LitElement {
-  static override styles = css`
-    :host {
-      display: block;
-      overflow-y: auto;
-    }
-    ol {
-      list-style: none;
-      margin: 0 auto;
-      padding: 1rem;
-      max-width: 48rem;
-      display: flex;
-      flex-direction: column;
-      gap: 0.75rem;
-    }
-    li {
-      overflow-wrap: anywhere;
-      line-height: 1.5;
-      padding: 0.6rem 0.9rem;
-      border-radius: 12px;
-      max-width: 85%;
-    }
-    li[data-role='user'] {
-      align-self: flex-end;
-      background: var(--qwen-user-bg, #e8eefc);
-    }
-    li[data-role='assistant'] {
-      align-self: flex-start;
-      background: var(--qwen-assistant-bg, #f4f4f5);
-    }
-    .content {
-      white-space: pre-wrap;
-    }
-    .note {
-      display: block;
-      margin-top: 0.4rem;
-      font-size: 0.8rem;
-      opacity: 0.8;
-    }
-    .failed {
-      color: var(--qwen-danger, #c0392b);
-    }
-    button {
-      font: inherit;
-      font-size: 0.8rem;
-      margin-left: 0.5rem;
-    }
-  `;
+  static override styles = [
+    controls,
+    markdownStyles,
+    css`
+      :host {
+        display: block;
+        overflow-y: auto;
+        position: relative;
+      }
+      ol.messages {
+        list-style: none;
+        margin: 0 auto;
+        padding: 1rem 1rem 2rem;
+        max-width: 48rem;
+        display: flex;
+        flex-direction: column;
+        gap: 1rem;
+      }
+      li[data-role] {
+        /* Holds its visually hidden label: an absolute box must not escape the scrolling list. */
+        position: relative;
+        overflow-wrap: anywhere;
+        line-height: 1.55;
+      }
+      li[data-role='user'] {
+        align-self: flex-end;
+        max-width: 85%;
+      }
+      li[data-role='user'] .content {
+        white-space: pre-wrap;
+        background: var(--qwen-user-bg, #e8eefc);
+        padding: 0.55rem 0.9rem;
+        border-radius: 14px;
+      }
+      li[data-role='assistant'] .content {
+        background: var(--qwen-assistant-bg, transparent);
+      }
+      .actions {
+        display: flex;
+        gap: 0.25rem;
+        margin-top: 0.3rem;
+        justify-content: flex-start;
+      }
+      li[data-role='user'] .actions {
+        justify-content: flex-end;
+      }
+      .actions button {
+        font-size: 0.78rem;
+        padding: 0.15rem 0.5rem;
+      }
+      .note {
+        display: block;
+        margin-top: 0.4rem;
+        font-size: 0.82rem;
+        color: var(--qwen-muted, #5f6068);
+      }
+      .failed {
+        color: var(--qwen-danger, #b3261e);
+      }
+      .typing {
+        color: var(--qwen-muted, #5f6068);
+      }
+      .edit textarea {
+        width: min(40rem, 80vw);
+        min-height: 4rem;
+        box-sizing: border-box;
+      }
+      .empty {
+        text-align: center;
+        margin: 12vh auto 0;
+        max-width: 30rem;
+        color: var(--qwen-muted, #5f6068);
+      }
+      .empty h2 {
+        color: var(--qwen-fg, #1c1c1e);
+        font-size: 1.4rem;
+        font-weight: 600;
+        margin-bottom: 0.5rem;
+      }
+    `,
+  ];
 
   @property({ attribute: false }) messages: UiMessage[] = [];
+  /** A reply is streaming: no regenerate or edit meanwhile. */
+  @property({ type: Boolean }) busy = false;
+  @state() private _editing = false;
+  @state() private _draft = '';
 
-  override updated(): void {
-    this.scrollTop = this.scrollHeight;
+  constructor() {
+    super();
+    new LocaleController(this);
   }
 
-  private _retry(): void {
-    this.dispatchEvent(new CustomEvent('qwen-retry', { bubbles: true, composed: true }));
+  /** The first message shown, to tell another conversation from a longer one. */
+  private _firstId: string | undefined;
+
+  protected override updated(changed: PropertyValues<this>): void {
+    if (!changed.has('messages')) return;
+    const first = this.messages[0]?.id;
+    const opened = first !== this._firstId;
+    this._firstId = first;
+    // A conversation opens at its end; a streaming reply is followed unless the user scrolled up to read.
+    if (opened || this.scrollHeight - this.scrollTop - this.clientHeight < 200) this.scrollTop = this.scrollHeight;
   }
 
-  private _note(message: UiMessage, isLast: boolean) {
-    const retry = isLast ? html`<button @click=${this._retry}>Retry</button>` : nothing;
-    if (message.status === 'stopped') return html`<span class="note" data-status="stopped">Stopped.${retry}</span>`;
-    if (message.status === 'failed' && message.error) {
-      return html`<span class="note failed" role="alert" data-status="failed" data-code=${message.error.code}
-        >${message.error.message} (${message.error.code})${retry}</span
+  private _fire(name: string, detail?: unknown): void {
+    this.dispatchEvent(new CustomEvent(name, { detail, bubbles: true, composed: true }));
+  }
+
+  private async _copy(text: string, button: HTMLButtonElement, label: string): Promise<void> {
+    try {
+      await navigator.clipboard.writeText(text);
+      button.textContent = t('message.copied');
+      this._fire('qwen-copied', { text });
+    } catch {
+      button.textContent = t('message.copyFailed');
+    }
+    setTimeout(() => (button.textContent = label), 1_500);
+  }
+
+  /** Copy buttons inside rendered code blocks (plain HTML from the markdown renderer). */
+  private _onContentClick(event: Event): void {
+    const button = (event.target as HTMLElement).closest<HTMLButtonElement>('button[data-copy-code]');
+    if (button === null) return;
+    const code = button.closest('.code-block')?.querySelector('code')?.textContent ?? '';
+    void this._copy(code, button, t('message.copyCode'));
+  }
+
+  private _startEdit(message: UiMessage): void {
+    this._draft = message.content;
+    this._editing = true;
+    void this.updateComplete.then(() => this.renderRoot.querySelector<HTMLTextAreaElement>('.edit textarea')?.focus());
+  }
+
+  private _submitEdit(): void {
+    const text = this._draft;
+    if (text.trim() === '') return;
+    this._editing = false;
+    this._fire('qwen-edit', { text });
+  }
+
+  private _onEditKey(event: KeyboardEvent): void {
+    if (event.key === 'Enter' && !event.shiftKey && !event.isComposing) {
+      event.preventDefault();
+      this._submitEdit();
+    } else if (event.key === 'Escape') {
+      event.preventDefault();
+      event.stopPropagation();
+      this._editing = false;
+    }
+  }
+
+  private _note(m: UiMessage) {
+    if (m.status === 'stopped') return html`<span class="note" data-status="stopped">${t('message.stopped')}</span>`;
+    if (m.status === 'interrupted') return html`<span class="note" data-status="interrupted">${t('message.interrupted')}</span>`;
+    if (m.status === 'failed' && m.error) {
+      return html`<span class="note failed" role="alert" data-status="failed" data-code=${m.error.code}
+        >${m.error.message} (${m.error.code})</span
       >`;
     }
     return nothing;
   }
 
+  private _assistant(m: UiMessage, isLast: boolean) {
+    const regenerate = isLast && !this.busy;
+    const body =
+      m.content === '' && m.status === 'streaming'
+        ? html`<span class="typing">${t('message.typing')}</span>`
+        : unsafeHTML(renderMarkdown(m.content, { copy: t('message.copyCode'), image: t('message.image') }));
+    return html`<div class="content markdown" @click=${this._onContentClick}>${body}</div>
+      ${this._note(m)}
+      ${m.status === 'streaming'
+        ? nothing
+        : html`<div class="actions">
+            ${m.content === ''
+              ? nothing
+              : html`<button class="ghost" @click=${(e: Event) => void this._copy(m.content, e.currentTarget as HTMLButtonElement, t('message.copy'))}>
+                  ${t('message.copy')}
+                </button>`}
+            ${regenerate ? html`<button class="ghost" @click=${() => this._fire('qwen-regenerate')}>${t('message.regenerate')}</button>` : nothing}
+          </div>`}`;
+  }
+
+  private _user(m: UiMessage, isLastUser: boolean, isLast: boolean) {
+    if (isLastUser && this._editing) {
+      return html`<div class="edit">
+        <textarea aria-label=${t('message.editLabel')} .value=${this._draft} @input=${(e: Event) => (this._draft = (e.target as HTMLTextAreaElement).value)} @keydown=${this._onEditKey}></textarea>
+        <div class="actions">
+          <button class="ghost" @click=${() => (this._editing = false)}>${t('common.cancel')}</button>
+          <button class="primary" @click=${this._submitEdit}>${t('message.saveEdit')}</button>
+        </div>
+      </div>`;
+    }
+    return html`<div class="content">${m.content}</div>
+      ${!this.busy && (isLastUser || isLast)
+        ? html`<div class="actions">
+            ${isLastUser ? html`<button class="ghost" @click=${() => this._startEdit(m)}>${t('message.edit')}</button>` : nothing}
+            ${isLast ? html`<button class="ghost" @click=${() => this._fire('qwen-regenerate')}>${t('message.getReply')}</button>` : nothing}
+          </div>`
+        : nothing}`;
+  }
+
   override render() {
+    if (this.messages.length === 0) {
+      return html`<div class="empty">
+        <h2>${t('chat.emptyTitle')}</h2>
+        <p>${t('chat.emptyBody')}</p>
+      </div>`;
+    }
     const lastId = this.messages.at(-1)?.id;
-    return html`<ol aria-label="Conversation">
+    const lastUserId = this.messages.findLast((m) => m.role === 'user')?.id;
+    return html`<ol class="messages" aria-label=${t('chat.conversation')}>
       ${repeat(
         this.messages,
         (m) => m.id,
-        (m) => html`<li part="message" data-role=${m.role} data-status=${m.status} data-chunks=${m.chunks}>
-          <span class="content">${m.content}</span>${m.status === 'streaming' && m.content === '' ? '…' : nothing}${this._note(m, m.id === lastId)}
+        (m) => html`<li part="message" data-role=${m.role} data-status=${m.status} data-chunks=${m.chunks} data-id=${m.id}>
+          <span class="sr-only">${m.role === 'user' ? t('message.you') : t('message.assistant')}</span>
+          ${m.role === 'assistant' ? this._assistant(m, m.id === lastId) : this._user(m, m.id === lastUserId, m.id === lastId)}
         </li>`,
       )}
     </ol>`;

@@ -211,7 +211,9 @@ export class LayeredMemory {
 
     // 4–5. Retrieve, assemble; again without turns the history turned out to hold.
     const scope = { userId: input.userId, sessionId: input.sessionId, otherSessions: decision.otherSessions, docs: decision.docs };
-    const exclude = new Set<string>([turn.id]);
+    // Turns the history will surely hold are left out from the start (the second pass is then rare): what the
+    // previous prompt sent (kept when appending) and the newest turns that fit the input section.
+    const exclude = new Set<string>([turn.id, ...this._likelyInHistory(history, runtime.context, Math.max(0, b.input - inputTokens))]);
     const run = (ex: Set<string>): { r: RetrievalResult; extras: string } => {
       const r = retrieve(this.index, {
         query,
@@ -236,10 +238,11 @@ export class LayeredMemory {
     let { r, extras } = run(exclude);
     let result = doAssemble(extras);
     const inHistory = result.report.turns.filter((t) => t.included && t.index < historyIds.length).map((t) => historyIds[t.index]!);
-    if (r.injected.some((id) => inHistory.includes(id))) {
+    // Second pass when the block repeats a turn the history holds, or left out one the history does not hold.
+    const held = new Set(inHistory);
+    if (r.injected.some((id) => held.has(id)) || [...exclude].some((id) => id !== turn.id && !held.has(id))) {
       passes = 2;
-      for (const id of inHistory) exclude.add(id);
-      ({ r, extras } = run(exclude));
+      ({ r, extras } = run(new Set([turn.id, ...inHistory])));
       result = doAssemble(extras);
     }
 
@@ -323,6 +326,18 @@ export class LayeredMemory {
       userTurns: (old?.userTurns ?? 0) + (isUser ? 1 : 0),
       entities: [...entities],
     } as SessionEntry;
+  }
+
+  private _likelyInHistory(history: { messages: ChatMessage[]; ids: string[] }, state: ContextState | null, room: number): string[] {
+    const out: string[] = [];
+    for (const from of state?.sentFrom ?? []) if (from >= 0 && from < history.ids.length) out.push(history.ids[from]!);
+    let used = 0;
+    for (let i = history.messages.length - 1; i >= 0; i--) {
+      used += this._o.counter.messageTokens(history.messages[i]!);
+      if (used > room) break;
+      out.push(history.ids[i]!);
+    }
+    return out;
   }
 
   /** Distinctive topic words the session (with the message) shares with another session, as `t:` keys. */

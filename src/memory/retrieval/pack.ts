@@ -129,7 +129,8 @@ export function pack(items: readonly PackCandidate[], budget: number, env: PackE
   const headCost = (e: Entry): number => {
     if (e.item.turn !== undefined) {
       const day = dayOf(e.item.turn.time, env.offsetMinutes);
-      return (hasRecords ? 0 : counter.count(labels.history) + 2) + (days.has(day) ? 0 : counter.count(labels.day(day)) + 1);
+      const sameYear = [...days].some((d) => d.slice(0, 4) === day.slice(0, 4));
+      return (hasRecords ? 0 : counter.count(labels.history) + 2) + (days.has(day) ? 0 : counter.count(labels.day(day, !sameYear)) + 1);
     }
     return hasDocs ? 0 : counter.count(labels.docs) + 2;
   };

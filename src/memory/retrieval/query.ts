@@ -28,7 +28,10 @@ export interface QueryInput {
 export interface QueryOptions {
   /** Weight of an expansion term when the message carries enough words of its own. */
   readonly expansionWeight: number;
-  /** Below this many distinct content terms a message is "thin": expansions count as much as its own words. */
+  /**
+   * A message naming nothing, with at most this many distinct terms, is "thin": expansions count as much as its
+   * own words.
+   */
   readonly thinMessageTerms: number;
   /** Expansions lose half their weight per this many ms older than the newest one. */
   readonly expansionHalfLifeMs: number;
@@ -36,7 +39,7 @@ export interface QueryOptions {
 
 export const DEFAULT_QUERY_OPTIONS: QueryOptions = Object.freeze({
   expansionWeight: 0.15,
-  thinMessageTerms: 3,
+  thinMessageTerms: 4,
   expansionHalfLifeMs: 60 * 60_000,
 });
 
@@ -58,7 +61,9 @@ export interface RetrievalQuery {
 export function buildQuery(input: QueryInput, options: QueryOptions = DEFAULT_QUERY_OPTIONS): RetrievalQuery {
   const weights = new Map<string, number>();
   for (const t of terms(input.message)) weights.set(t, 1);
-  const thin = weights.size < options.thinMessageTerms;
+  // Thin: few words and nothing it names (an IP, a product, a person) — "继续排查", "try that again tomorrow".
+  const names = input.entities.filter((e) => !e.startsWith('date:') && !e.startsWith('time:'));
+  const thin = names.length === 0 && weights.size <= options.thinMessageTerms;
   for (const d of input.dates) weights.set(dateTerm(d), 1);
   const entities = new Set(input.entities);
   const expansions = [...(input.expansions ?? [])];

@@ -15,22 +15,25 @@ export interface RecordLabels {
   readonly assistant: string;
   /** Between sentences of one turn that are not adjacent. */
   readonly gap: string;
-  /** How a day (`YYYY-MM-DD`) heads its records; Qwen spends a token per digit, so `8 May 2023` beats ISO. */
-  readonly day: (iso: string) => string;
+  /**
+   * How a day (`YYYY-MM-DD`) heads its records; the year only when it changes (Qwen spends a token per digit,
+   * so `8 May 2023` then `25 May` beats ISO on every line).
+   */
+  readonly day: (iso: string, withYear: boolean) => string;
 }
 
 const MONTHS = ['January', 'February', 'March', 'April', 'May', 'June', 'July', 'August', 'September', 'October', 'November', 'December'];
 
-/** `8 May 2023`. */
-export function englishDay(iso: string): string {
+/** `8 May 2023`, or `8 May`. */
+export function englishDay(iso: string, withYear = true): string {
   const [y, m, d] = iso.split('-').map(Number) as [number, number, number];
-  return `${d} ${MONTHS[m - 1]} ${y}`;
+  return withYear ? `${d} ${MONTHS[m - 1]} ${y}` : `${d} ${MONTHS[m - 1]}`;
 }
 
-/** `2023年5月8日`. */
-export function chineseDay(iso: string): string {
+/** `2023年5月8日`, or `5月8日`. */
+export function chineseDay(iso: string, withYear = true): string {
   const [y, m, d] = iso.split('-').map(Number) as [number, number, number];
-  return `${y}年${m}月${d}日`;
+  return withYear ? `${y}年${m}月${d}日` : `${m}月${d}日`;
 }
 
 export interface RecordLine {
@@ -71,7 +74,7 @@ export function renderRecords(lines: readonly RecordLine[], labels: RecordLabels
   for (const line of sorted) {
     const d = dayOf(line.time, offsetMinutes);
     if (d !== day) {
-      out.push(labels.day(d));
+      out.push(labels.day(d, d.slice(0, 4) !== day.slice(0, 4)));
       day = d;
     }
     out.push(recordLine(line, labels));

@@ -3,7 +3,10 @@
  * turns (scored with the exchange around them: a question's words help its answer and back), BM25 over
  * sentences, and the built-in embedder's vectors. Each candidate then gets features that a person can read —
  * lexical, exchange context, sentence, vector, shared entities, speaker named, date match, thread relevance,
- * recency, heat, intent fit — and a weighted sum ranks them. No model: a reranker that explains itself.
+ * recency, heat, intent fit. The score is a weighted sum: evidence (what ties the chunk to the query — its
+ * words, its exchange, its entities, its date, its vector beyond chance) plus modifiers (its thread matches, it
+ * is recent, the query names its speaker, its intent fits, it is cold). A chunk with no evidence scores 0
+ * however recent or well placed. No model: a reranker that explains itself.
  */
 import type { IntentTag } from './intent.ts';
 import { intentFit } from './intent.ts';
@@ -41,6 +44,12 @@ export type FeatureName = keyof Features;
 
 export type RerankWeights = Readonly<Record<FeatureName, number>>;
 
+/** Features that tie a chunk to the query; the others only scale their sum. */
+export const EVIDENCE_FEATURES: ReadonlySet<FeatureName> = new Set<FeatureName>(['lexical', 'context', 'sentence', 'vector', 'entities', 'date']);
+
+/** Cosines below this are what unrelated texts share by chance (hashed n-grams); only the excess is evidence. */
+export const VECTOR_FLOOR = 0.1;
+
 export const DEFAULT_WEIGHTS: RerankWeights = Object.freeze({
   lexical: 1,
   context: 0.5,
@@ -49,7 +58,7 @@ export const DEFAULT_WEIGHTS: RerankWeights = Object.freeze({
   entities: 0.3,
   speaker: 0.15,
   date: 0.4,
-  thread: 0.2,
+  thread: 0.4,
   recency: 0.05,
   cold: -0.05,
   intent: 0.15,
@@ -177,6 +186,20 @@ export function rankCandidates(
       const score = shard.pieces.score(`${id}#${i}`, query.terms);
       if (score > best.score) best = { index: i, score };
     });
+    // No sentence matches (found through its exchange or its vector): the one that says the most — the
+    // highest total IDF — and a statement rather than a question ("That's great!" and "Why?" tell nothing).
+    if (best.index < 0 && chunk.pieces.length > 1) {
+      let most = -1;
+      chunk.pieces.forEach((p, i) => {
+        let info = 0;
+        for (const t of new Set(terms(p.text))) info += shard.pieces.idf(t);
+        if (/[?？]\s*$/.test(p.text)) info *= 0.5;
+        if (info > most) {
+          most = info;
+          best = { index: i, score: 0 };
+        }
+      });
+    }
     bestPiece.set(id, best);
   }
 
@@ -210,8 +233,15 @@ export function rankCandidates(
       cold: heat.missStreak >= options.coldAfter ? 1 : 0,
       intent: intentFit(query.tags, ctx.tags(id)),
     };
-    let score = 0;
-    for (const name of Object.keys(w) as FeatureName[]) score += w[name] * features[name];
+    // Evidence adds up; without any, the modifiers alone (thread, recency…) cannot bring a chunk in.
+    let evidence = 0;
+    let modifiers = 0;
+    for (const name of Object.keys(w) as FeatureName[]) {
+      if (!EVIDENCE_FEATURES.has(name)) modifiers += w[name] * features[name];
+      else if (name === 'vector') evidence += (w[name] * Math.max(0, features.vector - VECTOR_FLOOR)) / (1 - VECTOR_FLOOR);
+      else evidence += w[name] * features[name];
+    }
+    const score = evidence > 0 ? Math.max(0, evidence + modifiers) : 0;
     return { id, sources: [...sources.get(id)!], features, score, bestPiece: bestPiece.get(id)?.index ?? -1 };
   });
   return ranked.sort((a, b) => b.score - a.score);

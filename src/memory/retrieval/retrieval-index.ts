@@ -9,6 +9,7 @@ import { HashedNgramEmbedder } from '../embedders/hashed-ngram.ts';
 import { FlatIndex } from '../flat-index.ts';
 import { dot } from '../vector-index.ts';
 import { Bm25Index } from './bm25.ts';
+import { intentTags, type IntentTag } from './intent.ts';
 import { splitPieces, type Piece } from './pieces.ts';
 import { NO_HEAT, type DocEntry, type HeatEntry, type TurnEntry } from './records.ts';
 import { terms } from './text-terms.ts';
@@ -40,6 +41,9 @@ export class Shard {
   }
 
   add(id: string, scope: string, text: string, extraTerms: readonly string[]): IndexedChunk {
+    // A rewritten chunk: its old sentences go (the new text may have fewer).
+    const old = this.chunks.get(id);
+    if (old !== undefined) old.pieces.forEach((_, i) => this.pieces.remove(`${id}#${i}`));
     const pieces = splitPieces(text);
     const chunk: IndexedChunk = { id, scope, text, pieces };
     this.chunks.set(id, chunk);
@@ -93,6 +97,8 @@ export class UserMemory {
   readonly turns = new Map<string, TurnEntry>();
   /** Lexical terms per session (for the warm start's overlap of distinctive topics). */
   readonly sessionTerms = new Map<string, Set<string>>();
+  /** Turns of void topics: never retrieved. */
+  readonly deprecated = new Set<string>();
   /** Turn ids per session, in seq order, and each turn's place in that list. */
   readonly sessions = new Map<string, string[]>();
   private readonly _position = new Map<string, number>();
@@ -104,6 +110,8 @@ export class UserMemory {
   add(turn: TurnEntry): void {
     const known = this.turns.get(turn.id);
     this.turns.set(turn.id, turn);
+    if (turn.deprecatedAt !== undefined) this.deprecated.add(turn.id);
+    else this.deprecated.delete(turn.id);
     if (known !== undefined && known.text === turn.text) return; // a flag changed (deprecation): nothing to re-index
     let order = this.sessions.get(turn.sessionId);
     if (order === undefined) this.sessions.set(turn.sessionId, (order = []));
@@ -144,6 +152,8 @@ export class UserMemory {
 export class RetrievalIndex {
   readonly docs: Shard;
   readonly docEntries = new Map<string, DocEntry>();
+  /** Intent tags of doc chunks, computed once when added. */
+  readonly docTags = new Map<string, readonly IntentTag[]>();
   private readonly _users = new Map<string, UserMemory>();
   private readonly _createEmbedder: () => Embedder | null;
 
@@ -164,6 +174,7 @@ export class RetrievalIndex {
 
   addDoc(doc: DocEntry): void {
     this.docEntries.set(doc.id, doc);
+    this.docTags.set(doc.id, intentTags(doc.text));
     this.docs.add(doc.id, doc.docId, doc.text, terms(doc.source));
   }
 

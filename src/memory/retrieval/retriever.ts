@@ -2,7 +2,6 @@
  * One retrieval: candidates from the sessions the rules allow (and the docs), reranked, packed into the budget,
  * rendered with labels; heat updated from the outcome; every candidate reported with its features and fate.
  */
-import { intentTags, type IntentTag } from './intent.ts';
 import { DEFAULT_PACK_OPTIONS, pack, type PackCandidate, type PackDecision, type PackOptions, type TokenCount } from './pack.ts';
 import type { RetrievalQuery } from './query.ts';
 import type { HeatEntry, TurnEntry } from './records.ts';
@@ -64,8 +63,6 @@ export interface RetrievalResult {
   readonly chosen: ReadonlyMap<string, readonly number[] | 'all'>;
 }
 
-const docTags = new Map<string, readonly IntentTag[]>();
-
 export function retrieve(index: RetrievalIndex, request: RetrieveRequest): RetrievalResult {
   const base: RerankOptions = { ...DEFAULT_RERANK_OPTIONS, ...request.rerank };
   // Seed 001 takes 20 candidates for 5 slots of 500–800-token exchanges; a budget that holds dozens of
@@ -74,8 +71,7 @@ export function retrieve(index: RetrievalIndex, request: RetrieveRequest): Retri
   const packOptions: PackOptions = { ...DEFAULT_PACK_OPTIONS, ...request.pack };
   const { scope, query } = request;
   const memory = index.user(scope.userId);
-  const excluded = new Set(request.exclude);
-  for (const turn of memory.turns.values()) if (turn.deprecatedAt !== undefined) excluded.add(turn.id);
+  const excluded = new Set([...request.exclude, ...memory.deprecated]);
   const allow = (s: string): boolean => s === scope.sessionId || scope.otherSessions;
 
   const conversation = rankCandidates(
@@ -102,11 +98,7 @@ export function retrieve(index: RetrievalIndex, request: RetrieveRequest): Retri
           scopes: undefined,
           exclude: new Set(),
           now: request.now,
-          tags: (id) => {
-            let tags = docTags.get(id);
-            if (tags === undefined) docTags.set(id, (tags = intentTags(index.docEntries.get(id)?.text ?? '')));
-            return tags;
-          },
+          tags: (id) => index.docTags.get(id) ?? [],
         },
         rerank,
         request.offsetMinutes,

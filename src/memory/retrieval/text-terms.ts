@@ -20,7 +20,7 @@ const EN_STOPWORDS = new Set(
     've ll re d m let lets get got gets go going went gone thing things something anything everything one ones ' +
     'much many lot lots like well even still though because while during before after above below between ' +
     'through off further every much sure thanks thank glad great good cool awesome nice amazing totally definitely ' +
-    'kind sort bit pretty quite maybe actually'
+    'kind sort bit pretty quite maybe actually likely probably possibly perhaps'
   ).split(' '),
 );
 
@@ -76,11 +76,21 @@ export function terms(text: string): string[] {
   const normalized = text.normalize('NFKC').toLowerCase();
   let word = '';
   let run: string[] = [];
+  // Hyphenated compounds also count joined: "de-stress" meets "destress", "e-mail" meets "email".
+  let compound: string[] = [];
+  const endCompound = (): void => {
+    if (compound.length > 1) {
+      const joined = compound.join('');
+      if (!EN_STOPWORDS.has(joined)) out.push(stem(joined));
+    }
+    compound = [];
+  };
   const endWord = (): void => {
     if (word === '') return;
     // Possessives and contractions: caroline's → caroline.
     const bare = word.replace(/['’](?:s|re|ve|ll|d|m|t)$/, '').replace(/['’]/g, '');
     if (bare.length > 0 && (bare.length > 1 || /\d/.test(bare)) && !EN_STOPWORDS.has(bare)) out.push(stem(bare));
+    compound.push(bare);
     word = '';
   };
   const endRun = (): void => {
@@ -98,6 +108,7 @@ export function terms(text: string): string[] {
     const cp = ch.codePointAt(0)!;
     if (isCjkCodePoint(cp)) {
       endWord();
+      endCompound();
       run.push(ch);
     } else if (LATIN_WORD.test(ch) || ((ch === "'" || ch === '’') && word !== '')) {
       endRun();
@@ -105,10 +116,12 @@ export function terms(text: string): string[] {
     } else {
       endWord();
       endRun();
+      if (ch !== '-' || compound.length === 0) endCompound();
     }
   }
   endWord();
   endRun();
+  endCompound();
   return out;
 }
 

@@ -1,6 +1,7 @@
 /**
- * Loading state of the engine for the UI: idle → loading (with progress) → ready, or error.
- * Owns the EngineClient; after a worker crash the next `ensureReady()` starts a fresh worker and reloads.
+ * Loading state of the engine for the UI: idle → loading (with progress, speed and time left) → ready, or error.
+ * Owns the EngineClient; after a worker crash the next `ensureReady()` starts a fresh worker and reloads. A change
+ * of backend preference, window or source reloads the model at the next request.
  */
 import type { ReactiveController, ReactiveControllerHost } from 'lit';
 import { EngineClient } from '../../engine/client.ts';
@@ -16,12 +17,26 @@ export interface EngineSettings {
   kvChunkReuse: number;
 }
 
+/** Download rate over the last few seconds, and what it means for the rest. */
+export interface DownloadRate {
+  bytesPerSecond: number;
+  /** Seconds left at that rate; null when unknown. */
+  secondsLeft: number | null;
+}
+
+const RATE_WINDOW_MS = 3_000;
+
 export class EngineController implements ReactiveController {
   status: EngineStatus = 'idle';
   progress: LoadProgress | null = null;
+  rate: DownloadRate | null = null;
   loaded: LoadResult | null = null;
   error: AssistantError | null = null;
+  /** Runs before a load starts a worker (the app waits for its service worker, so the engine's files are cached). */
+  beforeLoad: (() => Promise<void>) | null = null;
   private _loading: Promise<LoadResult> | null = null;
+  private _loadedKey = '';
+  private _samples: Array<{ at: number; bytes: number }> = [];
 
   constructor(
     private readonly _host: ReactiveControllerHost,
@@ -44,34 +59,78 @@ export class EngineController implements ReactiveController {
     this.client.terminate('The page closed the chat.');
   }
 
-  /** Loads the model once; concurrent callers share the same load. */
+  private _key(): string {
+    const s = this._settings();
+    return JSON.stringify([s.source, s.backend, s.contextWindow, s.kvChunkReuse]);
+  }
+
+  /** Loads the model once (again when its settings changed); concurrent callers share the same load. */
   ensureReady(): Promise<LoadResult> {
-    if (this.status === 'ready' && this.loaded !== null && this.client.hasWorker) return Promise.resolve(this.loaded);
-    this._loading ??= this._load();
+    if (this._loading !== null) return this._loading;
+    if (this.status === 'ready' && this.loaded !== null && this.client.hasWorker && this._key() === this._loadedKey) {
+      return Promise.resolve(this.loaded);
+    }
+    this._loading = this._load();
     return this._loading;
   }
 
+  /** Frees the model (before its files are deleted); the next request loads it again. */
+  async unload(): Promise<void> {
+    await this._loading?.catch(() => {});
+    await this.client.unload().catch(() => {});
+    this.client.terminate('The model was unloaded.');
+    this.status = 'idle';
+    this.loaded = null;
+    this.progress = null;
+    this.rate = null;
+    this.error = null;
+    this._host.requestUpdate();
+  }
+
+  private _track(progress: LoadProgress): void {
+    this.progress = progress;
+    if (progress.phase !== 'download' || progress.totalBytes <= 0) return;
+    const now = performance.now();
+    this._samples.push({ at: now, bytes: progress.loadedBytes });
+    while (this._samples.length > 2 && now - this._samples[0]!.at > RATE_WINDOW_MS) this._samples.shift();
+    const first = this._samples[0]!;
+    const seconds = (now - first.at) / 1000;
+    if (seconds < 0.2) return;
+    const bytesPerSecond = (progress.loadedBytes - first.bytes) / seconds;
+    const left = progress.totalBytes - progress.loadedBytes;
+    this.rate = { bytesPerSecond, secondsLeft: bytesPerSecond > 0 ? left / bytesPerSecond : null };
+  }
+
   private async _load(): Promise<LoadResult> {
+    // Settings changed under a loaded model: free it first (one model in memory at a time).
+    const replacing = this.loaded !== null && this.client.hasWorker;
     this.status = 'loading';
     this.error = null;
     this.progress = null;
+    this.rate = null;
+    this._samples = [];
     this._host.requestUpdate();
     try {
+      this.loaded = null;
+      if (replacing) await this.client.unload().catch(() => {});
+      await this.beforeLoad?.().catch(() => {});
+      const key = this._key();
       const settings = this._settings();
       const result = await this.client.load(
         { source: settings.source, backend: settings.backend, contextWindow: settings.contextWindow, kvChunkReuse: settings.kvChunkReuse },
         {
           onProgress: (progress) => {
-            this.progress = progress;
+            this._track(progress);
             this._host.requestUpdate();
           },
         },
       );
       this.loaded = result;
+      this._loadedKey = key;
       this.status = 'ready';
       return result;
     } catch (error) {
-      this.error = toAssistantError(error, 'load_failed');
+      this.error = error instanceof AssistantError ? error : toAssistantError(error, 'load_failed');
       this.status = 'error';
       this.loaded = null;
       throw this.error;

@@ -1,0 +1,148 @@
+/**
+ * The user's data, in and out: export one or all conversations as a versioned JSON file, import such a file
+ * (checked whole first; a failed write is rolled back), and "delete all my data": every IndexedDB database,
+ * localStorage, the origin-private files (the CPU model) and every cache (the GPU model, the app shell).
+ */
+import type { ReactiveController, ReactiveControllerHost } from 'lit';
+import type { MemoryStore } from '../../memory/store.ts';
+import { clearAllFilesAndCaches } from '../data/model-cache.ts';
+import { ImportError, buildExport, exportFileName, readExportFile, type ExportConversation, type ExportFile } from '../data/export-format.ts';
+import type { MessageKey, MessageParams } from '../i18n/index.ts';
+import { isVisibleTurn } from '../data/visible-turns.ts';
+
+export interface DataNotice {
+  kind: 'ok' | 'error';
+  key: MessageKey;
+  params?: MessageParams;
+}
+
+export interface DataDeps {
+  store(): Promise<MemoryStore>;
+  /** Closes what holds the databases open and resets the app's state (engine, lists). */
+  beforeWipe(): Promise<void>;
+  /** Everything is gone: back to a first visit. */
+  afterWipe(): Promise<void>;
+  /** Conversations were added. */
+  imported(firstId: string | null): Promise<void>;
+}
+
+export class DataController implements ReactiveController {
+  notice: DataNotice | null = null;
+  busy = false;
+
+  constructor(
+    private readonly _host: ReactiveControllerHost,
+    private readonly _deps: DataDeps,
+  ) {
+    _host.addController(this);
+  }
+
+  hostConnected(): void {}
+
+  /** The file for one conversation, or for all when `id` is absent. */
+  async exportFile(id?: string): Promise<ExportFile> {
+    const store = await this._deps.store();
+    const sessions = (await store.listSessions()).filter((s) => id === undefined || s.id === id);
+    const conversations: ExportConversation[] = [];
+    for (const s of sessions) {
+      const turns = (await store.listTurns(s.id)).filter((t) => isVisibleTurn(t) && !(t.role === 'assistant' && t.content === ''));
+      conversations.push({
+        id: s.id,
+        title: s.title,
+        createdAt: s.createdAt,
+        updatedAt: s.updatedAt,
+        messages: turns.map((t) => ({ role: t.role, content: t.content, createdAt: t.createdAt, status: t.status === 'complete' ? 'complete' : 'interrupted' })),
+      });
+    }
+    return buildExport(conversations);
+  }
+
+  /** Saves the export through a download link (nothing leaves the device). */
+  async download(id?: string, title?: string): Promise<void> {
+    const file = await this.exportFile(id);
+    const url = URL.createObjectURL(new Blob([JSON.stringify(file, null, 2)], { type: 'application/json' }));
+    const link = document.createElement('a');
+    link.href = url;
+    link.download = exportFileName(Date.now(), title);
+    document.body.append(link);
+    link.click();
+    link.remove();
+    setTimeout(() => URL.revokeObjectURL(url), 10_000);
+    this._notify({ kind: 'ok', key: 'data.export.done', params: { count: file.conversations.length } });
+  }
+
+  /** Imports a file; on any problem nothing is changed and the notice says what was wrong. */
+  async importFile(file: Blob): Promise<boolean> {
+    this.busy = true;
+    this._host.requestUpdate();
+    const created: string[] = [];
+    const store = await this._deps.store();
+    try {
+      const parsed = await readExportFile(file);
+      const existing = new Set((await store.listSessions()).map((s) => s.id));
+      for (const c of parsed.conversations) {
+        const session = await store.createSession(existing.has(c.id) ? { title: c.title } : { id: c.id, title: c.title });
+        created.push(session.id);
+        await store.importTurns(
+          session.id,
+          c.messages.map((m) => ({ role: m.role, content: m.content, createdAt: m.createdAt, status: m.status })),
+        );
+      }
+      this._notify({ kind: 'ok', key: 'data.import.done', params: { count: parsed.conversations.length } });
+      await this._deps.imported(created[0] ?? null);
+      return true;
+    } catch (error) {
+      // Half an import is worse than none: take back what was written.
+      for (const id of created) await store.deleteSession(id).catch(() => {});
+      if (error instanceof ImportError) this._notify({ kind: 'error', key: error.key, params: error.params });
+      else this._notify({ kind: 'error', key: 'data.import.failed', params: { reason: error instanceof Error ? error.message : String(error) } });
+      return false;
+    } finally {
+      this.busy = false;
+      this._host.requestUpdate();
+    }
+  }
+
+  async deleteEverything(): Promise<void> {
+    this.busy = true;
+    this._host.requestUpdate();
+    try {
+      await this._deps.beforeWipe();
+      await wipeOrigin();
+      await this._deps.afterWipe();
+      this._notify({ kind: 'ok', key: 'data.wipe.done' });
+    } catch (error) {
+      this._notify({ kind: 'error', key: 'data.wipe.failed', params: { reason: error instanceof Error ? error.message : String(error) } });
+    } finally {
+      this.busy = false;
+      this._host.requestUpdate();
+    }
+  }
+
+  private _notify(notice: DataNotice): void {
+    this.notice = notice;
+    this._host.requestUpdate();
+  }
+}
+
+function deleteDatabase(name: string): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const request = indexedDB.deleteDatabase(name);
+    request.onsuccess = () => resolve();
+    request.onerror = () => reject(request.error ?? new Error(`Could not delete the database ${name}.`));
+    // "blocked": another tab still has it open; it closes on versionchange and the delete then succeeds.
+  });
+}
+
+/** Everything this origin stores, gone. */
+export async function wipeOrigin(): Promise<void> {
+  const databases = (await indexedDB.databases?.()) ?? [];
+  for (const db of databases) if (db.name) await deleteDatabase(db.name);
+  try {
+    localStorage.clear();
+    sessionStorage.clear();
+  } catch {
+    // Not available: nothing stored there either.
+  }
+  await clearAllFilesAndCaches();
+}

@@ -1,0 +1,134 @@
+/**
+ * Builds each prompt with the layered memory (seed 001): working memory, retrieval over every conversation,
+ * the context engine's append-only assembly — and keeps what the inspector shows about it. The memory's index is
+ * rebuilt from the conversation store when the data changed under it (a delete, an import) or a message is
+ * asked again (regenerate, edit), so it never holds a turn the user no longer sees.
+ */
+import type { ChatMessage, Role } from '../../engine/protocol.ts';
+import type { LayeredMemory } from '../../memory/layered/pipeline.ts';
+import type { LayeredReport } from '../../memory/layered/report.ts';
+import type { WmItem, WorkingMemoryPort } from '../../memory/layered/working-memory.ts';
+import type { MemoryStore } from '../../memory/store.ts';
+import { sectionBudgetsOf, type AppSettings } from '../data/settings.ts';
+import { LOCAL_USER } from '../data/visible-turns.ts';
+
+/** The memory pipeline and its vocabularies load with the first message, not with the page. */
+const loadPipeline = () =>
+  Promise.all([
+    import('../../memory/layered/pipeline.ts'),
+    import('../../memory/layered/working-memory.ts'),
+    import('../../memory/retrieval/retrieval-index.ts'),
+    import('./layered-store.ts'),
+    // The tokenizer library and the context engine come with it.
+    import('./context-planner.ts').then((m) => m.qwenCounter()),
+  ]);
+
+export interface PlanRequest {
+  sessionId: string;
+  /** The user's message as stored. */
+  turn: { id: string; text: string; time: number };
+  /** The message is already in the memory (regenerate, edit): take it out and ask again. */
+  again: boolean;
+}
+
+export interface HistoryTurn {
+  id: string;
+  role: Role;
+  text: string;
+}
+
+export interface PlannedPrompt {
+  messages: ChatMessage[];
+  report: LayeredReport;
+  /** The session's turns before the message, aligned with `report.turns` (the message itself is last there). */
+  history: HistoryTurn[];
+  /** Working memory as it was read for this prompt, newest first, each with the turn it came from. */
+  working: WmItem[];
+}
+
+/** What the chat needs from a planner; tests may give their own. */
+export interface PromptPlanner {
+  plan(request: PlanRequest): Promise<PlannedPrompt>;
+  recordReply(sessionId: string, turnId: string, text: string, time: number): Promise<void>;
+  /** The stored conversations changed (delete, import, settings): rebuild before the next prompt. */
+  invalidate(): void;
+}
+
+/** Remembers the items the pipeline read, so the inspector shows exactly those. */
+class RecordingWorkingMemory implements WorkingMemoryPort {
+  lastItems: WmItem[] = [];
+  constructor(private readonly _inner: WorkingMemoryPort) {}
+  extract: WorkingMemoryPort['extract'] = (text, now) => this._inner.extract(text, now);
+  observe: WorkingMemoryPort['observe'] = (key, extraction, now, turnId) => this._inner.observe(key, extraction, now, turnId);
+  items: WorkingMemoryPort['items'] = (key, now) => (this.lastItems = this._inner.items(key, now));
+  deprecated: WorkingMemoryPort['deprecated'] = (key) => this._inner.deprecated(key);
+  render: WorkingMemoryPort['render'] = (key, lang, now) => this._inner.render(key, lang, now);
+}
+
+export class MemoryPlanner implements PromptPlanner {
+  private _memory: LayeredMemory | null = null;
+  private _key = '';
+  private _stale = true;
+  /** Working memory lives across rebuilds (it is not in the store). */
+  private _wm: RecordingWorkingMemory | null = null;
+
+  constructor(private readonly _deps: () => { store: Promise<MemoryStore>; settings: AppSettings }) {}
+
+  invalidate(): void {
+    this._stale = true;
+  }
+
+  async plan(request: PlanRequest): Promise<PlannedPrompt> {
+    const memory = await this._ready(request.again ? new Set([request.turn.id]) : null);
+    const result = await memory.handleUserMessage({
+      userId: LOCAL_USER,
+      sessionId: request.sessionId,
+      text: request.turn.text,
+      time: request.turn.time,
+      id: request.turn.id,
+    });
+    const user = memory.index.user(LOCAL_USER);
+    const history: HistoryTurn[] = [];
+    for (const id of user.sessions.get(request.sessionId) ?? []) {
+      if (id === request.turn.id) break;
+      const t = user.turns.get(id);
+      if (t !== undefined) history.push({ id, role: t.role, text: t.text });
+    }
+    return { messages: result.messages, report: result.report, history, working: this._wm?.lastItems ?? [] };
+  }
+
+  async recordReply(sessionId: string, turnId: string, text: string, time: number): Promise<void> {
+    if (this._memory === null || this._stale || text === '') return;
+    await this._memory.recordReply({ userId: LOCAL_USER, sessionId, text, time, id: turnId });
+  }
+
+  /** The memory, rebuilt when stale, when settings that shape it changed, or without `exclude` (asked again). */
+  private async _ready(exclude: ReadonlySet<string> | null): Promise<LayeredMemory> {
+    const { store: storePromise, settings } = this._deps();
+    const key = JSON.stringify([settings.systemPrompt, settings.window, settings.budgets, settings.recentExchanges, settings.embedder]);
+    if (this._memory !== null && !this._stale && key === this._key && exclude === null) return this._memory;
+    const [store, [{ LayeredMemory }, { SessionWorkingMemory }, { RetrievalIndex }, { ConversationChunkStore }, counter]] = await Promise.all([
+      storePromise,
+      loadPipeline(),
+    ]);
+    const wm = (this._wm ??= new RecordingWorkingMemory(new SessionWorkingMemory({ offsetMinutes: -new Date().getTimezoneOffset() })));
+    const base = settings.systemPrompt.trim();
+    const memory = new LayeredMemory({
+      store: new ConversationChunkStore(store, wm, exclude ?? new Set()),
+      counter,
+      window: settings.window,
+      budgets: sectionBudgetsOf(settings),
+      workingMemory: wm,
+      // keywords: BM25 only, no vectors.
+      index: new RetrievalIndex(settings.embedder === 'keywords' ? { createEmbedder: () => null } : {}),
+      ...(base === '' ? {} : { systemPrompt: { zh: base, en: base } }),
+      offsetMinutes: -new Date().getTimezoneOffset(),
+      context: { recentExchanges: settings.recentExchanges },
+    });
+    await memory.loadUser(LOCAL_USER);
+    this._memory = memory;
+    this._key = key;
+    this._stale = false;
+    return memory;
+  }
+}

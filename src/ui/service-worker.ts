@@ -1,0 +1,41 @@
+/**
+ * Registers the offline service worker (public/sw.js) in production builds only: the dev server and the test
+ * runner serve modules that must never come from a cache. The page then hands it the files it loaded before the
+ * worker took control, so the very first visit is enough to work offline.
+ */
+/** Where the tokenizer files are served (as in controllers/context-planner.ts, which is loaded lazily). */
+const TOKENIZER_BASE = `${import.meta.env.BASE_URL}tokenizer/qwen2.5/`;
+
+const enabled = (): boolean => import.meta.env.PROD && typeof navigator !== 'undefined' && 'serviceWorker' in navigator;
+
+export function registerServiceWorker(): void {
+  if (!enabled()) return;
+  const base = import.meta.env.BASE_URL;
+  navigator.serviceWorker.register(`${base}sw.js`, { scope: base }).catch(() => {
+    // No service worker (private mode in some browsers): the app still works online.
+  });
+  void navigator.serviceWorker.ready.then(() => cacheLoadedFiles());
+}
+
+/** Resolves once the service worker is active (at most `timeoutMs`), so workers started after it are controlled. */
+export async function whenServiceWorkerReady(timeoutMs = 3_000): Promise<void> {
+  if (!enabled()) return;
+  await Promise.race([navigator.serviceWorker.ready.then(() => undefined), new Promise<void>((resolve) => setTimeout(resolve, timeoutMs))]);
+}
+
+/**
+ * Same-origin files this page has loaded, sent to the worker to cache; with `withTokenizer` (once the user chose
+ * to download the model) the tokenizer files too, which the page otherwise fetches only at the first message.
+ */
+export function cacheLoadedFiles(withTokenizer = false): void {
+  if (!enabled()) return;
+  const urls = new Set<string>([location.href]);
+  if (withTokenizer) for (const file of ['tokenizer.json', 'tokenizer_config.json']) urls.add(new URL(`${TOKENIZER_BASE}${file}`, location.href).href);
+  for (const entry of performance.getEntriesByType('resource')) {
+    const url = new URL(entry.name);
+    if (url.origin === location.origin && !url.pathname.includes('/models/')) urls.add(url.href);
+  }
+  const worker = navigator.serviceWorker.controller ?? null;
+  if (worker !== null) worker.postMessage({ type: 'cache-urls', urls: [...urls] });
+  else void navigator.serviceWorker.ready.then((registration) => registration.active?.postMessage({ type: 'cache-urls', urls: [...urls] }));
+}

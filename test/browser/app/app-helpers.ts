@@ -1,0 +1,105 @@
+/** Mounting the chat app in the test page with its own database, and reaching into its shadow roots. */
+import { expect } from 'vitest';
+import { page, userEvent } from 'vitest/browser';
+import '../../../src/ui/qwen-chat-app.ts';
+import type { QwenChatApp } from '../../../src/ui/qwen-chat-app.ts';
+import { LOOP_MODEL_URL, TINY_MODEL_URL, clientWithWorkers } from '../helpers.ts';
+
+export { LOOP_MODEL_URL, TINY_MODEL_URL };
+
+const PREFIX = 'qwen-test-app-';
+
+export function freshDbName(): string {
+  return `${PREFIX}${Date.now()}-${Math.random().toString(36).slice(2, 8)}`;
+}
+
+/** Deletes the test databases, what the app keeps in localStorage, and the downloaded test models. */
+export async function resetAppStorage(): Promise<void> {
+  localStorage.clear();
+  const root = await navigator.storage.getDirectory();
+  await root.removeEntry('cache', { recursive: true }).catch(() => {});
+  for (const db of (await indexedDB.databases()) ?? []) {
+    if (db.name?.startsWith(PREFIX)) {
+      await new Promise<void>((resolve) => {
+        const request = indexedDB.deleteDatabase(db.name!);
+        request.onsuccess = request.onerror = request.onblocked = () => resolve();
+      });
+    }
+  }
+}
+
+export interface MountOptions {
+  ggufUrl?: string;
+  dbName?: string;
+  autoload?: boolean;
+  width?: string;
+}
+
+/** A chat app on the test model (CPU engine), in a page-sized box. */
+export function mountApp(options: MountOptions = {}): { app: QwenChatApp; workers: Worker[]; dbName: string } {
+  const { client, workers } = clientWithWorkers(5_000);
+  const app = document.createElement('qwen-chat-app');
+  const dbName = options.dbName ?? freshDbName();
+  app.client = client;
+  app.dbName = dbName;
+  app.source = { ggufUrl: options.ggufUrl ?? TINY_MODEL_URL };
+  app.backend = 'wasm';
+  app.autoload = options.autoload ?? true;
+  app.style.height = '700px';
+  app.style.width = options.width ?? '1200px';
+  app.style.display = 'block';
+  document.body.replaceChildren(app);
+  return { app, workers, dbName };
+}
+
+export async function unmountApp(): Promise<void> {
+  const app = document.querySelector('qwen-chat-app');
+  app?.client.terminate();
+  document.body.replaceChildren();
+  // The store closes on disconnect; give it a moment before the database is deleted.
+  await new Promise((resolve) => setTimeout(resolve, 50));
+}
+
+export const shadow = (el: Element | null | undefined): ShadowRoot => {
+  if (!el?.shadowRoot) throw new Error(`no shadow root on ${el?.tagName ?? 'nothing'}`);
+  return el.shadowRoot;
+};
+
+export const messageList = (app: QwenChatApp) => shadow(app).querySelector('qwen-message-list')!;
+export const conversationList = (app: QwenChatApp) => shadow(app).querySelector('qwen-conversation-list')!;
+
+export function messageItems(app: QwenChatApp, role?: 'user' | 'assistant'): HTMLElement[] {
+  const root = messageList(app).shadowRoot;
+  if (!root) return [];
+  return [...root.querySelectorAll<HTMLElement>(role ? `li[data-role="${role}"]` : 'li[data-role]')];
+}
+
+/** Titles in the conversation list, in order. */
+export function conversationTitles(app: QwenChatApp): string[] {
+  const root = conversationList(app).shadowRoot;
+  return root ? [...root.querySelectorAll<HTMLElement>('li[data-id] .open')].map((b) => b.textContent!.trim()) : [];
+}
+
+export async function waitReady(app: QwenChatApp): Promise<void> {
+  await expect.poll(() => app.engine.status, { timeout: 30_000 }).toBe('ready');
+}
+
+/** Sends a message the way a user does and waits for its reply to finish. */
+export async function sendAndWait(app: QwenChatApp, text: string): Promise<void> {
+  const before = messageItems(app, 'assistant').filter((li) => li.dataset.status === 'complete').length;
+  const input = page.getByRole('textbox', { name: 'Message' });
+  await input.fill(text);
+  await userEvent.keyboard('{Enter}');
+  await expect.poll(() => messageItems(app, 'assistant').filter((li) => li.dataset.status === 'complete').length, { timeout: 30_000 }).toBe(before + 1);
+}
+
+/** The text of each message (without its labels and buttons). */
+export function messageTexts(app: QwenChatApp, role?: 'user' | 'assistant'): string[] {
+  return messageItems(app, role).map((li) => li.querySelector('.content')?.textContent ?? '');
+}
+
+/** A desktop-sized page (the layout collapses the sidebar below 900 px) with no data left from earlier tests. */
+export async function freshStart(): Promise<void> {
+  await page.viewport(1280, 800);
+  await resetAppStorage();
+}

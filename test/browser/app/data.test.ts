@@ -1,0 +1,91 @@
+/**
+ * Data control: export all conversations (the file the button downloads), import it back, and broken files —
+ * not JSON, another app's, a newer version, damaged inside, too large — each refused with its own message and
+ * nothing changed. ("Delete all my data" runs against the built app, with its service worker, in test/e2e.)
+ */
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { page, userEvent } from 'vitest/browser';
+import { TEST_MODEL_REPLY } from '../../../scripts/test-model/reply.ts';
+import { MemoryStore } from '../../../src/memory/store.ts';
+import { EXPORT_FORMAT, IMPORT_MAX_BYTES, type ExportFile } from '../../../src/ui/data/export-format.ts';
+import { conversationTitles, freshStart, mountApp, resetAppStorage, sendAndWait, unmountApp, waitReady } from './app-helpers.ts';
+
+beforeEach(() => freshStart());
+afterEach(async () => {
+  vi.restoreAllMocks();
+  await unmountApp();
+  await resetAppStorage();
+});
+
+/** Everything stored, as comparable data. */
+async function snapshotStore(name: string): Promise<unknown> {
+  const store = await MemoryStore.open({ name });
+  const out = [];
+  for (const s of await store.listSessions()) out.push({ s, turns: await store.listTurns(s.id) });
+  await store.close();
+  return out;
+}
+
+const file = (text: string, name = 'export.json') => new File([text], name, { type: 'application/json' });
+
+describe('data control', () => {
+  it('exports all conversations to a versioned file and imports it back', async () => {
+    const { app, dbName } = mountApp();
+    await waitReady(app);
+    await sendAndWait(app, 'Remember that my cat is called Mochi');
+    let exported: Blob | null = null;
+    const create = URL.createObjectURL.bind(URL);
+    vi.spyOn(URL, 'createObjectURL').mockImplementation((blob) => {
+      exported = blob as Blob;
+      return create(blob as Blob);
+    });
+    await userEvent.click(page.getByRole('button', { name: 'Data' }));
+    await userEvent.click(page.getByRole('button', { name: 'Export all conversations' }));
+    await expect.element(page.getByText('Exported 1 conversations.')).toBeVisible();
+    const data = JSON.parse(await exported!.text()) as ExportFile;
+    expect(data.format).toBe(EXPORT_FORMAT);
+    expect(data.version).toBe(1);
+    expect(data.conversations).toHaveLength(1);
+    expect(data.conversations[0]!.messages.map((m) => [m.role, m.content, m.status])).toEqual([
+      ['user', 'Remember that my cat is called Mochi', 'complete'],
+      ['assistant', TEST_MODEL_REPLY, 'complete'],
+    ]);
+
+    // Importing the same file again adds a copy (its id is taken, so it gets a new one).
+    await userEvent.upload(page.getByLabelText('Choose a file'), file(JSON.stringify(data)));
+    await expect.element(page.getByText('Imported 1 conversations.')).toBeVisible();
+    await expect.poll(() => conversationTitles(app)).toEqual(['Remember that my cat is called Mochi', 'Remember that my cat is called Mochi']);
+    const stored = (await snapshotStore(dbName)) as Array<{ turns: unknown[] }>;
+    expect(stored.map((c) => c.turns.length)).toEqual([2, 2]);
+  });
+
+  it('a broken or oversized file gets a clear error and changes nothing', async () => {
+    const { app, dbName } = mountApp();
+    await waitReady(app);
+    await sendAndWait(app, 'Something worth keeping');
+    const before = await snapshotStore(dbName);
+    await userEvent.click(page.getByRole('button', { name: 'Data' }));
+    const upload = (f: File) => userEvent.upload(page.getByLabelText('Choose a file'), f);
+    const alert = () => page.getByRole('alert');
+    const good = { role: 'user', content: 'fine', createdAt: 1, status: 'complete' };
+    const conv = (messages: unknown[]) => ({ id: 'c1', title: 'x', createdAt: 1, updatedAt: 1, messages });
+    const wrap = (conversations: unknown[], version = 1) => JSON.stringify({ format: EXPORT_FORMAT, version, exportedAt: '', conversations });
+
+    await upload(file('{"format": "qwen-local-assistant/conversations", "version": 1, "conversations": ['));
+    await expect.element(alert()).toHaveTextContent('This file is not valid JSON. Nothing was imported.');
+    await upload(file(JSON.stringify({ messages: [] })));
+    await expect.element(alert()).toHaveTextContent('not a conversation export of this app');
+    await upload(file(wrap([], 2)));
+    await expect.element(alert()).toHaveTextContent('This export has version 2; this app reads version 1.');
+    // One good conversation before a damaged one: the good one is not imported either.
+    await upload(file(wrap([conv([good]), conv([good, { role: 'wizard', content: 'x', createdAt: 1 }])])));
+    await expect.element(alert()).toHaveTextContent('The file is damaged at conversations[1].messages[1].role. Nothing was imported.');
+    await upload(file(wrap([conv([{ ...good, content: 42 }])])));
+    await expect.element(alert()).toHaveTextContent('conversations[0].messages[0].content');
+    await upload(file('x'.repeat(IMPORT_MAX_BYTES + 1), 'huge.json'));
+    await expect.element(alert()).toHaveTextContent('The file is 21 MB; the limit is 20 MB. Nothing was imported.');
+
+    expect(conversationTitles(app)).toEqual(['Something worth keeping']);
+    expect(await snapshotStore(dbName)).toEqual(before);
+  });
+});

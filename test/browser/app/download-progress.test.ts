@@ -1,0 +1,65 @@
+/**
+ * Download progress as the user reads it: bytes of the total, speed, time left — from the engine's progress
+ * events over time (a scripted engine sends a slow 100 MB download, so speed and time left are known).
+ */
+import { afterEach, describe, expect, it } from 'vitest';
+import { page } from 'vitest/browser';
+import type { EngineClient } from '../../../src/engine/client.ts';
+import type { LoadPayload, LoadProgress, LoadResult } from '../../../src/engine/protocol.ts';
+import '../../../src/ui/qwen-chat-app.ts';
+import { freshDbName, resetAppStorage, unmountApp } from './app-helpers.ts';
+
+afterEach(async () => {
+  await unmountApp();
+  await resetAppStorage();
+});
+
+const MB = 1024 * 1024;
+
+/** An engine whose model arrives at 20 MB/s, in steps of 100 ms. */
+function slowEngine(): EngineClient {
+  let worker = false;
+  const client = {
+    onCrash: null,
+    get hasWorker() {
+      return worker;
+    },
+    async load(payload: LoadPayload, options: { onProgress?: (p: LoadProgress) => void }): Promise<LoadResult> {
+      worker = true;
+      const total = 100 * MB;
+      for (let loaded = 0; loaded <= total; loaded += 2 * MB) {
+        options.onProgress?.({ phase: 'download', loadedBytes: loaded, totalBytes: total, fraction: loaded / total, text: 'Downloading the model' });
+        await new Promise((resolve) => setTimeout(resolve, 100));
+      }
+      return { backend: 'wllama', reason: 'scripted', modelUrl: payload.source.ggufUrl ?? '', contextWindow: payload.contextWindow };
+    },
+    async unload() {},
+    terminate() {
+      worker = false;
+    },
+  };
+  return client as unknown as EngineClient;
+}
+
+describe('download progress', () => {
+  it('shows bytes, speed and time left while the model downloads', async () => {
+    const app = document.createElement('qwen-chat-app');
+    app.client = slowEngine();
+    app.dbName = freshDbName();
+    app.source = { ggufUrl: '/models/test/qwen2-tiny.gguf' };
+    app.backend = 'wasm';
+    app.style.height = '600px';
+    document.body.replaceChildren(app);
+    void app.engine.ensureReady();
+
+    const status = page.getByRole('status').filter({ hasText: 'Downloading the model' });
+    await expect.element(status).toHaveTextContent(/\d+ MB of 100 MB · (19|20|21|22)(\.\d)? MB\/s · about \d+ s left/);
+    expect(app.engine.rate!.bytesPerSecond / MB).toBeGreaterThan(15);
+    expect(app.engine.rate!.bytesPerSecond / MB).toBeLessThan(25);
+    const left = app.engine.rate!.secondsLeft!;
+    const progress = app.engine.progress!;
+    // Time left is what remains at the measured speed.
+    expect(left).toBeCloseTo((progress.totalBytes - progress.loadedBytes) / app.engine.rate!.bytesPerSecond, 5);
+    await expect.poll(() => app.engine.status, { timeout: 10_000 }).toBe('ready');
+  });
+});

@@ -1,0 +1,64 @@
+/**
+ * First run and the model manager: before anything large is fetched the app says what it will download and
+ * waits; a returning user with the model on the device goes straight in; the manager shows the engine and why,
+ * the weights on the device, the storage estimate; the engine preference is kept; deleting the weights brings the
+ * first-run question back.
+ */
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { page, userEvent } from 'vitest/browser';
+import { readModelCache } from '../../../src/ui/data/model-cache.ts';
+import { BACKEND_STORAGE_KEY } from '../../../src/ui/qwen-chat-app.ts';
+import { freshStart, mountApp, resetAppStorage, shadow, unmountApp, waitReady } from './app-helpers.ts';
+
+beforeEach(() => freshStart());
+afterEach(async () => {
+  await unmountApp();
+  await resetAppStorage();
+});
+
+const manager = () => shadow(document.querySelector('qwen-chat-app')!.shadowRoot!.querySelector('qwen-model-manager'));
+
+describe('first run and the model manager', () => {
+  it('asks first, loads on the go, goes straight in next time, and deleting the weights asks again', async () => {
+    const { app, dbName, workers } = mountApp({ autoload: false });
+    // What will be downloaded, from where, how big (the host's own figure), and that it stays here.
+    await expect.element(page.getByRole('heading', { name: 'Download the model to start' })).toBeVisible();
+    await expect.element(page.getByText('qwen2-tiny.gguf')).toBeVisible();
+    await expect.element(page.getByText('16 MB')).toBeVisible();
+    await expect.element(page.getByText(location.host, { exact: true })).toBeVisible();
+    await expect.element(page.getByText(/in this browser; it stays on this device/)).toBeVisible();
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(workers, 'no engine before the user says go').toHaveLength(0);
+    expect(app.engine.status).toBe('idle');
+
+    await userEvent.click(page.getByRole('button', { name: 'Load the model' }));
+    await waitReady(app);
+    await userEvent.click(page.getByRole('button', { name: 'Model' }));
+    await expect.element(page.getByLabelText('Active model').getByText(/CPU · wllama — WASM CPU/)).toBeVisible();
+    await expect.poll(() => Number(manager().querySelector<HTMLElement>('[data-cache-bytes]')?.dataset.cacheBytes ?? 0)).toBeGreaterThan(15_000_000);
+    await expect.element(page.getByText(/16 MB in 1 files on this device/)).toBeVisible();
+    await expect.element(page.getByText(/used of about/)).toBeVisible();
+    expect(manager().querySelector('[data-persisted]')).not.toBeNull();
+
+    // The engine preference is kept.
+    await userEvent.click(page.getByRole('radio', { name: /Automatic/ }));
+    expect(localStorage.getItem(BACKEND_STORAGE_KEY)).toBe('auto');
+    expect(app.backend).toBe('auto');
+    await waitReady(app);
+
+    // Next visit: the model is on the device, so no question.
+    await unmountApp();
+    const again = mountApp({ dbName, autoload: false }).app;
+    await waitReady(again);
+
+    // Deleting the weights: confirmed, gone from the device, and the first-run question is back.
+    await userEvent.click(page.getByRole('button', { name: 'Model' }));
+    await userEvent.click(page.getByRole('button', { name: 'Delete the downloaded model' }));
+    await expect.element(page.getByRole('dialog')).toHaveTextContent(/16 MB will be freed/);
+    await userEvent.click(page.getByRole('button', { name: 'Delete', exact: true }));
+    await expect.element(page.getByText('No model is stored on this device.')).toBeVisible();
+    expect((await readModelCache()).files.filter((f) => f.url.endsWith('.gguf'))).toEqual([]);
+    expect(again.engine.status).toBe('idle');
+    await expect.element(page.getByRole('heading', { name: 'Download the model to start' })).toBeVisible();
+  });
+});

@@ -1,0 +1,137 @@
+/**
+ * The production build served by `vite preview` (COOP/COEP, the service worker) and a Chromium to drive it.
+ * Each e2e file builds into its own folder; only the public files the tests need are copied (not the 500 MB
+ * benchmark model that may sit in public/models).
+ *
+ * The model can be fetched from a second origin: the app is served at http://127.0.0.1:<port> and the same
+ * server answers as http://localhost:<port>, which the browser treats as another site (with CORS, as a model
+ * host must send under COEP). Service-worker network events are on, so `context.route` sees the worker's own
+ * requests too.
+ */
+import { cpSync, existsSync, mkdirSync, rmSync } from 'node:fs';
+import type { AddressInfo } from 'node:net';
+import { dirname, join } from 'node:path';
+import { chromium, type Browser, type BrowserContext, type Page } from 'playwright';
+import { build, preview, type PreviewServer } from 'vite';
+import { afterAll, beforeAll } from 'vitest';
+
+/** As in ARCHITECTURE.md: Debian's Chromium, headless, nothing running in the background. */
+export const CHROMIUM_ARGS = ['--no-sandbox', '--disable-background-networking', '--disable-component-update', '--no-first-run', '--disable-sync'];
+
+export interface BuiltApp {
+  /** Where the app is served. */
+  origin: string;
+  /** The same server under another origin, for a model host that is not the app. */
+  otherOrigin: string;
+  browser: Browser;
+}
+
+const PUBLIC_FILES = ['sw.js', 'tokenizer', 'models/test/qwen2-tiny.gguf', 'models/test/qwen2-tiny-loop.gguf'];
+
+/** Builds and serves the app once for the calling file; the getter is valid inside tests. */
+export function useBuiltApp(name: string): () => BuiltApp {
+  const out = `.cache/e2e-${name}`;
+  let server: PreviewServer | undefined;
+  let app: BuiltApp | undefined;
+
+  beforeAll(async () => {
+    // Set before the browser starts: lets context.route see requests made by the service worker itself.
+    process.env.PW_EXPERIMENTAL_SERVICE_WORKER_NETWORK_EVENTS = '1';
+    rmSync(out, { recursive: true, force: true });
+    // Vitest runs with NODE_ENV=test, which would make this a development build (no service worker, Lit's dev
+    // mode): build as `npm run build` does.
+    const nodeEnv = process.env.NODE_ENV;
+    process.env.NODE_ENV = 'production';
+    try {
+      await build({ configFile: 'vite.config.ts', mode: 'production', logLevel: 'error', build: { outDir: out, emptyOutDir: true, copyPublicDir: false } });
+    } finally {
+      process.env.NODE_ENV = nodeEnv;
+    }
+    for (const file of PUBLIC_FILES) {
+      const from = join('public', file);
+      if (!existsSync(from)) continue;
+      mkdirSync(dirname(join(out, file)), { recursive: true });
+      cpSync(from, join(out, file), { recursive: true });
+    }
+    server = await preview({ configFile: 'vite.config.ts', logLevel: 'error', build: { outDir: out }, preview: { port: 0, host: '127.0.0.1' } });
+    const port = (server.httpServer.address() as AddressInfo).port;
+    const browser = await chromium.launch({ executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium', args: CHROMIUM_ARGS });
+    app = { origin: `http://127.0.0.1:${port}`, otherOrigin: `http://localhost:${port}`, browser };
+  }, 120_000);
+
+  afterAll(async () => {
+    await app?.browser.close();
+    await new Promise<void>((resolve) => (server ? server.httpServer.close(() => resolve()) : resolve()));
+    rmSync(out, { recursive: true, force: true });
+  });
+
+  return () => {
+    if (app === undefined) throw new Error('the built app is not running (beforeAll failed?)');
+    return app;
+  };
+}
+
+export interface RequestLog {
+  url: string;
+  method: string;
+}
+
+/**
+ * A fresh browser profile in which every request is intercepted: requests to `allowed` origins go through,
+ * anything else is aborted and kept in `blocked`.
+ */
+export async function guardedContext(
+  browser: Browser,
+  allowed: readonly string[],
+  options: Parameters<Browser['newContext']>[0] = {},
+): Promise<{ context: BrowserContext; requests: RequestLog[]; blocked: RequestLog[] }> {
+  const context = await browser.newContext({ viewport: { width: 1280, height: 800 }, ...options });
+  const requests: RequestLog[] = [];
+  const blocked: RequestLog[] = [];
+  await context.route('**/*', async (route) => {
+    const request = route.request();
+    const entry = { url: request.url(), method: request.method() };
+    const origin = new URL(entry.url).origin;
+    if (entry.url.startsWith('data:') || entry.url.startsWith('blob:')) return route.continue();
+    if (allowed.includes(origin)) {
+      requests.push(entry);
+      return route.continue();
+    }
+    blocked.push(entry);
+    return route.abort('blockedbyclient');
+  });
+  return { context, requests, blocked };
+}
+
+/** The app's shadow roots are open: Playwright's locators reach inside them. */
+export async function waitForReady(page: Page, timeout = 60_000): Promise<void> {
+  await page.waitForFunction(() => (document.querySelector('qwen-chat-app') as unknown as { engine?: { status: string } } | null)?.engine?.status === 'ready', undefined, {
+    timeout,
+    polling: 100,
+  });
+}
+
+/** Types a message, sends it with Enter and waits until the reply is complete. */
+export async function sendAndWait(page: Page, text: string, timeout = 60_000): Promise<void> {
+  const count = () =>
+    page.evaluate(() => (document.querySelector('qwen-chat-app') as unknown as { chat: { messages: Array<{ role: string; status: string }> } }).chat.messages.filter((m) => m.role === 'assistant' && m.status === 'complete').length);
+  const before = await count();
+  await page.getByRole('textbox', { name: /^(Message|消息)$/ }).fill(text);
+  await page.keyboard.press('Enter');
+  const deadline = Date.now() + timeout;
+  while ((await count()) <= before) {
+    if (Date.now() > deadline) throw new Error(`no complete reply to “${text}” within ${timeout} ms`);
+    await page.waitForTimeout(100);
+  }
+}
+
+/** Statuses of the messages shown, in order (`user:complete`, `assistant:interrupted`, …). */
+export function messageStates(page: Page): Promise<string[]> {
+  return page.evaluate(() =>
+    (document.querySelector('qwen-chat-app') as unknown as { chat: { messages: Array<{ role: string; status: string }> } }).chat.messages.map((m) => `${m.role}:${m.status}`),
+  );
+}
+
+export function conversationTitles(page: Page): Promise<string[]> {
+  return page.evaluate(() => (document.querySelector('qwen-chat-app') as unknown as { conversations: { list: Array<{ title: string }> } }).conversations.list.map((c) => c.title));
+}

@@ -1,0 +1,76 @@
+/**
+ * The README's screenshots, taken from the built app with the generated test model: the main screen and the
+ * context inspector, in English and Chinese (the UI follows the browser's language), and the dark theme (it
+ * follows the system). Sample conversations are imported through the Data panel; one message is sent live so
+ * the inspector shows a real request. Written to docs/screenshots with UPDATE_SCREENSHOTS=1, else to
+ * .cache/screenshots (so a test run does not change committed files).
+ */
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Page } from 'playwright';
+import { describe, expect, it } from 'vitest';
+import { LIVE_MESSAGES, sampleExport } from './fixtures/sample-conversations.ts';
+import { guardedContext, sendAndWait, useBuiltApp, waitForReady } from './harness.ts';
+
+const built = useBuiltApp('screenshots');
+const OUT = process.env.UPDATE_SCREENSHOTS === '1' ? 'docs/screenshots' : '.cache/screenshots';
+
+async function shoot(page: Page, name: string): Promise<void> {
+  mkdirSync(OUT, { recursive: true });
+  // Nothing blinks, moves or hovers in a screenshot: no caret, no transitions, the pointer on the footer.
+  await page.mouse.move(640, 795);
+  const png = await page.screenshot({ animations: 'disabled', caret: 'hide' });
+  writeFileSync(join(OUT, `${name}.png`), png);
+  expect(png.byteLength).toBeGreaterThan(20_000);
+}
+
+async function prepare(lang: 'en' | 'zh', colorScheme: 'light' | 'dark'): Promise<{ page: Page; close: () => Promise<void> }> {
+  const { browser, origin } = built();
+  const { context } = await guardedContext(browser, [origin], { locale: lang === 'zh' ? 'zh-CN' : 'en-US', colorScheme, deviceScaleFactor: 1 });
+  const page = await context.newPage();
+  await page.goto(`${origin}/?model=test&autoload=1`);
+  await waitForReady(page);
+  // Import the sample conversations as a user would (Data → Import).
+  await page.getByRole('button', { name: lang === 'zh' ? '数据' : 'Data' }).click();
+  await page.locator('qwen-data-panel input[type="file"]').setInputFiles({
+    name: 'sample.json',
+    mimeType: 'application/json',
+    buffer: Buffer.from(JSON.stringify(sampleExport(lang))),
+  });
+  await page.getByText(lang === 'zh' ? '已导入 3 个对话。' : 'Imported 3 conversations.').waitFor();
+  await page.getByRole('button', { name: lang === 'zh' ? '关闭面板' : 'Close the panel' }).click();
+  const featured = sampleExport(lang).conversations[0]!.title;
+  await page.getByRole('button', { name: featured, exact: true }).click();
+  await page.getByRole('heading', { name: featured }).waitFor();
+  for (const message of LIVE_MESSAGES[lang]) await sendAndWait(page, message);
+  await page.evaluate(() => (document.activeElement as HTMLElement | null)?.blur());
+  return { page, close: () => context.close() };
+}
+
+describe('screenshots for the README', () => {
+  for (const lang of ['en', 'zh'] as const) {
+    it(`main screen and inspector (${lang})`, async () => {
+      const { page, close } = await prepare(lang, 'light');
+      expect(await page.evaluate(() => document.documentElement.lang)).toBe(lang === 'zh' ? 'zh-CN' : 'en');
+      await shoot(page, `main-${lang}`);
+      await page.getByRole('button', { name: lang === 'zh' ? '上下文检查器' : 'Inspector' }).click();
+      await page.getByRole('heading', { name: lang === 'zh' ? '上下文检查器' : 'Context inspector' }).waitFor();
+      await page.locator('qwen-inspector dd[data-field="prompt"]').waitFor();
+      await shoot(page, `inspector-${lang}`);
+      // Further down: the memory that was considered, and working memory with where each item came from.
+      await page.locator('qwen-inspector #h-retrieval').evaluate((h) => h.scrollIntoView({ block: 'start' }));
+      await shoot(page, `inspector-memory-${lang}`);
+      await close();
+    }, 120_000);
+  }
+
+  it('dark theme follows the system', async () => {
+    const { page, close } = await prepare('en', 'dark');
+    const background = await page.evaluate(() => getComputedStyle(document.querySelector('qwen-chat-app')!).backgroundColor);
+    expect(background).toBe('rgb(23, 23, 26)');
+    await page.getByRole('button', { name: 'Inspector' }).click();
+    await page.locator('qwen-inspector dd[data-field="prompt"]').waitFor();
+    await shoot(page, 'inspector-en-dark');
+    await close();
+  }, 120_000);
+});

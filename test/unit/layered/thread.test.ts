@@ -1,0 +1,42 @@
+import { describe, expect, it } from 'vitest';
+import { HOUR, T0, chat, pipeline, smallTalk } from './helpers.ts';
+
+describe('thin messages retrieve their thread through working memory', () => {
+  it('"继续排查" the next morning finds the nginx thread, not the older Redis one', async () => {
+    const { memory } = await pipeline(1024);
+    const c = chat(memory, 'u', 'S1', T0);
+    await c.user('Redis 在 10.0.0.7 上内存占用很高，帮我看看。');
+    await c.bot('先用 INFO memory 看 used_memory，再检查 maxmemory 策略。');
+    c.at(T0 + 2 * HOUR);
+    await c.user('另外 192.168.1.20 上的 Nginx 一直报 502 错误。');
+    await c.bot('检查 php-fpm 是否存活，以及 upstream 的 socket 路径。');
+    await c.user('php-fpm 看起来在跑，socket 是 /run/php/php8.2-fpm.sock。');
+    await c.bot('那再看 Nginx error.log 里 connect() failed 的具体报错。');
+    await c.user('好，明天再试。');
+    await c.bot('好的，明天见。');
+    await smallTalk(c, 'zh');
+    c.at(T0 + 18 * HOUR);
+    const r = await c.user('继续排查');
+    expect(r.report.memory.query.thin).toBe(true);
+    expect(r.report.memory.query.expandedWith).toEqual(expect.arrayContaining(['192.168.1.20']));
+    const top = r.report.memory.retrieval.candidates[0]!;
+    expect(['S1/3', 'S1/4', 'S1/5', 'S1/6']).toContain(top.id);
+    expect(r.extras).toContain('192.168.1.20');
+    expect(r.extras.indexOf('502')).toBeGreaterThan(-1);
+  });
+
+  it('"try that again" finds what "that" was', async () => {
+    const { memory } = await pipeline(1024);
+    const c = chat(memory, 'u', 'S1', T0);
+    await c.user('The backup job to s3://team-backups fails with AccessDenied since v2.4.1.');
+    await c.bot('Check the IAM policy attached to the backup role; v2.4.1 changed the bucket prefix.');
+    await c.user('I will try that again tomorrow.');
+    await c.bot('Good luck.');
+    await smallTalk(c, 'en');
+    c.at(T0 + 20 * HOUR);
+    const r = await c.user('OK, trying that again now.');
+    expect(r.report.memory.query.thin).toBe(true);
+    expect(r.report.memory.retrieval.inHistory).not.toContain('S1/1');
+    expect(r.extras).toContain('AccessDenied');
+  });
+});

@@ -1,0 +1,53 @@
+import { describe, expect, it } from 'vitest';
+import { SessionWorkingMemory } from '../../../src/memory/layered/working-memory.ts';
+import { DAY, HOUR, T0, chat, pipeline } from './helpers.ts';
+
+describe('working memory in the pipeline', () => {
+  it('overwrites a fact when the user changes their mind (Nginx → Apache)', async () => {
+    const { memory } = await pipeline();
+    const c = chat(memory, 'u', 's', T0);
+    const first = await c.user('我们计划用Nginx做反向代理，服务器IP是192.168.1.20');
+    expect(first.report.memory.working.text).toContain('web server = Nginx');
+    await c.bot('好的，Nginx 的反向代理配置如下……');
+    const second = await c.user('算了，还是用Apache吧');
+    const wm = second.report.memory.working.text;
+    expect(wm).toContain('web server = Apache');
+    expect(wm).not.toContain('Nginx');
+    expect(wm).toContain('192.168.1.20');
+    // It rides in the newest user message, labelled in the conversation's language.
+    expect(second.extras.startsWith('[工作记忆]\n')).toBe(true);
+    expect(second.messages.at(-1)!.content).toContain('web server = Apache');
+  });
+
+  it('lets entities expire a day after they were last mentioned, unless pinned', async () => {
+    const { memory } = await pipeline();
+    const c = chat(memory, 'u', 's', T0);
+    await c.user('The staging box is 10.0.0.7 and the order is #A123456.');
+    await c.bot('Noted.');
+    await c.user('Remember this: the deadline is 2024-03-20.');
+    c.at(T0 + 23 * HOUR);
+    const before = await c.user('Any news?');
+    expect(before.report.memory.working.text).toContain('10.0.0.7');
+    c.at(T0 + 2 * DAY);
+    const after = await c.user('Any news today?');
+    const wm = after.report.memory.working.text;
+    expect(wm).not.toContain('10.0.0.7');
+    expect(wm).not.toContain('#A123456');
+    expect(after.report.memory.query.entities.some((e) => e.includes('10.0.0.7'))).toBe(false);
+    expect(wm).toContain('deadline = 2024-03-20');
+  });
+});
+
+describe('SessionWorkingMemory', () => {
+  it('keeps sessions apart, unsets dropped subjects and remembers void topics', () => {
+    const wm = new SessionWorkingMemory();
+    wm.observe('a', wm.extract('We use PostgreSQL for the database.', T0), T0, 't1');
+    wm.observe('b', wm.extract('We use MySQL for the database.', T0), T0, 't2');
+    expect(wm.render('a', 'en', T0)).toContain('database = PostgreSQL');
+    expect(wm.render('b', 'en', T0)).toContain('database = MySQL');
+    wm.observe('a', wm.extract('Forget the Kafka idea.', T0 + 1), T0 + 1, 't3');
+    expect(wm.deprecated('a')).toEqual(['Kafka idea']);
+    expect(wm.render('a', 'zh', T0 + 1)).toContain('已作废: Kafka idea');
+    expect(wm.items('a', T0 + 2 * DAY)).toEqual([]);
+  });
+});

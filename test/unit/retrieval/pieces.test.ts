@@ -1,0 +1,29 @@
+import { describe, expect, it } from 'vitest';
+import { MAX_PIECE_CHARS, contentSize, splitPieces } from '../../../src/memory/retrieval/pieces.ts';
+
+describe('sentence pieces', () => {
+  it('are exact slices of the turn, in order', () => {
+    const text = 'Hey Mel! Good to see you! I went to a support group yesterday and it was so powerful. Did you go?';
+    const pieces = splitPieces(text);
+    for (const p of pieces) expect(text.slice(p.start, p.end)).toBe(p.text);
+    expect(pieces.map((p) => p.text).join(' ')).toBe(text);
+    // A short last sentence joins the one before it; the informative sentence stays whole inside one piece.
+    expect(pieces.some((p) => p.text.includes('I went to a support group yesterday and it was so powerful.'))).toBe(true);
+    expect(pieces.at(-1)!.text.endsWith('Did you go?')).toBe(true);
+  });
+
+  it('merge sentences too short to say anything alone', () => {
+    const pieces = splitPieces('Wow! Thanks! That concert last night was the best one I have seen.');
+    expect(pieces.every((p) => contentSize(p.text) >= 4)).toBe(true);
+  });
+
+  it('split Chinese at its punctuation and cut overlong sentences', () => {
+    const zh = splitPieces('服务器192.168.1.20上的Nginx返回502。我们重启了php-fpm之后恢复正常了！明天再观察一下日志文件的变化。');
+    expect(zh.length).toBe(3);
+    const long = 'word '.repeat(200).trim();
+    const parts = splitPieces(long);
+    expect(parts.length).toBeGreaterThan(1);
+    expect(parts.every((p) => p.text.length <= MAX_PIECE_CHARS)).toBe(true);
+    expect(splitPieces('  ')).toEqual([]);
+  });
+});

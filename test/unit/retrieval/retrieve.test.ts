@@ -1,0 +1,126 @@
+import { beforeAll, describe, expect, it } from 'vitest';
+import type { CachedTokenCounter } from '../../../src/context/tokens.ts';
+import { LABELS } from '../../../src/memory/layered/labels.ts';
+import { DEFAULT_PACK_OPTIONS, pack, type PackCandidate } from '../../../src/memory/retrieval/pack.ts';
+import { splitPieces } from '../../../src/memory/retrieval/pieces.ts';
+import { buildQuery } from '../../../src/memory/retrieval/query.ts';
+import type { TurnEntry } from '../../../src/memory/retrieval/records.ts';
+import type { Candidate, Features } from '../../../src/memory/retrieval/rerank.ts';
+import { RetrievalIndex } from '../../../src/memory/retrieval/retrieval-index.ts';
+import { retrieve } from '../../../src/memory/retrieval/retriever.ts';
+import { realCounter } from '../context/helpers.ts';
+
+let counter: CachedTokenCounter;
+beforeAll(async () => {
+  counter = await realCounter();
+});
+
+const DAY = 86_400_000;
+const T0 = Date.UTC(2024, 2, 1, 9);
+
+function turn(id: string, sessionId: string, seq: number, text: string, time: number, role: 'user' | 'assistant' = 'user'): TurnEntry {
+  return { id, userId: 'u', sessionId, seq, role, time, text, entities: [], dates: [], tags: [] };
+}
+
+function scope(sessionId: string, otherSessions = true) {
+  return { userId: 'u', sessionId, otherSessions, docs: true };
+}
+
+const labels = LABELS.en;
+
+describe('retrieve', () => {
+  const index = new RetrievalIndex();
+  beforeAll(() => {
+    index.addTurn(turn('a1', 'A', 1, 'The nginx server at 192.168.1.20 returns 502 errors since the upgrade.', T0));
+    index.addTurn(turn('a2', 'A', 2, 'Restart php-fpm and check the upstream socket path in the nginx config.', T0 + 60_000, 'assistant'));
+    index.addTurn(turn('a3', 'A', 3, 'We are also planning a birthday party for Anna next week.', T0 + 120_000));
+    index.addTurn(turn('b1', 'B', 1, 'My cat likes tuna more than chicken.', T0 + 2 * DAY));
+    index.addTurn(turn('c1', 'C', 1, 'Is the nginx 502 fixed now?', T0 + 5 * DAY));
+  });
+
+  it('finds the thread, reports features for every candidate, and injects in time order with dates', () => {
+    const r = retrieve(index, {
+      query: buildQuery({ message: 'Is the nginx 502 fixed now?', entities: [], dates: [] }),
+      scope: scope('C'),
+      exclude: new Set(['c1']),
+      budget: 200,
+      now: T0 + 5 * DAY,
+      counter,
+      labels,
+      offsetMinutes: 0,
+    });
+    expect(r.candidates[0]!.id).toBe('a1');
+    expect(r.candidates.every((c) => c.features.lexical >= 0 && typeof c.score === 'number')).toBe(true);
+    expect(r.injected).toEqual(expect.arrayContaining(['a1', 'a2']));
+    expect(r.injected).not.toContain('b1');
+    expect(r.text.startsWith(`${labels.history}\n1 March 2024\n`)).toBe(true);
+    expect(r.text.indexOf('502 errors')).toBeLessThan(r.text.indexOf('Restart php-fpm'));
+    expect(counter.count(r.text)).toBe(r.tokens);
+    expect(r.tokens).toBeLessThanOrEqual(200);
+  });
+
+  it('never reads other sessions while they are closed, and never what is excluded', () => {
+    const r = retrieve(index, {
+      query: buildQuery({ message: 'nginx 502', entities: [], dates: [] }),
+      scope: scope('C', false),
+      exclude: new Set(['c1']),
+      budget: 200,
+      now: T0 + 5 * DAY,
+      counter,
+      labels,
+      offsetMinutes: 0,
+    });
+    expect(r.candidates).toEqual([]);
+    expect(r.text).toBe('');
+  });
+
+  it('keeps the exact token budget however small', () => {
+    for (const budget of [0, 12, 30, 45, 80]) {
+      const r = retrieve(index, {
+        query: buildQuery({ message: 'nginx 502 php-fpm birthday party cat tuna', entities: [], dates: [] }),
+        scope: scope('C'),
+        exclude: new Set(),
+        budget,
+        now: T0 + 5 * DAY,
+        counter,
+        labels,
+        offsetMinutes: 0,
+      });
+      expect(r.text === '' ? 0 : counter.count(r.text)).toBeLessThanOrEqual(budget);
+    }
+  });
+});
+
+const ZERO: Features = { lexical: 0, context: 0, sentence: 0, vector: 0, entities: 0, speaker: 0, date: 0, thread: 0, recency: 0, cold: 0, intent: 0 };
+
+function item(id: string, text: string, score: number, time: number, cold = false): PackCandidate {
+  const candidate: Candidate = { id, sources: ['lexical'], features: { ...ZERO, cold: cold ? 1 : 0 }, score, bestPiece: 0 };
+  return { candidate, turn: turn(id, 'S', 1, text, time), text, pieces: splitPieces(text) };
+}
+
+describe('pack', () => {
+  const env = () => ({ counter, labels, offsetMinutes: 0, speakerOf: () => 'User' });
+
+  it('trims a cold chunk before a warm one of nearly the same rank', () => {
+    const items = [
+      item('cold', 'The database backup runs every night at two.', 1.0, T0, true),
+      item('warm', 'The database backup is stored on the NAS box.', 0.95, T0 + DAY),
+    ];
+    const one = counter.count(`${labels.history}\n1 March 2024\nUser: ${items[0]!.text}`) + 2;
+    // Room for one line; coverage may overshoot, then trimming removes the lower priority: the cold one.
+    const result = pack(items, one + 4, env(), { ...DEFAULT_PACK_OPTIONS, overshoot: 1 });
+    expect(result.decisions.get('cold')).toBe('cold-trimmed');
+    expect(result.decisions.get('warm')).toBe('whole');
+    expect(counter.count(result.text)).toBeLessThanOrEqual(one + 4);
+  });
+
+  it('leaves out candidates far below the best, and grows sentences into turns when room allows', () => {
+    const long = 'We moved the cluster to k8s last week. The ingress was the hard part. Certificates are next on the list.';
+    const items = [item('top', long, 2, T0), item('weak', 'Unrelated small talk about the weather.', 0.1, T0)];
+    const roomy = pack(items, 400, env());
+    expect(roomy.decisions.get('weak')).toBe('below-threshold');
+    expect(roomy.chosen.get('top')).toBe('all');
+    const tight = pack(items, counter.count(`${labels.history}\n1 March 2024\nUser: We moved the cluster to k8s last week.`) + 3, env());
+    expect(tight.chosen.get('top')).toEqual([0]);
+  });
+});

@@ -1,0 +1,69 @@
+import { describe, expect, it } from 'vitest';
+import { Bm25Index } from '../../../src/memory/retrieval/bm25.ts';
+import { intentFit, intentTags } from '../../../src/memory/retrieval/intent.ts';
+import { keyTerms } from '../../../src/memory/retrieval/key-terms.ts';
+import { cjkShare, stem, terms } from '../../../src/memory/retrieval/text-terms.ts';
+
+describe('lexical terms', () => {
+  it('stems English inflections together and drops stopwords', () => {
+    expect(stem('researching')).toBe(stem('research'));
+    expect(stem('hiking')).toBe(stem('hike'));
+    expect(stem('agencies')).toBe(stem('agency'));
+    expect(stem('stopped')).toBe(stem('stop'));
+    expect(stem('boxes')).toBe(stem('box'));
+    expect(terms('What did you do with the servers?')).toEqual([stem('servers')]);
+  });
+
+  it('keeps numbers and identifiers, strips possessives', () => {
+    expect(terms("Caroline's order 12345 on v2.1")).toEqual(['carolin', 'order', '12345', 'v2', '1']);
+  });
+
+  it('splits Chinese into bigrams and skips pairs of function characters', () => {
+    const t = terms('服务器的证书过期了');
+    expect(t).toContain('~服务');
+    expect(t).toContain('~证书');
+    expect(t).toContain('~过期');
+    expect(terms('我们的')).toEqual([]);
+    expect(t.every((x) => x.startsWith('~'))).toBe(true);
+  });
+
+  it('mixed text gives both kinds, and the language share follows the letters', () => {
+    const t = terms('排查 Nginx 的 502 错误');
+    expect(t).toEqual(expect.arrayContaining(['~排查', 'nginx', '502', '~错误']));
+    expect(cjkShare('排查 Nginx 的 502 错误')).toBeGreaterThan(0.5);
+    expect(cjkShare('Restart the nginx service')).toBe(0);
+  });
+});
+
+describe('BM25', () => {
+  it('ranks the document with the rarer shared term first and honours scopes and removal', () => {
+    const index = new Bm25Index();
+    index.add('a', 's1', terms('the nginx server returns 502 errors'));
+    index.add('b', 's1', terms('the server is fine today'));
+    index.add('c', 's2', terms('nginx config reload'));
+    const query = new Map(terms('nginx 502').map((t) => [t, 1] as const));
+    expect(index.search(query, 3).map((h) => h.id)).toEqual(['a', 'c']);
+    expect(index.search(query, 3, (scope) => scope === 's2').map((h) => h.id)).toEqual(['c']);
+    index.remove('a');
+    expect(index.search(query, 3).map((h) => h.id)).toEqual(['c']);
+    expect(index.size).toBe(2);
+    expect(index.score('c', query)).toBeGreaterThan(0);
+  });
+});
+
+describe('intent tags and key terms', () => {
+  it('tags troubleshooting, procedure and resolution in both languages', () => {
+    expect(intentTags('Nginx 报错 502，怎么修复？')).toEqual(expect.arrayContaining(['troubleshooting', 'procedure']));
+    expect(intentTags('Restarting php-fpm fixed it, it works now')).toContain('resolved');
+    expect(intentTags('still failing after the restart')).toContain('unresolved');
+    expect(intentFit(['troubleshooting'], ['troubleshooting', 'resolved'])).toBeGreaterThan(intentFit(['troubleshooting'], ['troubleshooting', 'unresolved']));
+  });
+
+  it('finds names and identifiers, not sentence starts', () => {
+    const keys = keyTerms('Yesterday I met Caroline at the LGBTQ center. Then we fixed k8s on node-7.');
+    expect(keys).toEqual(expect.arrayContaining(['n:caroline', 'n:lgbtq', 'i:k8s']));
+    expect(keys).not.toContain('n:yesterday');
+    expect(keys).not.toContain('n:then');
+    expect(keyTerms('排查 Nginx 的问题')).toContain('n:nginx');
+  });
+});
