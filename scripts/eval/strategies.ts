@@ -51,6 +51,7 @@ export async function runFull(
     for (let i = 0; i < session.turns.length; i++) {
       const t = session.turns[i]!;
       const input = { userId, sessionId, text: t.text, time: turnTime(session.time, i), speaker: t.speaker, id: `${conv.id}/${t.diaId}` };
+      if (t.text.trim() === '') continue; // nothing to say, nothing to store
       if (t.speaker === conv.speakerA) await memory.handleUserMessage(input);
       else await memory.recordReply(input);
     }

@@ -12,6 +12,7 @@
 import { assemble, type ContextState } from '../../context/assemble.ts';
 import { GENERATION_PROMPT_TOKENS } from '../../context/chatml.ts';
 import { resolveConfig, type ContextConfig } from '../../context/config.ts';
+import { isBlank } from '../../context/sanitize.ts';
 import type { TokenCounter } from '../../context/tokens.ts';
 import { cutToFit } from '../../context/truncate.ts';
 import type { ChatMessage } from '../../engine/protocol.ts';
@@ -89,6 +90,19 @@ interface SessionRuntime {
 
 const key = (userId: string, sessionId: string): string => `${userId}\u0000${sessionId}`;
 
+/** Checked before anything is written: a bad message must not reach the store. Replies may be empty (aborted). */
+function checkMessage(input: MessageInput, reply = false): void {
+  const bad = (what: string): never => {
+    throw new AssistantError('invalid_input', what);
+  };
+  if (typeof input !== 'object' || input === null) bad('The message is missing.');
+  if (typeof input.userId !== 'string' || input.userId === '') bad('The message has no user.');
+  if (typeof input.sessionId !== 'string' || input.sessionId === '') bad('The message has no session.');
+  if (typeof input.text !== 'string') bad('The message must be text.');
+  if (!reply && isBlank(input.text)) bad('The message is empty.');
+  if (!Number.isFinite(input.time)) bad('The message has no valid time.');
+}
+
 export class LayeredMemory {
   readonly index: RetrievalIndex;
   readonly budgets: SectionBudgets;
@@ -149,6 +163,7 @@ export class LayeredMemory {
 
   /** Steps 1–5 for one user message. */
   async handleUserMessage(input: MessageInput, options: HandleOptions = {}): Promise<TurnResult> {
+    checkMessage(input);
     const commit = options.commit ?? true;
     const sk = key(input.userId, input.sessionId);
     const runtime = this._runtimeOf(sk);
@@ -280,6 +295,7 @@ export class LayeredMemory {
 
   /** Stores the assistant's reply (or the other speaker's turn of a transcript). */
   async recordReply(input: MessageInput): Promise<TurnEntry> {
+    checkMessage(input, true);
     const memory = this.index.user(input.userId);
     const extraction = this._wm.extract(input.text, input.time);
     const turn = this._turnEntry(input, 'assistant', extraction, (memory.sessions.get(input.sessionId)?.length ?? 0) + 1);

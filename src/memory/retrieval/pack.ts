@@ -1,7 +1,8 @@
 /**
  * Packs ranked candidates into the retrieval budget, exactly (Qwen tokens of the rendered block):
- *  1. coverage — in rank order, each candidate's best sentence (a short turn whole); the top few whole;
- *     a little past the budget, then trimmed back by priority: cold chunks (seed 001 §4.1: not recalled in
+ *  1. coverage — in rank order, each candidate's best sentence (a short turn whole): more distinct turns fit
+ *     than whole turns would (measured: whole turns first loses recall at every budget); coverage runs a
+ *     little past the budget, then is trimmed back by priority: cold chunks (seed 001 §4.1: not recalled in
  *     their last chances) and older ones go first among those near the cut;
  *  2. expansion — with room left, sentences grow back into their whole turn, best first;
  *  3. pairing — with room still left, the turn before an included one (the question an answer answers).
@@ -55,7 +56,7 @@ export function memoCount(counter: TokenCount): TokenCount {
 export interface PackOptions {
   /** Candidates scoring under this share of the best are left out as irrelevant. */
   readonly minRelativeScore: number;
-  /** The first this-many candidates go in whole when they fit (the seed's reranked top 5). */
+  /** The first this-many candidates go in whole when they fit (0: coverage first, expansion with what is left). */
   readonly wholeTop: number;
   /** A turn longer than this never goes in whole: only its sentences. */
   readonly maxWholeTokens: number;

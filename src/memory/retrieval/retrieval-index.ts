@@ -81,6 +81,7 @@ export class Shard {
     return out;
   }
 
+  /** Heat of a chunk (zeros until it has been a candidate). */
   heatOf(id: string): HeatEntry {
     return this.heat.get(id) ?? NO_HEAT;
   }

@@ -67,3 +67,15 @@ describe('session isolation and warm start', () => {
     for (const c of probe.report.memory.retrieval.candidates) expect(c.id.startsWith('alice-')).toBe(true);
   });
 });
+
+describe('input checks', () => {
+  it('rejects an empty message before writing anything', async () => {
+    const { memory, store } = await pipeline();
+    await expect(memory.handleUserMessage({ userId: 'u', sessionId: 's', text: '  ', time: T0 })).rejects.toMatchObject({ code: 'invalid_input' });
+    await expect(memory.handleUserMessage({ userId: 'u', sessionId: '', text: 'hi', time: T0 })).rejects.toMatchObject({ code: 'invalid_input' });
+    expect(await store.listTurns('u')).toEqual([]);
+    // An aborted reply may be empty; it is still stored so the history stays whole.
+    await memory.recordReply({ userId: 'u', sessionId: 's', text: '', time: T0 });
+    expect(await store.listTurns('u')).toHaveLength(1);
+  });
+});
