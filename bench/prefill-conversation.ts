@@ -34,3 +34,14 @@ export const PREFILL_CONVERSATION: readonly string[] = [
   '最后，帮我把今天聊的内容整理成一份待办清单。',
   'Thanks! One more: how do I export this conversation?',
 ];
+
+/**
+ * For the `layered` strategy: the same conversation, then questions whose answers were said long before and
+ * have left the recent turns, so they need retrieval and working memory.
+ */
+export const RECALL_QUESTIONS: readonly string[] = [
+  '我们的服务器 IP 是多少来着？',
+  'What web server did we settle on in the end, and on which port?',
+  '那个订单号再发我一下。',
+  'What did we name the Python function at the very beginning?',
+];

@@ -3,10 +3,12 @@
  * context strategy and records the engine's own counters per turn. The Node side (scripts/bench/prefill.ts) reads
  * `window.__benchResult`.
  */
-import { ContextAssembler, DEFAULT_CONTEXT_CONFIG, GENERATION_PROMPT_TOKENS, loadQwenTokenCounter, type TokenCounter } from '../src/context/index.ts';
+import { ContextAssembler, DEFAULT_CONTEXT_CONFIG, GENERATION_PROMPT_TOKENS, loadQwenTokenCounter, renderChatML, type TokenCounter } from '../src/context/index.ts';
 import { EngineClient } from '../src/engine/client.ts';
-import type { ChatMessage } from '../src/engine/protocol.ts';
-import { PREFILL_CONVERSATION } from './prefill-conversation.ts';
+import type { ChatMessage, ChatResult } from '../src/engine/protocol.ts';
+import { LayeredMemory } from '../src/memory/layered/index.ts';
+import { InMemoryChunkStore } from '../src/memory/retrieval/index.ts';
+import { PREFILL_CONVERSATION, RECALL_QUESTIONS } from './prefill-conversation.ts';
 import type { Strategy, StrategyResult, TurnSample } from './prefill-types.ts';
 
 
@@ -16,7 +18,7 @@ const budget = Number(params.get('budget') ?? 1024);
 const turnsWanted = Number(params.get('turns') ?? PREFILL_CONVERSATION.length);
 const maxTokens = Number(params.get('maxTokens') ?? 64);
 const temperature = Number(params.get('temperature') ?? 0.7);
-const strategies = (params.get('strategies') ?? 'full,reselect,cache-aware,reselect+reuse,cache-aware+reuse').split(',') as Strategy[];
+const strategies = (params.get('strategies') ?? 'full,reselect,cache-aware,reselect+reuse,cache-aware+reuse,layered').split(',') as Strategy[];
 const chunkReuse = Number(params.get('kvChunkReuse') ?? 32);
 const log = document.querySelector('#log')!;
 
@@ -30,7 +32,59 @@ function newTokensOf(counter: TokenCounter, input: string): number {
   return counter.messageTokens({ role: 'user', content: input }) + GENERATION_PROMPT_TOKENS;
 }
 
+/** Streams one reply and returns its text with the engine's final record. */
+async function answer(client: EngineClient, messages: ChatMessage[]): Promise<{ reply: string; final: ChatResult }> {
+  let reply = '';
+  for await (const event of client.chat(messages, { maxTokens, temperature, topP: 0.9 })) {
+    if (event.type === 'delta') reply += event.text;
+    else return { reply, final: event.result };
+  }
+  throw new Error('the stream ended without a final record');
+}
+
+/**
+ * New tokens of a layered turn: the user's message with its template and the generation prompt, plus each line of
+ * the memory block that the previous prompt did not already hold (a line sent again counts as prefill, not new).
+ */
+function layeredNewTokens(counter: TokenCounter, input: string, extras: string, previousPrompt: string): number {
+  const fresh = extras.split('\n').filter((line) => line.trim() !== '' && !previousPrompt.includes(line));
+  return newTokensOf(counter, input) + fresh.reduce((n, line) => n + counter.count(`${line}\n`), 0);
+}
+
+async function runLayered(counter: TokenCounter): Promise<StrategyResult> {
+  const client = new EngineClient();
+  await client.load({ backend: 'wasm', source: { ggufUrl: modelUrl }, contextWindow: budget, kvChunkReuse: chunkReuse });
+  const memory = new LayeredMemory({ store: new InMemoryChunkStore(), counter, window: budget });
+  const script = [...PREFILL_CONVERSATION.slice(0, Math.max(0, turnsWanted - RECALL_QUESTIONS.length)), ...RECALL_QUESTIONS];
+  const result: StrategyResult = { strategy: 'layered', turns: [] };
+  let previousPrompt = '';
+  let time = Date.UTC(2026, 10, 30, 9, 0);
+  for (let turn = 0; turn < script.length; turn++) {
+    const input = script[turn]!;
+    time += 90_000;
+    const planned = await memory.handleUserMessage({ userId: 'bench', sessionId: 'bench', text: input, time });
+    const prompt = renderChatML(planned.messages);
+    const { reply, final } = await answer(client, planned.messages);
+    const sample: TurnSample = {
+      turn: turn + 1,
+      promptTokens: final.promptTokens,
+      cachedTokens: final.cachedTokens,
+      prefill: final.promptTokens - final.cachedTokens,
+      newTokens: layeredNewTokens(counter, input, planned.extras, previousPrompt),
+      ttftMs: Math.round(final.timings.ttftMs),
+      compaction: planned.report.mode === 'compact',
+    };
+    result.turns.push(sample);
+    say(`layered turn ${sample.turn}: prompt ${sample.promptTokens}, cached ${sample.cachedTokens}, prefill ${sample.prefill}, new ${sample.newTokens}, ttft ${sample.ttftMs} ms${sample.compaction ? ' (compaction)' : ''}, memory ${planned.report.memory.sections.retrieval.tokens} tokens`);
+    await memory.recordReply({ userId: 'bench', sessionId: 'bench', text: reply, time: time + 30_000 });
+    previousPrompt = prompt + reply;
+  }
+  client.terminate();
+  return result;
+}
+
 async function runStrategy(strategy: Strategy, counter: TokenCounter): Promise<StrategyResult> {
+  if (strategy === 'layered') return runLayered(counter);
   const client = new EngineClient();
   const kvChunkReuse = strategy.endsWith('+reuse') ? chunkReuse : 0;
   await client.load({ backend: 'wasm', source: { ggufUrl: modelUrl }, contextWindow: budget, kvChunkReuse });
@@ -54,13 +108,7 @@ async function runStrategy(strategy: Strategy, counter: TokenCounter): Promise<S
       messages = assembled.messages;
       compaction = assembled.report.mode === 'compact';
     }
-    let reply = '';
-    let final;
-    for await (const event of client.chat(messages, { maxTokens, temperature, topP: 0.9 })) {
-      if (event.type === 'delta') reply += event.text;
-      else final = event.result;
-    }
-    if (final === undefined) throw new Error('no final record');
+    const { reply, final } = await answer(client, messages);
     const sample: TurnSample = {
       turn: turn + 1,
       promptTokens: final.promptTokens,

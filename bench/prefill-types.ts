@@ -2,9 +2,11 @@
 /**
  * full: every turn, verbatim, until the window overflows. reselect: seed 000 as written (selection from scratch
  * every turn). cache-aware: append-only between rare compactions. The `+reuse` variants run the same policy on
- * wllama with KV chunk reuse (llama.cpp `n_cache_reuse`), which the app turns on for the CPU engine.
+ * wllama with KV chunk reuse (llama.cpp `n_cache_reuse`), which the app turns on for the CPU engine. layered: the
+ * app's full pipeline (seed 001: working memory, retrieval, labelled memory block in the newest user message) with
+ * chunk reuse, on the conversation followed by questions that need retrieval.
  */
-export type Strategy = 'full' | 'reselect' | 'cache-aware' | 'reselect+reuse' | 'cache-aware+reuse';
+export type Strategy = 'full' | 'reselect' | 'cache-aware' | 'reselect+reuse' | 'cache-aware+reuse' | 'layered';
 
 export interface TurnSample {
   turn: number;

@@ -18,6 +18,7 @@ import { MemoryStore } from '../src/memory/store.ts';
 import type { IndexEntry, VectorIndex } from '../src/memory/vector-index.ts';
 import { VoyIndex } from '../src/memory/voy-index.ts';
 import { loadVoy } from '../src/memory/voy-loader.ts';
+import { prng } from '../src/shared/prng.ts';
 
 export interface Stat {
   p50: number;
@@ -36,16 +37,6 @@ function stat(samples: number[]): Stat {
 
 const round = (n: number): number => Math.round(n * 1000) / 1000;
 
-function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 const ZH = ['服务器', '证书', '到期', '续费', '日志', '磁盘满了', '重启服务', '数据库', '备份', '上下文窗口', '模型', '检索', '我们', '怎么办'];
 const EN = ['nginx', 'deploy', 'rollback', 'latency', 'the cache', 'kubernetes', 'certificate', 'renew', 'query', 'index', 'timeout', 'memory'];

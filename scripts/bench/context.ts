@@ -5,25 +5,19 @@
  *     `assemble*`: a full re-selection each time (no state: the compaction path, the worst case);
  *     `append*`:   the turn-by-turn path a chat takes between compactions (state kept, one new exchange per call).
  * - Tokenizer throughput of the real Qwen2.5 tokenizer (@huggingface/tokenizers, pure JS) on fresh text.
+ * - The full layered pipeline (working memory, retrieval, rerank, packing, assembly) over 1,000 turns and 10,000
+ *   doc chunks, per user message, warm (`layeredP50Ms`, `layeredP99Ms`; targets ≤ 5 ms and ≤ 20 ms).
  * The last line is one JSON object (`assembleP50Ms`, `assembleP99Ms`, …). Target: assembleP50Ms ≤ 5.
  */
 import { assemble, type AssembleResult, type ContextState } from '../../src/context/assemble.ts';
 import { DEFAULT_CONTEXT_CONFIG } from '../../src/context/config.ts';
 import { CachedTokenCounter } from '../../src/context/tokens.ts';
 import type { ChatMessage } from '../../src/engine/protocol.ts';
+import { LayeredMemory } from '../../src/memory/layered/index.ts';
+import { InMemoryChunkStore } from '../../src/memory/retrieval/index.ts';
 import { loadNodeQwenTokenizer } from '../prepare-tokenizer.ts';
+import { prng } from '../../src/shared/prng.ts';
 
-/** Small deterministic PRNG (mulberry32) so every run benchmarks the same conversation. */
-function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 const ZH = ['帮我写一个函数', '把列表里的奇数平方后加到新列表里', '上面那个函数', '如果输入是[1,2,3,4,5]', '输出应该是什么', '改成只处理正数', '负数跳过', '请解释一下原理', '这段代码的复杂度是多少', '谢谢'];
 const EN = ['Write a function', 'that sorts the list', 'Is it correct?', 'What does the code above do?', 'explain the previous answer', 'handle negative numbers', 'in linear time', 'thanks a lot'];
@@ -104,6 +98,33 @@ for (let i = 0; i + 1 < future.length; i += 2) {
   growing.push(future[i]!, future[i + 1]!);
 }
 
+// 4. The full layered pipeline (seed 001): working memory, retrieval over 1,000 turns and 10,000 doc chunks,
+// rerank, packing and assembly, per user message; measured as probes (nothing written), warm.
+const memory = new LayeredMemory({ store: new InMemoryChunkStore(), counter, window: 1024 });
+const docWords = ['nginx', 'apache', 'proxy_read_timeout', 'upstream', 'TLS 证书', '负载均衡', 'PostgreSQL', '备份', 'pg_upgrade', 'replica', '索引', 'vacuum', 'Redis', '缓存失效', 'Kafka', '消费者组', 'debounce', 'throttle', 'React', 'useEffect', 'TypeScript', '泛型', 'Docker', '镜像', 'Kubernetes', 'ingress', '日志', 'systemd', 'cron', '权限'];
+const docRand = prng(2026);
+const docSentence = (): string => Array.from({ length: 6 + Math.floor(docRand() * 10) }, () => docWords[Math.floor(docRand() * docWords.length)]).join(' ');
+for (let i = 0; i < 10_000; i++) {
+  await memory.addDoc({ id: `doc-${i}`, docId: `page-${Math.floor(i / 8)}`, source: `docs/page-${Math.floor(i / 8)}.md#section-${i % 8}`, part: i % 8, text: `${docSentence()}. ${docSentence()}. ${docSentence()}.` });
+}
+let clock = Date.UTC(2026, 10, 1, 9, 0);
+for (let i = 0; i + 1 < history.length; i += 2) {
+  clock += 60_000;
+  await memory.handleUserMessage({ userId: 'bench', sessionId: 'bench', text: history[i]!.content, time: clock });
+  await memory.recordReply({ userId: 'bench', sessionId: 'bench', text: history[i + 1]!.content, time: clock + 20_000 });
+}
+const probes = conversation(120, 5).filter((m) => m.role === 'user').map((m) => m.content);
+probes.push('我们服务器的 nginx upstream 超时怎么改？', 'How do I back up PostgreSQL before pg_upgrade?', '上面那个函数改成只处理正数');
+for (let i = 0; i < 20; i++) await memory.handleUserMessage({ userId: 'bench', sessionId: 'bench', text: probes[i % probes.length]!, time: clock }, { commit: false });
+const layered: number[] = [];
+let layeredPrompt = 0;
+for (let i = 0; i < 300; i++) {
+  const t0 = performance.now();
+  const result = await memory.handleUserMessage({ userId: 'bench', sessionId: 'bench', text: probes[i % probes.length]!, time: clock + 60_000 }, { commit: false });
+  layered.push(performance.now() - t0);
+  layeredPrompt = Math.max(layeredPrompt, result.report.promptTokens);
+}
+
 const summary = {
   historyTurns: history.length,
   assembleP50Ms: round(percentile(fresh, 50)),
@@ -118,9 +139,13 @@ const summary = {
   charsPerSecond: Math.round(chars / (encodeMs / 1000)),
   paste100kMs: round(pasteMs, 1),
   paste100kTokens: pasteTokens,
+  layeredP50Ms: round(percentile(layered, 50)),
+  layeredP99Ms: round(percentile(layered, 99)),
+  layeredDocChunks: 10_000,
 };
 console.log(`tokenizer: loaded in ${summary.tokenizerLoadMs} ms; ${tokens} tokens / ${chars} chars of fresh chat text in ${encodeMs.toFixed(0)} ms`);
 console.log(`tokenizer: ${summary.tokensPerSecond} tokens/s, ${summary.charsPerSecond} chars/s; a 100,000-char paste: ${pasteTokens} tokens in ${summary.paste100kMs} ms`);
 console.log(`assemble, 1,000-turn history, full re-selection (cache warm): p50 ${summary.assembleP50Ms} ms, p99 ${summary.assembleP99Ms} ms over ${fresh.length} runs (prompt ${summary.promptTokens} tokens)`);
 console.log(`assemble, turn by turn on top of it: p50 ${summary.appendP50Ms} ms, p99 ${summary.appendP99Ms} ms over ${append.length} requests, ${compactions} compactions`);
+console.log(`layered pipeline, 1,000 turns + 10,000 doc chunks (probe, warm): p50 ${summary.layeredP50Ms} ms, p99 ${summary.layeredP99Ms} ms over ${layered.length} messages (largest prompt ${layeredPrompt} tokens)`);
 console.log(JSON.stringify(summary));

@@ -32,7 +32,7 @@ const query = new URLSearchParams({
   // greedy decoding keeps its replies well-formed. Reply content does not matter here, only the token counts.
   temperature: arg('temperature', realistic ? '0' : '0.7'),
   kvChunkReuse: arg('kv-chunk-reuse', '32'),
-  strategies: arg('strategies', 'full,reselect,cache-aware,reselect+reuse,cache-aware+reuse'),
+  strategies: arg('strategies', 'full,reselect,cache-aware,reselect+reuse,cache-aware+reuse,layered'),
 });
 
 const mean = (xs: number[]): number => (xs.length === 0 ? 0 : xs.reduce((a, b) => a + b, 0) / xs.length);
@@ -79,6 +79,8 @@ if (ca) Object.assign(json, { cacheAwareMeanPrefill: ca.meanPrefill, cacheAwareP
 if (caPrefix) Object.assign(json, { cacheAwarePrefixOnlyMeanPrefill: caPrefix.meanPrefill, cacheAwarePrefixOnlyPrefillToNew: r2(caPrefix.meanPrefill / caPrefix.meanNew) });
 if (re) Object.assign(json, { reselectMeanPrefill: re.meanPrefill, reselectP95Prefill: re.p95Prefill });
 if (reReuse) json['reselectChunkReuseMeanPrefill'] = reReuse.meanPrefill;
+const layered = summary['layered'];
+if (layered) Object.assign(json, { layeredMeanPrefill: layered.meanPrefill, layeredMeanNewTokens: layered.meanNew, layeredPrefillToNew: r2(layered.meanPrefill / layered.meanNew) });
 if (summary['full']) Object.assign(json, { fullMeanPrefill: summary['full'].meanPrefill, fullTurnsBeforeOverflow: summary['full'].turns });
 if (ca && re) json['prefillRatioReselectToCacheAware'] = r2(re.meanPrefill / ca.meanPrefill);
 if (caPrefix && re) json['prefillRatioReselectToCacheAwarePrefixOnly'] = r2(re.meanPrefill / caPrefix.meanPrefill);

@@ -3,6 +3,8 @@ import { wrap, type IDBPDatabase } from 'idb';
 import { deleteMemoryDB } from '../../../src/memory/db.ts';
 import { MemoryStore, type MemoryStoreOptions } from '../../../src/memory/store.ts';
 import type { MemoryLogger } from '../../../src/memory/validate.ts';
+import { prng } from '../../../src/shared/prng.ts';
+export { prng };
 
 let counter = 0;
 
@@ -42,17 +44,6 @@ export async function dropDB(name: string, factory: IDBFactory = indexedDB): Pro
   await deleteMemoryDB(name, factory);
 }
 
-/** Deterministic PRNG (mulberry32). */
-export function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 /** Unit vectors with normally distributed components. */
 export function randomUnitVectors(count: number, dims: number, seed: number): Float32Array[] {

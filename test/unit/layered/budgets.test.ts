@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { renderChatML } from '../../../src/context/chatml.ts';
 import { BUDGET_ANCHORS, sectionBudgets, validateBudgets } from '../../../src/memory/layered/budgets.ts';
 import { DAY, HOUR, T0, chat, pipeline } from './helpers.ts';
+import { prng } from '../../../src/shared/prng.ts';
 
 describe('section budgets', () => {
   it('add up to the window, keep the anchors, and interpolate between them', () => {
@@ -20,17 +21,6 @@ describe('section budgets', () => {
   });
 });
 
-/** A small deterministic PRNG (mulberry32). */
-function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 const WORDS = [
   'nginx', '502', 'php-fpm', '10.0.0.7', 'order #A123456', 'Kafka', 'Redis', 'deadline 2024-03-20', 'tomorrow',
