@@ -103,7 +103,15 @@ for (let i = 0; i + 1 < future.length; i += 2) {
 const memory = new LayeredMemory({ store: new InMemoryChunkStore(), counter, window: 1024 });
 const docWords = ['nginx', 'apache', 'proxy_read_timeout', 'upstream', 'TLS 证书', '负载均衡', 'PostgreSQL', '备份', 'pg_upgrade', 'replica', '索引', 'vacuum', 'Redis', '缓存失效', 'Kafka', '消费者组', 'debounce', 'throttle', 'React', 'useEffect', 'TypeScript', '泛型', 'Docker', '镜像', 'Kubernetes', 'ingress', '日志', 'systemd', 'cron', '权限'];
 const docRand = prng(2026);
-const docSentence = (): string => Array.from({ length: 6 + Math.floor(docRand() * 10) }, () => docWords[Math.floor(docRand() * docWords.length)]).join(' ');
+// A docs site's vocabulary is large and Zipf-distributed: a few thousand terms, a handful very common. The real
+// words above are mixed with generated ones so posting lists have realistic lengths.
+const syllables = ['ka', 'ro', 'mi', 'tan', 'sel', 'vor', 'qu', 'lin', 'dex', 'por', 'na', 'ter', 'zu', 'pha', 'gen'];
+const vocabulary = [...docWords];
+for (let i = 0; vocabulary.length < 6_000; i++) {
+  vocabulary.push(`${syllables[i % 15]}${syllables[Math.floor(i / 15) % 15]}${syllables[Math.floor(i / 225) % 15]}`);
+}
+const zipfWord = (): string => vocabulary[Math.min(vocabulary.length - 1, Math.floor(Math.exp(docRand() * Math.log(vocabulary.length))) - 1)]!;
+const docSentence = (): string => Array.from({ length: 6 + Math.floor(docRand() * 10) }, zipfWord).join(' ');
 for (let i = 0; i < 10_000; i++) {
   await memory.addDoc({ id: `doc-${i}`, docId: `page-${Math.floor(i / 8)}`, source: `docs/page-${Math.floor(i / 8)}.md#section-${i % 8}`, part: i % 8, text: `${docSentence()}. ${docSentence()}. ${docSentence()}.` });
 }

@@ -31,7 +31,10 @@ export class Bm25Index {
   private readonly _b: number;
   private readonly _docs: Doc[] = [];
   private readonly _slots = new Map<string, number>();
-  private readonly _postings = new Map<string, number[]>();
+  /** Per term: the slots holding it and, in step, the term's count there (no per-document map look-up when scoring). */
+  private readonly _postings = new Map<string, { slots: number[]; tfs: number[] }>();
+  /** Scratch accumulator reused across searches, indexed by slot. */
+  private _acc = new Float64Array(0);
   private readonly _df = new Map<string, number>();
   private _live = 0;
   private _totalLength = 0;
@@ -56,10 +59,11 @@ export class Bm25Index {
     const slot = this._docs.length;
     this._docs.push({ id, scope, length: terms.length, counts, alive: true });
     this._slots.set(id, slot);
-    for (const term of counts.keys()) {
+    for (const [term, tf] of counts) {
       let list = this._postings.get(term);
-      if (list === undefined) this._postings.set(term, (list = []));
-      list.push(slot);
+      if (list === undefined) this._postings.set(term, (list = { slots: [], tfs: [] }));
+      list.slots.push(slot);
+      list.tfs.push(tf);
       this._df.set(term, (this._df.get(term) ?? 0) + 1);
     }
     this._live += 1;
@@ -117,18 +121,31 @@ export class Bm25Index {
     const scores = new Map<number, number>();
     if (this._live === 0) return scores;
     const avg = this._totalLength / this._live || 1;
+    if (this._acc.length < this._docs.length) this._acc = new Float64Array(Math.max(1024, this._docs.length * 2));
+    const acc = this._acc;
+    const touched: number[] = [];
+    const lengthNorm = this._k1 * (1 - this._b);
+    const lengthScale = (this._k1 * this._b) / avg;
     for (const [term, weight] of query) {
       const list = this._postings.get(term);
       if (list === undefined || weight <= 0) continue;
-      const idf = this.idf(term) * weight;
-      for (const slot of list) {
+      const idf = this.idf(term) * weight * (this._k1 + 1);
+      const { slots, tfs } = list;
+      for (let i = 0; i < slots.length; i++) {
+        const slot = slots[i]!;
         const doc = this._docs[slot]!;
-        if (!doc.alive || (allow !== undefined && !allow(doc.scope))) continue;
-        const tf = doc.counts.get(term) ?? 0;
-        if (tf === 0) continue;
-        const norm = tf + this._k1 * (1 - this._b + (this._b * doc.length) / avg);
-        scores.set(slot, (scores.get(slot) ?? 0) + (idf * tf * (this._k1 + 1)) / norm);
+        if (!doc.alive) continue;
+        const tf = tfs[i]!;
+        if (acc[slot] === 0) touched.push(slot);
+        acc[slot] += (idf * tf) / (tf + lengthNorm + lengthScale * doc.length);
       }
+    }
+    // Scope filtering once per document, not once per posting.
+    for (const slot of touched) {
+      const score = acc[slot]!;
+      acc[slot] = 0;
+      if (allow !== undefined && !allow(this._docs[slot]!.scope)) continue;
+      scores.set(slot, score);
     }
     return scores;
   }
