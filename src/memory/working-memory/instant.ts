@@ -98,30 +98,26 @@ export function pad2(n: number): string {
 
 /** A month and day without a year: the year that puts it closest to today (Jan 2 said on Dec 30 is next year). */
 export function nearestYear(today: YMD, month: number, day: number): YMD | null {
-  let best: YMD | null = null;
-  let bestDistance = Infinity;
-  for (const year of [today.year - 1, today.year, today.year + 1]) {
-    if (!isValidDate(year, month, day)) continue;
-    const candidate = { year, month, day };
-    const distance = Math.abs(toDays(candidate) - toDays(today));
-    if (distance < bestDistance) {
-      best = candidate;
-      bestDistance = distance;
-    }
-  }
-  return best;
+  return closestValid(today, [today.year - 1, today.year, today.year + 1].map((year) => ({ year, month, day })));
 }
 
 /** A day of the month without a month (15号): the nearest such date in the previous, this or next month. */
 export function nearestMonth(today: YMD, day: number): YMD | null {
+  return closestValid(
+    today,
+    [0, 1, -1].map((delta) => {
+      const month0 = today.month - 1 + delta;
+      return { year: today.year + Math.floor(month0 / 12), month: (((month0 % 12) + 12) % 12) + 1, day };
+    }),
+  );
+}
+
+/** The valid date nearest to `today` among the candidates (the first one wins a tie). */
+function closestValid(today: YMD, candidates: readonly YMD[]): YMD | null {
   let best: YMD | null = null;
   let bestDistance = Infinity;
-  for (const delta of [0, 1, -1]) {
-    const month0 = today.month - 1 + delta;
-    const year = today.year + Math.floor(month0 / 12);
-    const month = (((month0 % 12) + 12) % 12) + 1;
-    if (!isValidDate(year, month, day)) continue;
-    const candidate = { year, month, day };
+  for (const candidate of candidates) {
+    if (!isValidDate(candidate.year, candidate.month, candidate.day)) continue;
     const distance = Math.abs(toDays(candidate) - toDays(today));
     if (distance < bestDistance) {
       best = candidate;
