@@ -26,8 +26,9 @@ if (!existsSync(`public${model}`)) {
 const query = new URLSearchParams({
   model,
   budget: arg('budget', '1024'),
-  turns: arg('turns', realistic ? '12' : '30'),
-  maxTokens: arg('max-tokens', realistic ? '24' : '64'),
+  turns: arg('turns', realistic ? '10' : '30'),
+  // Replies of about a hundred tokens, as an assistant's are; the generated model stops by itself after 21.
+  maxTokens: arg('max-tokens', realistic ? '96' : '64'),
   // The random 0.5B-shaped model samples byte tokens that are not valid UTF-8, which kills wllama's wasm module;
   // greedy decoding keeps its replies well-formed. Reply content does not matter here, only the token counts.
   temperature: arg('temperature', realistic ? '0' : '0.7'),
