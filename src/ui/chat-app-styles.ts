@@ -1,5 +1,6 @@
 /** Layout of `<qwen-chat-app>`: conversations on the left, the chat, and a panel beside it on the right. */
 import { css } from 'lit';
+import { visuallyHidden } from './styles.ts';
 
 export const chatAppStyles = css`
   :host {
@@ -146,12 +147,7 @@ export const chatAppStyles = css`
   }
   @container (max-width: 620px) {
     .tools .label {
-      position: absolute;
-      width: 1px;
-      height: 1px;
-      overflow: hidden;
-      clip: rect(0 0 0 0);
-      white-space: nowrap;
+      ${visuallyHidden}
     }
   }
 `;

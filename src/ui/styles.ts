@@ -4,6 +4,16 @@
  */
 import { css } from 'lit';
 
+/** Hidden on screen, still read by screen readers. */
+export const visuallyHidden = css`
+  position: absolute;
+  width: 1px;
+  height: 1px;
+  overflow: hidden;
+  clip: rect(0 0 0 0);
+  white-space: nowrap;
+`;
+
 export const themeTokens = css`
   :host {
     --qwen-fg: #1c1c1e;
@@ -118,12 +128,7 @@ export const controls = css`
     border-color: var(--qwen-danger, #b3261e);
   }
   .sr-only {
-    position: absolute;
-    width: 1px;
-    height: 1px;
-    overflow: hidden;
-    clip: rect(0 0 0 0);
-    white-space: nowrap;
+    ${visuallyHidden}
   }
   .muted {
     color: var(--qwen-muted, #5f6068);

@@ -8,7 +8,7 @@ import type { MemoryStore } from '../../memory/store.ts';
 import type { TurnRecord } from '../../memory/records.ts';
 import { intentTags } from '../../memory/retrieval/intent.ts';
 import { keyTerms } from '../../memory/retrieval/key-terms.ts';
-import type { ChunkStore, DocEntry, HeatEntry, SessionEntry, TurnEntry } from '../../memory/retrieval/records.ts';
+import { InMemoryChunkStore, type ChunkStore, type DocEntry, type HeatEntry, type SessionEntry, type TurnEntry } from '../../memory/retrieval/records.ts';
 import type { WorkingMemoryPort } from '../../memory/layered/working-memory.ts';
 import { LOCAL_USER, isVisibleTurn } from '../data/visible-turns.ts';
 
@@ -31,7 +31,8 @@ function readSide(): SideData {
 
 export class ConversationChunkStore implements ChunkStore {
   private readonly _side = readSide();
-  private readonly _docs = new Map<string, DocEntry>();
+  /** Doc chunks are not the conversation's: they stay in memory, as the in-memory store keeps them. */
+  private readonly _docs = new InMemoryChunkStore();
 
   constructor(
     private readonly _store: MemoryStore,
@@ -73,12 +74,11 @@ export class ConversationChunkStore implements ChunkStore {
   }
 
   putDoc(doc: DocEntry): Promise<void> {
-    this._docs.set(doc.id, doc);
-    return Promise.resolve();
+    return this._docs.putDoc(doc);
   }
 
   listDocs(): Promise<DocEntry[]> {
-    return Promise.resolve([...this._docs.values()]);
+    return this._docs.listDocs();
   }
 
   putHeat(entries: ReadonlyMap<string, HeatEntry>): Promise<void> {

@@ -1,25 +1,9 @@
-import { afterEach, describe, expect, it } from 'vitest';
-import type { MemoryStore } from '../../../src/memory/store.ts';
-import { dbName, dropDB, openStore, rawDB, sleep } from './helpers.ts';
-import { openPeer, type Peer } from './peer-client.ts';
+import { describe, expect, it } from 'vitest';
+import { dbName, openStore, rawDB, sleep } from './helpers.ts';
+import { openPeer } from './peer-client.ts';
+import { scratch } from './scratch.ts';
 
-const names: string[] = [];
-const stores: MemoryStore[] = [];
-const peers: Peer[] = [];
-
-afterEach(async () => {
-  for (const peer of peers.splice(0)) peer.kill();
-  for (const store of stores.splice(0)) await store.close();
-  for (const name of names.splice(0)) await dropDB(name);
-});
-
-async function fresh(label: string): Promise<{ name: string; store: MemoryStore }> {
-  const name = dbName(label);
-  names.push(name);
-  const store = await openStore(name);
-  stores.push(store);
-  return { name, store };
-}
+const { names, stores, peers, fresh } = scratch();
 
 async function storedTurn(name: string, id: string): Promise<{ status: string; content: string } | undefined> {
   const db = await rawDB(name);

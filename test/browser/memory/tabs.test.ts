@@ -1,18 +1,10 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { MemoryChange } from '../../../src/memory/store.ts';
-import type { MemoryStore } from '../../../src/memory/store.ts';
-import { dbName, dropDB, openStore, sleep } from './helpers.ts';
-import { openPeer, type Peer } from './peer-client.ts';
+import { sleep } from './helpers.ts';
+import { openPeer } from './peer-client.ts';
+import { scratch } from './scratch.ts';
 
-const names: string[] = [];
-const stores: MemoryStore[] = [];
-const peers: Peer[] = [];
-
-afterEach(async () => {
-  for (const peer of peers.splice(0)) peer.kill();
-  for (const store of stores.splice(0)) await store.close();
-  for (const name of names.splice(0)) await dropDB(name);
-});
+const { peers, fresh } = scratch();
 
 async function until(check: () => boolean | Promise<boolean>, timeoutMs = 5_000): Promise<void> {
   const end = performance.now() + timeoutMs;
@@ -24,10 +16,7 @@ async function until(check: () => boolean | Promise<boolean>, timeoutMs = 5_000)
 
 describe('two pages on one database', () => {
   it('writing to one session at once lose nothing and duplicate nothing', async () => {
-    const name = dbName('tabs');
-    names.push(name);
-    const store = await openStore(name);
-    stores.push(store);
+    const { name, store } = await fresh('tabs');
     const session = await store.createSession();
     const peers2 = await Promise.all([openPeer(), openPeer()]);
     peers.push(...peers2);
@@ -51,10 +40,7 @@ describe('two pages on one database', () => {
   });
 
   it('retries with the same ids from two pages do not duplicate turns', async () => {
-    const name = dbName('tabs-idem');
-    names.push(name);
-    const store = await openStore(name);
-    stores.push(store);
+    const { name, store } = await fresh('tabs-idem');
     const session = await store.createSession();
     const [p, q] = await Promise.all([openPeer(), openPeer()]);
     peers.push(p, q);
@@ -70,10 +56,7 @@ describe('two pages on one database', () => {
   });
 
   it("each page's index and UI learn of the other's writes and deletes", async () => {
-    const name = dbName('tabs-index');
-    names.push(name);
-    const store = await openStore(name);
-    stores.push(store);
+    const { name, store } = await fresh('tabs-index');
     await store.index.ready;
     const changes: MemoryChange[] = [];
     store.subscribe((c) => changes.push(c));
