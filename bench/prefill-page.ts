@@ -44,7 +44,8 @@ async function answer(client: EngineClient, messages: ChatMessage[]): Promise<{ 
 
 /**
  * New tokens of a layered turn: the user's message with its template and the generation prompt, plus each line of
- * the memory block that the previous prompt did not already hold (a line sent again counts as prefill, not new).
+ * the memory block sent that the previous prompt did not already hold (a line sent again after a compaction took it
+ * out counts as prefill, not new). The previous reply is not counted: the engine generated it into its cache.
  */
 function layeredNewTokens(counter: TokenCounter, input: string, extras: string, previousPrompt: string): number {
   const fresh = extras.split('\n').filter((line) => line.trim() !== '' && !previousPrompt.includes(line));
@@ -75,7 +76,7 @@ async function runLayered(counter: TokenCounter): Promise<StrategyResult> {
       compaction: planned.report.mode === 'compact',
     };
     result.turns.push(sample);
-    say(`layered turn ${sample.turn}: prompt ${sample.promptTokens}, cached ${sample.cachedTokens}, prefill ${sample.prefill}, new ${sample.newTokens}, ttft ${sample.ttftMs} ms${sample.compaction ? ' (compaction)' : ''}, memory ${planned.report.memory.sections.retrieval.tokens} tokens`);
+    say(`layered turn ${sample.turn}: prompt ${sample.promptTokens}, cached ${sample.cachedTokens}, prefill ${sample.prefill}, new ${sample.newTokens}, ttft ${sample.ttftMs} ms${sample.compaction ? ' (compaction)' : ''}, memory sent ${planned.report.sections.extras.tokens} of ${counter.count(planned.memory)} tokens`);
     await memory.recordReply({ userId: 'bench', sessionId: 'bench', text: reply, time: time + 30_000 });
     previousPrompt = prompt + reply;
   }

@@ -4,7 +4,7 @@
  * generated test model. `--realistic` uses the Qwen2.5-0.5B-shaped model (make it with
  * `npm run test-model:realistic`) and also compares time to first token.
  *
- *   npm run bench:prefill [-- --realistic] [--turns 30] [--budget 1024] [--max-tokens 64]
+ *   npm run bench:prefill [-- --realistic] [--turns 30] [--budget 1024] [--max-tokens 64] [--strategies layered,…]
  *
  * The last line is one JSON object.
  */
@@ -81,7 +81,10 @@ if (caPrefix) Object.assign(json, { cacheAwarePrefixOnlyMeanPrefill: caPrefix.me
 if (re) Object.assign(json, { reselectMeanPrefill: re.meanPrefill, reselectP95Prefill: re.p95Prefill });
 if (reReuse) json['reselectChunkReuseMeanPrefill'] = reReuse.meanPrefill;
 const layered = summary['layered'];
-if (layered) Object.assign(json, { layeredMeanPrefill: layered.meanPrefill, layeredMeanNewTokens: layered.meanNew, layeredPrefillToNew: r2(layered.meanPrefill / layered.meanNew) });
+if (layered) {
+  Object.assign(json, { layeredMeanPrefill: layered.meanPrefill, layeredMeanNewTokens: layered.meanNew, layeredPrefillToNew: r2(layered.meanPrefill / layered.meanNew) });
+  Object.assign(json, { layeredP95Prefill: layered.p95Prefill, layeredCompactions: layered.compactions });
+}
 if (summary['full']) Object.assign(json, { fullMeanPrefill: summary['full'].meanPrefill, fullTurnsBeforeOverflow: summary['full'].turns });
 if (ca && re) json['prefillRatioReselectToCacheAware'] = r2(re.meanPrefill / ca.meanPrefill);
 if (caPrefix && re) json['prefillRatioReselectToCacheAwarePrefixOnly'] = r2(re.meanPrefill / caPrefix.meanPrefill);

@@ -2,8 +2,10 @@
  * Cache-aware assembly. Between compactions a request's prompt is the previous prompt + the previous reply + the
  * new user message, byte for byte, so web-llm (same earlier messages) and wllama (common token prefix) reuse
  * their KV cache. When appending would exceed `budget - reserve`, the turns are selected afresh (seed 000) down
- * to the low-water mark, so compactions stay rare. What changes every turn (memory) rides in the newest user
- * message and is kept verbatim afterwards.
+ * to the low-water mark, so compactions stay rare (or, with `compaction: 'slide'`, the oldest sent messages are
+ * dropped and the rest kept verbatim; see slide.ts). What changes every turn (memory) rides in the newest user
+ * message and is kept verbatim afterwards; given as a function, it is built for the messages it will follow, so
+ * it can leave out what they already hold.
  */
 import type { ChatMessage } from '../engine/protocol.ts';
 import { AssistantError } from '../shared/errors.ts';
@@ -15,7 +17,11 @@ import type { CompactionCause, ContextReport, PrefixReport, TurnReport } from '.
 import { isBlank, sanitizeText } from './sanitize.ts';
 import { exclusionReason, selectTurns } from './select.ts';
 import type { TokenCounter } from './tokens.ts';
+import { slideDraft, type Draft } from './slide.ts';
 import { fillUnits } from './truncate.ts';
+
+/** Builds the memory block for the messages the new user message will follow (`held`, system first). */
+export type ExtrasFor = (held: readonly ChatMessage[]) => string;
 
 export interface AssembleRequest {
   /** Every earlier turn, oldest first, without the input; it ends with the reply to the previous request. */
@@ -23,7 +29,7 @@ export interface AssembleRequest {
   /** What the user just sent. */
   readonly input: string;
   /** What changes every turn (retrieved / working memory); placed in the newest user message only. */
-  readonly extras?: string;
+  readonly extras?: string | ExtrasFor;
 }
 
 /** Plain data (structured-clone and JSON safe): keep it between requests of one conversation. */
@@ -59,7 +65,9 @@ function checkRequest(request: AssembleRequest): void {
   };
   if (typeof request !== 'object' || request === null) bad('The request is missing.');
   if (typeof request.input !== 'string') bad('The message must be text.');
-  if (request.extras !== undefined && typeof request.extras !== 'string') bad('The memory context must be text.');
+  if (request.extras !== undefined && typeof request.extras !== 'string' && typeof request.extras !== 'function') {
+    bad('The memory context must be text.');
+  }
   if (!Array.isArray(request.history)) bad('The history must be a list of messages.');
   request.history.forEach((m: unknown, i) => {
     const message = m as Partial<ChatMessage> | null;
@@ -118,15 +126,6 @@ function prefixReport(
     common = shared + 1 + (state.sent[k]?.role === next.role ? 1 : 0);
   }
   return { messages: k, appendOnly: k === state.sent.length, tokens: common, replyTokens, newTokens: promptTokens - common };
-}
-
-interface Draft {
-  readonly messages: ChatMessage[];
-  readonly tokens: number[];
-  readonly sentFrom: number[];
-  readonly sourceContent: string[];
-  readonly turns: TurnReport[];
-  readonly warnings: string[];
 }
 
 function inputTurn(index: number, input: InputMessage): TurnReport {
@@ -265,11 +264,14 @@ export function assemble(
   if (room < minimum) {
     throw new AssistantError('invalid_config', `The system prompt (${systemTokens} tokens) leaves no room for a message.`);
   }
-  const input = buildInputMessage(request.input, request.extras, room, counter, config);
+  const extras = request.extras;
+  const inputFor = (held: readonly ChatMessage[]): InputMessage =>
+    buildInputMessage(request.input, typeof extras === 'function' ? extras(held) : extras, room, counter, config);
   const key = configKey(config);
 
   let cause: CompactionCause | null = null;
   let draft: Draft | null = null;
+  let input: InputMessage | null = null;
   if (state === null) cause = 'first-request';
   else if (!config.cacheAware) cause = 'cache-off';
   else if (state.configKey !== key) cause = 'config-changed';
@@ -278,13 +280,20 @@ export function assemble(
     if (added === null) cause = 'history-changed';
     else {
       draft = appendDraft(state, history, added, counter);
+      input = inputFor(draft.messages);
       if (sum(draft.tokens) + input.tokens + budget.generationPrompt > budget.promptLimit) {
         cause = 'over-budget';
-        draft = null;
+        if (config.compaction === 'slide') ({ draft, input } = slideDraft(draft, inputFor, budget, counter));
+        else draft = null;
       }
     }
   }
-  draft ??= compactDraft(history, input, system, systemTokens, budget, config, counter);
+  if (draft === null || input === null) {
+    // The block is sized with nothing held, then rebuilt for the turns chosen (it can only shrink).
+    const selected = compactDraft(history, inputFor([system]), system, systemTokens, budget, config, counter);
+    draft = selected;
+    input = inputFor(selected.messages);
+  }
 
   draft.messages.push(input.message);
   draft.tokens.push(input.tokens);

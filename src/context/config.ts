@@ -41,6 +41,12 @@ export interface ContextConfig {
   readonly originReferences: WordLists;
   /** How the last user message carries what changes every turn: `{extras}` and `{input}` are replaced. */
   readonly extrasTemplate: string;
+  /**
+   * How an over-budget prompt compacts: 'reselect' picks turns afresh from the plain history (seed 000);
+   * 'slide' keeps what was sent verbatim (memory blocks included) and drops the oldest messages, which an
+   * engine with KV chunk reuse shifts instead of prefilling again (see slide.ts).
+   */
+  readonly compaction: 'reselect' | 'slide';
   /** Cap on the tokens of the extras (retrieved / working memory) inside the last user message. */
   readonly maxExtrasTokens: number;
   /** Appended to a message that was cut to fit. */
@@ -81,6 +87,7 @@ export const DEFAULT_CONTEXT_CONFIG: ContextConfig = Object.freeze({
     en: Object.freeze(['originally', 'at first', 'original request', 'first question', 'at the start']),
   }),
   extrasTemplate: '{extras}\n\n{input}',
+  compaction: 'reselect',
   maxExtrasTokens: 200,
   truncationMarker: '\n…[truncated]',
   sentenceEnds: Object.freeze(['。', '！', '？', '；', '…', '!', '?', '.', '\n']),
@@ -111,6 +118,7 @@ export function validateConfig(config: ContextConfig): void {
   if (!isInt(config.minCutTokens) || config.minCutTokens < 1) fail('minCutTokens must be an integer ≥ 1');
   if (!(config.sentenceSearchRatio >= 0 && config.sentenceSearchRatio <= 1)) fail('sentenceSearchRatio must be in [0, 1]');
   if (!config.extrasTemplate.includes('{input}')) fail('extrasTemplate must contain {input}');
+  if (config.compaction !== 'reselect' && config.compaction !== 'slide') fail("compaction must be 'reselect' or 'slide'");
   if (config.codeMarkers.some((m) => m.length === 0)) fail('codeMarkers must not be empty strings');
   for (const lists of [config.backReferences, config.codeReferences, config.originReferences]) {
     if ([...lists.zh, ...lists.en].some((w) => w.trim().length === 0)) fail('word lists must not hold empty words');
@@ -129,5 +137,6 @@ export function configKey(config: ContextConfig): string {
     config.extrasTemplate,
     config.truncationMarker,
     config.cacheAware,
+    config.compaction,
   ]);
 }

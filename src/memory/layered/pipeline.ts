@@ -5,16 +5,17 @@
  *   3. decide which memory this session may read (isolation, warm start);
  *   4. build the query (message + working-memory entities + resolved dates) and retrieve within the budget;
  *   5. assemble with the context engine: the memory block (working memory, conversation records, docs, each
- *      labelled) rides in the newest user message, the history stays append-only between compactions.
+ *      labelled) rides in the newest user message, carrying only what the prompt does not already hold —
+ *      earlier blocks stay verbatim in the history, so the prompt only grows at its end; a compaction slides
+ *      the oldest messages out (kept ones stay verbatim, so an engine with KV chunk reuse shifts them).
  * A turn the prompt's history already holds is never retrieved again: if the first assembly shows one, the
  * block is rebuilt without it (a second pass). Replies are recorded with `recordReply`.
  */
 import { assemble, type ContextState } from '../../context/assemble.ts';
 import { GENERATION_PROMPT_TOKENS } from '../../context/chatml.ts';
-import { resolveConfig, type ContextConfig } from '../../context/config.ts';
+import { configKey, resolveConfig, type ContextConfig } from '../../context/config.ts';
 import { isBlank } from '../../context/sanitize.ts';
 import type { TokenCounter } from '../../context/tokens.ts';
-import { cutToFit } from '../../context/truncate.ts';
 import type { ChatMessage } from '../../engine/protocol.ts';
 import { AssistantError } from '../../shared/errors.ts';
 import { intentTags } from '../retrieval/intent.ts';
@@ -29,9 +30,11 @@ import { applyHeat, retrieve, type RetrievalResult } from '../retrieval/retrieve
 import { sectionBudgets, validateBudgets, type SectionBudgets } from './budgets.ts';
 import { voidedTurns } from './deprecation.ts';
 import { BASE_SYSTEM_PROMPT, LABELS, detectLang, systemPrompt, type Lang } from './labels.ts';
+import { deferLowValue } from './defer.ts';
+import { blockDelta, retrievalLines, selectWorking, type BlockParts } from './memory-block.ts';
 import type { LayeredReport, MemoryReport } from './report.ts';
 import { DEFAULT_GATE_OPTIONS, gate, type GateOptions } from './session-gate.ts';
-import { SessionWorkingMemory, type WorkingMemoryPort } from './working-memory.ts';
+import { SessionWorkingMemory, renderWmLine, type WorkingMemoryPort } from './working-memory.ts';
 import type { Extraction } from '../working-memory/types.ts';
 
 export interface LayeredMemoryOptions {
@@ -77,8 +80,10 @@ export interface TurnResult {
   /** What to send to the engine. */
   readonly messages: ChatMessage[];
   readonly report: LayeredReport;
-  /** The memory block placed in the newest user message ('' when none). */
+  /** The memory block placed in the newest user message: only what the prompt did not already hold ('' when none). */
   readonly extras: string;
+  /** The turn's whole memory block (working memory, records, docs), held already or sent now. */
+  readonly memory: string;
   readonly turn: TurnEntry;
 }
 
@@ -153,8 +158,10 @@ export class LayeredMemory {
         budgetTokens: b.window,
         reserveTokens: b.reserve,
         maxExtrasTokens: b.working + b.retrieval + 4,
-        // After a compaction, half the input section stays free so the next turns can be appended.
-        lowWaterRatio: Math.min(1, Math.max(0.5, (promptLimit - Math.floor(b.input / 2)) / promptLimit)),
+        // Earlier memory blocks stay in the history; an over-budget prompt slides its oldest messages out.
+        compaction: 'slide',
+        // After a compaction the input section stays free, so the next few turns and their deltas append.
+        lowWaterRatio: Math.min(1, Math.max(0.5, (promptLimit - b.input) / promptLimit)),
       });
       this._configs.set(lang, config);
     }
@@ -221,7 +228,7 @@ export class LayeredMemory {
     const systemTokens = counter.messageTokens({ role: 'system', content: config.systemPrompt });
     const inputTokens = counter.messageTokens({ role: 'user', content: input.text }) + 2;
     const extrasRoom = Math.max(0, b.window - b.reserve - Math.max(systemTokens, b.system) - GENERATION_PROMPT_TOKENS - Math.max(inputTokens, b.input));
-    const wm = this._workingBlock(wmKey, lang, input.time, Math.min(b.working, extrasRoom), config);
+    const wm = selectWorking(this._wm.lines(wmKey, lang, input.time), labels.working, Math.min(b.working, extrasRoom), counter);
     const retrievalBudget = Math.max(0, Math.min(b.retrieval, extrasRoom - wm.tokens - (wm.tokens > 0 ? 2 : 0)));
 
     // 4–5. Retrieve, assemble; again without turns the history turned out to hold.
@@ -229,12 +236,20 @@ export class LayeredMemory {
     // Turns the history will surely hold are left out from the start (the second pass is then rare): what the
     // previous prompt sent (kept when appending) and the newest turns that fit the input section.
     const exclude = new Set<string>([turn.id, ...this._likelyInHistory(history, runtime.context, Math.max(0, b.input - inputTokens))]);
-    const run = (ex: Set<string>): { r: RetrievalResult; extras: string } => {
+    const state = runtime.context;
+    // Tokens the memory block may take and the turn still append to the previous prompt (null: it compacts anyway).
+    const appendRoom = (): number | null => {
+      if (state === null || state.configKey !== configKey(config) || state.historyLength >= history.messages.length) return null;
+      const added = history.messages.slice(state.historyLength + 1).reduce((n, m) => n + counter.messageTokens(m), 0);
+      const used = state.sentTokens.reduce((n, t) => n + t, 0) + added + GENERATION_PROMPT_TOKENS + inputTokens;
+      return b.window - b.reserve - used;
+    };
+    const run = (ex: Set<string>, budget = retrievalBudget): { r: RetrievalResult; parts: BlockParts; deferred: string[] } => {
       const r = retrieve(this.index, {
         query,
         scope,
         exclude: ex,
-        budget: retrievalBudget,
+        budget,
         now: input.time,
         counter,
         labels,
@@ -242,24 +257,46 @@ export class LayeredMemory {
         ...(this._o.rerank === undefined ? {} : { rerank: this._o.rerank }),
         ...(this._o.pack === undefined ? {} : { pack: this._o.pack }),
       });
-      const extras = [wm.text === '' ? '' : `${labels.working}\n${wm.text}`, r.text].filter((x) => x !== '').join('\n\n');
-      return { r, extras };
+      const split = retrievalLines(r, this.index, input.userId, labels, this._offset);
+      const parts: BlockParts = {
+        labels,
+        offsetMinutes: this._offset,
+        working: wm.lines,
+        records: split?.records ?? [],
+        docs: split?.docs ?? [],
+        opaque: split === null ? r.text : null,
+        rank: new Map(r.injected.map((id, i) => [id, i])),
+      };
+      return { r, ...deferLowValue(parts, r, state?.sent ?? null, appendRoom(), counter) };
     };
-    const state = runtime.context;
     const historyIds = history.ids;
-    const doAssemble = (extras: string) =>
-      assemble(state, extras === '' ? { history: history.messages, input: input.text } : { history: history.messages, input: input.text, extras }, config, counter);
+    // The block is built for the messages it will follow: only what they lack is sent.
+    const doAssemble = (parts: BlockParts) =>
+      assemble(
+        state,
+        { history: history.messages, input: input.text, extras: (held) => blockDelta(parts, held, counter).text },
+        config,
+        counter,
+      );
     let passes = 1;
-    let { r, extras } = run(exclude);
-    let result = doAssemble(extras);
+    let spare = 0;
+    let { r, parts, deferred } = run(exclude);
+    let result = doAssemble(parts);
     const inHistory = result.report.turns.filter((t) => t.included && t.index < historyIds.length).map((t) => historyIds[t.index]!);
     // Second pass when the block repeats a turn the history holds, or left out one the history does not hold.
     const held = new Set(inHistory);
     if (r.injected.some((id) => held.has(id)) || [...exclude].some((id) => id !== turn.id && !held.has(id))) {
       passes = 2;
-      ({ r, extras } = run(new Set([turn.id, ...inHistory])));
-      result = doAssemble(extras);
+      // Recent turns the compaction took out of the history come back as records: they may use the part of the
+      // input section (the message and recent turns) the history no longer fills.
+      const inputUsed = result.report.promptTokens - systemTokens - result.report.sections.extras.tokens - GENERATION_PROMPT_TOKENS - carriedTokens(result.nextState, counter);
+      spare = Math.max(0, b.input - Math.max(inputUsed, inputTokens));
+      ({ r, parts, deferred } = run(new Set([turn.id, ...inHistory]), retrievalBudget + spare));
+      result = doAssemble(parts);
     }
+    const delta = blockDelta(parts, result.messages.slice(0, -1), counter);
+    const memoryText = blockDelta(parts, [], counter).text;
+    const carried = carriedTokens(result.nextState, counter);
 
     if (commit) {
       runtime.context = result.nextState;
@@ -271,11 +308,12 @@ export class LayeredMemory {
       budgets: b,
       sections: {
         system: { tokens: systemTokens, budget: b.system },
-        working: { tokens: wm.tokens, budget: b.working },
-        retrieval: { tokens: r.tokens, budget: b.retrieval },
-        input: { tokens: result.report.promptTokens - systemTokens - result.report.sections.extras.tokens - GENERATION_PROMPT_TOKENS, budget: b.input },
+        working: { tokens: delta.workingTokens, budget: b.working, selected: wm.tokens },
+        retrieval: { tokens: delta.retrievalTokens, budget: b.retrieval + spare, selected: r.tokens },
+        input: { tokens: result.report.promptTokens - systemTokens - result.report.sections.extras.tokens - GENERATION_PROMPT_TOKENS - carried, budget: b.input },
         reserve: { tokens: b.window - result.report.promptTokens, budget: b.reserve },
       },
+      block: { held: delta.held, sent: delta.sent, deferred, carriedTokens: carried },
       gate: { otherSessions: decision.otherSessions, docs: decision.docs, reason: decision.reason },
       query: {
         terms: [...query.terms].sort((x, y) => y[1] - x[1]).slice(0, 24),
@@ -286,11 +324,11 @@ export class LayeredMemory {
         thin: query.thin,
       },
       retrieval: { candidates: r.candidates, injected: r.injected, inHistory, passes },
-      working: { text: wm.text, tokens: wm.tokens, cut: wm.cut },
+      working: { text: wm.lines.map(renderWmLine).join('\n'), tokens: wm.tokens, cut: wm.cut },
       voided: [...new Set(voided)],
       probe: !commit,
     };
-    return { messages: result.messages, report: { ...result.report, memory: memoryReport }, extras, turn };
+    return { messages: result.messages, report: { ...result.report, memory: memoryReport }, extras: delta.text, memory: memoryText, turn };
   }
 
   /** Stores the assistant's reply (or the other speaker's turn of a transcript). */
@@ -390,17 +428,16 @@ export class LayeredMemory {
     }
     return { messages, ids };
   }
+}
 
-  private _workingBlock(wmKey: string, lang: Lang, now: number, budget: number, config: ContextConfig): { text: string; tokens: number; cut: boolean } {
-    const text = this._wm.render(wmKey, lang, now);
-    if (text === '' || budget <= 0) return { text: '', tokens: 0, cut: text !== '' };
-    const labelled = `${LABELS[lang].working}\n${text}`;
-    const counter = this._o.counter;
-    if (counter.count(labelled) <= budget) return { text, tokens: counter.count(labelled), cut: false };
-    // Over budget: keep whole lines (newest items come first), then cut the last one at a token boundary.
-    const cut = cutToFit({ role: 'user', content: labelled }, budget, counter, config, 'text');
-    if (cut === null) return { text: '', tokens: 0, cut: true };
-    const body = cut.message.content.slice(LABELS[lang].working.length + 1);
-    return { text: body, tokens: cut.keptTokens, cut: true };
+/** Tokens of the memory blocks that earlier user messages in the prompt still carry (sent with them, kept verbatim). */
+function carriedTokens(state: ContextState, counter: TokenCounter): number {
+  let n = 0;
+  for (let j = 1; j < state.sent.length - 1; j++) {
+    const m = state.sent[j]!;
+    const source = state.sourceContent[j]!;
+    if (m.role !== 'user' || m.content === source || !m.content.endsWith(source)) continue;
+    n += state.sentTokens[j]! - counter.messageTokens({ role: 'user', content: source });
   }
+  return n;
 }

@@ -13,18 +13,36 @@ import type { Lang } from './labels.ts';
 export interface SectionUse {
   readonly tokens: number;
   readonly budget: number;
+  /** Memory sections: this turn's whole selection, held already or sent now (what the budget bounds). */
+  readonly selected?: number;
 }
 
 export interface MemoryReport {
   readonly lang: Lang;
   readonly budgets: SectionBudgets;
-  /** Tokens per section as sent (system and input include their ChatML tokens; input includes the history). */
+  /**
+   * Tokens per section as sent in this request (system and input include their ChatML tokens; input is the
+   * message with the recent history, less the memory blocks earlier messages carry — see `block`). The retrieval
+   * budget includes the part of the input section a compaction left unused (its recent turns come back as records).
+   */
   readonly sections: {
     readonly system: SectionUse;
     readonly working: SectionUse;
     readonly retrieval: SectionUse;
     readonly input: SectionUse;
     readonly reserve: SectionUse;
+  };
+  /**
+   * The memory block is append-only: this turn's memory that earlier blocks in the prompt already held (not
+   * sent again) and what was sent now, as record/doc ids and working-memory items; and the tokens of earlier
+   * blocks still in the prompt's history.
+   */
+  readonly block: {
+    readonly held: { readonly records: readonly string[]; readonly working: readonly string[] };
+    readonly sent: { readonly records: readonly string[]; readonly working: readonly string[] };
+    /** Not sent: the turn's best memory was in the prompt already, and these did not fit without a compaction. */
+    readonly deferred: readonly string[];
+    readonly carriedTokens: number;
   };
   readonly gate: { readonly otherSessions: boolean; readonly docs: boolean; readonly reason: string };
   readonly query: {
@@ -62,10 +80,14 @@ const fmt = (n: number): string => n.toFixed(2);
 export function formatMemoryReport(report: LayeredReport, options: { maxCandidates?: number } = {}): string {
   const m = report.memory;
   const s = m.sections;
+  const sel = (u: SectionUse): string => `${u.selected ?? u.tokens}/${u.budget} (${u.tokens} sent)`;
   const lines = [
-    `memory (${m.lang}${m.probe ? ', probe' : ''}): system ${s.system.tokens}/${s.system.budget}, working ${s.working.tokens}/${s.working.budget}, ` +
-      `retrieval ${s.retrieval.tokens}/${s.retrieval.budget}, input ${s.input.tokens}/${s.input.budget}, reserve ≥ ${s.reserve.budget} ` +
+    `memory (${m.lang}${m.probe ? ', probe' : ''}): system ${s.system.tokens}/${s.system.budget}, working ${sel(s.working)}, ` +
+      `retrieval ${sel(s.retrieval)}, input ${s.input.tokens}/${s.input.budget}, reserve ≥ ${s.reserve.budget} ` +
       `(window ${m.budgets.window})`,
+    `block: ${m.block.sent.records.length} records/docs and ${m.block.sent.working.length} working items sent, ` +
+      `${m.block.held.records.length} and ${m.block.held.working.length} already in the prompt, ${m.block.deferred.length} deferred; ` +
+      `earlier blocks in the history ${m.block.carriedTokens} tokens`,
     `gate: ${m.gate.reason}`,
     `query: ${m.query.terms.slice(0, 12).map(([t, w]) => (w === 1 ? t : `${t}×${fmt(w)}`)).join(' ')}` +
       `${m.query.dates.length > 0 ? ` dates ${m.query.dates.join(',')}` : ''}${m.query.tags.length > 0 ? ` tags ${m.query.tags.join(',')}` : ''}` +

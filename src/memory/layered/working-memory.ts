@@ -36,7 +36,19 @@ export interface WorkingMemoryPort {
   deprecated(sessionId: string): readonly string[];
   /** The block for the prompt, without its label; '' when empty. */
   render(sessionId: string, lang: Lang, now: number): string;
+  /** The same block as lines of separate items, so a turn can send only the items the prompt lacks. */
+  lines(sessionId: string, lang: Lang, now: number): WmLine[];
 }
+
+/** One line of the block: `head: item; item; …`. */
+export interface WmLine {
+  readonly head: string;
+  /** Rendered items, newest first. */
+  readonly items: readonly string[];
+  readonly sep: string;
+}
+
+export const renderWmLine = (line: WmLine): string => `${line.head}: ${line.items.join(line.sep)}`;
 
 export interface WorkingMemoryOptions {
   readonly extractor?: Extractor;
@@ -124,17 +136,21 @@ export class SessionWorkingMemory implements WorkingMemoryPort {
   }
 
   render(sessionId: string, lang: Lang, now: number): string {
+    return this.lines(sessionId, lang, now).map(renderWmLine).join('\n');
+  }
+
+  lines(sessionId: string, lang: Lang, now: number): WmLine[] {
     const items = this.items(sessionId, now);
     const words = RENDER_WORDS[lang];
-    const lines: string[] = [];
     const stamp = (ms: number): string => new Date(ms + this._offset * 60_000).toISOString().slice(5, 16).replace('T', ' ');
     const facts = items.filter((i) => i.kind === 'fact').map((i) => `${i.name} = ${i.value} (${stamp(i.lastAt)})`);
     const entities = items.filter((i) => i.kind === 'entity').map((i) => `${i.value} (${i.name})`);
-    if (facts.length > 0) lines.push(`${words.facts}: ${facts.join(words.sep)}`);
-    if (entities.length > 0) lines.push(`${words.entities}: ${entities.join(words.sep)}`);
-    const dropped = this.deprecated(sessionId);
-    if (dropped.length > 0) lines.push(`${words.dropped}: ${dropped.join(words.sep)}`);
-    return lines.join('\n');
+    const lines: WmLine[] = [
+      { head: words.facts, items: facts, sep: words.sep },
+      { head: words.entities, items: entities, sep: words.sep },
+      { head: words.dropped, items: this.deprecated(sessionId), sep: words.sep },
+    ];
+    return lines.filter((l) => l.items.length > 0);
   }
 
   private _state(sessionId: string): SessionState {

@@ -63,6 +63,7 @@ class RecordingWorkingMemory implements WorkingMemoryPort {
   items: WorkingMemoryPort['items'] = (key, now) => (this.lastItems = this._inner.items(key, now));
   deprecated: WorkingMemoryPort['deprecated'] = (key) => this._inner.deprecated(key);
   render: WorkingMemoryPort['render'] = (key, lang, now) => this._inner.render(key, lang, now);
+  lines: WorkingMemoryPort['lines'] = (key, lang, now) => this._inner.lines(key, lang, now);
 }
 
 export class MemoryPlanner implements PromptPlanner {
@@ -113,8 +114,9 @@ export class MemoryPlanner implements PromptPlanner {
     ]);
     const wm = (this._wm ??= new RecordingWorkingMemory(new SessionWorkingMemory({ offsetMinutes: -new Date().getTimezoneOffset() })));
     const base = settings.systemPrompt.trim();
+    const chunkStore = new ConversationChunkStore(store, wm, exclude ?? new Set());
     const memory = new LayeredMemory({
-      store: new ConversationChunkStore(store, wm, exclude ?? new Set()),
+      store: chunkStore,
       counter,
       window: settings.window,
       budgets: sectionBudgetsOf(settings),
@@ -126,6 +128,8 @@ export class MemoryPlanner implements PromptPlanner {
       context: { recentExchanges: settings.recentExchanges },
     });
     await memory.loadUser(LOCAL_USER);
+    // Imported docs (the store's docs namespace) are searched with the conversation, under their own label.
+    for (const doc of await chunkStore.listDocs()) memory.index.addDoc(doc);
     this._memory = memory;
     this._key = key;
     this._stale = false;

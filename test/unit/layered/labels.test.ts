@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { renderChatML } from '../../../src/context/chatml.ts';
 import { detectLang } from '../../../src/memory/layered/labels.ts';
 import { DAY, T0, chat, pipeline, smallTalk } from './helpers.ts';
 
@@ -27,28 +28,40 @@ describe('labels and namespaces', () => {
     await now.user('我记得之前在 192.168.1.20 上遇到过');
     await now.bot('是的。');
     const third = await now.user('192.168.1.20 的 Nginx 502 和 php-fpm 上次怎么解决的？');
-    const records = third.extras.indexOf('[相关历史（对话记录）]');
-    const docs = third.extras.indexOf('[文档知识]');
+    // The turn's memory, whole (the doc went with the first message and is not sent again).
+    const records = third.memory.indexOf('[相关历史（对话记录）]');
+    const docs = third.memory.indexOf('[文档知识]');
     expect(records).toBeGreaterThanOrEqual(0);
     expect(docs).toBeGreaterThan(records);
     // The doc text sits under the doc label only; the record under the history label only.
-    expect(third.extras.slice(docs)).toContain('socket 路径');
-    expect(third.extras.slice(records, docs)).not.toContain('socket 路径');
-    expect(third.extras.slice(records, docs)).toContain('用户: 服务器 192.168.1.20 上的 Nginx 返回 502');
+    expect(third.memory.slice(docs)).toContain('socket 路径');
+    expect(third.memory.slice(records, docs)).not.toContain('socket 路径');
+    expect(third.memory.slice(records, docs)).toContain('用户: 服务器 192.168.1.20 上的 Nginx 返回 502');
+    expect(third.extras).not.toContain('[文档知识]');
+    expect(renderChatML(third.messages)).toContain('[文档知识]\n(Nginx 运维手册) 502 Bad Gateway');
     expect(third.messages[0]!.content).toContain('仅当用户的问题涉及以前的对话时才可结合[对话记录]回答');
   });
 
   it('uses English labels in an English conversation', async () => {
-    const { memory } = await pipeline(2048);
-    await memory.addDoc(DOC_EN);
-    const c = chat(memory, 'u', 'S1', T0);
-    await c.user('Our nginx at 192.168.1.20 returned 502 until we restarted php-fpm.');
-    await c.bot('Noted: restarting php-fpm fixed the 502.');
-    await smallTalk(c, 'en', 12);
-    const r = await c.user('Why does nginx return 502 with php-fpm?');
-    expect(r.extras).toContain('[Documentation]\n(Nginx operations guide) A 502 Bad Gateway');
-    expect(r.extras).toContain('[Related history (conversation records)]\n1 March 2024\nUser: Our nginx at 192.168.1.20 returned 502');
-    expect(r.messages[0]!.content).toContain('Use conversation records only when the question concerns earlier conversations');
+    const ask = async (window: number) => {
+      const { memory } = await pipeline(window);
+      await memory.addDoc(DOC_EN);
+      const c = chat(memory, 'u', 'S1', T0);
+      await c.user('Our nginx at 192.168.1.20 returned 502 until we restarted php-fpm.');
+      await c.bot('Noted: restarting php-fpm fixed the 502.');
+      await smallTalk(c, 'en', 12);
+      return c.user('Why does nginx return 502 with php-fpm?');
+    };
+    // At 2,048 tokens the first exchange is still in the prompt's history; the doc is memory.
+    const roomy = await ask(2048);
+    expect(roomy.memory).toContain('[Documentation]\n(Nginx operations guide) A 502 Bad Gateway');
+    expect(roomy.report.memory.retrieval.inHistory).toContain('S1/1');
+    // At 1,024 it has slid out, and comes back as a conversation record.
+    const tight = await ask(1024);
+    expect(tight.report.memory.retrieval.inHistory).not.toContain('S1/1');
+    expect(tight.memory).toContain('[Related history (conversation records)]\n1 March 2024\nUser: Our nginx at 192.168.1.20 returned 502');
+    expect(renderChatML(tight.messages)).toContain('User: Our nginx at 192.168.1.20 returned 502');
+    expect(tight.messages[0]!.content).toContain('Use conversation records only when the question concerns earlier conversations');
   });
 
   it('detects the language from the letters', () => {

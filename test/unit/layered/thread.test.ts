@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { renderChatML } from '../../../src/context/chatml.ts';
 import { HOUR, T0, chat, pipeline, smallTalk } from './helpers.ts';
 
 describe('thin messages retrieve their thread through working memory', () => {
@@ -14,15 +15,17 @@ describe('thin messages retrieve their thread through working memory', () => {
     await c.bot('那再看 Nginx error.log 里 connect() failed 的具体报错。');
     await c.user('好，明天再试。');
     await c.bot('好的，明天见。');
-    await smallTalk(c, 'zh');
+    // Enough small talk to slide the thread out of a 1,024-token prompt.
+    await smallTalk(c, 'zh', 10);
     c.at(T0 + 18 * HOUR);
     const r = await c.user('继续排查');
     expect(r.report.memory.query.thin).toBe(true);
     expect(r.report.memory.query.expandedWith).toEqual(expect.arrayContaining(['192.168.1.20']));
     const top = r.report.memory.retrieval.candidates[0]!;
     expect(['S1/3', 'S1/4', 'S1/5', 'S1/6']).toContain(top.id);
-    expect(r.extras).toContain('192.168.1.20');
-    expect(r.extras.indexOf('502')).toBeGreaterThan(-1);
+    expect(r.memory).toContain('192.168.1.20');
+    expect(r.memory.indexOf('502')).toBeGreaterThan(-1);
+    expect(renderChatML(r.messages)).toContain(r.extras);
   });
 
   it('"try that again" finds what "that" was', async () => {
@@ -32,11 +35,13 @@ describe('thin messages retrieve their thread through working memory', () => {
     await c.bot('Check the IAM policy attached to the backup role; v2.4.1 changed the bucket prefix.');
     await c.user('I will try that again tomorrow.');
     await c.bot('Good luck.');
-    await smallTalk(c, 'en');
+    await smallTalk(c, 'en', 10);
     c.at(T0 + 20 * HOUR);
     const r = await c.user('OK, trying that again now.');
     expect(r.report.memory.query.thin).toBe(true);
-    expect(r.report.memory.retrieval.inHistory).not.toContain('S1/1');
-    expect(r.extras).toContain('AccessDenied');
+    // What "that" was reaches the model: as memory, or still in the prompt's history (not slid out yet).
+    const held = r.report.memory.retrieval.inHistory.includes('S1/1');
+    expect(held || r.memory.includes('AccessDenied')).toBe(true);
+    expect(renderChatML(r.messages)).toContain('The backup job to s3://team-backups fails with AccessDenied');
   });
 });

@@ -1,0 +1,196 @@
+/**
+ * A turn's memory block, append-only (ARCHITECTURE "KV-cache-aware assembly"). What this turn's memory is —
+ * working-memory items within their budget, the retrieved records and docs — is decided once; what is sent
+ * is only what the messages before it lack, since earlier blocks stay verbatim in the history and the model
+ * still reads them. Working-memory items and record / doc lines are compared whole, as rendered (a record also
+ * counts as held when each of its sentences already is), so nothing goes half.
+ */
+import type { ChatMessage } from '../../engine/protocol.ts';
+import { sanitizeText } from '../../context/sanitize.ts';
+import type { TokenCounter } from '../../context/tokens.ts';
+import { renderDocs, renderRecords, docLine, recordLine, type DocLine, type RecordLine } from '../retrieval/render.ts';
+import type { RetrievalIndex } from '../retrieval/retrieval-index.ts';
+import type { RetrievalResult } from '../retrieval/retriever.ts';
+import type { SectionLabels } from './labels.ts';
+import { renderWmLine, type WmLine } from './working-memory.ts';
+
+/** The whole memory of a turn, before anything the prompt already holds is left out. */
+export interface BlockParts {
+  readonly labels: SectionLabels;
+  readonly offsetMinutes: number;
+  readonly working: readonly WmLine[];
+  readonly records: readonly RecordLine[];
+  readonly docs: readonly DocLine[];
+  /** The retrieval text when it could not be split into its lines: then it is held or sent whole. */
+  readonly opaque: string | null;
+  /** Retrieval rank per record / doc id (0 best). */
+  readonly rank: ReadonlyMap<string, number>;
+}
+
+export interface BlockDelta {
+  /** What the new user message carries ('' when the prompt holds it all). */
+  readonly text: string;
+  /** Record / doc ids and working-memory items, split by whether the prompt already held them. */
+  readonly held: { readonly records: readonly string[]; readonly working: readonly string[] };
+  readonly sent: { readonly records: readonly string[]; readonly working: readonly string[] };
+  /** Tokens of the working-memory part and of the retrieved part sent, labels included (0 when none). */
+  readonly workingTokens: number;
+  readonly retrievalTokens: number;
+}
+
+const labelled = (label: string, lines: readonly WmLine[]): string => (lines.length === 0 ? '' : `${label}\n${lines.map(renderWmLine).join('\n')}`);
+
+/** Working-memory items, newest first per line, as many as fit in `budget` tokens with the label (whole items only). */
+export function selectWorking(lines: readonly WmLine[], label: string, budget: number, counter: TokenCounter): { lines: WmLine[]; tokens: number; cut: boolean } {
+  const out: WmLine[] = [];
+  let tokens = 0;
+  for (const line of lines) {
+    const items: string[] = [];
+    for (const item of line.items) {
+      const trial = labelled(label, [...out, { ...line, items: [...items, item] }]);
+      const n = counter.count(trial);
+      if (n > budget) return { lines: items.length > 0 ? [...out, { ...line, items }] : out, tokens, cut: true };
+      items.push(item);
+      tokens = n;
+    }
+    out.push({ ...line, items });
+  }
+  return { lines: out, tokens, cut: false };
+}
+
+/**
+ * Splits a retrieval result into its lines (from the index, rendered with retrieval's own functions); null
+ * when they do not render back to exactly `r.text`, so a change in retrieval's rendering cannot corrupt a block.
+ */
+export function retrievalLines(r: RetrievalResult, index: RetrievalIndex, userId: string, labels: SectionLabels, offsetMinutes: number): { records: RecordLine[]; docs: DocLine[] } | null {
+  const memory = index.user(userId);
+  const records: RecordLine[] = [];
+  const docs: DocLine[] = [];
+  for (const [id, pieces] of r.chosen) {
+    const turn = memory.turns.get(id);
+    const doc = index.docEntries.get(id);
+    const chunk = turn !== undefined ? memory.shard.chunks.get(id) : index.docs.chunks.get(id);
+    const text = turn?.text ?? doc?.text;
+    if (text === undefined || chunk === undefined) return null;
+    const parts = pieces === 'all' ? [text] : pieces.map((i) => chunk.pieces[i]?.text ?? '');
+    if (turn !== undefined) {
+      const speaker = turn.speaker ?? (turn.role === 'user' ? labels.user : labels.assistant);
+      records.push({ id, time: turn.time, seq: turn.seq, speaker, parts });
+    } else if (doc !== undefined) docs.push({ id, source: doc.source, part: doc.part, parts });
+  }
+  return render(records, docs, labels, offsetMinutes) === r.text ? { records, docs } : null;
+}
+
+function render(records: readonly RecordLine[], docs: readonly DocLine[], labels: SectionLabels, offsetMinutes: number): string {
+  return [renderRecords(records, labels, offsetMinutes), renderDocs(docs, labels)].filter((s) => s !== '').join('\n\n');
+}
+
+/** A part shorter than this is found inside other text too easily to count as held by itself. */
+const MIN_PART_CHARS = 16;
+
+/** What the user messages among `held` say, one string, with a newline at both ends (lines are matched whole). */
+function heldText(held: readonly ChatMessage[]): string {
+  return `\n${held.filter((m) => m.role === 'user').map((m) => m.content).join('\n\n')}\n`;
+}
+
+/** Whether `text` holds `item` as a whole item of a working-memory line (after `head: ` or a separator). */
+function holdsItem(text: string, item: string, sep: string): boolean {
+  for (let at = text.indexOf(item); at >= 0; at = text.indexOf(item, at + 1)) {
+    const before = text.slice(Math.max(0, at - sep.length), at) === sep || text.slice(at - 2, at) === ': ';
+    const rest = text.slice(at + item.length);
+    if (before && (rest.startsWith(sep) || rest.startsWith('\n'))) return true;
+  }
+  return false;
+}
+
+/**
+ * Held: the same line, or every part of it inside earlier lines (a sentence sent before, now wanted alone);
+ * parts too short to tell apart must match as the whole line.
+ */
+function holdsLine(text: string, rendered: string, parts: readonly string[]): boolean {
+  return text.includes(`\n${sanitizeText(rendered)}\n`) || parts.every((p) => p.length >= MIN_PART_CHARS && text.includes(sanitizeText(p)));
+}
+
+/** Splits the block by what `held` (the messages the new user message follows) already carries. */
+function split(parts: BlockParts, held: readonly ChatMessage[]) {
+  const text = heldText(held);
+  const { labels } = parts;
+  const working = { held: [] as WmLine[], sent: [] as WmLine[] };
+  for (const line of parts.working) {
+    const has = line.items.filter((item) => holdsItem(text, sanitizeText(item), line.sep));
+    const lacks = line.items.filter((item) => !has.includes(item));
+    if (has.length > 0) working.held.push({ ...line, items: has });
+    if (lacks.length > 0) working.sent.push({ ...line, items: lacks });
+  }
+  const records = parts.records.filter((l) => holdsLine(text, recordLine(l, labels), l.parts));
+  const docs = parts.docs.filter((l) => holdsLine(text, docLine(l, labels), l.parts));
+  const opaqueHeld = parts.opaque !== null && parts.opaque !== '' && text.includes(sanitizeText(parts.opaque));
+  return {
+    working,
+    records: { held: records, sent: parts.records.filter((l) => !records.includes(l)) },
+    docs: { held: docs, sent: parts.docs.filter((l) => !docs.includes(l)) },
+    opaque: parts.opaque === null ? null : { held: opaqueHeld ? parts.opaque : '', sent: opaqueHeld ? '' : parts.opaque },
+  };
+}
+
+const ids = (lines: ReadonlyArray<{ readonly id: string }>): string[] => lines.map((l) => l.id);
+const itemsOf = (lines: readonly WmLine[]): string[] => lines.flatMap((l) => l.items);
+
+/** The part of the block that `held` (the messages the new user message follows) does not already carry. */
+export function blockDelta(parts: BlockParts, held: readonly ChatMessage[], counter: TokenCounter): BlockDelta {
+  const s = split(parts, held);
+  const { labels } = parts;
+  // Two turns that read the same ("OK, thanks.") are sent once.
+  const seen = new Set<string>();
+  const once = (text: string): boolean => !seen.has(text) && seen.add(text) !== undefined;
+  const records = s.records.sent.filter((l) => once(recordLine(l, labels)));
+  const docs = s.docs.sent.filter((l) => once(docLine(l, labels)));
+  const wm = labelled(labels.working, s.working.sent);
+  const retrieved = s.opaque?.sent ?? render(records, docs, labels, parts.offsetMinutes);
+  return {
+    text: [wm, retrieved].filter((x) => x !== '').join('\n\n'),
+    held: { records: [...ids(s.records.held), ...ids(s.docs.held)], working: itemsOf(s.working.held) },
+    sent: { records: [...ids(records), ...ids(docs)], working: itemsOf(s.working.sent) },
+    workingTokens: wm === '' ? 0 : counter.count(wm),
+    retrievalTokens: retrieved === '' ? 0 : counter.count(retrieved),
+  };
+}
+
+/**
+ * The block cut down to what fits in `room` tokens beyond what `held` already carries, new lines best first
+ * (working memory first). For a turn whose best memory is already in the prompt: the rest of its new memory
+ * is not worth a compaction.
+ */
+export function fitToRoom(parts: BlockParts, held: readonly ChatMessage[], room: number, counter: TokenCounter): BlockParts {
+  if (parts.opaque !== null) return parts;
+  const lines = [
+    ...parts.records.map((l) => ({ id: l.id, text: recordLine(l, parts.labels), parts: l.parts })),
+    ...parts.docs.map((l) => ({ id: l.id, text: docLine(l, parts.labels), parts: l.parts })),
+  ].sort((a, b) => (parts.rank.get(a.id) ?? Infinity) - (parts.rank.get(b.id) ?? Infinity));
+  const text = heldText(held);
+  const keep = new Set<string>();
+  let left = room - blockDelta({ ...parts, records: [], docs: [] }, held, counter).workingTokens;
+  // Headings of the two sections, counted once, whether or not they are needed.
+  left -= counter.count(parts.labels.history) + counter.count(parts.labels.docs) + 16;
+  for (const line of lines) {
+    if (holdsLine(text, line.text, line.parts)) keep.add(line.id);
+    else {
+      const cost = counter.count(line.text) + 1;
+      if (cost > left) continue;
+      left -= cost;
+      keep.add(line.id);
+    }
+  }
+  return { ...parts, records: parts.records.filter((l) => keep.has(l.id)), docs: parts.docs.filter((l) => keep.has(l.id)) };
+}
+
+/** Whether one of the records / docs in `must` is missing from `held` (then the turn may compact). */
+export function missesAny(parts: BlockParts, held: readonly ChatMessage[], must: ReadonlySet<string>): boolean {
+  if (parts.opaque !== null) return true;
+  const text = heldText(held);
+  const best = (id: string): boolean => must.has(id);
+  return (
+    parts.records.some((l) => best(l.id) && !holdsLine(text, recordLine(l, parts.labels), l.parts)) ||
+    parts.docs.some((l) => best(l.id) && !holdsLine(text, docLine(l, parts.labels), l.parts))
+  );
+}
