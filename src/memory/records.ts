@@ -121,6 +121,18 @@ export interface WorkingItemRecord {
   pinned: boolean;
 }
 
+/** Where a doc chunk lives on its site, for the link shown under an answer (docs index chunks carry it). */
+export interface DocChunkMeta {
+  /** The page's URL, without anchor (the widget stores the absolute link: `https://site/guide/install.html`). */
+  url: string;
+  /** The heading's anchor within the page ('' for the page's top). */
+  anchor: string;
+  /** The page title. */
+  title: string;
+  /** Heading path, e.g. `Install › From npm` ('' for the page's top). */
+  heading: string;
+}
+
 /** A chunk of a document for the docs widget: a namespace of its own, never mixed with conversation memory. */
 export interface DocChunkRecord {
   id: string;
@@ -134,6 +146,17 @@ export interface DocChunkRecord {
   createdAt: number;
   heat: ChunkHeat;
   embedding: ChunkEmbedding | null;
+  /** Link data, when the doc came with it (a docs index). */
+  meta?: DocChunkMeta;
+}
+
+/** One stored doc as a whole: its content hash (a docs index page hash; '' when none was given) and size. */
+export interface DocSummary {
+  docId: string;
+  source: string;
+  hash: string;
+  chunks: number;
+  updatedAt: number;
 }
 
 export type MetaRecord =
@@ -142,6 +165,8 @@ export type MetaRecord =
   | { key: 'embedder'; active: string; pending: string | null; dimensions: number }
   | { key: 'retrievals'; count: number }
   /** A snapshot of an embedder's corpus statistics (IDF), keyed `stats:<embedderKey>`. */
-  | { key: `stats:${string}`; documents: number; df: Uint32Array; savedAt: number };
+  | { key: `stats:${string}`; documents: number; df: Uint32Array; savedAt: number }
+  /** A stored doc's summary (its hash decides whether a re-index must rewrite it), keyed `doc:<docId>`. */
+  | ({ key: `doc:${string}` } & DocSummary);
 
 export type MetaKey = MetaRecord['key'];

@@ -3,9 +3,9 @@
  * embedder, working-memory items and doc chunks. `MemoryStore` (store.ts) adds sessions, turns and search.
  */
 import { writeTx } from './db.ts';
-import { deleteDocTx, putDocTx, type DocInput } from './docs.ts';
+import { deleteDocTx, listDocSummaries, putDocsTx, type DocInput } from './docs.ts';
 import { embedderKey, type Embedder } from './embedders/embedder.ts';
-import type { DocChunkRecord, WorkingItemRecord } from './records.ts';
+import type { DocChunkRecord, DocSummary, WorkingItemRecord } from './records.ts';
 import { readEmbedderMeta, type ReembedOptions } from './reembed.ts';
 import type { StoreRuntime } from './store-runtime.ts';
 import { isChunkRecord, isDocChunkRecord, keepValid } from './validate.ts';
@@ -140,22 +140,42 @@ export class StoreData {
 
   /** Stores a doc's chunks (replacing an earlier version of the doc) and indexes them in the `docs` namespace. */
   async putDoc(input: DocInput): Promise<DocChunkRecord[]> {
+    const [chunks] = await this.putDocs([input]);
+    return chunks!;
+  }
+
+  /**
+   * Stores several docs in one transaction (a docs index sync writes a batch of pages at once) and indexes them.
+   * Returns each doc's chunks as written, in order.
+   */
+  async putDocs(inputs: readonly DocInput[]): Promise<DocChunkRecord[][]> {
+    if (inputs.length === 0) return [];
     const embedder = this._rt.embedder;
-    const changes = await putDocTx(this._rt.db(), input, {
+    const all = await putDocsTx(this._rt.db(), inputs, {
       counter: this._rt.counter,
       embedder,
       embedderKey: embedderKey(embedder),
       now: this._rt.now(),
     });
-    const keptIds = new Set(changes.chunks.map((c) => c.id));
-    this._rt.index.removeScope('docs', input.docId);
-    this._rt.afterChunks(
-      'docs',
-      changes.chunks,
-      changes.removed.map((c) => c.text),
-      changes.removed.map((c) => c.id).filter((id) => !keptIds.has(id)),
-    );
-    return changes.chunks;
+    const written: DocChunkRecord[] = [];
+    const oldTexts: string[] = [];
+    const stale: string[] = [];
+    all.forEach((changes, i) => {
+      const keptIds = new Set(changes.chunks.map((c) => c.id));
+      this._rt.index.removeScope('docs', inputs[i]!.docId);
+      written.push(...changes.chunks);
+      for (const r of changes.removed) {
+        oldTexts.push(r.text);
+        if (!keptIds.has(r.id)) stale.push(r.id);
+      }
+    });
+    this._rt.afterChunks('docs', written, oldTexts, stale);
+    return all.map((c) => c.chunks);
+  }
+
+  /** Every stored doc: id, source, content hash and chunk count (read without touching the chunks). */
+  listDocs(): Promise<DocSummary[]> {
+    return listDocSummaries(this._rt.db());
   }
 
   async deleteDoc(docId: string): Promise<void> {

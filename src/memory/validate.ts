@@ -5,6 +5,7 @@
 import type {
   ChunkRecord,
   DocChunkRecord,
+  DocSummary,
   SessionRecord,
   TurnRecord,
   VectorRecord,
@@ -79,9 +80,18 @@ export function isChunkRecord(v: unknown): v is ChunkRecord {
   );
 }
 
+function isDocMeta(v: unknown): boolean {
+  return v === undefined || (obj(v) && str(v['url']) && str(v['anchor']) && str(v['title']) && str(v['heading']));
+}
+
+export function isDocSummary(v: unknown): v is DocSummary {
+  return obj(v) && str(v['docId']) && str(v['source']) && str(v['hash']) && int(v['chunks']) && num(v['updatedAt']);
+}
+
 export function isDocChunkRecord(v: unknown): v is DocChunkRecord {
   return (
     obj(v) &&
+    isDocMeta(v['meta']) &&
     str(v['id']) &&
     str(v['docId']) &&
     str(v['source']) &&

@@ -17,6 +17,10 @@ export type ErrorCode =
   | 'invalid_input'
   | 'invalid_config'
   | 'storage_full'
+  /** A docs index (manifest or page file) that is not in the index format. */
+  | 'docs_index_invalid'
+  /** No docs index at the configured URL (HTTP 404/410). */
+  | 'docs_index_not_found'
   | 'internal';
 
 /** The plain-data form that crosses `postMessage`. */

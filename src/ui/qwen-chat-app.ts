@@ -84,6 +84,8 @@ export class QwenChatApp extends LitElement {
       await this.conversations.refresh();
       if (firstId !== null) this.conversations.select(firstId);
     },
+    counter: () => import('./controllers/context-planner.ts').then((m) => m.qwenCounter()),
+    docsImported: () => this.planner.invalidate(),
   });
 
   constructor() {
@@ -242,6 +244,9 @@ export class QwenChatApp extends LitElement {
         ?has-current=${active !== undefined}
         @qwen-export=${(e: CustomEvent<{ scope: string }>) => void this.data.download(e.detail.scope === 'current' ? active?.id : undefined, e.detail.scope === 'current' ? active?.title : undefined)}
         @qwen-import=${(e: CustomEvent<{ file: File }>) => void this.data.importFile(e.detail.file)}
+        .docsProgress=${this.data.docsProgress}
+        .docsSkipped=${this.data.docsSkipped}
+        @qwen-import-docs=${(e: CustomEvent<{ files: File[] }>) => void this.data.importDocs(e.detail.files)}
         @qwen-delete-all=${() => void this.data.deleteEverything()}
       ></qwen-data-panel>`;
     }

@@ -1,16 +1,19 @@
 import { LitElement, css, html, nothing } from 'lit';
 import { customElement, property, query } from 'lit/decorators.js';
 import type { DataNotice } from './controllers/data-controller.ts';
+import type { DocsImportProgress, DocsImportSkip } from './data/docs-import.ts';
 import { IMPORT_MAX_BYTES } from './data/export-format.ts';
-import { LocaleController, t } from './i18n/index.ts';
+import { LocaleController, t, type MessageKey } from './i18n/index.ts';
 import type { QwenConfirmDialog } from './qwen-confirm-dialog.ts';
 import './qwen-confirm-dialog.ts';
 import { controls, panelStyles } from './styles.ts';
 
 /**
- * Data control: export this or every conversation, import an export (checked whole first), delete everything.
+ * Data control: export this or every conversation, import an export (checked whole first), import a folder of
+ * Markdown files as knowledge (progress, and each skipped file with why), delete everything.
  * @fires qwen-export - detail: { scope: 'current' | 'all' }
  * @fires qwen-import - detail: { file }
+ * @fires qwen-import-docs - detail: { files } (a chosen folder's files, or chosen files)
  * @fires qwen-delete-all - the user confirmed deleting all their data
  * @csspart section - each part of the panel
  */
@@ -35,6 +38,11 @@ export class QwenDataPanel extends LitElement {
       input[type='file'] {
         max-width: 100%;
       }
+      .skipped {
+        margin: 0.5rem 0 0;
+        padding-inline-start: 1.25rem;
+        font-size: 0.9em;
+      }
     `,
   ];
 
@@ -42,6 +50,10 @@ export class QwenDataPanel extends LitElement {
   @property({ type: Boolean }) busy = false;
   /** Whether a conversation is open (its export is offered). */
   @property({ type: Boolean, attribute: 'has-current' }) hasCurrent = false;
+  /** The docs import under way (null when none is). */
+  @property({ attribute: false }) docsProgress: DocsImportProgress | null = null;
+  /** Files the last docs import skipped. */
+  @property({ attribute: false }) docsSkipped: DocsImportSkip[] = [];
   @query('qwen-confirm-dialog') private _confirm!: QwenConfirmDialog;
 
   constructor() {
@@ -58,6 +70,42 @@ export class QwenDataPanel extends LitElement {
     const file = input.files?.[0];
     input.value = '';
     if (file !== undefined) this._fire('qwen-import', { file });
+  }
+
+  private _onDocs(event: Event): void {
+    const input = event.target as HTMLInputElement;
+    const files = [...(input.files ?? [])];
+    input.value = '';
+    if (files.length > 0) this._fire('qwen-import-docs', { files });
+  }
+
+  private _skipLine(skip: DocsImportSkip): string {
+    const reason = t(`data.docs.reason.${skip.reason}` as MessageKey, skip.params);
+    return t('data.docs.skipped', { path: skip.path, reason });
+  }
+
+  private _renderDocs() {
+    const progress = this.docsProgress;
+    return html`<section part="section" aria-labelledby="h-docs">
+      <h3 id="h-docs">${t('data.docs.title')}</h3>
+      <p class="muted" id="docs-help">${t('data.docs.help')}</p>
+      <div class="row">
+        <label class="row">
+          <span>${t('data.docs.folder')}</span>
+          <input type="file" webkitdirectory multiple aria-describedby="docs-help" ?disabled=${this.busy} @change=${this._onDocs} />
+        </label>
+        <label class="row">
+          <span>${t('data.docs.files')}</span>
+          <input type="file" multiple accept=".md,.markdown,.html,.htm,text/markdown,text/html" aria-describedby="docs-help" ?disabled=${this.busy} @change=${this._onDocs} />
+        </label>
+      </div>
+      ${progress === null ? nothing : html`<p role="status" class="muted">${t('data.docs.progress', { done: progress.done, total: progress.total })}</p>`}
+      ${this.docsSkipped.length === 0
+        ? nothing
+        : html`<ul class="skipped" aria-label=${t('data.docs.skippedTitle')}>
+            ${this.docsSkipped.map((s) => html`<li>${this._skipLine(s)}</li>`)}
+          </ul>`}
+    </section>`;
   }
 
   private async _deleteAll(): Promise<void> {
@@ -84,6 +132,7 @@ export class QwenDataPanel extends LitElement {
           <input type="file" accept="application/json,.json" aria-describedby="import-help" ?disabled=${this.busy} @change=${this._onFile} />
         </label>
       </section>
+      ${this._renderDocs()}
       <section part="section" aria-labelledby="h-wipe">
         <h3 id="h-wipe">${t('data.wipe.title')}</h3>
         <p class="muted">${t('data.wipe.help')}</p>

@@ -5,6 +5,10 @@
  */
 import { Wllama, type RawCompletionChunk } from '@wllama/wllama';
 import wasmUrl from '@wllama/wllama/esm/wasm/wllama.wasm?url';
+// The compat build (Asyncify, no Memory64) for browsers without JSPI/Memory64 (Safari): bundled next to our own
+// files, so wllama never fetches it from its default CDN (jsDelivr), and it works offline where it is cached.
+import compatWasmUrl from '@wllama/wllama-compat/wasm/wllama.wasm?url';
+import compatWorkerUrl from '@wllama/wllama-compat/wasm/wllama.js?url';
 import { renderChatML } from '../../context/chatml.ts';
 import { sanitizeText } from '../../context/sanitize.ts';
 import { AssistantError, abortedError, isAbortError } from '../../shared/errors.ts';
@@ -21,6 +25,9 @@ function threadCount(): number {
 function absolute(url: string): string {
   return new URL(url, globalThis.location.href).href;
 }
+
+/** Where the compat build is served: next to the engine's own files (the app's origin, or the widget's base URL). */
+export const WLLAMA_COMPAT = Object.freeze({ wasm: absolute(compatWasmUrl), worker: absolute(compatWorkerUrl) });
 
 export class WllamaBackend implements Backend {
   readonly kind = 'wllama' as const;
@@ -186,7 +193,10 @@ export class WllamaBackend implements Backend {
   }
 
   private _create(): Wllama {
-    return new Wllama({ default: wasmUrl }, { suppressNativeLog: true, allowOffline: true });
+    // The main build's emscripten code is inlined in wllama's bundle (nothing fetched); its wasm is ours.
+    const wllama = new Wllama({ default: wasmUrl }, { suppressNativeLog: true, allowOffline: true });
+    wllama.setCompat(WLLAMA_COMPAT);
+    return wllama;
   }
 
   private _require(): Wllama {

@@ -11,6 +11,7 @@ import {
   type TokenCounter,
 } from '../../context/index.ts';
 import type { ChatMessage } from '../../engine/protocol.ts';
+import { AssistantError } from '../../shared/errors.ts';
 
 export interface PlannedPrompt {
   messages: ChatMessage[];
@@ -20,18 +21,33 @@ export interface PlannedPrompt {
 /** Where the prepared tokenizer files are served (`npm run prepare-tokenizer` writes them into public/). */
 export const TOKENIZER_BASE = `${import.meta.env.BASE_URL}tokenizer/qwen2.5/`;
 
-let sharedCounter: Promise<TokenCounter> | null = null;
+/** One counter per tokenizer folder (the app's, a widget's base URL), loaded once; a failed load is retried. */
+const counters = new Map<string, Promise<TokenCounter>>();
 
-export function qwenCounter(): Promise<TokenCounter> {
-  sharedCounter ??= loadQwenTokenCounter(async (file) => {
-    const response = await fetch(`${TOKENIZER_BASE}${file}`);
-    if (!response.ok) throw new Error(`Could not load the tokenizer (${TOKENIZER_BASE}${file}: HTTP ${response.status}).`);
-    return response.json();
-  }).catch((error: unknown) => {
-    sharedCounter = null;
-    throw error;
-  });
-  return sharedCounter;
+/**
+ * The exact Qwen token counter, its files fetched from `base` (a folder URL ending in `/`): the app's own by
+ * default, the widget's `${widgetBase}tokenizer/qwen2.5/` when embedded on another site.
+ */
+export function qwenCounter(base: string = TOKENIZER_BASE): Promise<TokenCounter> {
+  let counter = counters.get(base);
+  if (counter === undefined) {
+    counter = loadQwenTokenCounter(async (file) => {
+      const url = `${base}${file}`;
+      let response: Response;
+      try {
+        response = await fetch(url);
+      } catch (error) {
+        throw new AssistantError('network', `Could not load the tokenizer from ${url}: the network is off or the host is unreachable.`, { cause: error });
+      }
+      if (!response.ok) throw new AssistantError('load_failed', `Could not load the tokenizer (${url}: HTTP ${response.status}).`);
+      return response.json();
+    }).catch((error: unknown) => {
+      counters.delete(base);
+      throw error;
+    });
+    counters.set(base, counter);
+  }
+  return counter;
 }
 
 export class ContextPlanner {

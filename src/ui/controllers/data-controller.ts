@@ -1,10 +1,13 @@
 /**
  * The user's data, in and out: export one or all conversations as a versioned JSON file, import such a file
  * (checked whole first; a failed write is rolled back), and "delete all my data": every IndexedDB database,
- * localStorage, the origin-private files (the CPU model) and every cache (the GPU model, the app shell).
+ * localStorage, the origin-private files (the CPU model) and every cache (the GPU model, the app shell). Also
+ * imports a folder of Markdown files as knowledge (the docs namespace), file by file with progress.
  */
 import type { ReactiveController, ReactiveControllerHost } from 'lit';
+import type { TokenCount } from '../../memory/chunking.ts';
 import type { MemoryStore } from '../../memory/store.ts';
+import type { DocsImportProgress, DocsImportSkip } from '../data/docs-import.ts';
 import { clearAllFilesAndCaches } from '../data/model-cache.ts';
 import { ImportError, buildExport, exportFileName, readExportFile, type ExportConversation, type ExportFile } from '../data/export-format.ts';
 import type { MessageKey, MessageParams } from '../i18n/index.ts';
@@ -24,11 +27,19 @@ export interface DataDeps {
   afterWipe(): Promise<void>;
   /** Conversations were added. */
   imported(firstId: string | null): Promise<void>;
+  /** The exact Qwen token counter (loaded on first use). */
+  counter(): Promise<TokenCount>;
+  /** Docs were added to the docs namespace. */
+  docsImported(): void;
 }
 
 export class DataController implements ReactiveController {
   notice: DataNotice | null = null;
   busy = false;
+  /** Files of the docs import under way (null when none is). */
+  docsProgress: DocsImportProgress | null = null;
+  /** The files the last docs import skipped, with why. */
+  docsSkipped: DocsImportSkip[] = [];
 
   constructor(
     private readonly _host: ReactiveControllerHost,
@@ -99,6 +110,38 @@ export class DataController implements ReactiveController {
       return false;
     } finally {
       this.busy = false;
+      this._host.requestUpdate();
+    }
+  }
+
+  /** Imports Markdown (and HTML) files as docs; malformed ones are skipped and listed, the rest imported. */
+  async importDocs(files: readonly File[]): Promise<void> {
+    this.busy = true;
+    this.docsSkipped = [];
+    this.docsProgress = { done: 0, total: 0 };
+    this._host.requestUpdate();
+    try {
+      const [{ importDocFiles }, store, counter] = await Promise.all([import('../data/docs-import.ts'), this._deps.store(), this._deps.counter()]);
+      const result = await importDocFiles(files, {
+        store,
+        counter,
+        onProgress: (p) => {
+          this.docsProgress = p;
+          this._host.requestUpdate();
+        },
+      });
+      this.docsSkipped = result.skipped;
+      if (result.docs > 0) this._deps.docsImported();
+      this._notify(
+        result.docs > 0
+          ? { kind: 'ok', key: 'data.docs.done', params: { docs: result.docs, chunks: result.chunks, skipped: result.skipped.length } }
+          : { kind: 'error', key: 'data.docs.none', params: { skipped: result.skipped.length, ignored: result.ignored } },
+      );
+    } catch (error) {
+      this._notify({ kind: 'error', key: 'data.docs.failed', params: { reason: error instanceof Error ? error.message : String(error) } });
+    } finally {
+      this.busy = false;
+      this.docsProgress = null;
       this._host.requestUpdate();
     }
   }

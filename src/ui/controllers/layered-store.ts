@@ -2,10 +2,11 @@
  * The layered memory's durable records (`ChunkStore`) on top of the conversation store, so there is one copy of
  * every message: turns are the MemoryStore's (the chat writes them before the pipeline runs, so `putTurn` only
  * keeps the flags the pipeline adds), and the small rest — each session's gate state, deprecations and heat — is
- * kept in localStorage. Hidden turns (replaced by a regenerate or an edit) are left out.
+ * kept in localStorage. Hidden turns (replaced by a regenerate or an edit) are left out. Docs are the store's docs
+ * namespace (imported Markdown folders), each chunk named by its file path and heading.
  */
 import type { MemoryStore } from '../../memory/store.ts';
-import type { TurnRecord } from '../../memory/records.ts';
+import type { DocChunkRecord, TurnRecord } from '../../memory/records.ts';
 import { intentTags } from '../../memory/retrieval/intent.ts';
 import { keyTerms } from '../../memory/retrieval/key-terms.ts';
 import { InMemoryChunkStore, type ChunkStore, type DocEntry, type HeatEntry, type SessionEntry, type TurnEntry } from '../../memory/retrieval/records.ts';
@@ -31,7 +32,7 @@ function readSide(): SideData {
 
 export class ConversationChunkStore implements ChunkStore {
   private readonly _side = readSide();
-  /** Doc chunks are not the conversation's: they stay in memory, as the in-memory store keeps them. */
+  /** Docs added during the session (`LayeredMemory.addDoc`) stay in memory; the stored ones are the store's. */
   private readonly _docs = new InMemoryChunkStore();
 
   constructor(
@@ -77,8 +78,11 @@ export class ConversationChunkStore implements ChunkStore {
     return this._docs.putDoc(doc);
   }
 
-  listDocs(): Promise<DocEntry[]> {
-    return this._docs.listDocs();
+  /** The store's docs, then those added during the session. */
+  async listDocs(): Promise<DocEntry[]> {
+    const summaries = await this._store.listDocs();
+    const stored = await Promise.all(summaries.map((d) => this._store.listDocChunks(d.docId)));
+    return [...stored.flat().map(docEntry), ...(await this._docs.listDocs())];
   }
 
   putHeat(entries: ReadonlyMap<string, HeatEntry>): Promise<void> {
@@ -123,4 +127,11 @@ export class ConversationChunkStore implements ChunkStore {
       // Over quota or private mode: the gate state and heat are rebuilt over time; nothing the user wrote is lost.
     }
   }
+}
+
+/** How a stored doc chunk names its origin in the prompt: its file path (or URL) and heading. */
+export function docEntry(chunk: DocChunkRecord): DocEntry {
+  const meta = chunk.meta;
+  const source = meta === undefined ? chunk.source : meta.heading === '' ? meta.url : `${meta.url} › ${meta.heading}`;
+  return { id: chunk.id, docId: chunk.docId, source, part: chunk.part, text: chunk.text };
 }

@@ -1,0 +1,57 @@
+/**
+ * Time from opening the widget to a searchable docs index for a generated 10,000-chunk corpus, in real Chromium
+ * (bench/widget-docs-page.ts measures). The corpus (scripts/index-docs/generate-corpus.ts) is indexed once with
+ * `index-docs` into .cache/bench-widget-docs/ and reused while its manifest is there.
+ *
+ *   npx tsx scripts/bench/widget-docs.ts [--chunks 10000]
+ *
+ * Prints the cold (first visit) and warm (later visit) timings, then one JSON line with `docsReady10kMs` (cold,
+ * from open until the widget can plan a prompt from the docs). `runWidgetDocsBench()` is what `bench:widget` calls.
+ */
+import { existsSync, readFileSync, rmSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { parseArgs } from 'node:util';
+import type { WidgetDocsBench } from '../../bench/widget-docs-types.ts';
+import { generateCorpus } from '../index-docs/generate-corpus.ts';
+import { indexDocsFolder } from '../index-docs/index-folder.ts';
+import { runBrowserBench } from './browser-runner.ts';
+
+const ROOT = '.cache/bench-widget-docs';
+
+/** The index of a generated corpus of `chunks` chunks, written once (its manifest URL below the repo root). */
+async function corpusIndex(chunks: number, log: (line: string) => void): Promise<string> {
+  const out = join(ROOT, `index-${chunks}`);
+  const manifest = join(out, 'manifest.json');
+  if (existsSync(manifest)) {
+    const parsed = JSON.parse(readFileSync(manifest, 'utf8')) as { pages: Array<{ chunks: number }> };
+    if (parsed.pages.reduce((n, p) => n + p.chunks, 0) >= chunks) return `/${out}/manifest.json`;
+  }
+  const corpusDir = join(ROOT, `corpus-${chunks}`);
+  rmSync(corpusDir, { recursive: true, force: true });
+  rmSync(out, { recursive: true, force: true });
+  const corpus = generateCorpus({ chunks, dir: corpusDir });
+  log(`generated ${corpus.pages} pages (${corpus.chunks} chunks); indexing…`);
+  const result = await indexDocsFolder(corpusDir, { out, baseUrl: '/docs/' });
+  log(`indexed ${result.stats.pages} pages, ${result.stats.chunks} chunks in ${result.stats.seconds.toFixed(1)} s`);
+  return `/${out}/manifest.json`;
+}
+
+export async function runWidgetDocsBench(options: { chunks?: number; log?: (line: string) => void } = {}): Promise<WidgetDocsBench> {
+  const log = options.log ?? ((line: string) => process.stderr.write(`${line}\n`));
+  const manifest = await corpusIndex(options.chunks ?? 10_000, log);
+  return (await runBrowserBench('/bench/widget-docs.html', { query: `manifest=${encodeURIComponent(manifest)}`, timeoutMs: 600_000, onLog: log })) as WidgetDocsBench;
+}
+
+const isMain = process.argv[1] !== undefined && import.meta.url === pathToFileURL(resolve(process.argv[1])).href;
+if (isMain) {
+  const { values } = parseArgs({ options: { chunks: { type: 'string', default: '10000' } } });
+  const result = await runWidgetDocsBench({ chunks: Number(values.chunks) });
+  const row = (label: string, t: WidgetDocsBench['cold']): string =>
+    `${label.padEnd(30)} ready ${String(t.docsReady).padStart(8)} ms  (sync ${t.sync} ms, fetched ${t.fetched} page files; store searchable at ${t.storeSearchable} ms; layered memory +${t.layered} ms)`;
+  console.log(`Chromium: ${result.userAgent}`);
+  console.log(`docs index: ${result.cold.pages} pages, ${result.cold.chunks} chunks; tokenizer load ${result.tokenizerMs} ms (in parallel in the widget)`);
+  console.log(row('first visit (empty store)', result.cold));
+  console.log(row('later visit (index unchanged)', result.warm));
+  console.log(JSON.stringify({ docsReady10kMs: result.cold.docsReady, docsReadyWarm10kMs: result.warm.docsReady, docsStoreSearchable10kMs: result.cold.storeSearchable }));
+}

@@ -1,0 +1,194 @@
+/**
+ * The conversation and the runtime behind it, as a Lit ReactiveController: creates the runtime on first use (its
+ * module is `import()`ed, so no engine code is in the eager chunk), follows its status, streams answers into the
+ * message list, stops and retries. The element only renders what this holds.
+ */
+import type { ReactiveController, ReactiveControllerHost } from 'lit';
+import type { DocSource, WidgetRuntime, WidgetRuntimeConfig, WidgetStatus } from './runtime/types.ts';
+
+export type MessageState = 'streaming' | 'complete' | 'stopped' | 'error';
+
+export interface WidgetMessage {
+  readonly id: number;
+  readonly role: 'user' | 'assistant';
+  text: string;
+  state: MessageState;
+  sources: readonly DocSource[];
+  /** For an assistant message: the question it answers (Retry asks it again). */
+  readonly question: string;
+}
+
+export interface WidgetError {
+  readonly code: string;
+  readonly message: string;
+}
+
+/** Loads the runtime module; replaced only by tests of the element that bring their own runtime. */
+export type RuntimeLoader = () => Promise<(config: WidgetRuntimeConfig) => WidgetRuntime>;
+
+export const loadRuntimeModule: RuntimeLoader = async () => (await import('./runtime/index.ts')).createWidgetRuntime;
+
+function asError(error: unknown): WidgetError {
+  if (typeof error === 'object' && error !== null) {
+    const { code, message } = error as { code?: unknown; message?: unknown };
+    return { code: typeof code === 'string' ? code : 'unknown', message: typeof message === 'string' ? message : String(error) };
+  }
+  return { code: 'unknown', message: String(error) };
+}
+
+const isAbort = (error: unknown): boolean => typeof error === 'object' && error !== null && (error as { name?: unknown }).name === 'AbortError';
+
+export class AssistantController implements ReactiveController {
+  messages: WidgetMessage[] = [];
+  status: WidgetStatus | null = null;
+  /** An error of the shell itself (the runtime module failed to load, an answer failed): shown like a status error. */
+  localError: WidgetError | null = null;
+
+  private _runtime: WidgetRuntime | null = null;
+  private _creating: Promise<WidgetRuntime> | null = null;
+  private _unsubscribe: (() => void) | null = null;
+  private _answer: AbortController | null = null;
+  private _nextId = 1;
+
+  constructor(
+    private readonly _host: ReactiveControllerHost,
+    private readonly _config: () => WidgetRuntimeConfig,
+    public loader: RuntimeLoader = loadRuntimeModule,
+  ) {
+    _host.addController(this);
+  }
+
+  get busy(): boolean {
+    return this._answer !== null;
+  }
+
+  /** The error to show: the runtime's own, else the shell's. */
+  get error(): WidgetError | null {
+    return this.status?.error ?? this.localError;
+  }
+
+  hostConnected(): void {}
+
+  hostDisconnected(): void {
+    this._answer?.abort();
+  }
+
+  /** Creates the runtime if needed and starts loading it (engine, tokenizer, docs index). */
+  async start(): Promise<WidgetRuntime | null> {
+    try {
+      const runtime = await this._ensureRuntime();
+      this.localError = null;
+      this._host.requestUpdate();
+      await runtime.ready();
+      return runtime;
+    } catch (error) {
+      // The runtime reports its own load errors through its status; a failure before it exists is ours.
+      if (this._runtime === null || this.status?.error == null) this.localError = asError(error);
+      this._host.requestUpdate();
+      return null;
+    }
+  }
+
+  /** Sends a question and streams the answer. Returns false when it was not sent (empty, or already answering). */
+  ask(text: string): boolean {
+    const question = text.trim();
+    if (question === '' || this.busy) return false;
+    this.messages = [...this.messages, this._message('user', question, question)];
+    void this._answerQuestion(question);
+    return true;
+  }
+
+  stop(): void {
+    this._answer?.abort();
+  }
+
+  /** Retry: reloads a failed runtime, and asks the last question again if its answer failed. */
+  async retry(): Promise<void> {
+    this.localError = null;
+    this._host.requestUpdate();
+    const last = this.messages.at(-1);
+    if (last !== undefined && last.role === 'assistant' && last.state === 'error') {
+      this.messages = this.messages.slice(0, -1);
+      void this._answerQuestion(last.question);
+      return;
+    }
+    await this.start();
+  }
+
+  /** A new conversation: the messages go, the runtime forgets them; the docs stay loaded. */
+  async reset(): Promise<void> {
+    this._answer?.abort();
+    this.messages = [];
+    this.localError = null;
+    this._host.requestUpdate();
+    await this._runtime?.reset().catch((error: unknown) => {
+      this.localError = asError(error);
+      this._host.requestUpdate();
+    });
+  }
+
+  /** Drops the runtime (its configuration changed); the next open creates a new one. */
+  async dispose(): Promise<void> {
+    this._answer?.abort();
+    this._unsubscribe?.();
+    this._unsubscribe = null;
+    const runtime = this._runtime;
+    this._runtime = null;
+    this._creating = null;
+    this.status = null;
+    this._host.requestUpdate();
+    await runtime?.dispose().catch(() => {});
+  }
+
+  private _message(role: WidgetMessage['role'], text: string, question: string): WidgetMessage {
+    return { id: this._nextId++, role, text, state: role === 'user' ? 'complete' : 'streaming', sources: [], question };
+  }
+
+  private _ensureRuntime(): Promise<WidgetRuntime> {
+    this._creating ??= (async () => {
+      const create = await this.loader();
+      const runtime = create(this._config());
+      this._runtime = runtime;
+      this._unsubscribe = runtime.onStatus((status) => {
+        this.status = status;
+        this._host.requestUpdate();
+      });
+      return runtime;
+    })();
+    // A failed import can be retried.
+    this._creating.catch(() => (this._creating = null));
+    return this._creating;
+  }
+
+  private async _answerQuestion(question: string): Promise<void> {
+    const controller = new AbortController();
+    this._answer = controller;
+    const reply = this._message('assistant', '', question);
+    this.messages = [...this.messages, reply];
+    this._host.requestUpdate();
+    try {
+      const runtime = await this._ensureRuntime();
+      await runtime.ready(controller.signal);
+      const result = await runtime.ask(question, {
+        signal: controller.signal,
+        onDelta: (delta) => {
+          reply.text += delta;
+          this._host.requestUpdate();
+        },
+      });
+      reply.text = result.reply;
+      reply.sources = result.sources;
+      reply.state = 'complete';
+    } catch (error) {
+      if (isAbort(error) || controller.signal.aborted) reply.state = 'stopped';
+      else {
+        reply.state = 'error';
+        if (this.status?.error == null) this.localError = asError(error);
+      }
+    } finally {
+      if (this._answer === controller) this._answer = null;
+      this.messages = [...this.messages];
+      this._host.requestUpdate();
+    }
+  }
+}

@@ -1,0 +1,138 @@
+/**
+ * The widget's attributes, parsed and validated. Pure (no DOM besides the URL parser): a bad value yields the
+ * default plus a message naming the attribute, which the element logs; the widget always renders.
+ */
+import type { WidgetLang } from './runtime/types.ts';
+
+export type WidgetPosition = 'bottom-right' | 'bottom-left';
+export type LangSetting = WidgetLang | 'auto';
+
+export const WINDOW_MIN = 512;
+export const WINDOW_MAX = 32_768;
+
+export interface WidgetSettings {
+  /** As written ('' = the default model); relative URLs are resolved by the runtime against the widget's base. */
+  model: string;
+  /** The self-hosted MLC model folder for WebGPU, as written by `npm run fetch-model` (its `public/models/mlc/`),
+   * resolved by the runtime against the widget's base; '' = none (the widget then runs on the CPU only). */
+  mlcModel: string;
+  /** As written ('' = no docs index). */
+  docsIndex: string;
+  lang: LangSetting;
+  position: WidgetPosition;
+  window: number;
+  /** The single key that opens the widget outside editable fields ('' = none). Ctrl/Cmd+K always works. */
+  shortcut: string;
+}
+
+export const DEFAULT_SETTINGS: Readonly<WidgetSettings> = {
+  model: '',
+  mlcModel: '',
+  docsIndex: '',
+  lang: 'auto',
+  position: 'bottom-right',
+  window: 1024,
+  shortcut: '/',
+};
+
+/** Attribute names, as written in HTML, for each setting. */
+export const ATTRIBUTES = {
+  model: 'model',
+  mlcModel: 'mlc-model',
+  docsIndex: 'docs-index',
+  lang: 'lang',
+  position: 'position',
+  window: 'window',
+  shortcut: 'shortcut',
+} as const satisfies Record<keyof WidgetSettings, string>;
+
+export type RawAttributes = { readonly [K in keyof WidgetSettings]: string | null };
+
+export interface AttributeProblem {
+  attribute: string;
+  message: string;
+}
+
+type Parsed<T> = { ok: true; value: T } | { ok: false; reason: string };
+
+const quote = (value: string): string => JSON.stringify(value.length > 80 ? `${value.slice(0, 80)}…` : value);
+
+function url(value: string): Parsed<string> {
+  const trimmed = value.trim();
+  if (trimmed === '') return { ok: true, value: '' };
+  try {
+    const parsed = new URL(trimmed, 'https://base.invalid/');
+    if (parsed.protocol !== 'https:' && parsed.protocol !== 'http:') return { ok: false, reason: `${quote(value)} is not an http(s) URL` };
+  } catch {
+    return { ok: false, reason: `${quote(value)} is not a URL` };
+  }
+  return { ok: true, value: trimmed };
+}
+
+/** A folder URL: no query or fragment (file names are appended to it), and not a file such as a `.gguf`. */
+function folder(value: string): Parsed<string> {
+  const parsed = url(value);
+  if (!parsed.ok || parsed.value === '') return parsed;
+  const { pathname, search, hash } = new URL(parsed.value, 'https://base.invalid/');
+  if (search !== '' || hash !== '') return { ok: false, reason: `${quote(value)} is a folder URL and cannot have a query or fragment` };
+  if (/\.(gguf|wasm|json)$/i.test(pathname)) return { ok: false, reason: `${quote(value)} is a file; give the MLC model folder written by npm run fetch-model (public/models/mlc/)` };
+  return parsed;
+}
+
+function oneOf<T extends string>(allowed: readonly T[]) {
+  return (value: string): Parsed<T> => {
+    const lower = value.trim().toLowerCase();
+    return (allowed as readonly string[]).includes(lower)
+      ? { ok: true, value: lower as T }
+      : { ok: false, reason: `${quote(value)} is not one of ${allowed.join(', ')}` };
+  };
+}
+
+function windowSize(value: string): Parsed<number> {
+  const trimmed = value.trim();
+  const n = /^\d+$/.test(trimmed) ? Number(trimmed) : Number.NaN;
+  return Number.isSafeInteger(n) && n >= WINDOW_MIN && n <= WINDOW_MAX
+    ? { ok: true, value: n }
+    : { ok: false, reason: `${quote(value)} is not an integer from ${WINDOW_MIN} to ${WINDOW_MAX}` };
+}
+
+function shortcut(value: string): Parsed<string> {
+  if (value === '' || value.toLowerCase() === 'none') return { ok: true, value: '' };
+  // One printable character (a code point), not a space: a key a reader presses outside a text field.
+  return [...value].length === 1 && value.trim() !== '' ? { ok: true, value } : { ok: false, reason: `${quote(value)} is not a single key or "none"` };
+}
+
+const PARSERS: { [K in keyof WidgetSettings]: (value: string) => Parsed<WidgetSettings[K]> } = {
+  model: url,
+  mlcModel: folder,
+  docsIndex: url,
+  lang: oneOf<LangSetting>(['zh', 'en', 'auto']),
+  position: oneOf<WidgetPosition>(['bottom-right', 'bottom-left']),
+  window: windowSize,
+  shortcut,
+};
+
+/** Settings from the raw attribute values (null = absent = default), and one problem per invalid attribute. */
+export function parseAttributes(raw: RawAttributes): { settings: WidgetSettings; problems: AttributeProblem[] } {
+  const settings: WidgetSettings = { ...DEFAULT_SETTINGS };
+  const problems: AttributeProblem[] = [];
+  const apply = <K extends keyof WidgetSettings>(key: K): void => {
+    const value = raw[key];
+    if (value === null) return;
+    const parsed = PARSERS[key](value);
+    if (parsed.ok) settings[key] = parsed.value;
+    else problems.push({ attribute: ATTRIBUTES[key], message: `${parsed.reason}; using ${JSON.stringify(DEFAULT_SETTINGS[key])}` });
+  };
+  for (const key of Object.keys(PARSERS) as Array<keyof WidgetSettings>) apply(key);
+  return { settings, problems };
+}
+
+/** The console line for a problem: `qwen-assistant: invalid attribute "window": …`. */
+export const problemText = (problem: AttributeProblem): string => `qwen-assistant: invalid attribute "${problem.attribute}": ${problem.message}`;
+
+/** `auto` follows the page's language (its `lang`), then the browser's; Chinese or else English. */
+export function resolveLang(setting: LangSetting, documentLang: string, navigatorLanguages: readonly string[]): WidgetLang {
+  if (setting !== 'auto') return setting;
+  const first = [documentLang, ...navigatorLanguages].find((tag) => tag.trim() !== '') ?? '';
+  return first.trim().toLowerCase().startsWith('zh') ? 'zh' : 'en';
+}

@@ -1,0 +1,283 @@
+import { LitElement, html, nothing, type PropertyValues } from 'lit';
+import { property, query, state } from 'lit/decorators.js';
+import { markdownStyles } from '../ui/markdown-styles.ts';
+import { AssistantController } from './assistant-controller.ts';
+import { ATTRIBUTES, parseAttributes, problemText, resolveLang, type WidgetSettings } from './attributes.ts';
+import { STRINGS, type WidgetStrings } from './i18n.ts';
+import { ariaShortcuts, isOpenShortcut } from './keyboard.ts';
+import { renderMessage } from './render-messages.ts';
+import type { WidgetLang, WidgetRuntimeConfig } from './runtime/types.ts';
+import { widgetStyles } from './styles.ts';
+
+/** Where this script was loaded from: engine files, tokenizer and test model are fetched below it. */
+// (Not `new URL('.', import.meta.url)`: Vite would take that for an asset reference and rewrite it.)
+const BASE = import.meta.url.slice(0, import.meta.url.lastIndexOf('/') + 1);
+
+const CHAT_ICON = html`<svg viewBox="0 0 24 24" aria-hidden="true">
+  <path d="M4 4h16a2 2 0 0 1 2 2v10a2 2 0 0 1-2 2H9l-5 4v-4H4a2 2 0 0 1-2-2V6a2 2 0 0 1 2-2zm3 6v2h2v-2H7zm4 0v2h2v-2h-2zm4 0v2h2v-2h-2z" />
+</svg>`;
+
+/**
+ * The docs assistant a site embeds with one script tag and one element: a launcher button that opens a panel
+ * where a small model running in the reader's browser answers from the site's docs, with links to its sources.
+ * Everything lives in its shadow root; the page's CSS cannot reach in and the widget adds nothing to the page
+ * but this element. Attributes are validated: a bad value is reported on the console and replaced by its default.
+ *
+ * @attr model - GGUF URL of the model ('' = the default model); relative to the widget script's folder
+ * @attr mlc-model - self-hosted MLC model folder (`npm run fetch-model`'s public/models/mlc/) for WebGPU; relative to
+ *   the widget script's folder ('' = none: the CPU engine only)
+ * @attr docs-index - URL of the docs index manifest (`npm run index-docs`), relative to the page
+ * @attr lang - zh | en | auto (the page's language, then the browser's)
+ * @attr position - bottom-right | bottom-left
+ * @attr window - the model's context window in tokens, 512–32768 (default 1024)
+ * @attr shortcut - the key that opens the panel outside text fields (default "/", "none" to turn it off)
+ * @fires qwen-assistant-toggle - the panel opened or closed; detail: { open }
+ * @csspart launcher - the button that opens the panel
+ * @csspart panel - the dialog
+ * @csspart header - the panel's title bar
+ * @csspart messages - the message list
+ * @csspart message - one message (also `user` or `assistant`)
+ * @csspart sources - the list of source links under an answer
+ * @csspart input - the question field
+ * @csspart send - the send / stop button
+ * @csspart status - the status line (loading progress, engine, errors)
+ */
+export class QwenAssistant extends LitElement {
+  static override styles = [widgetStyles, markdownStyles];
+
+  @property({ attribute: ATTRIBUTES.model }) modelAttr: string | null = null;
+  @property({ attribute: ATTRIBUTES.mlcModel }) mlcModelAttr: string | null = null;
+  @property({ attribute: ATTRIBUTES.docsIndex }) docsIndexAttr: string | null = null;
+  @property({ attribute: ATTRIBUTES.lang }) langAttr: string | null = null;
+  @property({ attribute: ATTRIBUTES.position }) positionAttr: string | null = null;
+  @property({ attribute: ATTRIBUTES.window }) windowAttr: string | null = null;
+  @property({ attribute: ATTRIBUTES.shortcut }) shortcutAttr: string | null = null;
+  /** Whether the panel is open. */
+  @property({ type: Boolean, reflect: true }) open = false;
+
+  @state() private _draft = '';
+  @query('.launcher') private _launcher!: HTMLButtonElement;
+  @query('textarea') private _input!: HTMLTextAreaElement | null;
+  @query('.messages') private _list!: HTMLElement | null;
+
+  /** The validated attributes. */
+  settings: WidgetSettings = parseAttributes({ model: null, mlcModel: null, docsIndex: null, lang: null, position: null, window: null, shortcut: null }).settings;
+  readonly assistant = new AssistantController(this, () => this.runtimeConfig);
+  private _configKey = '';
+
+  get language(): WidgetLang {
+    return resolveLang(this.settings.lang, document.documentElement.lang, navigator.languages ?? [navigator.language]);
+  }
+
+  private get _strings(): WidgetStrings {
+    return STRINGS[this.language];
+  }
+
+  /** What the runtime is created with. */
+  get runtimeConfig(): WidgetRuntimeConfig {
+    const docsIndex = this.settings.docsIndex === '' ? '' : new URL(this.settings.docsIndex, document.baseURI).href;
+    return {
+      base: BASE,
+      model: this.settings.model,
+      mlcModel: this.settings.mlcModel,
+      docsIndex,
+      lang: this.language,
+      window: this.settings.window,
+      storeName: `qwen-assistant|${docsIndex === '' ? location.origin + location.pathname : docsIndex}`,
+    };
+  }
+
+  show(): void {
+    this._setOpen(true);
+  }
+
+  hide(): void {
+    this._setOpen(false);
+  }
+
+  override connectedCallback(): void {
+    super.connectedCallback();
+    document.addEventListener('keydown', this._onDocumentKey);
+  }
+
+  override disconnectedCallback(): void {
+    super.disconnectedCallback();
+    document.removeEventListener('keydown', this._onDocumentKey);
+  }
+
+  protected override willUpdate(changed: PropertyValues<this>): void {
+    const keys = ['modelAttr', 'mlcModelAttr', 'docsIndexAttr', 'langAttr', 'positionAttr', 'windowAttr', 'shortcutAttr'] as const;
+    if (!keys.some((key) => changed.has(key))) return;
+    const { settings, problems } = parseAttributes({
+      model: this.modelAttr,
+      mlcModel: this.mlcModelAttr,
+      docsIndex: this.docsIndexAttr,
+      lang: this.langAttr,
+      position: this.positionAttr,
+      window: this.windowAttr,
+      shortcut: this.shortcutAttr,
+    });
+    const changedNames = new Set(keys.filter((key) => changed.has(key)).map((key) => this._attributeOf(key)));
+    for (const problem of problems) if (changedNames.has(problem.attribute)) console.error(problemText(problem));
+    this.settings = settings;
+    // A new model, index, language or window needs a new runtime; it is created on the next open.
+    const config = this.runtimeConfig;
+    const key = JSON.stringify([config.model, config.mlcModel, config.docsIndex, config.lang, config.window]);
+    if (this._configKey !== '' && key !== this._configKey) void this.assistant.dispose();
+    this._configKey = key;
+  }
+
+  protected override updated(changed: PropertyValues<this>): void {
+    if (changed.has('open') && this.open) this._input?.focus();
+    const list = this._list;
+    if (list !== null && list.scrollHeight - list.scrollTop - list.clientHeight < 80) list.scrollTop = list.scrollHeight;
+  }
+
+  protected override render(): unknown {
+    const strings = this._strings;
+    const left = this.settings.position === 'bottom-left';
+    return html`<div class="root ${left ? 'left' : ''}" lang=${this.language} @keydown=${this._onKey}>
+      <button
+        class="launcher"
+        part="launcher"
+        type="button"
+        aria-expanded=${this.open ? 'true' : 'false'}
+        aria-controls="panel"
+        aria-keyshortcuts=${ariaShortcuts(this.settings.shortcut)}
+        @click=${() => this._setOpen(!this.open)}
+      >
+        ${CHAT_ICON}<span>${strings.launcher}</span>
+      </button>
+      <div id="panel" class="panel" part="panel" role="dialog" aria-modal="false" aria-labelledby="title" ?hidden=${!this.open}>
+        <header part="header">
+          <h2 id="title">${strings.title}</h2>
+          <button class="icon" type="button" @click=${() => this._newConversation()} title=${strings.newConversation}>
+            ${strings.newConversation}
+          </button>
+          <button class="icon" type="button" aria-label=${strings.close} title=${strings.close} @click=${() => this._close()}>✕</button>
+        </header>
+        <div class="messages" part="messages" role="log" aria-live="polite" aria-label=${strings.title} @click=${this._onListClick}>
+          ${this.assistant.messages.length === 0
+            ? html`<p class="empty">${strings.empty}</p>`
+            : this.assistant.messages.map((message) => renderMessage(message, strings, () => this.requestUpdate()))}
+        </div>
+        ${this._renderStatus(strings)} ${this._renderComposer(strings)}
+      </div>
+    </div>`;
+  }
+
+  private _renderStatus(strings: WidgetStrings): unknown {
+    const { status, error } = this.assistant;
+    if (error !== null) {
+      return html`<div class="status error" part="status" role="status">
+        <span class="text">${error.code}: ${error.message}</span>
+        <button type="button" @click=${() => void this.assistant.retry()}>${strings.retry}</button>
+      </div>`;
+    }
+    const text = status?.text ?? strings.starting;
+    const progress = status?.progress ?? null;
+    return html`<div class="status" part="status" role="status" data-phase=${status?.phase ?? 'idle'}>
+      <span class="text">${text}</span>
+      ${progress === null ? nothing : html`<progress max="1" .value=${progress} aria-label=${text}></progress>`}
+    </div>`;
+  }
+
+  private _renderComposer(strings: WidgetStrings): unknown {
+    const busy = this.assistant.busy;
+    return html`<form @submit=${this._onSubmit}>
+        <textarea
+          part="input"
+          rows="1"
+          aria-label=${strings.input}
+          placeholder=${strings.placeholder}
+          .value=${this._draft}
+          @input=${this._onInput}
+          @keydown=${this._onInputKey}
+        ></textarea>
+        ${busy
+          ? html`<button class="send" part="send" type="button" @click=${() => this.assistant.stop()}>${strings.stop}</button>`
+          : html`<button class="send" part="send" type="submit" ?disabled=${this._draft.trim() === ''}>${strings.send}</button>`}
+      </form>
+      <p class="hint">${strings.hint}</p>`;
+  }
+
+  private _attributeOf(key: `${keyof WidgetSettings}Attr`): string {
+    return ATTRIBUTES[key.slice(0, -'Attr'.length) as keyof WidgetSettings];
+  }
+
+  private _setOpen(open: boolean): void {
+    if (open === this.open) return;
+    this.open = open;
+    // The runtime (engine, tokenizer, docs index) starts loading on the first open.
+    if (open) void this.assistant.start();
+    this.dispatchEvent(new CustomEvent('qwen-assistant-toggle', { detail: { open }, bubbles: true, composed: true }));
+  }
+
+  private _close(): void {
+    this._setOpen(false);
+    void this.updateComplete.then(() => this._launcher.focus());
+  }
+
+  private async _newConversation(): Promise<void> {
+    this._draft = '';
+    await this.assistant.reset();
+    this._input?.focus();
+  }
+
+  private _send(): void {
+    if (this.assistant.ask(this._draft)) {
+      this._draft = '';
+      if (this._input !== null) this._input.style.height = '';
+    }
+  }
+
+  private _onSubmit = (event: Event): void => {
+    event.preventDefault();
+    this._send();
+  };
+
+  private _onInput = (event: Event): void => {
+    const input = event.target as HTMLTextAreaElement;
+    this._draft = input.value;
+    input.style.height = 'auto';
+    input.style.height = `${input.scrollHeight + 2}px`;
+  };
+
+  private _onInputKey = (event: KeyboardEvent): void => {
+    // Enter sends; Shift+Enter is a new line; an IME composing Chinese keeps its Enter.
+    if (event.key !== 'Enter' || event.shiftKey || event.isComposing || event.keyCode === 229) return;
+    event.preventDefault();
+    if (!this.assistant.busy) this._send();
+  };
+
+  /** Escape, from anywhere in the widget (the panel, or the launcher while it is open), closes the panel. */
+  private _onKey = (event: KeyboardEvent): void => {
+    if (event.key !== 'Escape' || event.isComposing || !this.open) return;
+    event.preventDefault();
+    event.stopPropagation();
+    this._close();
+  };
+
+  private _onDocumentKey = (event: KeyboardEvent): void => {
+    if (!isOpenShortcut(event, this.settings.shortcut)) return;
+    event.preventDefault();
+    if (this.open) this._input?.focus();
+    else this._setOpen(true);
+  };
+
+  private _onListClick = (event: Event): void => {
+    const button = (event.target as Element).closest?.('[data-copy-code]');
+    const code = button?.closest('.code-block')?.querySelector('code')?.textContent;
+    if (button == null || code == null) return;
+    void navigator.clipboard?.writeText(code).then(() => (button.textContent = this._strings.copied)).catch(() => {});
+  };
+}
+
+/** Defined once: a second copy of the script (or another version already on the page) leaves the first in place. */
+if (customElements.get('qwen-assistant') === undefined) customElements.define('qwen-assistant', QwenAssistant);
+
+declare global {
+  interface HTMLElementTagNameMap {
+    'qwen-assistant': QwenAssistant;
+  }
+}

@@ -1,0 +1,58 @@
+/** Templates of the message list: user and assistant messages, each answer's sources. */
+import { html, nothing, type TemplateResult } from 'lit';
+import { unsafeHTML } from 'lit/directives/unsafe-html.js';
+import type { WidgetMessage } from './assistant-controller.ts';
+import type { WidgetStrings } from './i18n.ts';
+import { markdownHtml } from './lazy-markdown.ts';
+import type { DocSource } from './runtime/types.ts';
+
+const SEPARATOR = ' › ';
+
+/** `Title › Heading`, or the title alone for the page's top; a heading path that starts with the title (the
+ * page's h1) does not repeat it. */
+export function sourceLabel(source: DocSource): string {
+  let heading = source.heading;
+  if (heading === source.title) heading = '';
+  else if (heading.startsWith(source.title + SEPARATOR)) heading = heading.slice(source.title.length + SEPARATOR.length);
+  return heading === '' ? source.title : `${source.title}${SEPARATOR}${heading}`;
+}
+
+/** One link per target, in the runtime's order. */
+function distinct(list: readonly DocSource[]): DocSource[] {
+  const seen = new Set<string>();
+  return list.filter((source) => {
+    if (seen.has(source.href)) return false;
+    seen.add(source.href);
+    return true;
+  });
+}
+
+function sources(list: readonly DocSource[], strings: WidgetStrings): TemplateResult | typeof nothing {
+  if (list.length === 0) return nothing;
+  return html`<div class="sources-block">
+    <div class="sources-label" aria-hidden="true">${strings.sources}</div>
+    <ul class="sources" part="sources" aria-label=${strings.sources}>
+      ${distinct(list).map((source) => html`<li><a href=${source.href}>${sourceLabel(source)}</a></li>`)}
+    </ul>
+  </div>`;
+}
+
+function assistantBody(message: WidgetMessage, strings: WidgetStrings, rerender: () => void): TemplateResult {
+  const markup = message.text === '' ? null : markdownHtml(message.text, { copy: strings.copy, image: strings.image }, rerender);
+  // No whitespace around the text: it is shown with `white-space: pre-wrap`.
+  const text = markup === null ? html`<div class="text">${message.text}</div>` : html`<div class="markdown">${unsafeHTML(markup)}</div>`;
+  const note = message.state === 'stopped' ? html`<div class="note">${strings.stopped}</div>` : nothing;
+  return html`${text}${note}${sources(message.sources, strings)}`;
+}
+
+export function renderMessage(message: WidgetMessage, strings: WidgetStrings, rerender: () => void): TemplateResult {
+  const label = message.role === 'user' ? strings.you : strings.assistant;
+  return html`<div
+    class="message ${message.role}"
+    part="message ${message.role}"
+    role="article"
+    data-state=${message.state}
+    aria-label=${label}
+    aria-busy=${message.state === 'streaming' ? 'true' : 'false'}
+  >${message.role === 'user' ? html`<div class="text">${message.text}</div>` : assistantBody(message, strings, rerender)}</div>`;
+}

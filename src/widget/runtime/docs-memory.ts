@@ -1,0 +1,101 @@
+/**
+ * The widget's layered memory: the docs come from the store's docs namespace (what `syncDocsIndex` wrote, or what
+ * an earlier visit left when the index cannot be fetched), the conversation is this page visit's and lives in
+ * memory (the store keeps its turns durable). Doc chunks enter the prompt under the docs label (文档知识 /
+ * Documentation), never as conversation records, and the chunks an answer used map back to their links.
+ */
+import type { TokenCounter } from '../../context/tokens.ts';
+import { LayeredMemory } from '../../memory/layered/pipeline.ts';
+import type { DocChunkRecord } from '../../memory/records.ts';
+import { InMemoryChunkStore } from '../../memory/retrieval/records.ts';
+import { RetrievalIndex } from '../../memory/retrieval/retrieval-index.ts';
+import type { MemoryStore } from '../../memory/store.ts';
+import type { DocSource, WidgetLang } from './types.ts';
+
+export interface DocsMemory {
+  readonly memory: LayeredMemory;
+  /** Doc pages and chunks in the memory. */
+  readonly pages: number;
+  readonly chunks: number;
+  /** Doc chunk id → its link, for the sources of an answer. */
+  readonly links: ReadonlyMap<string, DocSource>;
+}
+
+/** The link of a stored doc chunk: page URL + '#' + anchor (the page's top when it has none). */
+export function chunkSource(chunk: DocChunkRecord): DocSource {
+  const meta = chunk.meta;
+  if (meta === undefined) return { href: chunk.source, title: chunk.source, heading: '' };
+  return { href: meta.anchor === '' ? meta.url : `${meta.url}#${meta.anchor}`, title: meta.title, heading: meta.heading };
+}
+
+/** How a chunk names its origin in the prompt: `Title › Heading`. */
+function promptSource(chunk: DocChunkRecord): string {
+  const meta = chunk.meta;
+  if (meta === undefined) return chunk.source;
+  return meta.heading === '' ? meta.title : `${meta.title} › ${meta.heading}`;
+}
+
+/** Doc chunks indexed between yields: the host page stays responsive while 10,000 chunks are indexed. */
+const SLICE = 200;
+
+/** Yields to the event loop (input, rendering) between slices of work. */
+function yieldToPage(): Promise<void> {
+  const scheduler = (globalThis as { scheduler?: { yield?: () => Promise<void> } }).scheduler;
+  if (typeof scheduler?.yield === 'function') return scheduler.yield();
+  return new Promise((resolve) => setTimeout(resolve, 0));
+}
+
+/**
+ * Builds the docs memory while the docs arrive: the pages a sync writes are indexed as they are written (so
+ * indexing overlaps the downloads), the rest are read from the store at the end. Work is done in slices with
+ * yields, never blocking the host page for long.
+ */
+export class DocsMemoryBuilder {
+  readonly memory: LayeredMemory;
+  readonly links = new Map<string, DocSource>();
+  private readonly _docs = new Set<string>();
+  private _chunks = 0;
+  private _queue: Promise<void> = Promise.resolve();
+
+  constructor(options: { counter: TokenCounter; window: number; lang: WidgetLang }) {
+    this.memory = new LayeredMemory({
+      store: new InMemoryChunkStore(),
+      counter: options.counter,
+      window: options.window,
+      lang: options.lang,
+      index: new RetrievalIndex(),
+    });
+  }
+
+  /** Indexes written doc chunks (in order of the calls). */
+  add(chunks: readonly DocChunkRecord[]): Promise<void> {
+    const run = this._queue.then(() => this._add(chunks));
+    this._queue = run.catch(() => undefined);
+    return run;
+  }
+
+  /** Indexes every doc of the store not indexed yet, and returns the docs memory. */
+  async finish(store: MemoryStore): Promise<DocsMemory> {
+    await this._queue;
+    const missing = (await store.listDocs()).filter((d) => !this._docs.has(d.docId));
+    const lists = await Promise.all(missing.map((d) => store.listDocChunks(d.docId)));
+    for (const list of lists) await this.add(list);
+    return { memory: this.memory, pages: this._docs.size, chunks: this._chunks, links: this.links };
+  }
+
+  private async _add(chunks: readonly DocChunkRecord[]): Promise<void> {
+    for (let i = 0; i < chunks.length; i++) {
+      const chunk = chunks[i]!;
+      this.memory.index.addDoc({ id: chunk.id, docId: chunk.docId, source: promptSource(chunk), part: chunk.part, text: chunk.text });
+      this.links.set(chunk.id, chunkSource(chunk));
+      this._docs.add(chunk.docId);
+      this._chunks++;
+      if ((i + 1) % SLICE === 0) await yieldToPage();
+    }
+  }
+}
+
+/** The docs memory of everything the store holds (a later visit: nothing to download). */
+export function loadDocsMemory(store: MemoryStore, options: { counter: TokenCounter; window: number; lang: WidgetLang }): Promise<DocsMemory> {
+  return new DocsMemoryBuilder(options).finish(store);
+}

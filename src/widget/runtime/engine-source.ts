@@ -1,0 +1,62 @@
+/**
+ * Where the widget's engine loads from, as pure functions of its configuration (no DOM but the page's URL, no engine
+ * code): the model sources, every URL absolute, and the load request. The widget runtime (parts.ts) uses them.
+ */
+import { DEFAULT_GGUF_URL, mlcSourceAt } from '../../engine/model-sources.ts';
+import type { LoadPayload, MlcModelSource } from '../../engine/protocol.ts';
+import { AssistantError } from '../../shared/errors.ts';
+import type { WidgetRuntimeConfig } from './types.ts';
+
+/** The base URL as an absolute folder URL (ending in '/'). */
+export function baseUrlOf(config: Pick<WidgetRuntimeConfig, 'base'>): string {
+  const base = new URL(config.base === '' ? './' : config.base, globalThis.location.href);
+  if (!base.pathname.endsWith('/')) base.pathname += '/';
+  return base.href;
+}
+
+/** The GGUF to load: the configured one resolved against the base URL, or the default from Hugging Face. */
+export function modelUrlOf(config: Pick<WidgetRuntimeConfig, 'base' | 'model'>): string {
+  if (config.model.trim() === '') return DEFAULT_GGUF_URL;
+  try {
+    return new URL(config.model, baseUrlOf(config)).href;
+  } catch (error) {
+    throw new AssistantError('invalid_config', `The model URL "${config.model}" is not a valid URL.`, { cause: error });
+  }
+}
+
+/** Where `npm run fetch-model` puts web-llm's model libraries, below the MLC model folder. */
+export const MLC_LIBS_FOLDER = 'libs';
+
+/**
+ * The self-hosted MLC model (`mlc-model`), every URL absolute: the folder resolved against the base URL, the
+ * q4f16/q4f32 weights in `<folder>/<model id>/` and the model libraries in `<folder>/libs/`, as fetch-model writes
+ * them. null when none is configured.
+ */
+export function mlcSourceOf(config: Pick<WidgetRuntimeConfig, 'base' | 'mlcModel'>): MlcModelSource | null {
+  const folder = config.mlcModel?.trim() ?? '';
+  if (folder === '') return null;
+  let url: URL;
+  try {
+    url = new URL(folder, baseUrlOf(config));
+  } catch (error) {
+    throw new AssistantError('invalid_config', `The MLC model folder "${folder}" is not a valid URL.`, { cause: error });
+  }
+  if (url.search !== '' || url.hash !== '') {
+    throw new AssistantError('invalid_config', `The MLC model folder "${folder}" cannot have a query or fragment.`);
+  }
+  const href = url.href.replace(/\/+$/, '');
+  return mlcSourceAt(href, `${href}/${MLC_LIBS_FOLDER}`);
+}
+
+/**
+ * What the engine is asked to load. With an MLC model the engine picks (`auto`): web-llm on a WebGPU adapter that
+ * can hold the model, else wllama — and wllama too when web-llm's load fails. Without one, wllama only: web-llm's
+ * default model libraries live on raw.githubusercontent.com, a third party the widget never asks.
+ */
+export function loadPayloadOf(config: WidgetRuntimeConfig): LoadPayload {
+  const ggufUrl = modelUrlOf(config);
+  const mlc = mlcSourceOf(config);
+  return mlc === null
+    ? { backend: 'wasm', source: { ggufUrl }, contextWindow: config.window }
+    : { backend: 'auto', source: { ggufUrl, mlc }, contextWindow: config.window };
+}

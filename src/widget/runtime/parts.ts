@@ -1,0 +1,41 @@
+/**
+ * The widget runtime's loadable parts, each on its own: the engine (wllama on the CPU, and web-llm on WebGPU when a
+ * self-hosted MLC model is configured; engine files from the widget's base URL, weights from the model sources — see
+ * engine-source.ts), the Qwen tokenizer (from the widget's base URL) and the memory store (its own IndexedDB, never
+ * the host app's). A part that loaded is kept; a failed one is loaded again on the next `ready()`.
+ */
+import type { TokenCounter } from '../../context/tokens.ts';
+import { EngineClient } from '../../engine/client.ts';
+import type { LoadProgress, LoadResult } from '../../engine/protocol.ts';
+import { MemoryStore } from '../../memory/store.ts';
+import { qwenCounter } from '../../ui/controllers/context-planner.ts';
+import { baseUrlOf, loadPayloadOf } from './engine-source.ts';
+import type { WidgetRuntimeConfig } from './types.ts';
+
+export { baseUrlOf, loadPayloadOf, mlcSourceOf, modelUrlOf, MLC_LIBS_FOLDER } from './engine-source.ts';
+
+export function tokenizerBaseOf(config: Pick<WidgetRuntimeConfig, 'base'>): string {
+  return `${baseUrlOf(config)}tokenizer/qwen2.5/`;
+}
+
+export function loadTokenizer(config: WidgetRuntimeConfig): Promise<TokenCounter> {
+  return qwenCounter(tokenizerBaseOf(config));
+}
+
+/** Opens the widget's own IndexedDB database (`qwen-widget:<storeName>`), with the exact Qwen token counts. */
+export function openWidgetStore(config: WidgetRuntimeConfig, counter: TokenCounter): Promise<MemoryStore> {
+  return MemoryStore.open({ name: `qwen-widget:${config.storeName}`, tokenCounter: counter });
+}
+
+/**
+ * Loads the model (see `loadPayloadOf` for which engine). The engines' code and wasm (wllama's, web-llm's runtime)
+ * come from the widget's base URL, the weights and web-llm's model library from the model sources.
+ */
+export async function loadEngine(
+  client: EngineClient,
+  config: WidgetRuntimeConfig,
+  onProgress: (p: LoadProgress) => void,
+  signal: AbortSignal | undefined,
+): Promise<LoadResult> {
+  return client.load(loadPayloadOf(config), signal === undefined ? { onProgress } : { onProgress, signal });
+}

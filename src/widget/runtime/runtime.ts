@@ -1,0 +1,259 @@
+/**
+ * The widget runtime behind `<qwen-assistant>`: loads the engine, the tokenizer, the store and the docs index
+ * (in parallel; a part that loaded is kept when another fails, and `ready()` again retries the rest), then answers
+ * one question at a time — the question is stored first, the prompt planned by the layered memory (doc chunks
+ * labelled as docs), the reply streamed and stored as it arrives, and the doc chunks the prompt used returned as
+ * links.
+ */
+import type { TokenCounter } from '../../context/tokens.ts';
+import { EngineClient } from '../../engine/client.ts';
+import { CHAT_DEFAULTS, type LoadResult } from '../../engine/protocol.ts';
+import type { MemoryStore } from '../../memory/store.ts';
+import { AssistantError, isAbortError, toAssistantError } from '../../shared/errors.ts';
+import { DocsMemoryBuilder, type DocsMemory } from './docs-memory.ts';
+import { sourcesOf } from './sources.ts';
+import { syncDocsIndex, type DocsSyncResult } from './docs-sync.ts';
+import { loadEngine, loadTokenizer, openWidgetStore } from './parts.ts';
+import { statusOf, type StatusFacts } from './status.ts';
+import type { AskOptions, AskResult, WidgetRuntime, WidgetRuntimeConfig, WidgetStatus } from './types.ts';
+
+/** The layered memory's user: a widget has one visitor. */
+const VISITOR = 'visitor';
+/** Factual answers from docs: little sampling noise. */
+const TEMPERATURE = 0.2;
+
+export interface WidgetRuntimeOptions {
+  /** How to start the engine worker (tests may count or replace it). */
+  readonly createWorker?: () => Worker;
+}
+
+export class WidgetRuntimeImpl implements WidgetRuntime {
+  /** The last docs sync (null before it, or without a docs index). For tests and the inspector. */
+  lastSync: DocsSyncResult | null = null;
+  private readonly _config: WidgetRuntimeConfig;
+  private readonly _client: EngineClient;
+  private readonly _listeners = new Set<(status: WidgetStatus) => void>();
+  private _facts: StatusFacts;
+  private _engine: LoadResult | null = null;
+  private _counter: Promise<TokenCounter> | null = null;
+  private _store: Promise<MemoryStore> | null = null;
+  private _docs: DocsMemory | null = null;
+  private _ready: Promise<void> | null = null;
+  private _sessionId: string | null = null;
+  private _answering = false;
+  private _disposed = false;
+  private _engineFraction = 0;
+  private _docsFraction = 0;
+
+  constructor(config: WidgetRuntimeConfig, options: WidgetRuntimeOptions = {}) {
+    this._config = config;
+    this._client = new EngineClient(options.createWorker === undefined ? {} : { createWorker: options.createWorker });
+    this._client.onCrash = (error) => {
+      this._engine = null;
+      this._ready = null;
+      this._set({ phase: 'error', error: { code: error.code, message: error.message } });
+    };
+    this._facts = {
+      phase: 'idle',
+      lang: config.lang,
+      progress: null,
+      threads: null,
+      backend: null,
+      reason: null,
+      webgpu: (config.mlcModel ?? '').trim() !== '',
+      fallback: false,
+      isolated: globalThis.crossOriginIsolated === true,
+      pages: null,
+      docsOffline: false,
+      step: null,
+      error: null,
+    };
+  }
+
+  get status(): WidgetStatus {
+    return statusOf(this._facts);
+  }
+
+  onStatus(listener: (status: WidgetStatus) => void): () => void {
+    this._listeners.add(listener);
+    listener(this.status);
+    return () => this._listeners.delete(listener);
+  }
+
+  ready(signal?: AbortSignal): Promise<void> {
+    if (this._disposed) return Promise.reject(new AssistantError('invalid_input', 'The widget runtime was disposed.'));
+    this._ready ??= this._load(signal).catch((error: unknown) => {
+      this._ready = null;
+      const e = toAssistantError(error);
+      this._set(isAbortError(e) ? { phase: 'idle', progress: null } : { phase: 'error', error: { code: e.code, message: e.message } });
+      throw e;
+    });
+    return this._ready;
+  }
+
+  async ask(text: string, options: AskOptions = {}): Promise<AskResult> {
+    if (typeof text !== 'string' || text.trim() === '') throw new AssistantError('invalid_input', 'The question is empty.');
+    await this.ready(options.signal);
+    if (this._answering) throw new AssistantError('busy', 'The widget is still answering the previous question.');
+    this._answering = true;
+    this._set({ phase: 'answering' });
+    try {
+      return await this._answer(text, options);
+    } finally {
+      this._answering = false;
+      if (this._facts.phase === 'answering') this._set({ phase: 'ready' });
+    }
+  }
+
+  reset(): Promise<void> {
+    // A new session: the next question starts a new conversation (and a fresh prompt); the docs stay.
+    this._sessionId = null;
+    return Promise.resolve();
+  }
+
+  async dispose(): Promise<void> {
+    this._disposed = true;
+    this._listeners.clear();
+    this._client.onCrash = null;
+    this._client.terminate('The widget was closed.');
+    const store = await this._store?.catch(() => null);
+    await store?.close();
+  }
+
+  // Loading ----------------------------------------------------------------------------------------------------
+
+  private async _load(signal: AbortSignal | undefined): Promise<void> {
+    this._set({ phase: 'loading', progress: this._progress(), step: 'model', error: null });
+    const counter = (this._counter ??= loadTokenizer(this._config).catch((error: unknown) => {
+      this._counter = null;
+      throw error;
+    }));
+    const engine = this._engine !== null ? Promise.resolve(this._engine) : this._loadEngine(signal);
+    const docs = this._docs !== null ? Promise.resolve(this._docs) : this._loadDocs(counter, signal);
+    const [e, d] = await Promise.allSettled([engine, docs]);
+    // Report the failure a user can act on first: a model or docs error rather than an abort.
+    const failures = [e, d].filter((r): r is PromiseRejectedResult => r.status === 'rejected').map((r) => toAssistantError(r.reason));
+    if (failures.length > 0) throw failures.find((f) => !isAbortError(f)) ?? failures[0]!;
+    this._set({ phase: 'ready', progress: null, step: null });
+  }
+
+  private async _loadEngine(signal: AbortSignal | undefined): Promise<LoadResult> {
+    const result = await loadEngine(
+      this._client,
+      this._config,
+      (p) => {
+        this._engineFraction = p.phase === 'init' ? 1 : p.fraction;
+        this._set({ progress: this._progress(), step: this._engineFraction < 1 ? 'model' : 'docs' });
+      },
+      signal,
+    );
+    this._engine = result;
+    this._engineFraction = 1;
+    // The status line says so in a few words; the site owner finds the whole reason on the console.
+    if (result.fallbackNotice !== undefined) console.warn(`qwen-assistant: ${result.fallbackNotice}`);
+    this._set({
+      threads: result.threads ?? 1,
+      backend: result.backend,
+      reason: result.reason,
+      fallback: result.fallbackNotice !== undefined,
+      progress: this._progress(),
+    });
+    return result;
+  }
+
+  private async _loadDocs(counterPromise: Promise<TokenCounter>, signal: AbortSignal | undefined): Promise<DocsMemory> {
+    const counter = await counterPromise;
+    const store = await (this._store ??= openWidgetStore(this._config, counter).catch((error: unknown) => {
+      this._store = null;
+      throw error;
+    }));
+    let offline = false;
+    const builder = new DocsMemoryBuilder({ counter, window: this._config.window, lang: this._config.lang });
+    if (this._config.docsIndex !== '') {
+      try {
+        const sync = await syncDocsIndex(store, this._config.docsIndex, {
+          ...(signal === undefined ? {} : { signal }),
+          // New and changed pages are indexed while the next ones download.
+          onWritten: (chunks) => builder.add(chunks),
+          onProgress: ({ done, total }) => {
+            this._docsFraction = total === 0 ? 1 : done / total;
+            this._set({ progress: this._progress() });
+          },
+        });
+        this.lastSync = sync;
+        const broken = sync.failed.find((f) => f.code !== 'network');
+        if (broken !== undefined) throw new AssistantError('docs_index_invalid', broken.message);
+        offline = sync.failed.length > 0;
+      } catch (error) {
+        // Offline with the docs of an earlier visit on this device: answer from those.
+        const e = toAssistantError(error);
+        if (e.code !== 'network' || (await store.listDocs()).length === 0) throw e;
+        offline = true;
+      }
+    }
+    const docs = await builder.finish(store);
+    this._docs = docs;
+    this._docsFraction = 1;
+    this._set({ pages: this._config.docsIndex === '' ? null : docs.pages, docsOffline: offline, progress: this._progress() });
+    return docs;
+  }
+
+  private _progress(): number {
+    const docsShare = this._config.docsIndex === '' ? 0 : 0.2;
+    return (1 - docsShare) * this._engineFraction + docsShare * this._docsFraction;
+  }
+
+  // Answering --------------------------------------------------------------------------------------------------
+
+  private async _answer(text: string, options: AskOptions): Promise<AskResult> {
+    const store = await this._store!;
+    const docs = this._docs!;
+    const sessionId = (this._sessionId ??= (await store.createSession({ title: text.slice(0, 80) })).id);
+    // Write first: the question is stored before anything can fail.
+    const question = await store.appendTurn({ sessionId, role: 'user', content: text });
+    const planned = await docs.memory.handleUserMessage({ userId: VISITOR, sessionId, text, time: question.createdAt, id: question.id });
+    const writer = await store.startReply(sessionId, { replyTo: question.id });
+    let reply = '';
+    let finishReason: string = 'stop';
+    try {
+      const room = planned.report.budget.total - planned.report.promptTokens;
+      for await (const event of this._client.chat(planned.messages, {
+        ...(options.signal === undefined ? {} : { signal: options.signal }),
+        maxTokens: Math.max(1, Math.min(CHAT_DEFAULTS.maxTokens, room)),
+        temperature: TEMPERATURE,
+      })) {
+        if (event.type === 'delta') {
+          reply += event.text;
+          writer.append(event.text);
+          options.onDelta?.(event.text);
+        } else {
+          finishReason = event.result.finishReason;
+          await writer.complete({ tokenCount: event.result.completionTokens });
+        }
+      }
+    } catch (error) {
+      await writer.interrupt().catch(() => null);
+      throw toAssistantError(error);
+    } finally {
+      if (reply !== '') await docs.memory.recordReply({ userId: VISITOR, sessionId, text: reply, time: Date.now(), id: writer.turnId }).catch(() => undefined);
+    }
+    return {
+      reply,
+      finishReason,
+      sources: sourcesOf(planned.report, docs.links),
+      prompt: planned.messages.map((m) => ({ role: m.role, content: m.content })),
+    };
+  }
+
+  private _set(patch: Partial<StatusFacts>): void {
+    this._facts = { ...this._facts, ...patch };
+    const status = this.status;
+    for (const listener of this._listeners) {
+      try {
+        listener(status);
+      } catch (error) {
+        console.warn('[qwen-assistant] a status listener threw', error);
+      }
+    }
+  }
+}

@@ -1,0 +1,76 @@
+/**
+ * The contract between the widget's eager shell (`<qwen-assistant>`, a few KB: launcher, panel, attributes) and its
+ * runtime (engine, tokenizer, docs index, memory), which the shell `import()`s on first open. Types only.
+ */
+
+export type WidgetLang = 'zh' | 'en';
+
+export interface WidgetRuntimeConfig {
+  /** The widget's base URL (where its script was loaded from): every engine file, the tokenizer and the test
+   * model are fetched below it, never from a third-party CDN. */
+  readonly base: string;
+  /** Model source: a GGUF URL (relative URLs resolve against `base`), or '' for the default (Hugging Face). */
+  readonly model: string;
+  /** A self-hosted MLC model folder for WebGPU (web-llm), laid out as `npm run fetch-model` writes
+   * `public/models/mlc/`: `<folder>/<model id>/resolve/main/…` and the model libraries in `<folder>/libs/`.
+   * Relative URLs resolve against `base`. Absent or '' = none: the widget runs wllama (WASM CPU) only, since
+   * web-llm's default model libraries live on a third-party host. */
+  readonly mlcModel?: string;
+  /** The docs index manifest URL (`manifest.json` written by `npm run index-docs`), or '' for none. */
+  readonly docsIndex: string;
+  readonly lang: WidgetLang;
+  /** The model's whole context window, prompt and answer (512–32,768). */
+  readonly window: number;
+  /** Namespaces the widget's IndexedDB per site/index, so two widgets on one origin never mix. */
+  readonly storeName: string;
+}
+
+export type WidgetPhase = 'idle' | 'loading' | 'ready' | 'answering' | 'error';
+
+export interface WidgetStatus {
+  readonly phase: WidgetPhase;
+  /** One line for the status bar, in the widget's language, e.g. "WASM CPU, single thread (the page is not
+   * cross-origin isolated) · 42 doc pages". */
+  readonly text: string;
+  /** 0–1 while loading, null otherwise. */
+  readonly progress: number | null;
+  /** Engine threads once loaded (1 on hosts without COOP/COEP). */
+  readonly threads: number | null;
+  readonly error: { readonly code: string; readonly message: string } | null;
+}
+
+/** A doc chunk an answer drew on: shown as a link under the reply. Conversation records never appear here. */
+export interface DocSource {
+  /** Absolute link to the page and heading (`…/guide/install.html#from-npm`). */
+  readonly href: string;
+  readonly title: string;
+  /** Heading path, '' for the page's top. */
+  readonly heading: string;
+}
+
+export interface AskOptions {
+  readonly signal?: AbortSignal;
+  readonly onDelta?: (text: string) => void;
+}
+
+export interface AskResult {
+  readonly reply: string;
+  readonly finishReason: string;
+  readonly sources: readonly DocSource[];
+  /** The prompt as sent (ChatML messages), for the inspector and tests. */
+  readonly prompt: ReadonlyArray<{ readonly role: string; readonly content: string }>;
+}
+
+export interface WidgetRuntime {
+  /** Subscribes to status changes (called at once with the current one); returns the unsubscribe. */
+  onStatus(listener: (status: WidgetStatus) => void): () => void;
+  /** Loads engine, tokenizer and docs index (idempotent; a failed load can be retried). */
+  ready(signal?: AbortSignal): Promise<void>;
+  /** Writes the question first, then retrieves, assembles, and streams the answer. */
+  ask(text: string, options?: AskOptions): Promise<AskResult>;
+  /** Starts a new conversation (the docs stay). */
+  reset(): Promise<void>;
+  dispose(): Promise<void>;
+}
+
+export type CreateWidgetRuntime = (config: WidgetRuntimeConfig) => WidgetRuntime;

@@ -1,0 +1,175 @@
+/**
+ * The widget runtime in real Chromium, with the generated test model, the real tokenizer and a docs index written
+ * in the index format: an answer drawn from the docs (its chunk in the prompt under the docs label, its link among
+ * the sources), an incremental re-index that fetches only the changed page and drops a removed one, and a
+ * malformed manifest that fails with a code and loses nothing.
+ */
+import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import { TEST_MODEL_REPLY } from '../../../scripts/test-model/reply.ts';
+import { deleteMemoryDB } from '../../../src/memory/db.ts';
+import { LABELS } from '../../../src/memory/layered/labels.ts';
+import { MemoryStore } from '../../../src/memory/store.ts';
+import { createWidgetRuntimeWith, type WidgetRuntimeImpl } from '../../../src/widget/runtime/index.ts';
+import type { WidgetRuntimeConfig, WidgetStatus } from '../../../src/widget/runtime/types.ts';
+import { clearRequests, fixtureDir, requestsUnder, writeDocsIndex, removeFixtures, writeRaw, type FixturePage } from './docs-fixture.ts';
+
+const PORT_FACT = 'The Zorblax daemon listens on port 7341 by default; change it with the --zorblax-port flag.';
+const QUOKKA_FACT = 'The quokka palette tints every panel in warm sand colours; enable it with theme: quokka.';
+
+const PAGES: FixturePage[] = [
+  {
+    url: 'guide/install.html',
+    title: 'Install',
+    sections: [
+      { anchor: '', heading: '', text: 'Installing the toolkit takes about a minute on a laptop.' },
+      { anchor: 'from-npm', heading: 'Install › From npm', text: PORT_FACT },
+    ],
+  },
+  {
+    url: 'faq.html',
+    title: 'FAQ',
+    sections: [{ anchor: 'license', heading: 'FAQ › License', text: 'The toolkit is released under the MIT license.' }],
+  },
+  {
+    url: 'guide/theming.html',
+    title: 'Theming',
+    sections: [{ anchor: 'palettes', heading: 'Theming › Palettes', text: QUOKKA_FACT }],
+  },
+];
+
+const runtimes: WidgetRuntimeImpl[] = [];
+const stores: string[] = [];
+
+afterAll(removeFixtures);
+
+afterEach(async () => {
+  for (const r of runtimes.splice(0)) await r.dispose();
+  for (const name of stores.splice(0)) await deleteMemoryDB(`qwen-widget:${name}`);
+});
+
+function open(docsIndex: string, storeName: string, model = 'models/test/qwen2-tiny.gguf'): WidgetRuntimeImpl {
+  const config: WidgetRuntimeConfig = { base: '/', model, docsIndex, lang: 'en', window: 1024, storeName };
+  const runtime = createWidgetRuntimeWith(config);
+  runtimes.push(runtime);
+  if (!stores.includes(storeName)) stores.push(storeName);
+  return runtime;
+}
+
+const userMessage = (prompt: ReadonlyArray<{ role: string; content: string }>): string => prompt.filter((m) => m.role === 'user').at(-1)!.content;
+
+describe('widget runtime: answers from the docs', () => {
+  it('puts the docs chunk in the prompt under the docs label, cites its link and stores the exchange', async () => {
+    const dir = fixtureDir('answer');
+    const { manifestUrl } = await writeDocsIndex(dir, PAGES);
+    const storeName = `answer-${Date.now()}`;
+    const runtime = open(manifestUrl, storeName);
+    const statuses: WidgetStatus[] = [];
+    runtime.onStatus((s) => statuses.push(s));
+    await runtime.ready();
+    expect(runtime.lastSync).toMatchObject({ pages: 3, chunks: 4, fetched: 3, removed: 0, failed: [], reembedded: false });
+    expect(statuses.at(-1)?.phase).toBe('ready');
+    expect(statuses.at(-1)?.text).toMatch(/^WASM CPU, .* · 3 doc pages$/);
+    expect(statuses.some((s) => s.phase === 'loading' && s.progress !== null)).toBe(true);
+
+    const deltas: string[] = [];
+    const result = await runtime.ask('Which port does the Zorblax daemon listen on?', { onDelta: (t) => deltas.push(t) });
+
+    expect(result.reply).toBe(TEST_MODEL_REPLY);
+    expect(deltas.join('')).toBe(TEST_MODEL_REPLY);
+    const message = userMessage(result.prompt);
+    const docsAt = message.indexOf(LABELS.en.docs);
+    expect(docsAt).toBeGreaterThanOrEqual(0);
+    expect(message.indexOf(PORT_FACT)).toBeGreaterThan(docsAt);
+    // Doc knowledge never poses as conversation: no conversation-records section holds it.
+    expect(message).not.toContain(LABELS.en.history);
+    expect(result.sources).toContainEqual({ href: `${location.origin}/docs-site/guide/install.html#from-npm`, title: 'Install', heading: 'Install › From npm' });
+    expect(result.sources.every((s) => s.href.startsWith(`${location.origin}/docs-site/`))).toBe(true);
+
+    // Written first, then the reply: both are in the widget's own database after the answer.
+    await runtime.dispose();
+    const store = await MemoryStore.open({ name: `qwen-widget:${storeName}` });
+    const [session] = await store.listSessions();
+    const turns = await store.listTurns(session!.id);
+    expect(turns.map((t) => [t.role, t.status, t.content])).toEqual([
+      ['user', 'complete', 'Which port does the Zorblax daemon listen on?'],
+      ['assistant', 'complete', TEST_MODEL_REPLY],
+    ]);
+    await store.close();
+  });
+
+  it('re-opening after a re-index fetches only the changed page and forgets a removed one', async () => {
+    const dir = fixtureDir('reindex');
+    const { manifestUrl } = await writeDocsIndex(dir, PAGES);
+    const storeName = `reindex-${Date.now()}`;
+    const first = open(manifestUrl, storeName);
+    await first.ready();
+    await first.dispose();
+
+    // A re-index: the FAQ changed, Theming is gone, Install is as it was.
+    const faq: FixturePage = { ...PAGES[1]!, sections: [{ anchor: 'license', heading: 'FAQ › License', text: 'The toolkit is released under the Apache-2.0 license since version 2.' }] };
+    const { files } = await writeDocsIndex(dir, [PAGES[0]!, faq]);
+    clearRequests();
+    const second = open(manifestUrl, storeName);
+    await second.ready();
+    const fetched = requestsUnder(`/${dir}/`);
+    expect(fetched.sort()).toEqual([`/${dir}/manifest.json`, `/${dir}/pages/${files[1]!.hash}.json`].sort());
+    expect(second.lastSync).toMatchObject({ pages: 2, fetched: 1, removed: 1, failed: [] });
+    expect(second.status.text).toMatch(/· 2 doc pages$/);
+
+    const result = await second.ask('What does the quokka palette do?');
+    expect(JSON.stringify(result.prompt)).not.toContain('quokka palette tints');
+    expect(result.sources.map((s) => s.href).filter((h) => h.includes('theming'))).toEqual([]);
+    // The changed page is read as it is now (the prompt may hold it from the first answer's block: it is append-only).
+    const license = await second.ask('Which license is the toolkit released under?');
+    expect(JSON.stringify(license.prompt)).toContain('Apache-2.0');
+    expect(JSON.stringify(license.prompt)).not.toContain('MIT license');
+    expect(license.sources.map((s) => s.href)).toContain(`${location.origin}/docs-site/faq.html#license`);
+  });
+
+  it('a malformed manifest fails with docs_index_invalid, keeps the stored docs, and ready() retries', async () => {
+    const dir = fixtureDir('malformed');
+    const { manifestUrl, manifest } = await writeDocsIndex(dir, PAGES);
+    const storeName = `malformed-${Date.now()}`;
+    const first = open(manifestUrl, storeName);
+    await first.ready();
+    await first.dispose();
+
+    await writeRaw(`${dir}/manifest.json`, JSON.stringify({ ...manifest, pages: 'oops' }));
+    const broken = open(manifestUrl, storeName);
+    const error = await broken.ready().catch((e: unknown) => e);
+    expect(error).toMatchObject({ code: 'docs_index_invalid' });
+    expect(broken.status).toMatchObject({ phase: 'error', error: { code: 'docs_index_invalid' } });
+    expect(broken.status.text).toContain('docs_index_invalid');
+
+    // Fixed on the server: the same runtime retries and answers from the docs it kept.
+    await writeRaw(`${dir}/manifest.json`, JSON.stringify(manifest));
+    clearRequests();
+    await broken.ready();
+    expect(broken.lastSync).toMatchObject({ pages: 3, fetched: 0, removed: 0 });
+    expect(requestsUnder(`/${dir}/pages/`)).toEqual([]);
+    const result = await broken.ask('Which port does the Zorblax daemon listen on?');
+    expect(userMessage(result.prompt)).toContain(PORT_FACT);
+  });
+
+  it('stopping an answer keeps what streamed as an interrupted reply, and the widget is ready again', async () => {
+    const dir = fixtureDir('stop');
+    const { manifestUrl } = await writeDocsIndex(dir, PAGES);
+    const storeName = `stop-${Date.now()}`;
+    // The loop model never stops on its own.
+    const runtime = open(manifestUrl, storeName, 'models/test/qwen2-tiny-loop.gguf');
+    const stop = new AbortController();
+    let deltas = 0;
+    const error = await runtime
+      .ask('Which port does the Zorblax daemon listen on?', { signal: stop.signal, onDelta: () => ++deltas === 3 && stop.abort() })
+      .catch((e: unknown) => e);
+    expect(error).toMatchObject({ name: 'AbortError' });
+    expect(runtime.status.phase).toBe('ready');
+    await runtime.dispose();
+    const store = await MemoryStore.open({ name: `qwen-widget:${storeName}` });
+    const [session] = await store.listSessions();
+    const turns = await store.listTurns(session!.id);
+    expect(turns.map((t) => [t.role, t.status])).toEqual([['user', 'complete'], ['assistant', 'interrupted']]);
+    expect(turns[1]!.content.length).toBeGreaterThan(0);
+    await store.close();
+  });
+});

@@ -1,0 +1,97 @@
+/**
+ * A runtime the test scripts, for the shell's own tests (the real one is tested with the real engine): replies are
+ * streamed as the test releases them, sources and errors are whatever the test says. Tests only, never in src.
+ */
+import type { AskOptions, AskResult, DocSource, WidgetRuntime, WidgetRuntimeConfig, WidgetStatus } from '../../../src/widget/runtime/types.ts';
+
+export interface ScriptedAnswer {
+  deltas: string[];
+  sources?: DocSource[];
+  /** Rejects with this error (an AssistantError-like `{code, message}`) after the deltas. */
+  error?: { code: string; message: string };
+}
+
+export class ScriptedRuntime implements WidgetRuntime {
+  readonly questions: string[] = [];
+  resets = 0;
+  disposed = false;
+  answers: ScriptedAnswer[] = [];
+  private _status: WidgetStatus = { phase: 'idle', text: '', progress: null, threads: null, error: null };
+  private readonly _listeners = new Set<(status: WidgetStatus) => void>();
+  /** Deltas released by `step()` and not yet emitted. */
+  private _permits = 0;
+  private _gate: (() => void) | null = null;
+  /** When set, `ready()` waits for `finishLoading()`. */
+  holdLoading = false;
+  private _loaded: (() => void) | null = null;
+
+  constructor(readonly config: WidgetRuntimeConfig) {}
+
+  setStatus(status: Partial<WidgetStatus>): void {
+    this._status = { ...this._status, ...status };
+    for (const listener of this._listeners) listener(this._status);
+  }
+
+  onStatus(listener: (status: WidgetStatus) => void): () => void {
+    this._listeners.add(listener);
+    listener(this._status);
+    return () => this._listeners.delete(listener);
+  }
+
+  async ready(): Promise<void> {
+    if (this._status.phase === 'ready' || this._status.phase === 'answering') return;
+    this.setStatus({ phase: 'loading', text: 'Loading the model…', progress: 0.25, error: null });
+    if (this.holdLoading) await new Promise<void>((resolve) => (this._loaded = resolve));
+    this.setStatus({ phase: 'ready', text: 'WASM CPU, single thread · 2 doc pages', progress: null, threads: 1 });
+  }
+
+  finishLoading(): void {
+    this._loaded?.();
+  }
+
+  /** Lets the current (or next) answer emit its next delta. */
+  step(): void {
+    this._permits += 1;
+    const gate = this._gate;
+    this._gate = null;
+    gate?.();
+  }
+
+  private _permit(signal: AbortSignal | undefined): Promise<void> {
+    return new Promise<void>((resolve, reject) => {
+      const take = (): void => {
+        this._permits -= 1;
+        resolve();
+      };
+      if (this._permits > 0) return take();
+      this._gate = take;
+      signal?.addEventListener('abort', () => reject(Object.assign(new Error('aborted'), { name: 'AbortError' })), { once: true });
+    });
+  }
+
+  async ask(text: string, options: AskOptions = {}): Promise<AskResult> {
+    this.questions.push(text);
+    const answer = this.answers.shift() ?? { deltas: ['(no scripted answer)'] };
+    this.setStatus({ phase: 'answering' });
+    let reply = '';
+    try {
+      for (const delta of answer.deltas) {
+        await this._permit(options.signal);
+        reply += delta;
+        options.onDelta?.(delta);
+      }
+      if (answer.error !== undefined) throw Object.assign(new Error(answer.error.message), answer.error);
+      return { reply, finishReason: 'stop', sources: answer.sources ?? [], prompt: [{ role: 'user', content: text }] };
+    } finally {
+      this.setStatus({ phase: 'ready' });
+    }
+  }
+
+  async reset(): Promise<void> {
+    this.resets += 1;
+  }
+
+  async dispose(): Promise<void> {
+    this.disposed = true;
+  }
+}

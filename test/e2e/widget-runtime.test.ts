@@ -1,0 +1,139 @@
+/**
+ * The widget's runtime in the built demo site, served as most docs hosts are — without COOP/COEP:
+ * - it runs single-threaded and says so, answers from the docs with a link to the page and heading, and every
+ *   request it ever makes (page, workers, service worker) goes to the site's origin, where the widget and the
+ *   model live: no CDN, no third party;
+ * - with the network cut after the first visit it still answers, and after an offline reload (the site's service
+ *   worker keeps the pages, the widget and the docs index; wllama keeps the model) it loads and answers again;
+ * - on a browser without JSPI (Safari, older Chromium) wllama switches to its compat build, which comes from the
+ *   widget's folder too.
+ */
+import { readdirSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import type { BrowserContext, Page, Request } from 'playwright';
+import { describe, expect, it } from 'vitest';
+import { TEST_MODEL_REPLY } from '../../scripts/test-model/reply.ts';
+import { useSite } from './site-harness.ts';
+import { input, launcher, status, widget, widgetReady } from './widget-pages.ts';
+
+const site = useSite('widget-runtime', { isolation: false, docsDir: 'test/e2e/fixtures/widget-runtime-docs' });
+
+const QUESTION = 'Which port does the Zorblax daemon listen on?';
+const SINGLE_THREAD = 'WASM CPU, single thread (this page is not cross-origin isolated)';
+
+/** Every request of the context: pages, dedicated workers and (with the harness's flag) the service worker. */
+function recordRequests(context: BrowserContext): string[] {
+  const urls: string[] = [];
+  const keep = (request: Request): void => {
+    const url = request.url();
+    if (!url.startsWith('data:') && !url.startsWith('blob:')) urls.push(url);
+  };
+  context.on('request', keep);
+  return urls;
+}
+
+async function statusText(page: Page): Promise<string> {
+  return (await status(page).textContent())?.trim() ?? '';
+}
+
+async function waitForStatus(page: Page, pattern: RegExp, timeout = 90_000): Promise<string> {
+  const deadline = Date.now() + timeout;
+  for (;;) {
+    const text = await statusText(page);
+    if (pattern.test(text)) return text;
+    if (/Error \(/.test(text) || Date.now() > deadline) throw new Error(`status "${text}" never matched ${String(pattern)}`);
+    await page.waitForTimeout(100);
+  }
+}
+
+/** Asks in the panel and waits for the n-th complete answer (1-based); returns its sources' links. */
+async function ask(page: Page, question: string, nth: number): Promise<string[]> {
+  await input(page).fill(question);
+  await input(page).press('Enter');
+  const answer = widget(page).getByText(TEST_MODEL_REPLY).nth(nth - 1);
+  await answer.waitFor({ timeout: 90_000 });
+  const sources = widget(page).locator('[part="sources"]').nth(nth - 1);
+  await sources.waitFor({ timeout: 10_000 });
+  return sources.locator('a').evaluateAll((links) => links.map((a) => (a as HTMLAnchorElement).href));
+}
+
+/** The widget build's copies of @wllama/wllama-compat's files (glue and wasm), found by their sizes. */
+function compatFiles(widgetDir: string): string[] {
+  const sizes = ['wllama.js', 'wllama.wasm'].map((f) => statSync(join('node_modules/@wllama/wllama-compat/wasm', f)).size);
+  const names = readdirSync(widgetDir).filter((name) => sizes.includes(statSync(join(widgetDir, name)).size));
+  expect(names).toHaveLength(2);
+  return names;
+}
+
+async function waitForServiceWorker(page: Page): Promise<void> {
+  await page.waitForFunction(() => navigator.serviceWorker.controller !== null, undefined, { timeout: 30_000 });
+}
+
+describe('the widget runtime on a docs host without COOP/COEP', () => {
+  it('answers single-threaded from the docs, asks only its own origin, and keeps working offline', async () => {
+    const { origin, browser } = site();
+    const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+    const requests = recordRequests(context);
+    const page = await context.newPage();
+    page.on('pageerror', (e) => console.log('pageerror:', e.message));
+    await page.goto(`${origin}/guide/config.html`);
+    await widgetReady(page);
+    expect(await page.evaluate(() => crossOriginIsolated)).toBe(false);
+    // The site's service worker takes the page before the widget opens (it precached the widget's entry and its
+    // static imports at install), so one page view is enough to keep everything the widget fetches.
+    await waitForServiceWorker(page);
+
+    await launcher(page).click();
+    const ready = await waitForStatus(page, /doc pages/);
+    expect(ready).toContain(SINGLE_THREAD);
+    expect(ready).toMatch(/· 3 doc pages$/);
+    const links = await ask(page, QUESTION, 1);
+    expect(links).toContain(`${origin}/guide/config.html#daemon-port`);
+
+    // Network cut: the loaded widget still answers.
+    await context.setOffline(true);
+    await ask(page, 'Can I change the daemon port?', 2);
+
+    // Offline reload: the page, the widget and the docs index come from the service worker, the model from
+    // wllama's cache on this device.
+    await page.reload();
+    await widgetReady(page);
+    await launcher(page).click();
+    const again = await waitForStatus(page, /doc pages/);
+    expect(again).toContain(SINGLE_THREAD);
+    expect(await ask(page, QUESTION, 1)).toContain(`${origin}/guide/config.html#daemon-port`);
+
+    // Over the whole visit: only the site's origin (the widget's folder holds the widget, its engine files and
+    // the model), nothing from a CDN or any other host.
+    expect(requests.length).toBeGreaterThan(10);
+    expect(requests.filter((url) => !url.startsWith(`${origin}/`))).toEqual([]);
+    const widgetFiles = requests.filter((url) => url.startsWith(`${origin}/widget/`));
+    expect(widgetFiles.some((url) => /\/widget\/wllama-[\w-]+\.wasm$/.test(url))).toBe(true);
+    expect(widgetFiles.some((url) => /\/widget\/tokenizer\/qwen2\.5\/tokenizer\.json$/.test(url))).toBe(true);
+    // Chromium has JSPI and Memory64: the compat build is never fetched here.
+    const compat = compatFiles(join(site().dir, 'widget'));
+    expect(requests.filter((url) => compat.some((name) => url.endsWith(`/widget/${name}`)))).toEqual([]);
+    await context.close();
+  }, 240_000);
+
+  it('without JSPI (as on Safari) wllama loads its compat build from the widget folder, not a CDN', async () => {
+    const { origin, browser } = site();
+    const context = await browser.newContext();
+    const requests = recordRequests(context);
+    // The engine worker is told JSPI is missing, as it is on Safari: wllama then needs its compat build.
+    await context.route(/\/widget\/worker-[\w-]+\.js$/, async (route) => {
+      const response = await route.fetch();
+      await route.fulfill({ response, body: `delete WebAssembly.Suspending;\n${await response.text()}` });
+    });
+    const page = await context.newPage();
+    await page.goto(`${origin}/index.html`);
+    await widgetReady(page);
+    await launcher(page).click();
+    await waitForStatus(page, /doc pages/, 120_000);
+    await ask(page, QUESTION, 1);
+    // The compat glue and its wasm, both from the widget's folder.
+    for (const name of compatFiles(join(site().dir, 'widget'))) expect(requests).toContain(`${origin}/widget/${name}`);
+    expect(requests.filter((url) => !url.startsWith(`${origin}/`))).toEqual([]);
+    await context.close();
+  }, 240_000);
+});

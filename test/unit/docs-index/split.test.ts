@@ -1,0 +1,94 @@
+import { beforeAll, describe, expect, it } from 'vitest';
+import { loadNodeQwenCounter } from '../../../scripts/prepare-tokenizer.ts';
+import type { CachedTokenCounter } from '../../../src/context/tokens.ts';
+import { parseMarkdownPage } from '../../../src/docs-index/markdown.ts';
+import { chunkDoc } from '../../../src/docs-index/page.ts';
+import { splitPage } from '../../../src/docs-index/split.ts';
+
+let counter: CachedTokenCounter;
+beforeAll(async () => {
+  counter = await loadNodeQwenCounter();
+});
+
+const sentence = (i: number): string => `Sentence ${i} explains how the widget loads its docs index lazily and searches it locally.`;
+const paragraph = (from: number, n: number): string => Array.from({ length: n }, (_, k) => sentence(from + k)).join(' ');
+
+describe('splitPage (real Qwen tokenizer)', () => {
+  it('splits by heading, keeps every chunk within 400 tokens with an exact count, and keeps the heading path', () => {
+    const long = Array.from({ length: 12 }, (_, p) => paragraph(p * 10, 10)).join('\n\n');
+    const md = `# Guide\n\nIntro text.\n\n## Install\n\nRun npm install.\n\n## Long part\n\n${long}\n\n### Deeper\n\nA short note.\n`;
+    const chunks = chunkDoc('guide.md', md, counter).chunks;
+    for (const c of chunks) {
+      expect(c.tokens).toBe(counter.count(c.text));
+      expect(c.tokens).toBeLessThanOrEqual(400);
+    }
+    expect(chunks[0]).toMatchObject({ anchor: 'guide', heading: 'Guide' });
+    expect(chunks[0]!.text).toBe('Guide\n\nIntro text.');
+    expect(chunks[1]).toMatchObject({ anchor: 'install', heading: 'Guide › Install', text: 'Guide › Install\n\nRun npm install.' });
+    const longChunks = chunks.filter((c) => c.anchor === 'long-part');
+    expect(longChunks.length).toBeGreaterThanOrEqual(4);
+    for (const c of longChunks) expect(c.text.startsWith('Guide › Long part\n\n')).toBe(true);
+    // Nothing lost, nothing reordered, and cuts fall between paragraphs (each paragraph is under the limit).
+    const body = longChunks.map((c) => c.text.slice('Guide › Long part\n\n'.length)).join('\n\n');
+    expect(body).toBe(long);
+    expect(chunks.at(-1)).toMatchObject({ anchor: 'deeper', heading: 'Guide › Long part › Deeper' });
+  });
+
+  it('cuts a paragraph over the limit at sentence boundaries', () => {
+    const chunks = chunkDoc('p.md', `## One paragraph\n\n${paragraph(0, 60)}\n`, counter).chunks;
+    expect(chunks.length).toBeGreaterThan(1);
+    for (const c of chunks) {
+      expect(c.tokens).toBeLessThanOrEqual(400);
+      expect(c.text).toMatch(/locally\.$/);
+    }
+  });
+
+  it('never cuts a code block that fits, and fences each piece of one that does not', () => {
+    const code = Array.from({ length: 20 }, (_, i) => `const value${i} = compute(${i}, "docs");`).join('\n');
+    const md = `## Example\n\n${paragraph(0, 12)}\n\n\`\`\`ts\n${code}\n\`\`\`\n\nAfter the code.\n`;
+    const chunks = chunkDoc('c.md', md, counter).chunks;
+    expect(counter.count(code)).toBeGreaterThan(200);
+    const withCode = chunks.filter((c) => c.text.includes('const value0 ='));
+    expect(withCode).toHaveLength(1);
+    expect(withCode[0]!.text).toContain('```ts\n' + code + '\n```');
+
+    const huge = Array.from({ length: 200 }, (_, i) => `const value${i} = compute(${i}, "docs");`).join('\n');
+    const pieces = chunkDoc('h.md', `## Huge\n\n\`\`\`ts\n${huge}\n\`\`\`\n`, counter).chunks;
+    expect(pieces.length).toBeGreaterThan(2);
+    for (const p of pieces) {
+      expect(p.tokens).toBeLessThanOrEqual(400);
+      expect(p.text).toMatch(/^Huge\n\n```ts\n[\s\S]*\n```$/);
+    }
+    const lines = pieces.flatMap((p) => p.text.split('\n').filter((l) => l.startsWith('const ')));
+    expect(lines).toEqual(huge.split('\n'));
+  });
+
+  it('splits a Chinese page at 。 and gives CJK anchors', () => {
+    const zh = Array.from({ length: 80 }, (_, i) => `第${i}句说明文档知识与对话记录分开保存，小部件只从站点自己的文档回答。`).join('');
+    const md = `# 小部件指南\n\n## 安装 与 配置\n\n${zh}\n\n## 隐私\n\n所有数据都留在浏览器里。\n`;
+    const chunks = chunkDoc('zh.md', md, counter).chunks;
+    const install = chunks.filter((c) => c.anchor === '安装-与-配置');
+    expect(install.length).toBeGreaterThan(1);
+    for (const c of install) {
+      expect(c.heading).toBe('小部件指南 › 安装 与 配置');
+      expect(c.tokens).toBeLessThanOrEqual(400);
+      expect(c.text).toMatch(/。$/);
+    }
+    expect(chunks.at(-1)).toMatchObject({ anchor: '隐私', text: '小部件指南 › 隐私\n\n所有数据都留在浏览器里。' });
+  });
+
+  it('gives GitHub-style anchors, unique within the page, from the heading’s visible text', () => {
+    const md = '## Usage\n\na\n\n## Usage\n\nb\n\n## `<qwen-assistant>` *attributes*\n\nc\n\n## [Linked](https://x.example) & more\n\nd\n';
+    const page = parseMarkdownPage(md);
+    expect(page.sections.map((s) => s.anchor)).toEqual(['usage', 'usage-1', 'qwen-assistant-attributes', 'linked--more']);
+    expect(page.sections[2]!.heading).toBe('<qwen-assistant> attributes');
+    const chunks = splitPage({ ...page, title: 'T' }, counter);
+    expect(new Set(chunks.map((c) => c.anchor)).size).toBe(4);
+  });
+
+  it('turns lists, tables and inline markup into plain text', () => {
+    const md = '## Options\n\n- **model**: a GGUF [URL](https://x.example)\n- `lang`: zh or en\n  1. nested\n\n| Name | Default |\n| --- | --- |\n| window | 4096 |\n';
+    const [chunk] = chunkDoc('o.md', md, counter).chunks;
+    expect(chunk!.text).toBe('Options\n\n- model: a GGUF URL\n- lang: zh or en\n  1. nested\n\nName | Default\nwindow | 4096');
+  });
+});

@@ -1,0 +1,64 @@
+/** What the widget asks its engine to load: wllama only, or (with `mlc-model`) web-llm first, every URL absolute. */
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { DEFAULT_GGUF_URL } from '../../../src/engine/model-sources.ts';
+import { loadPayloadOf, mlcSourceOf } from '../../../src/widget/runtime/engine-source.ts';
+import type { WidgetRuntimeConfig } from '../../../src/widget/runtime/types.ts';
+
+const config: WidgetRuntimeConfig = {
+  base: 'https://docs.example/assets/widget/',
+  model: 'models/test/qwen2-tiny.gguf',
+  docsIndex: '',
+  lang: 'en',
+  window: 1024,
+  storeName: 'test',
+};
+
+describe('the widget engine payload', () => {
+  // The page the widget sits on (the base URL is absolute anyway; the runtime resolves against the page, as a browser does).
+  beforeAll(() => vi.stubGlobal('location', new URL('https://docs.example/guide/install.html')));
+  afterAll(() => vi.unstubAllGlobals());
+
+  it('without mlc-model runs wllama only, on the model resolved against the widget base', () => {
+    const expected = { backend: 'wasm', source: { ggufUrl: 'https://docs.example/assets/widget/models/test/qwen2-tiny.gguf' }, contextWindow: 1024 };
+    expect(loadPayloadOf(config)).toEqual(expected);
+    expect(loadPayloadOf({ ...config, mlcModel: '' })).toEqual(expected);
+    expect(loadPayloadOf({ ...config, mlcModel: '   ' })).toEqual(expected);
+    expect(loadPayloadOf({ ...config, model: '' }).source).toEqual({ ggufUrl: DEFAULT_GGUF_URL });
+  });
+
+  it('with mlc-model lets the engine choose, with the MLC folder and its libs as fetch-model lays them out', () => {
+    const payload = loadPayloadOf({ ...config, mlcModel: 'models/mlc/' });
+    const folder = 'https://docs.example/assets/widget/models/mlc';
+    expect(payload).toEqual({
+      backend: 'auto',
+      contextWindow: 1024,
+      source: {
+        ggufUrl: 'https://docs.example/assets/widget/models/test/qwen2-tiny.gguf',
+        mlc: {
+          modelId: 'Qwen2.5-0.5B-Instruct-q4f16_1-MLC',
+          urlF16: `${folder}/Qwen2.5-0.5B-Instruct-q4f16_1-MLC`,
+          urlF32: `${folder}/Qwen2.5-0.5B-Instruct-q4f32_1-MLC`,
+          libF16: `${folder}/libs/Qwen2-0.5B-Instruct-q4f16_1_cs1k-webgpu.wasm`,
+          libF32: `${folder}/libs/Qwen2-0.5B-Instruct-q4f32_1_cs1k-webgpu.wasm`,
+          embedding: {
+            modelId: 'snowflake-arctic-embed-s-q0f32-MLC-b4',
+            url: `${folder}/snowflake-arctic-embed-s-q0f32-MLC`,
+            lib: `${folder}/libs/snowflake-arctic-embed-s-q0f32-ctx512_cs512_batch4-webgpu.wasm`,
+          },
+        },
+      },
+    });
+  });
+
+  it('resolves the folder like a URL: with or without the slash, site-absolute, or on another host', () => {
+    const f32 = (mlcModel: string): string | undefined => mlcSourceOf({ base: config.base, mlcModel })?.urlF32;
+    expect(f32('models/mlc')).toBe('https://docs.example/assets/widget/models/mlc/Qwen2.5-0.5B-Instruct-q4f32_1-MLC');
+    expect(f32('/models/mlc//')).toBe('https://docs.example/models/mlc/Qwen2.5-0.5B-Instruct-q4f32_1-MLC');
+    expect(f32('https://models.example/mlc/')).toBe('https://models.example/mlc/Qwen2.5-0.5B-Instruct-q4f32_1-MLC');
+    expect(mlcSourceOf({ base: config.base })).toBeNull();
+  });
+
+  it('refuses a folder with a query, as an error with a code', () => {
+    expect(() => mlcSourceOf({ base: config.base, mlcModel: 'models/mlc/?v=1' })).toThrow(expect.objectContaining({ code: 'invalid_config' }));
+  });
+});
