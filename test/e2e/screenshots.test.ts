@@ -32,7 +32,7 @@ async function prepare(lang: 'en' | 'zh', colorScheme: 'light' | 'dark'): Promis
   await waitForReady(page);
   // Import the sample conversations as a user would (Data → Import).
   await page.getByRole('button', { name: lang === 'zh' ? '数据' : 'Data' }).click();
-  await page.locator('qwen-data-panel input[type="file"]').setInputFiles({
+  await page.locator('qwen-data-panel input[type="file"][accept*="json"]').setInputFiles({
     name: 'sample.json',
     mimeType: 'application/json',
     buffer: Buffer.from(JSON.stringify(sampleExport(lang))),
