@@ -98,3 +98,42 @@ export class CachedTokenCounter implements TokenCounter {
     for (const map of Object.values(this._cache)) map.clear();
   }
 }
+
+/**
+ * A counter for one message's assembly: plain-text counts are remembered until it is dropped, because the
+ * fitting loops (the memory block tried against each candidate history, retrieval's second pass) count the
+ * same strings again. Message counts go to the shared cache; nothing outlives the message.
+ */
+export class MemoCounter implements TokenCounter {
+  private readonly _base: TokenCounter;
+  private readonly _counts = new Map<string, number>();
+
+  constructor(base: TokenCounter) {
+    this._base = base;
+  }
+
+  get stats(): TokenCounterStats {
+    return this._base.stats;
+  }
+
+  messageTokens(message: ChatMessage): number {
+    return this._base.messageTokens(message);
+  }
+
+  count(text: string): number {
+    let n = this._counts.get(text);
+    if (n === undefined) {
+      n = this._base.count(text);
+      this._counts.set(text, n);
+    }
+    return n;
+  }
+
+  encode(text: string): number[] {
+    return this._base.encode(text);
+  }
+
+  decode(ids: readonly number[]): string {
+    return this._base.decode(ids);
+  }
+}

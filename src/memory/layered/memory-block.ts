@@ -136,8 +136,8 @@ function split(parts: BlockParts, held: readonly ChatMessage[]) {
 const ids = (lines: ReadonlyArray<{ readonly id: string }>): string[] => lines.map((l) => l.id);
 const itemsOf = (lines: readonly WmLine[]): string[] => lines.flatMap((l) => l.items);
 
-/** The part of the block that `held` (the messages the new user message follows) does not already carry. */
-export function blockDelta(parts: BlockParts, held: readonly ChatMessage[], counter: TokenCounter): BlockDelta {
+/** The lines of the block that `held` lacks, rendered (no counting). */
+function deltaOf(parts: BlockParts, held: readonly ChatMessage[]) {
   const s = split(parts, held);
   const { labels } = parts;
   // Two turns that read the same ("OK, thanks.") are sent once.
@@ -147,8 +147,19 @@ export function blockDelta(parts: BlockParts, held: readonly ChatMessage[], coun
   const docs = s.docs.sent.filter((l) => once(docLine(l, labels)));
   const wm = labelled(labels.working, s.working.sent);
   const retrieved = s.opaque?.sent ?? render(records, docs, labels, parts.offsetMinutes);
+  return { s, records, docs, wm, retrieved, text: [wm, retrieved].filter((x) => x !== '').join('\n\n') };
+}
+
+/** What `blockDelta` sends, without its token counts (the assembler tries it against many histories). */
+export function blockText(parts: BlockParts, held: readonly ChatMessage[]): string {
+  return deltaOf(parts, held).text;
+}
+
+/** The part of the block that `held` (the messages the new user message follows) does not already carry. */
+export function blockDelta(parts: BlockParts, held: readonly ChatMessage[], counter: TokenCounter): BlockDelta {
+  const { s, records, docs, wm, retrieved, text } = deltaOf(parts, held);
   return {
-    text: [wm, retrieved].filter((x) => x !== '').join('\n\n'),
+    text,
     held: { records: [...ids(s.records.held), ...ids(s.docs.held)], working: itemsOf(s.working.held) },
     sent: { records: [...ids(records), ...ids(docs)], working: itemsOf(s.working.sent) },
     workingTokens: wm === '' ? 0 : counter.count(wm),

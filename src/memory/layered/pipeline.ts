@@ -15,7 +15,7 @@ import { assemble, type ContextState } from '../../context/assemble.ts';
 import { GENERATION_PROMPT_TOKENS } from '../../context/chatml.ts';
 import { configKey, resolveConfig, type ContextConfig } from '../../context/config.ts';
 import { isBlank } from '../../context/sanitize.ts';
-import type { TokenCounter } from '../../context/tokens.ts';
+import { MemoCounter, type TokenCounter } from '../../context/tokens.ts';
 import type { ChatMessage } from '../../engine/protocol.ts';
 import { AssistantError } from '../../shared/errors.ts';
 import { intentTags } from '../retrieval/intent.ts';
@@ -31,7 +31,7 @@ import { sectionBudgets, validateBudgets, type SectionBudgets } from './budgets.
 import { voidedTurns } from './deprecation.ts';
 import { BASE_SYSTEM_PROMPT, LABELS, detectLang, systemPrompt, type Lang } from './labels.ts';
 import { deferLowValue } from './defer.ts';
-import { blockDelta, retrievalLines, selectWorking, type BlockParts } from './memory-block.ts';
+import { blockDelta, blockText, retrievalLines, selectWorking, type BlockParts } from './memory-block.ts';
 import type { LayeredReport, MemoryReport } from './report.ts';
 import { DEFAULT_GATE_OPTIONS, gate, type GateOptions } from './session-gate.ts';
 import { SessionWorkingMemory, renderWmLine, type WorkingMemoryPort } from './working-memory.ts';
@@ -222,7 +222,8 @@ export class LayeredMemory {
       { ...DEFAULT_QUERY_OPTIONS, ...this._o.query },
     );
     const config = this.contextConfig(lang);
-    const counter = this._o.counter;
+    // One message's counts are remembered for its passes and fitting loops (the same block text recurs).
+    const counter = new MemoCounter(this._o.counter);
     const b = this.budgets;
     const labels = LABELS[lang];
     const systemTokens = counter.messageTokens({ role: 'system', content: config.systemPrompt });
@@ -251,7 +252,8 @@ export class LayeredMemory {
         exclude: ex,
         budget,
         now: input.time,
-        counter,
+        // The shared counter: retrieval keeps its own memo of counts per counter, across messages.
+        counter: this._o.counter,
         labels,
         offsetMinutes: this._offset,
         ...(this._o.rerank === undefined ? {} : { rerank: this._o.rerank }),
@@ -274,7 +276,7 @@ export class LayeredMemory {
     const doAssemble = (parts: BlockParts) =>
       assemble(
         state,
-        { history: history.messages, input: input.text, extras: (held) => blockDelta(parts, held, counter).text },
+        { history: history.messages, input: input.text, extras: (held) => blockText(parts, held) },
         config,
         counter,
       );

@@ -2,7 +2,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { promptTokens, renderChatML } from '../../../src/context/chatml.ts';
 import { QWEN_TOKENS, createQwenTokenizer, toQwen25 } from '../../../src/context/qwen.ts';
 import { NEUTRALISER, QWEN_ADDED_TOKEN_STRINGS, isBlank, sanitizeText } from '../../../src/context/sanitize.ts';
-import { CachedTokenCounter } from '../../../src/context/tokens.ts';
+import { CachedTokenCounter, MemoCounter } from '../../../src/context/tokens.ts';
 import { AssistantError } from '../../../src/shared/errors.ts';
 import type { ChatMessage } from '../../../src/engine/protocol.ts';
 import { byteTokenizer, realTokenizer } from './helpers.ts';
@@ -101,6 +101,21 @@ describe('CachedTokenCounter', () => {
     // Same content, other role: another entry.
     c.messageTokens({ role: 'assistant', content: '你好, world' });
     expect(c.stats.misses).toBe(2);
+  });
+
+  it('a MemoCounter counts plain text once per instance, the same as its base, and shares message counts', () => {
+    const base = new CachedTokenCounter(byteTokenizer);
+    const memo = new MemoCounter(base);
+    expect(memo.count('你好, world')).toBe(base.count('你好, world'));
+    const chars = base.stats.encodedChars;
+    expect(memo.count('你好, world')).toBe(13);
+    expect(base.stats.encodedChars).toBe(chars);
+    memo.messageTokens({ role: 'user', content: 'x' });
+    expect(base.has({ role: 'user', content: 'x' })).toBe(true);
+    // A fresh one (the next message) counts again.
+    const before = base.stats.encodedChars;
+    new MemoCounter(base).count('你好, world');
+    expect(base.stats.encodedChars).toBe(before + '你好, world'.length);
   });
 
   it('bounds the cache', () => {

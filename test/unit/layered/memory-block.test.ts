@@ -2,7 +2,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { CachedTokenCounter } from '../../../src/context/tokens.ts';
 import type { ChatMessage } from '../../../src/engine/protocol.ts';
 import { LABELS } from '../../../src/memory/layered/labels.ts';
-import { blockDelta, fitToRoom, missesAny, type BlockParts } from '../../../src/memory/layered/memory-block.ts';
+import { blockDelta, blockText, fitToRoom, missesAny, type BlockParts } from '../../../src/memory/layered/memory-block.ts';
 import { loadNodeQwenTokenizer } from '../../../scripts/prepare-tokenizer.ts';
 import { T0 } from './helpers.ts';
 
@@ -48,6 +48,9 @@ describe('memory block deltas', () => {
     expect(d.text).not.toContain('10.0.0.7');
     expect(d.text).toContain('Entities: #A123456 (order_id)');
     // An item is only held whole: "0.0.7 (ipv4)" inside "10.0.0.7 (ipv4)" is not the same item.
+    // What the assembler sends (no counting) is the delta's text.
+    expect(blockText(parts(), [{ role: 'system', content: 'sys' }, earlier])).toBe(d.text);
+    expect(blockText(parts(), [])).toBe(blockDelta(parts(), [], counter).text);
     const other = blockDelta(parts({ working: [{ head: 'Entities', items: ['0.0.7 (ipv4)'], sep: '; ' }] }), [earlier], counter);
     expect(other.sent.working).toEqual(['0.0.7 (ipv4)']);
   });
