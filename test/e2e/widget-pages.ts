@@ -2,7 +2,7 @@
  * Host pages for the widget's e2e tests, served from the demo site's origin by intercepting their URL (so the
  * widget script at /widget/ is same-origin, as on a real docs site), and small readers of the widget's state.
  */
-import type { BrowserContext, Locator, Page } from 'playwright';
+import type { BrowserContext, Locator, Page, Request } from 'playwright';
 
 export interface HostPage {
   /** Extra `<head>` markup (styles, scripts) before the widget's script. */
@@ -67,4 +67,31 @@ export function runtimeWindow(page: Page): Promise<number> {
 /** Sets an attribute on the widget element. */
 export function setAttribute(page: Page, name: string, value: string): Promise<void> {
   return page.evaluate(([n, v]) => document.querySelector('qwen-assistant')!.setAttribute(n!, v!), [name, value]);
+}
+
+/** Every URL the context's pages, workers and service workers request (not data: or blob:). */
+export function recordRequests(context: BrowserContext): string[] {
+  const urls: string[] = [];
+  const keep = (request: Request): void => {
+    const url = request.url();
+    if (!url.startsWith('data:') && !url.startsWith('blob:')) urls.push(url);
+  };
+  context.on('request', keep);
+  return urls;
+}
+
+export async function statusText(page: Page): Promise<string> {
+  return (await status(page).textContent())?.trim() ?? '';
+}
+
+/** Waits until the status line matches `pattern`; fails at once when it shows an error. */
+export async function waitForStatus(page: Page, pattern: RegExp, timeout = 120_000): Promise<string> {
+  const deadline = Date.now() + timeout;
+  for (;;) {
+    const text = await statusText(page);
+    if (pattern.test(text)) return text;
+    if ((await status(page).getAttribute('class'))?.split(' ').includes('error')) throw new Error(`the widget failed: "${text}"`);
+    if (Date.now() > deadline) throw new Error(`status "${text}" never matched ${String(pattern)}`);
+    await page.waitForTimeout(100);
+  }
 }

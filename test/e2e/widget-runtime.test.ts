@@ -10,41 +10,16 @@
  */
 import { readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import type { BrowserContext, Page, Request } from 'playwright';
+import type { Page } from 'playwright';
 import { describe, expect, it } from 'vitest';
 import { TEST_MODEL_REPLY } from '../../scripts/test-model/reply.ts';
 import { useSite } from './site-harness.ts';
-import { input, launcher, status, widget, widgetReady } from './widget-pages.ts';
+import { input, launcher, recordRequests, waitForStatus, widget, widgetReady } from './widget-pages.ts';
 
 const site = useSite('widget-runtime', { isolation: false, docsDir: 'test/e2e/fixtures/widget-runtime-docs' });
 
 const QUESTION = 'Which port does the Zorblax daemon listen on?';
 const SINGLE_THREAD = 'WASM CPU, single thread (this page is not cross-origin isolated)';
-
-/** Every request of the context: pages, dedicated workers and (with the harness's flag) the service worker. */
-function recordRequests(context: BrowserContext): string[] {
-  const urls: string[] = [];
-  const keep = (request: Request): void => {
-    const url = request.url();
-    if (!url.startsWith('data:') && !url.startsWith('blob:')) urls.push(url);
-  };
-  context.on('request', keep);
-  return urls;
-}
-
-async function statusText(page: Page): Promise<string> {
-  return (await status(page).textContent())?.trim() ?? '';
-}
-
-async function waitForStatus(page: Page, pattern: RegExp, timeout = 90_000): Promise<string> {
-  const deadline = Date.now() + timeout;
-  for (;;) {
-    const text = await statusText(page);
-    if (pattern.test(text)) return text;
-    if (/Error \(/.test(text) || Date.now() > deadline) throw new Error(`status "${text}" never matched ${String(pattern)}`);
-    await page.waitForTimeout(100);
-  }
-}
 
 /** Asks in the panel and waits for the n-th complete answer (1-based); returns its sources' links. */
 async function ask(page: Page, question: string, nth: number): Promise<string[]> {

@@ -11,12 +11,12 @@
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { BrowserContext, Page, Request } from 'playwright';
+import type { Page } from 'playwright';
 import { describe, expect, it } from 'vitest';
 import { TEST_MODEL_REPLY } from '../../scripts/test-model/reply.ts';
 import { TEST_MODEL_ATTRIBUTE } from '../../scripts/site/build.ts';
 import { useSite } from './site-harness.ts';
-import { input, launcher, servePage, status, widget, widgetReady } from './widget-pages.ts';
+import { input, launcher, recordRequests, servePage, waitForStatus, widget, widgetReady } from './widget-pages.ts';
 
 const site = useSite('widget-webgpu', { isolation: false, docsDir: 'test/e2e/fixtures/widget-runtime-docs', args: ['--enable-unsafe-webgpu'] });
 
@@ -24,37 +24,12 @@ const DOCS = 'docs-index="/docs-index/manifest.json"';
 const SINGLE_THREAD = 'WASM CPU, single thread (this page is not cross-origin isolated)';
 const THIRD_PARTIES = /huggingface\.co|hf\.co|githubusercontent\.com|github\.com|jsdelivr|unpkg|cdn/i;
 
-/** Every request of the context (pages, the engine worker, the service worker), but data: and blob: URLs. */
-function recordRequests(context: BrowserContext): string[] {
-  const urls: string[] = [];
-  context.on('request', (request: Request) => {
-    const url = request.url();
-    if (!url.startsWith('data:') && !url.startsWith('blob:')) urls.push(url);
-  });
-  return urls;
-}
-
 function consoleLines(page: Page, type: 'error' | 'warning'): string[] {
   const lines: string[] = [];
   page.on('console', (message) => {
     if (message.type() === type) lines.push(message.text());
   });
   return lines;
-}
-
-async function statusText(page: Page): Promise<string> {
-  return (await status(page).textContent())?.trim() ?? '';
-}
-
-async function waitForStatus(page: Page, pattern: RegExp, timeout = 120_000): Promise<string> {
-  const deadline = Date.now() + timeout;
-  for (;;) {
-    const text = await statusText(page);
-    if (pattern.test(text)) return text;
-    if ((await status(page).getAttribute('class'))?.split(' ').includes('error')) throw new Error(`the widget failed: "${text}"`);
-    if (Date.now() > deadline) throw new Error(`status "${text}" never matched ${String(pattern)}`);
-    await page.waitForTimeout(100);
-  }
 }
 
 async function askAndWait(page: Page, question: string): Promise<void> {
