@@ -1,11 +1,20 @@
 /**
  * An incremental BM25 index (Okapi, k1 = 1.2, b = 0.75) over terms from text-terms.ts. Documents are added as
  * turns arrive and removed when deleted; statistics (df, average length) follow every change, so scores never
- * go stale. Postings are per term; a search touches only the documents sharing a term with the query.
- * Pure, no DOM.
+ * go stale.
+ *
+ * Built for speed at 10k+ documents: terms and scopes are interned to integers once, postings are typed arrays
+ * (slot, term count), document lengths and scopes live in typed arrays by slot, and a search walks only the
+ * postings of the query's terms, accumulating into a dense array that it returns as it is (`Bm25Scores`) — no
+ * per-document map, no sort of everything touched. Scores are computed term by term in the query's order with
+ * the same arithmetic as the straightforward formula (test/unit/retrieval/bm25.test.ts checks them against a
+ * reference scorer). Pure, no DOM.
  */
 import { TopK } from '../vector-index.ts';
-import { termCounts } from './text-terms.ts';
+import { Bm25Scores } from './bm25-scores.ts';
+import { Postings } from './postings.ts';
+
+export { Bm25Scores };
 
 export interface Bm25Options {
   k1?: number;
@@ -18,26 +27,35 @@ export interface Bm25Hit {
   score: number;
 }
 
-interface Doc {
-  id: string;
-  scope: string;
-  length: number;
-  counts: Map<string, number>;
-  alive: boolean;
+/** A query with its terms resolved to the index's term ids (terms the index lacks are left out). */
+export interface PreparedQuery {
+  readonly ids: Int32Array;
+  readonly weights: Float64Array;
 }
 
 export class Bm25Index {
   private readonly _k1: number;
   private readonly _b: number;
-  private readonly _docs: Doc[] = [];
+  /** Per slot: id, scope code, length, liveness, and the document's distinct term ids and counts (sorted by id). */
+  private readonly _ids: string[] = [];
+  private _scopeOf: Int32Array<ArrayBuffer> = new Int32Array(64);
+  private _length = new Float64Array(64);
+  private _alive = new Uint8Array(64);
+  private readonly _docTerms: Int32Array[] = [];
+  private readonly _docTfs: Int32Array[] = [];
   private readonly _slots = new Map<string, number>();
-  /** Per term: the slots holding it and, in step, the term's count there (no per-document map look-up when scoring). */
-  private readonly _postings = new Map<string, { slots: number[]; tfs: number[] }>();
-  /** Scratch accumulator reused across searches, indexed by slot. */
-  private _acc = new Float64Array(0);
-  private readonly _df = new Map<string, number>();
+  private readonly _scopeCodes = new Map<string, number>();
+  private readonly _scopeNames: string[] = [];
+  /** Per term id: its postings and its live document frequency. */
+  private readonly _termIds = new Map<string, number>();
+  private readonly _postings: Postings[] = [];
+  private _df: Int32Array<ArrayBuffer> = new Int32Array(64);
   private _live = 0;
   private _totalLength = 0;
+  /** Adds and removes so far, and the IDF memo (by term id, 0 = not yet) valid at that count. */
+  private _changes = 0;
+  private _idfAt = -1;
+  private _idfMemo = new Float64Array(0);
 
   constructor(options: Bm25Options = {}) {
     this._k1 = options.k1 ?? 1.2;
@@ -48,121 +66,271 @@ export class Bm25Index {
     return this._live;
   }
 
+  /** Slots ever used (live or not): the length a dense per-slot array needs. */
+  get slotCount(): number {
+    return this._ids.length;
+  }
+
+  /** Scopes ever seen: the length a dense per-scope array needs. */
+  get scopeCount(): number {
+    return this._scopeNames.length;
+  }
+
   has(id: string): boolean {
     return this._slots.has(id);
+  }
+
+  slotOf(id: string): number | undefined {
+    return this._slots.get(id);
+  }
+
+  idOf(slot: number): string {
+    return this._ids[slot]!;
+  }
+
+  scopeCodeOf(slot: number): number {
+    return this._scopeOf[slot]!;
+  }
+
+  scopeName(code: number): string {
+    return this._scopeNames[code]!;
   }
 
   /** Adds (or replaces) a document. */
   add(id: string, scope: string, terms: readonly string[]): void {
     this.remove(id);
-    const counts = termCounts(terms);
-    const slot = this._docs.length;
-    this._docs.push({ id, scope, length: terms.length, counts, alive: true });
+    const slot = this._ids.length;
+    this._growDocs(slot + 1);
+    // Distinct terms in first-occurrence order with their counts, then sorted by term id for look-ups.
+    const counts = new Map<number, number>();
+    for (const t of terms) {
+      const tid = this._termId(t);
+      counts.set(tid, (counts.get(tid) ?? 0) + 1);
+    }
+    const ids = Int32Array.from(counts.keys()).sort();
+    const tfs = Int32Array.from(ids, (tid) => counts.get(tid)!);
+    this._ids.push(id);
+    this._docTerms.push(ids);
+    this._docTfs.push(tfs);
+    this._scopeOf[slot] = this._scopeCode(scope);
+    this._length[slot] = terms.length;
+    this._alive[slot] = 1;
     this._slots.set(id, slot);
-    for (const [term, tf] of counts) {
-      let list = this._postings.get(term);
-      if (list === undefined) this._postings.set(term, (list = { slots: [], tfs: [] }));
-      list.slots.push(slot);
-      list.tfs.push(tf);
-      this._df.set(term, (this._df.get(term) ?? 0) + 1);
+    for (let i = 0; i < ids.length; i++) {
+      const tid = ids[i]!;
+      this._postings[tid]!.push(slot, tfs[i]!);
+      this._df[tid] = this._df[tid]! + 1;
     }
     this._live += 1;
+    this._changes += 1;
     this._totalLength += terms.length;
   }
 
   remove(id: string): void {
     const slot = this._slots.get(id);
     if (slot === undefined) return;
-    const doc = this._docs[slot]!;
-    doc.alive = false;
+    this._alive[slot] = 0;
     this._slots.delete(id);
-    for (const term of doc.counts.keys()) {
-      const df = (this._df.get(term) ?? 1) - 1;
-      if (df <= 0) {
-        this._df.delete(term);
-        this._postings.delete(term);
-      } else this._df.set(term, df);
+    for (const tid of this._docTerms[slot]!) {
+      const df = this._df[tid]! - 1;
+      this._df[tid] = df;
+      // Every document holding the term is gone: so are its postings (all dead).
+      if (df <= 0) this._postings[tid]!.clear();
     }
     this._live -= 1;
-    this._totalLength -= doc.length;
+    this._changes += 1;
+    this._totalLength -= this._length[slot]!;
+  }
+
+  /** The term's id (interned when a document holding it was added), or undefined. */
+  termIdOf(term: string): number | undefined {
+    return this._termIds.get(term);
   }
 
   /** Documents holding the term. */
   df(term: string): number {
-    return this._df.get(term) ?? 0;
+    const tid = this._termIds.get(term);
+    return tid === undefined ? 0 : this._df[tid]!;
   }
 
   /** Robertson–Spärck Jones IDF, floored at a small positive value so that very common terms still count a little. */
   idf(term: string): number {
-    const df = this._df.get(term) ?? 0;
-    return Math.max(0.05, Math.log(1 + (this._live - df + 0.5) / (df + 0.5)));
+    return this._idfOf(this.df(term));
+  }
+
+  /** Resolves a query's terms to term ids once, for repeated scoring (`scoreSlot`). */
+  prepare(query: ReadonlyMap<string, number>): PreparedQuery {
+    const ids: number[] = [];
+    const weights: number[] = [];
+    for (const [term, weight] of query) {
+      const tid = this._termIds.get(term);
+      if (tid === undefined || weight <= 0 || this._df[tid]! <= 0) continue;
+      ids.push(tid);
+      weights.push(weight);
+    }
+    return { ids: Int32Array.from(ids), weights: Float64Array.from(weights) };
   }
 
   /** Scores of every document sharing a term with the query (among allowed scopes): postings only. */
-  scoreAll(query: ReadonlyMap<string, number>, allow?: (scope: string) => boolean): Map<string, number> {
-    const out = new Map<string, number>();
-    for (const [slot, score] of this._scores(query, allow)) out.set(this._docs[slot]!.id, score);
-    return out;
+  scoreAll(query: ReadonlyMap<string, number>, allow?: (scope: string) => boolean): Bm25Scores {
+    return this._scores(this.prepare(query), allow);
   }
 
   /**
    * The k best documents for weighted query terms (term → weight, e.g. 1 for the message, less for expansions),
-   * among the scopes `allow` accepts.
+   * among the scopes `allow` accepts. Ties keep the order in which documents were first reached.
    */
   search(query: ReadonlyMap<string, number>, k: number, allow?: (scope: string) => boolean): Bm25Hit[] {
-    if (this._live === 0 || k <= 0) return [];
-    const scores = this._scores(query, allow);
-    const top = new TopK<number>(k);
-    for (const [slot, score] of scores) top.push(score, slot);
-    return top.result().map(({ score, item }) => ({ id: this._docs[item]!.id, scope: this._docs[item]!.scope, score }));
+    return this.topSlots(query, k, allow).map(({ slot, score }) => ({ id: this._ids[slot]!, scope: this._scopeNames[this._scopeOf[slot]!]!, score }));
   }
 
-  private _scores(query: ReadonlyMap<string, number>, allow?: (scope: string) => boolean): Map<number, number> {
-    const scores = new Map<number, number>();
-    if (this._live === 0) return scores;
-    const avg = this._totalLength / this._live || 1;
-    if (this._acc.length < this._docs.length) this._acc = new Float64Array(Math.max(1024, this._docs.length * 2));
-    const acc = this._acc;
-    const touched: number[] = [];
-    const lengthNorm = this._k1 * (1 - this._b);
-    const lengthScale = (this._k1 * this._b) / avg;
-    for (const [term, weight] of query) {
-      const list = this._postings.get(term);
-      if (list === undefined || weight <= 0) continue;
-      const idf = this.idf(term) * weight * (this._k1 + 1);
-      const { slots, tfs } = list;
-      for (let i = 0; i < slots.length; i++) {
-        const slot = slots[i]!;
-        const doc = this._docs[slot]!;
-        if (!doc.alive) continue;
-        const tf = tfs[i]!;
-        if (acc[slot] === 0) touched.push(slot);
-        acc[slot] += (idf * tf) / (tf + lengthNorm + lengthScale * doc.length);
-      }
-    }
-    // Scope filtering once per document, not once per posting.
-    for (const slot of touched) {
-      const score = acc[slot]!;
-      acc[slot] = 0;
-      if (allow !== undefined && !allow(this._docs[slot]!.scope)) continue;
-      scores.set(slot, score);
-    }
-    return scores;
+  /** `search` by slot, best first. */
+  topSlots(query: ReadonlyMap<string, number>, k: number, allow?: (scope: string) => boolean): Array<{ slot: number; score: number }> {
+    if (this._live === 0 || k <= 0) return [];
+    const scores = this._scores(this.prepare(query), allow);
+    const top = new TopK<number>(k);
+    const { bySlot } = scores;
+    for (const slot of scores.slots) top.push(bySlot[slot]!, slot);
+    return top.result().map(({ score, item }) => ({ slot: item, score }));
   }
 
   /** The BM25 score of one stored document for the query (0 when absent): a feature for candidates found otherwise. */
   score(id: string, query: ReadonlyMap<string, number>): number {
     const slot = this._slots.get(id);
-    if (slot === undefined) return 0;
-    const doc = this._docs[slot]!;
+    return slot === undefined ? 0 : this.scoreSlot(slot, this.prepare(query));
+  }
+
+  /** `score` for a slot and a prepared query (no string look-ups). */
+  scoreSlot(slot: number, query: PreparedQuery): number {
+    if (this._alive[slot] !== 1) return 0;
+    const docTerms = this._docTerms[slot]!;
+    const docTfs = this._docTfs[slot]!;
     const avg = this._totalLength / this._live || 1;
+    const length = this._length[slot]!;
     let total = 0;
-    for (const [term, weight] of query) {
-      const tf = doc.counts.get(term);
-      if (tf === undefined || weight <= 0) continue;
-      const norm = tf + this._k1 * (1 - this._b + (this._b * doc.length) / avg);
-      total += (this.idf(term) * weight * tf * (this._k1 + 1)) / norm;
+    for (let q = 0; q < query.ids.length; q++) {
+      const at = findSorted(docTerms, query.ids[q]!);
+      if (at < 0) continue;
+      const tf = docTfs[at]!;
+      const norm = tf + this._k1 * (1 - this._b + (this._b * length) / avg);
+      total += (this.idfOfId(query.ids[q]!) * query.weights[q]! * tf * (this._k1 + 1)) / norm;
     }
     return total;
   }
+
+  /** The distinct term ids of a document (sorted), for callers summing per-term statistics. */
+  termIdsOf(slot: number): Int32Array {
+    return this._docTerms[slot]!;
+  }
+
+  /** IDF by term id; memoised while the index is unchanged (choosing sentences sums it over many terms). */
+  idfOfId(tid: number): number {
+    if (this._idfAt !== this._changes) {
+      this._idfAt = this._changes;
+      if (this._idfMemo.length < this._postings.length) this._idfMemo = new Float64Array(this._postings.length * 2);
+      else this._idfMemo.fill(0);
+    }
+    let idf = this._idfMemo[tid]!;
+    if (idf === 0) this._idfMemo[tid] = idf = this._idfOf(this._df[tid]!);
+    return idf;
+  }
+
+  private _idfOf(df: number): number {
+    return Math.max(0.05, Math.log(1 + (this._live - df + 0.5) / (df + 0.5)));
+  }
+
+  private _scores(query: PreparedQuery, allow?: (scope: string) => boolean): Bm25Scores {
+    const n = this._ids.length;
+    const acc = new Float64Array(n);
+    if (this._live === 0) return new Bm25Scores(this, acc, new Int32Array(0));
+    const avg = this._totalLength / this._live || 1;
+    const lengthNorm = this._k1 * (1 - this._b);
+    const lengthScale = (this._k1 * this._b) / avg;
+    const alive = this._alive;
+    const lengths = this._length;
+    let touched = new Int32Array(64);
+    let count = 0;
+    for (let q = 0; q < query.ids.length; q++) {
+      const tid = query.ids[q]!;
+      const idf = this._idfOf(this._df[tid]!) * query.weights[q]! * (this._k1 + 1);
+      const list = this._postings[tid]!;
+      const slots = list.slots;
+      const tfs = list.tfs;
+      for (let i = 0; i < list.length; i++) {
+        const slot = slots[i]!;
+        if (alive[slot] !== 1) continue;
+        const tf = tfs[i]!;
+        if (acc[slot] === 0) {
+          if (count === touched.length) touched = growInt32(touched, count * 2);
+          touched[count++] = slot;
+        }
+        acc[slot] += (idf * tf) / (tf + lengthNorm + lengthScale * lengths[slot]!);
+      }
+    }
+    if (allow === undefined) return new Bm25Scores(this, acc, touched.slice(0, count));
+    // Scope filtering once per scope, not once per posting or per document.
+    const verdict = new Int8Array(this._scopeNames.length);
+    let kept = 0;
+    for (let i = 0; i < count; i++) {
+      const slot = touched[i]!;
+      const code = this._scopeOf[slot]!;
+      if (verdict[code] === 0) verdict[code] = allow(this._scopeNames[code]!) ? 1 : -1;
+      if (verdict[code] === 1) touched[kept++] = slot;
+      else acc[slot] = 0;
+    }
+    return new Bm25Scores(this, acc, touched.slice(0, kept));
+  }
+
+  private _termId(term: string): number {
+    let tid = this._termIds.get(term);
+    if (tid === undefined) {
+      tid = this._postings.length;
+      this._termIds.set(term, tid);
+      this._postings.push(new Postings());
+      if (tid >= this._df.length) this._df = growInt32(this._df, tid * 2 + 1);
+    }
+    return tid;
+  }
+
+  private _scopeCode(scope: string): number {
+    let code = this._scopeCodes.get(scope);
+    if (code === undefined) {
+      code = this._scopeNames.length;
+      this._scopeNames.push(scope);
+      this._scopeCodes.set(scope, code);
+    }
+    return code;
+  }
+
+  private _growDocs(slots: number): void {
+    if (slots <= this._length.length) return;
+    const capacity = Math.max(slots, this._length.length * 2);
+    this._scopeOf = growInt32(this._scopeOf, capacity);
+    const length = new Float64Array(capacity);
+    length.set(this._length);
+    this._length = length;
+    const alive = new Uint8Array(capacity);
+    alive.set(this._alive);
+    this._alive = alive;
+  }
+}
+
+function growInt32(old: Int32Array, capacity: number): Int32Array<ArrayBuffer> {
+  const next = new Int32Array(capacity);
+  next.set(old);
+  return next;
+}
+
+/** Index of `value` in a sorted array, or -1 (documents hold tens of distinct terms: binary search). */
+function findSorted(sorted: Int32Array, value: number): number {
+  let lo = 0;
+  let hi = sorted.length - 1;
+  while (lo <= hi) {
+    const mid = (lo + hi) >> 1;
+    const v = sorted[mid]!;
+    if (v === value) return mid;
+    if (v < value) lo = mid + 1;
+    else hi = mid - 1;
+  }
+  return -1;
 }

@@ -12,7 +12,8 @@
 import type { Candidate } from './rerank.ts';
 import type { DocEntry, TurnEntry } from './records.ts';
 import type { Piece } from './pieces.ts';
-import { dayOf, docLine, recordLine, renderDocs, renderRecords, type DocLine, type RecordLabels, type RecordLine } from './render.ts';
+import { lineParts, lineText } from './line-text.ts';
+import { dayOf, renderDocs, renderRecords, type DocLine, type RecordLabels, type RecordLine } from './render.ts';
 
 export interface TokenCount {
   count(text: string): number;
@@ -74,7 +75,7 @@ export const DEFAULT_PACK_OPTIONS: PackOptions = Object.freeze({
   minRelativeScore: 0.12,
   wholeTop: 0,
   maxWholeTokens: 160,
-  wholeSlack: 6,
+  wholeSlack: 3,
   expand: true,
   overshoot: 0.1,
   coldPriority: 0.85,
@@ -121,16 +122,23 @@ export function pack(items: readonly PackCandidate[], budget: number, env: PackE
   const entries = new Map<string, Entry>();
   const order: string[] = [];
   const days = new Set<string>();
+  const years = new Set<string>();
+  const dayMemo = new Map<TurnEntry, string>();
+  const dayOfTurn = (turn: TurnEntry): string => {
+    let day = dayMemo.get(turn);
+    if (day === undefined) dayMemo.set(turn, (day = dayOf(turn.time, env.offsetMinutes)));
+    return day;
+  };
   let used = 0;
   let hasRecords = false;
   let hasDocs = false;
   const counter = memoCount(env.counter);
   const { labels } = env;
-  const lineCost = (e: Entry): number => counter.count(lineText(e, env)) + 1;
+  const lineCost = (e: Entry): number => counter.count(lineText(e.item, e.pieces, labels, env.speakerOf)) + 1;
   const headCost = (e: Entry): number => {
     if (e.item.turn !== undefined) {
-      const day = dayOf(e.item.turn.time, env.offsetMinutes);
-      const sameYear = [...days].some((d) => d.slice(0, 4) === day.slice(0, 4));
+      const day = dayOfTurn(e.item.turn);
+      const sameYear = years.has(day.slice(0, 4));
       return (hasRecords ? 0 : counter.count(labels.history) + 2) + (days.has(day) ? 0 : counter.count(labels.day(day, !sameYear)) + 1);
     }
     return hasDocs ? 0 : counter.count(labels.docs) + 2;
@@ -141,7 +149,9 @@ export function pack(items: readonly PackCandidate[], budget: number, env: PackE
     used += cost;
     if (e.item.turn !== undefined) {
       hasRecords = true;
-      days.add(dayOf(e.item.turn.time, env.offsetMinutes));
+      const day = dayOfTurn(e.item.turn);
+      days.add(day);
+      years.add(day.slice(0, 4));
     } else hasDocs = true;
   };
 
@@ -247,13 +257,7 @@ function initialPieces(item: PackCandidate, top: boolean, env: PackEnv, options:
 }
 
 function parts(e: Entry): string[] {
-  return e.pieces === 'all' ? [e.item.text] : e.pieces.map((i) => e.item.pieces[i]!.text);
-}
-
-function lineText(e: Entry, env: PackEnv): string {
-  const turn = e.item.turn;
-  if (turn !== undefined) return recordLine({ speaker: env.speakerOf(turn), parts: parts(e) }, env.labels);
-  return docLine({ source: e.item.doc?.source ?? '', parts: parts(e) }, env.labels);
+  return lineParts(e.item, e.pieces);
 }
 
 function renderBlock(entries: readonly Entry[], env: PackEnv): string {

@@ -11,6 +11,9 @@ import { dot } from '../vector-index.ts';
 import { Bm25Index } from './bm25.ts';
 import { intentTags, type IntentTag } from './intent.ts';
 import { splitPieces, type Piece } from './pieces.ts';
+import { SlotLinks } from './links.ts';
+import { isSelfStatement } from './persona.ts';
+import { SearchMemo } from './search-memo.ts';
 import { NO_HEAT, type DocEntry, type HeatEntry, type TurnEntry } from './records.ts';
 import { terms } from './text-terms.ts';
 
@@ -24,6 +27,15 @@ export interface IndexedChunk {
   readonly scope: string;
   readonly text: string;
   readonly pieces: readonly Piece[];
+  /** The text's distinct terms in first-occurrence order (cached: feedback reads them on every search). */
+  readonly textTerms: readonly string[];
+  /** Each piece's slot in the shard's sentence index. */
+  readonly pieceSlots: readonly number[];
+  /**
+   * Each piece's distinct terms (its text's, in first-occurrence order) as term ids of the sentence index: a
+   * candidate's most informative sentence is chosen by their IDF.
+   */
+  readonly pieceTermIds: readonly Int32Array[];
 }
 
 /** A shard: the indexes of one namespace of one user (or of the docs). */
@@ -32,8 +44,16 @@ export class Shard {
   readonly pieces = new Bm25Index();
   readonly chunks = new Map<string, IndexedChunk>();
   readonly heat = new Map<string, HeatEntry>();
+  /** By slot of the sentence index: the chunk a piece belongs to, and which of its pieces it is. */
+  readonly pieceChunk: string[] = [];
+  readonly pieceIndex: number[] = [];
+  /** The last search that did not depend on its exclusions (see search-memo.ts). */
+  readonly searchMemo = new SearchMemo();
   private readonly _embedder: Embedder | null;
   private readonly _vectors: FlatIndex | null;
+  /** Texts added so far: the embedder's statistics (and so a query's vector) change with each. */
+  private _version = 0;
+  private _queryVector: { text: string; version: number; vector: Float32Array | undefined } | null = null;
 
   constructor(embedder: Embedder | null) {
     this._embedder = embedder?.embedSync === undefined ? null : embedder;
@@ -45,10 +65,21 @@ export class Shard {
     const old = this.chunks.get(id);
     if (old !== undefined) old.pieces.forEach((_, i) => this.pieces.remove(`${id}#${i}`));
     const pieces = splitPieces(text);
-    const chunk: IndexedChunk = { id, scope, text, pieces };
+    const textTerms = terms(text);
+    const pieceTerms = pieces.map((p) => terms(p.text));
+    this.turns.add(id, scope, [...extraTerms, ...textTerms]);
+    const pieceExtra = extraTerms.filter((t) => !t.startsWith('@'));
+    const pieceSlots = pieces.map((_, i) => {
+      this.pieces.add(`${id}#${i}`, scope, [...pieceExtra, ...pieceTerms[i]!]);
+      const slot = this.pieces.slotOf(`${id}#${i}`)!;
+      this.pieceChunk[slot] = id;
+      this.pieceIndex[slot] = i;
+      return slot;
+    });
+    const pieceTermIds = pieceTerms.map((list) => Int32Array.from(new Set(list), (t) => this.pieces.termIdOf(t)!));
+    const chunk: IndexedChunk = { id, scope, text, pieces, textTerms: [...new Set(textTerms)], pieceSlots, pieceTermIds };
     this.chunks.set(id, chunk);
-    this.turns.add(id, scope, [...extraTerms, ...terms(text)]);
-    pieces.forEach((p, i) => this.pieces.add(`${id}#${i}`, scope, [...extraTerms.filter((t) => !t.startsWith('@')), ...terms(p.text)]));
+    this._version += 1;
     if (this._embedder !== null && this._vectors !== null) {
       this._embedder.stats?.add([text]);
       const [vector] = this._embedder.embedSync!([text], { purpose: 'document' });
@@ -57,11 +88,16 @@ export class Shard {
     return chunk;
   }
 
+  /** Changes so far: anything derived from the indexes is valid while this stays the same. */
+  get version(): number {
+    return this._version;
+  }
+
   /** Vector search (empty when no synchronous embedder is configured). */
   vectorSearch(text: string, k: number, allow: (scope: string) => boolean, scopes: readonly string[] | undefined): Map<string, number> {
     const out = new Map<string, number>();
     if (this._embedder === null || this._vectors === null || this._vectors.size === 0) return out;
-    const [query] = this._embedder.embedSync!([text], { purpose: 'query' });
+    const query = this._embed(text);
     if (query === undefined) return out;
     const options = scopes === undefined ? {} : { scopes };
     for (const hit of this._vectors.search(query, k, options)) if (allow(hit.scope)) out.set(hit.id, hit.score);
@@ -72,13 +108,22 @@ export class Shard {
   cosines(ids: readonly string[], text: string): Map<string, number> {
     const out = new Map<string, number>();
     if (this._embedder === null || this._vectors === null) return out;
-    const [query] = this._embedder.embedSync!([text], { purpose: 'query' });
+    const query = this._embed(text);
     if (query === undefined) return out;
     for (const id of ids) {
       const vector = this._vectors.vector(id);
       if (vector !== undefined) out.set(id, dot(query, vector));
     }
     return out;
+  }
+
+  /** The query's vector, embedded once per text while the shard is unchanged (a search asks for it twice or more). */
+  private _embed(text: string): Float32Array | undefined {
+    const cached = this._queryVector;
+    if (cached !== null && cached.text === text && cached.version === this._version) return cached.vector;
+    const [vector] = this._embedder!.embedSync!([text], { purpose: 'query' });
+    this._queryVector = { text, version: this._version, vector };
+    return vector;
   }
 
   /** Heat of a chunk (zeros until it has been a candidate). */
@@ -98,10 +143,14 @@ export class UserMemory {
   readonly turns = new Map<string, TurnEntry>();
   /** Lexical terms per session (for the warm start's overlap of distinctive topics). */
   readonly sessionTerms = new Map<string, Set<string>>();
+  /** Turns in which the speaker says something about themselves (persona.ts), for conjectures about a person. */
+  readonly selfStatements = new Set<string>();
   /** Turns of void topics: never retrieved. */
   readonly deprecated = new Set<string>();
   /** Turn ids per session, in seq order, and each turn's place in that list. */
   readonly sessions = new Map<string, string[]>();
+  /** Each turn's neighbours in its session, by slot of the shard's turn index. */
+  readonly links = new SlotLinks();
   private readonly _position = new Map<string, number>();
 
   constructor(embedder: Embedder | null) {
@@ -124,9 +173,16 @@ export class UserMemory {
     }
     const extra = [...(turn.speaker === undefined ? [] : terms(turn.speaker)), ...turn.dates.map(dateTerm)];
     this.shard.add(turn.id, turn.sessionId, turn.text, extra);
+    if (isSelfStatement(turn.text)) this.selfStatements.add(turn.id);
+    else this.selfStatements.delete(turn.id);
+    // The turn's slot is new (first write, or its text was rewritten): link it and its neighbours again.
+    const at = this._position.get(turn.id)!;
+    const slotAt = (i: number): number => (i < 0 || i >= order.length ? -1 : this.shard.turns.slotOf(order[i]!)!);
+    this.links.link(slotAt(at - 1), slotAt(at));
+    this.links.link(slotAt(at), slotAt(at + 1));
     let vocabulary = this.sessionTerms.get(turn.sessionId);
     if (vocabulary === undefined) this.sessionTerms.set(turn.sessionId, (vocabulary = new Set()));
-    for (const t of terms(turn.text)) vocabulary.add(t);
+    for (const t of this.shard.chunks.get(turn.id)!.textTerms) vocabulary.add(t);
   }
 
   /**

@@ -82,9 +82,11 @@ export function retrieve(index: RetrievalIndex, request: RetrieveRequest): Retri
       scopes: scope.otherSessions ? undefined : [scope.sessionId],
       exclude: excluded,
       turn: (id) => memory.turns.get(id),
-      neighbour: (id, offset) => memory.neighbour(id, offset),
+      links: memory.links,
+      scopeKey: `${scope.sessionId}\u0000${String(scope.otherSessions)}`,
       now: request.now,
       tags: (id) => memory.turns.get(id)?.tags ?? [],
+      selfStatement: (id) => memory.selfStatements.has(id),
     },
     rerank,
     request.offsetMinutes,
@@ -96,6 +98,7 @@ export function retrieve(index: RetrievalIndex, request: RetrieveRequest): Retri
           shard: index.docs,
           allow: () => true,
           scopes: undefined,
+          scopeKey: 'docs',
           exclude: new Set(),
           now: request.now,
           tags: (id) => index.docTags.get(id) ?? [],
@@ -174,7 +177,7 @@ export function applyHeat(index: RetrievalIndex, userId: string, heat: ReadonlyM
 }
 
 const ZERO: Features = Object.freeze({
-  lexical: 0, context: 0, sentence: 0, vector: 0, entities: 0, speaker: 0, date: 0, thread: 0, recency: 0, cold: 0, intent: 0,
+  lexical: 0, context: 0, sentence: 0, vector: 0, entities: 0, speaker: 0, date: 0, thread: 0, recency: 0, cold: 0, intent: 0, persona: 0,
 });
 
 function pairCandidate(id: string): Candidate {

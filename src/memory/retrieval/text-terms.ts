@@ -1,12 +1,15 @@
 /**
  * Lexical terms for BM25 and for the overlap features, the same for stored chunks and queries:
- * - Latin words, lower-cased, stopwords dropped, with a light English stemmer (plurals, -ing, -ed, a final e)
- *   so that "researching" meets "research" and "hiking" meets "hike", without a dictionary;
+ * - Latin words, lower-cased, stopwords dropped, with a light English stemmer (plurals, -ing, -ed, a final e,
+ *   then Porter's derivational suffixes) so that "researching" meets "research", "hiking" meets "hike" and
+ *   "political" meets "politics", without a dictionary;
  * - Chinese, Japanese and Korean runs as character bigrams (no spaces to split words on), a lone character as a
  *   unigram; bigrams made only of function characters are dropped;
  * - numbers kept as written (order numbers, years, versions are often what a question is about).
  * Pure, no DOM.
  */
+
+import { stripDerivation } from './derivation.ts';
 
 /** English function words and chat filler: matching on them only adds noise. */
 const EN_STOPWORDS = new Set(
@@ -41,7 +44,10 @@ export function isCjkCodePoint(cp: number): boolean {
 
 const LATIN_WORD = /[\p{L}\p{N}]/u;
 
-/** A light English stemmer: good enough to join inflections, never meant to produce real words. */
+/**
+ * A light English stemmer: inflections (plurals, -ing, -ed, a final e), then derivational suffixes
+ * (derivation.ts: political → polit, education → educ); never meant to produce real words.
+ */
 export function stem(word: string): string {
   let w = word;
   if (w.length <= 3 || /\d/.test(w)) return w;
@@ -50,8 +56,14 @@ export function stem(word: string): string {
   else if (w.endsWith('sses')) w = w.slice(0, -2);
   else if (/(?:sh|ch|x|z)es$/.test(w)) w = w.slice(0, -2);
   else if (w.endsWith('s') && !/(?:ss|us|is)$/.test(w)) w = w.slice(0, -1);
-  if (w.endsWith('ing') && w.length >= 6) w = undouble(w.slice(0, -3));
-  else if (w.endsWith('ed') && w.length >= 5 && !w.endsWith('eed')) w = undouble(w.slice(0, -2));
+  let inflected = false;
+  if (w.endsWith('ing') && w.length >= 6) [w, inflected] = [undouble(w.slice(0, -3)), true];
+  else if (w.endsWith('ed') && w.length >= 5 && !w.endsWith('eed')) [w, inflected] = [undouble(w.slice(0, -2)), true];
+  // educating → educate, like education → educate (Porter 1b), so the derivational step treats them alike.
+  if (inflected && /(?:at|bl|iz)$/.test(w)) w = `${w}e`;
+  // happy, happiness → happi; study, studies → studi (Porter 1c).
+  if (/[^aeiou]y$/.test(w) && w.length > 3) w = `${w.slice(0, -1)}i`;
+  w = stripDerivation(w);
   if (w.endsWith('e') && w.length > 3 && !w.endsWith('ee')) w = w.slice(0, -1);
   return w;
 }

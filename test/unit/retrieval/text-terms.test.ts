@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { Bm25Index } from '../../../src/memory/retrieval/bm25.ts';
+import { measure } from '../../../src/memory/retrieval/derivation.ts';
 import { intentFit, intentTags } from '../../../src/memory/retrieval/intent.ts';
 import { keyTerms } from '../../../src/memory/retrieval/key-terms.ts';
 import { cjkShare, stem, terms } from '../../../src/memory/retrieval/text-terms.ts';
@@ -12,6 +13,22 @@ describe('lexical terms', () => {
     expect(stem('stopped')).toBe(stem('stop'));
     expect(stem('boxes')).toBe(stem('box'));
     expect(terms('What did you do with the servers?')).toEqual([stem('servers')]);
+  });
+
+  it('joins derivations (Porter steps 2–4) without shortening short words', () => {
+    expect(stem('political')).toBe(stem('politics'));
+    expect(stem('education')).toBe(stem('educational'));
+    expect(stem('educating')).toBe(stem('education'));
+    expect(stem('adoption')).toBe(stem('adopted'));
+    expect(stem('happiness')).toBe(stem('happy'));
+    expect(stem('creativity')).toBe(stem('creative'));
+    expect(stem('career')).toBe('career');
+    expect(stem('station')).toBe('station');
+    expect(stem('onion')).toBe('onion');
+    expect(stem('painting')).not.toBe(stem('painter'));
+    expect(measure('tr')).toBe(0);
+    expect(measure('trouble')).toBe(1);
+    expect(measure('oaten')).toBe(2);
   });
 
   it('keeps numbers and identifiers, strips possessives', () => {

@@ -1,0 +1,132 @@
+import { describe, expect, it } from 'vitest';
+import { Bm25Index } from '../../../src/memory/retrieval/bm25.ts';
+import { RetrievalIndex } from '../../../src/memory/retrieval/retrieval-index.ts';
+import type { TurnEntry } from '../../../src/memory/retrieval/records.ts';
+import { prng } from '../../../src/shared/prng.ts';
+
+/** The textbook formula over a plain list of documents: what the index's postings must reproduce. */
+class ReferenceBm25 {
+  readonly docs = new Map<string, { scope: string; terms: string[] }>();
+
+  score(id: string, query: ReadonlyMap<string, number>): number {
+    const doc = this.docs.get(id);
+    if (doc === undefined) return 0;
+    const all = [...this.docs.values()];
+    const avg = all.reduce((n, d) => n + d.terms.length, 0) / all.length || 1;
+    let total = 0;
+    for (const [term, weight] of query) {
+      if (weight <= 0) continue;
+      const tf = doc.terms.filter((t) => t === term).length;
+      if (tf === 0) continue;
+      const df = all.filter((d) => d.terms.includes(term)).length;
+      const idf = Math.max(0.05, Math.log(1 + (all.length - df + 0.5) / (df + 0.5)));
+      total += (idf * weight * tf * 2.2) / (tf + 1.2 * (0.25 + (0.75 * doc.terms.length) / avg));
+    }
+    return total;
+  }
+}
+
+function randomCorpus(seed: number): { index: Bm25Index; reference: ReferenceBm25; vocabulary: string[]; rand: () => number } {
+  const rand = prng(seed);
+  // A Zipf-like vocabulary: a few very common terms, a long tail.
+  const vocabulary = Array.from({ length: 60 }, (_, i) => `t${i}`);
+  const word = (): string => vocabulary[Math.min(59, Math.floor(Math.exp(rand() * Math.log(60))) - 1)]!;
+  const index = new Bm25Index();
+  const reference = new ReferenceBm25();
+  for (let i = 0; i < 300; i++) {
+    const id = `d${Math.floor(rand() * 220)}`; // some ids come back: a rewrite replaces the document
+    const scope = `s${Math.floor(rand() * 6)}`;
+    const terms = Array.from({ length: 1 + Math.floor(rand() * 25) }, word);
+    index.add(id, scope, terms);
+    reference.docs.set(id, { scope, terms });
+    if (rand() < 0.1) {
+      const gone = `d${Math.floor(rand() * 220)}`;
+      index.remove(gone);
+      reference.docs.delete(gone);
+    }
+  }
+  return { index, reference, vocabulary, rand };
+}
+
+describe('BM25 postings against a reference scorer', () => {
+  for (const seed of [1, 2, 3, 4, 5]) {
+    it(`scores and ranks a random corpus the same way (seed ${seed})`, () => {
+      const { index, reference, vocabulary, rand } = randomCorpus(seed);
+      expect(index.size).toBe(reference.docs.size);
+      for (let q = 0; q < 20; q++) {
+        const query = new Map<string, number>();
+        for (let i = 0; i < 1 + Math.floor(rand() * 6); i++) query.set(vocabulary[Math.floor(rand() * 60)]!, rand() < 0.3 ? 0.3 : 1);
+        query.set('absent-term', 1);
+        const allow = (scope: string): boolean => scope !== 's2';
+        const expected = new Map<string, number>();
+        for (const [id, doc] of reference.docs) {
+          const score = reference.score(id, query);
+          if (score > 0 && allow(doc.scope)) expected.set(id, score);
+        }
+        // Every document sharing a term, and only those, with its score.
+        const all = index.scoreAll(query, allow);
+        const got = all.toMap();
+        expect([...got.keys()].sort()).toEqual([...expected.keys()].sort());
+        for (const [id, score] of expected) {
+          expect(got.get(id)).toBeCloseTo(score, 9);
+          expect(all.get(id)).toBe(got.get(id));
+          expect(index.score(id, query)).toBeCloseTo(score, 9);
+        }
+        // The top k: best first, and no document left out scores higher than one kept.
+        const k = 7;
+        const hits = index.search(query, k, allow);
+        const ranked = [...expected.values()].sort((a, b) => b - a);
+        expect(hits.length).toBe(Math.min(k, ranked.length));
+        hits.forEach((hit, i) => {
+          expect(hit.score).toBeCloseTo(ranked[i]!, 9);
+          expect(reference.docs.get(hit.id)!.scope).toBe(hit.scope);
+        });
+      }
+    });
+  }
+
+  it('keeps ties in the order documents were first reached, as a stable sort would', () => {
+    const index = new Bm25Index();
+    for (const id of ['a', 'b', 'c', 'd']) index.add(id, 's', ['x', 'y']);
+    expect(index.search(new Map([['x', 1]]), 2).map((h) => h.id)).toEqual(['a', 'b']);
+    index.remove('a');
+    index.add('a', 's', ['x', 'y']); // re-added: now reached last
+    expect(index.search(new Map([['x', 1]]), 4).map((h) => h.id)).toEqual(['b', 'c', 'd', 'a']);
+  });
+
+  it('forgets a term once the last document holding it is gone', () => {
+    const index = new Bm25Index();
+    index.add('a', 's', ['rare', 'common']);
+    index.add('b', 's', ['common']);
+    index.remove('a');
+    expect(index.df('rare')).toBe(0);
+    expect(index.search(new Map([['rare', 1]]), 5)).toEqual([]);
+    index.add('c', 's', ['rare']);
+    expect(index.search(new Map([['rare', 1]]), 5).map((h) => h.id)).toEqual(['c']);
+  });
+});
+
+describe('turn links', () => {
+  it('give each turn the same neighbours as the session order, through inserts and rewrites', () => {
+    const rand = prng(9);
+    const index = new RetrievalIndex({ createEmbedder: () => null });
+    const turn = (session: number, seq: number, text: string): TurnEntry => ({
+      id: `S${session}:${seq}`, userId: 'u', sessionId: `S${session}`, seq, role: seq % 2 === 0 ? 'user' : 'assistant',
+      time: seq * 1000, text, entities: [], dates: [], tags: [],
+    });
+    for (let i = 0; i < 200; i++) {
+      const session = Math.floor(rand() * 4);
+      const seq = 1 + Math.floor(rand() * 40); // out of order, and sometimes a rewrite of a turn already there
+      index.addTurn(turn(session, seq, `words ${Math.floor(rand() * 1000)} here`));
+    }
+    const memory = index.user('u');
+    const turns = memory.shard.turns;
+    for (const id of memory.turns.keys()) {
+      const slot = turns.slotOf(id)!;
+      const prev = memory.neighbour(id, -1);
+      const next = memory.neighbour(id, 1);
+      expect(memory.links.prev(slot)).toBe(prev === undefined ? -1 : turns.slotOf(prev.id));
+      expect(memory.links.next(slot)).toBe(next === undefined ? -1 : turns.slotOf(next.id));
+    }
+  });
+});

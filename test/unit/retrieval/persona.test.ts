@@ -1,0 +1,80 @@
+import { beforeAll, describe, expect, it } from 'vitest';
+import type { CachedTokenCounter } from '../../../src/context/tokens.ts';
+import { LABELS } from '../../../src/memory/layered/labels.ts';
+import { isHypothetical, isSelfStatement } from '../../../src/memory/retrieval/persona.ts';
+import { buildQuery } from '../../../src/memory/retrieval/query.ts';
+import type { TurnEntry } from '../../../src/memory/retrieval/records.ts';
+import { RetrievalIndex } from '../../../src/memory/retrieval/retrieval-index.ts';
+import { DEFAULT_WEIGHTS } from '../../../src/memory/retrieval/rerank.ts';
+import { retrieve } from '../../../src/memory/retrieval/retriever.ts';
+import { realCounter } from '../context/helpers.ts';
+
+let counter: CachedTokenCounter;
+beforeAll(async () => {
+  counter = await realCounter();
+});
+
+describe('persona signals', () => {
+  it('tells a conjecture about a person from a plain question', () => {
+    expect(isHypothetical('Would Caroline likely enjoy a national park?')).toBe(true);
+    expect(isHypothetical("What might John's degree be in?")).toBe(true);
+    expect(isHypothetical('Would Melanie be considered religious?')).toBe(true);
+    expect(isHypothetical('她会不会喜欢爬山？')).toBe(true);
+    expect(isHypothetical('张伟可能学的是什么专业？')).toBe(true);
+    expect(isHypothetical('When did Caroline go to the LGBTQ support group?')).toBe(false);
+    expect(isHypothetical('他什么时候去的北京？')).toBe(false);
+    // "likelihood" and "couldn't care less" are not the conjecture words.
+    expect(isHypothetical('What is the likelihood table?')).toBe(false);
+  });
+
+  it('tells a statement about the speaker from other talk', () => {
+    expect(isSelfStatement("I've always liked Under Armour, working with them would be cool.")).toBe(true);
+    expect(isSelfStatement("I'm allergic to most reptiles and animals with fur.")).toBe(true);
+    expect(isSelfStatement('Winning a championship is my number one goal, but my dream is to coach.')).toBe(true);
+    expect(isSelfStatement('我一直很喜欢爬山，周末常去。')).toBe(true);
+    expect(isSelfStatement('我的梦想是当一名心理咨询师。')).toBe(true);
+    expect(isSelfStatement('That photo of the lake is beautiful! Where was it taken?')).toBe(false);
+    expect(isSelfStatement('你去过那家店吗？')).toBe(false);
+  });
+});
+
+describe('persona in retrieval', () => {
+  const T0 = Date.UTC(2024, 2, 1, 9);
+  const turn = (id: string, seq: number, speaker: string, text: string): TurnEntry => ({
+    id, userId: 'u', sessionId: 'S', seq, role: 'user', time: T0 + seq * 60_000, text, speaker, entities: [], dates: [], tags: [],
+  });
+  const index = new RetrievalIndex();
+  beforeAll(() => {
+    // Two turns by Anna: one matches the question's words better, the other says what Anna herself likes.
+    index.addTurn(turn('t1', 1, 'Anna', 'The lake in the mountains was crowded this weekend, a weekend of lake crowds.'));
+    index.addTurn(turn('t2', 2, 'Anna', 'I love the mountains, hiking there is my favorite plan.'));
+    index.addTurn(turn('t3', 3, 'Ben', 'Cool. Hiking sounds fun.'));
+  });
+  const search = (message: string, persona = DEFAULT_WEIGHTS.persona) =>
+    retrieve(index, {
+      rerank: { weights: { ...DEFAULT_WEIGHTS, persona } },
+      query: buildQuery({ message, entities: [], dates: [] }),
+      scope: { userId: 'u', sessionId: 'S', otherSessions: true, docs: false },
+      exclude: new Set(),
+      budget: 300,
+      now: T0 + 10 * 60_000,
+      counter,
+      labels: LABELS.en,
+      offsetMinutes: 0,
+    });
+
+  it('favours what the named person says about themselves when the question is a conjecture about them', () => {
+    const r = search('Would Anna enjoy a weekend at the lake in the mountains?');
+    const persona = new Map(r.candidates.map((c) => [c.id, c.features.persona]));
+    expect(persona.get('t2')).toBe(1);
+    expect(persona.get('t1')).toBe(0);
+    expect(r.candidates[0]!.id).toBe('t2');
+    // Without the feature, the better word match would come first.
+    expect(search('Would Anna enjoy a weekend at the lake in the mountains?', 0).candidates[0]!.id).toBe('t1');
+  });
+
+  it('stays out of plain questions', () => {
+    const r = search('When was Anna at the lake in the mountains?');
+    expect(r.candidates.every((c) => c.features.persona === 0)).toBe(true);
+  });
+});

@@ -1,0 +1,73 @@
+import { beforeAll, describe, expect, it } from 'vitest';
+import type { CachedTokenCounter } from '../../../src/context/tokens.ts';
+import { LABELS } from '../../../src/memory/layered/labels.ts';
+import { buildQuery } from '../../../src/memory/retrieval/query.ts';
+import type { TurnEntry } from '../../../src/memory/retrieval/records.ts';
+import { RetrievalIndex } from '../../../src/memory/retrieval/retrieval-index.ts';
+import { retrieve, type RetrieveRequest } from '../../../src/memory/retrieval/retriever.ts';
+import { prng } from '../../../src/shared/prng.ts';
+import { realCounter } from '../context/helpers.ts';
+
+let counter: CachedTokenCounter;
+beforeAll(async () => {
+  counter = await realCounter();
+});
+
+const WORDS = ['nginx', 'upstream', 'timeout', 'postgres', 'backup', 'garden', 'tomatoes', 'painting', 'camping', 'lake', 'adoption', 'policy', 'career', 'counseling'];
+
+function build(): RetrievalIndex {
+  const rand = prng(3);
+  const index = new RetrievalIndex();
+  for (let s = 0; s < 6; s++) {
+    for (let i = 1; i <= 12; i++) {
+      const text = Array.from({ length: 4 + Math.floor(rand() * 10) }, () => WORDS[Math.floor(rand() * WORDS.length)]).join(' ') + '. Then more about it.';
+      const turn: TurnEntry = { id: `S${s}:${i}`, userId: 'u', sessionId: `S${s}`, seq: i, role: i % 2 === 0 ? 'assistant' : 'user', time: Date.UTC(2024, 0, 1 + s, 9, i), text, entities: [], dates: [], tags: [] };
+      index.addTurn(turn);
+    }
+  }
+  index.addDoc({ id: 'd1', docId: 'guide', source: 'guide.md', part: 0, text: 'Raise the nginx upstream timeout when postgres backups run.' });
+  return index;
+}
+
+describe('a repeated search (same query, other exclusions)', () => {
+  it('gives exactly what a fresh index gives, though it reuses the first search', () => {
+    const query = buildQuery({ message: 'what about the nginx upstream timeout during the backup?', entities: [], dates: [] });
+    const request = (exclude: string[]): RetrieveRequest => ({
+      query,
+      scope: { userId: 'u', sessionId: 'S5', otherSessions: true, docs: true },
+      exclude: new Set(exclude),
+      budget: 120,
+      now: Date.UTC(2024, 0, 8),
+      counter,
+      labels: LABELS.en,
+      offsetMinutes: 0,
+    });
+    const reused = build();
+    const first = retrieve(reused, request([]));
+    expect(first.injected.length).toBeGreaterThan(2);
+    // The second pass leaves out what the first injected: other candidates must come up, as on a fresh index.
+    const second = retrieve(reused, request(first.injected.slice(0, 3)));
+    const fresh = retrieve(build(), request(first.injected.slice(0, 3)));
+    expect(second.text).toBe(fresh.text);
+    expect(second.candidates).toEqual(fresh.candidates);
+    expect(second.injected).not.toContain(first.injected[0]);
+  });
+
+  it('searches again once the index has changed', () => {
+    const index = build();
+    const query = buildQuery({ message: 'tell me about the kayak', entities: [], dates: [] });
+    const request: RetrieveRequest = {
+      query,
+      scope: { userId: 'u', sessionId: 'S5', otherSessions: true, docs: false },
+      exclude: new Set(),
+      budget: 120,
+      now: Date.UTC(2024, 0, 8),
+      counter,
+      labels: LABELS.en,
+      offsetMinutes: 0,
+    };
+    expect(retrieve(index, request).text).not.toContain('kayak');
+    index.addTurn({ id: 'S5:13', userId: 'u', sessionId: 'S5', seq: 13, role: 'user', time: Date.UTC(2024, 0, 6, 10), text: 'We rented a kayak on the lake.', entities: [], dates: [], tags: [] });
+    expect(retrieve(index, request).text).toContain('kayak');
+  });
+});
