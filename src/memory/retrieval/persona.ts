@@ -15,6 +15,13 @@ export function isHypothetical(message: string): boolean {
   return HYPOTHETICAL_EN.test(message) || HYPOTHETICAL_ZH.test(message);
 }
 
+/** First person: in a chat with the assistant, "Would I like …?" / 我会不会喜欢 asks about the user. */
+const FIRST_PERSON_EN = /\b(?:i|me|my|myself)\b/i;
+
+export function asksAboutUser(message: string): boolean {
+  return FIRST_PERSON_EN.test(message) || message.includes('我');
+}
+
 const ADVERB = String.raw`(?:(?:always|really|truly|just|also|still|so|too|definitely|totally|absolutely|kinda|kind of|never|now|even|all)\s+)*`;
 const STANCE = String.raw`(?:love|loved|like|liked|enjoy|enjoyed|prefer|adore|want|wanted|wish|hope|dream|dreamed|believe|value|care|need|hate|feel|felt|find|plan|aim|am|was|have|had|grew|used)`;
 const SELF_EN = [

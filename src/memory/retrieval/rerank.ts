@@ -3,7 +3,8 @@
  * turns (scored with the exchange around them: a question's words help its answer and back), BM25 over
  * sentences, and the built-in embedder's vectors. Each candidate then gets features that a person can read —
  * lexical, exchange context, sentence, vector, shared entities, speaker named, date match, thread relevance,
- * recency, heat, intent fit, persona (a conjecture about a person meets that person speaking about themselves;
+ * recency, heat, intent fit, persona (a conjecture about a person — or, in the chat's own turns, a first-person
+ * conjecture about the user — meets that person speaking about themselves;
  * persona.ts). The score is a weighted sum: evidence (what ties the chunk to the query — its words, its
  * exchange, its entities, its date, its vector beyond chance) plus modifiers (its thread matches, it is recent,
  * the query names its speaker, its intent fits, it is a self-statement the conjecture asks about, it is cold).
@@ -12,7 +13,7 @@
 import { gatherCandidates, type GatherContext, type GatherOptions } from './candidates.ts';
 import type { IntentTag } from './intent.ts';
 import { intentFit } from './intent.ts';
-import { isHypothetical } from './persona.ts';
+import { asksAboutUser, isHypothetical } from './persona.ts';
 import type { RetrievalQuery } from './query.ts';
 import type { TurnEntry } from './records.ts';
 import { terms } from './text-terms.ts';
@@ -143,6 +144,8 @@ export function rankCandidates(
     return n;
   };
   const hypothetical = isHypothetical(query.message);
+  // The chat's own turns carry a role, not a name: a first-person conjecture is about the user.
+  const aboutUser = hypothetical && asksAboutUser(query.message);
   const w = options.weights;
   const weightNames = Object.keys(w) as FeatureName[];
   const ranked = ids.map((id, i): Candidate => {
@@ -165,7 +168,8 @@ export function rankCandidates(
       recency: turn === undefined ? 0 : 0.5 ** (Math.max(0, ctx.now - turn.time) / (options.recencyHalfLifeDays * DAY_MS)),
       cold: heat.missStreak >= options.coldAfter ? 1 : 0,
       intent: intentFit(query.tags, ctx.tags(id)),
-      persona: hypothetical && speaker === 1 && ctx.selfStatement?.(id) === true ? 1 : 0,
+      persona:
+        hypothetical && (speaker === 1 || (aboutUser && turn !== undefined && turn.speaker === undefined && turn.role === 'user')) && ctx.selfStatement?.(id) === true ? 1 : 0,
     };
     // Evidence adds up; without any, the modifiers alone (thread, recency…) cannot bring a chunk in.
     let evidence = 0;

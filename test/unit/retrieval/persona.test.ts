@@ -77,4 +77,31 @@ describe('persona in retrieval', () => {
     const r = search('When was Anna at the lake in the mountains?');
     expect(r.candidates.every((c) => c.features.persona === 0)).toBe(true);
   });
+
+  it('in the app’s own chat (turns with roles, no names), a first-person conjecture is about the user', () => {
+    const chat = new RetrievalIndex();
+    const said = (id: string, seq: number, role: 'user' | 'assistant', text: string): TurnEntry => ({
+      id, userId: 'u', sessionId: 'S', seq, role, time: T0 + seq * 60_000, text, entities: [], dates: [], tags: [],
+    });
+    chat.addTurn(said('c1', 1, 'user', 'The lake in the mountains was crowded this weekend, a weekend of lake crowds.'));
+    chat.addTurn(said('c2', 2, 'user', 'I love the mountains, hiking there is my favorite plan.'));
+    chat.addTurn(said('c3', 3, 'assistant', 'I like the mountains too; a lake weekend sounds fun.'));
+    const ask = (message: string) =>
+      retrieve(chat, {
+        query: buildQuery({ message, entities: [], dates: [] }),
+        scope: { userId: 'u', sessionId: 'S', otherSessions: true, docs: false },
+        exclude: new Set(),
+        budget: 300,
+        now: T0 + 10 * 60_000,
+        counter,
+        labels: LABELS.en,
+        offsetMinutes: 0,
+      });
+    const persona = (message: string) => new Map(ask(message).candidates.map((c) => [c.id, c.features.persona]));
+    // The user's own self-statement, not the assistant's.
+    expect(persona('Would I enjoy a weekend at the lake in the mountains?')).toEqual(new Map([['c1', 0], ['c2', 1], ['c3', 0]]));
+    expect(ask('Would I enjoy a weekend at the lake in the mountains?').candidates[0]!.id).toBe('c2');
+    // Not a conjecture, or not about the user: the feature stays off.
+    expect([...persona('When was the lake in the mountains crowded?').values()].every((v) => v === 0)).toBe(true);
+  });
 });
