@@ -95,3 +95,13 @@ export async function waitForStatus(page: Page, pattern: RegExp, timeout = 120_0
     await page.waitForTimeout(100);
   }
 }
+
+/** Waits until the newest answer in the panel is complete (its `data-state`) and returns its element. */
+export async function waitForAnswer(page: Page): Promise<Locator> {
+  await page.waitForFunction(
+    () => [...(document.querySelector('qwen-assistant')?.shadowRoot?.querySelectorAll<HTMLElement>('[part~="assistant"]') ?? [])].at(-1)?.dataset.state === 'complete',
+    undefined,
+    { timeout: 90_000, polling: 100 },
+  );
+  return widget(page).locator('[part~="message"][part~="assistant"]').last();
+}

@@ -8,7 +8,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { useSite } from './site-harness.ts';
-import { input, launcher, waitForStatus, widget } from './widget-pages.ts';
+import { input, launcher, waitForAnswer, waitForStatus } from './widget-pages.ts';
 
 const site = useSite('widget-screenshots', { isolation: false });
 const OUT = process.env.UPDATE_SCREENSHOTS === '1' ? 'docs/screenshots' : '.cache/screenshots';
@@ -27,12 +27,7 @@ describe('screenshots of the docs widget', () => {
       await waitForStatus(page, /doc pages|个文档页面/);
       await input(page).fill(QUESTIONS[lang]);
       await input(page).press('Enter');
-      const answer = widget(page).locator('[part~="message"][part~="assistant"]').last();
-      await page.waitForFunction(
-        () => [...(document.querySelector('qwen-assistant')?.shadowRoot?.querySelectorAll<HTMLElement>('[part~="assistant"]') ?? [])].at(-1)?.dataset.state === 'complete',
-        undefined,
-        { timeout: 90_000, polling: 100 },
-      );
+      const answer = await waitForAnswer(page);
       // The answer links the demo docs' sections on theming.
       expect(await answer.locator('[part="sources"] a').count()).toBeGreaterThan(0);
       await page.mouse.move(10, 790);

@@ -9,7 +9,7 @@ import type { Page } from 'playwright';
 import { describe, expect, it } from 'vitest';
 import type { DocsManifest, DocsPageFile } from '../../src/docs-index/format.ts';
 import { useSite } from './site-harness.ts';
-import { input, launcher, status, widget } from './widget-pages.ts';
+import { input, launcher, status, waitForAnswer, widget } from './widget-pages.ts';
 
 const site = useSite('widget-site', { isolation: false, docsDir: 'test/e2e/fixtures/widget-docs' });
 
@@ -17,12 +17,7 @@ const site = useSite('widget-site', { isolation: false, docsDir: 'test/e2e/fixtu
 async function askAndWait(page: Page, question: string): Promise<{ text: string; sources: Array<[string, string]> }> {
   await input(page).fill(question);
   await input(page).press('Enter');
-  const answer = widget(page).locator('[part~="message"][part~="assistant"]').last();
-  await page.waitForFunction(
-    () => [...(document.querySelector('qwen-assistant')?.shadowRoot?.querySelectorAll<HTMLElement>('[part~="assistant"]') ?? [])].at(-1)?.dataset.state === 'complete',
-    undefined,
-    { timeout: 90_000, polling: 100 },
-  );
+  const answer = await waitForAnswer(page);
   const sources = await answer.locator('[part="sources"] a').evaluateAll((links) => links.map((a) => [a.textContent ?? '', (a as HTMLAnchorElement).href] as [string, string]));
   return { text: (await answer.textContent()) ?? '', sources };
 }

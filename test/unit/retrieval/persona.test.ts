@@ -50,8 +50,8 @@ describe('persona in retrieval', () => {
     index.addTurn(turn('t2', 2, 'Anna', 'I love the mountains, hiking there is my favorite plan.'));
     index.addTurn(turn('t3', 3, 'Ben', 'Cool. Hiking sounds fun.'));
   });
-  const search = (message: string, persona = DEFAULT_WEIGHTS.persona) =>
-    retrieve(index, {
+  const search = (message: string, persona = DEFAULT_WEIGHTS.persona, over = index) =>
+    retrieve(over, {
       rerank: { weights: { ...DEFAULT_WEIGHTS, persona } },
       query: buildQuery({ message, entities: [], dates: [] }),
       scope: { userId: 'u', sessionId: 'S', otherSessions: true, docs: false },
@@ -86,17 +86,7 @@ describe('persona in retrieval', () => {
     chat.addTurn(said('c1', 1, 'user', 'The lake in the mountains was crowded this weekend, a weekend of lake crowds.'));
     chat.addTurn(said('c2', 2, 'user', 'I love the mountains, hiking there is my favorite plan.'));
     chat.addTurn(said('c3', 3, 'assistant', 'I like the mountains too; a lake weekend sounds fun.'));
-    const ask = (message: string) =>
-      retrieve(chat, {
-        query: buildQuery({ message, entities: [], dates: [] }),
-        scope: { userId: 'u', sessionId: 'S', otherSessions: true, docs: false },
-        exclude: new Set(),
-        budget: 300,
-        now: T0 + 10 * 60_000,
-        counter,
-        labels: LABELS.en,
-        offsetMinutes: 0,
-      });
+    const ask = (message: string) => search(message, DEFAULT_WEIGHTS.persona, chat);
     const persona = (message: string) => new Map(ask(message).candidates.map((c) => [c.id, c.features.persona]));
     // The user's own self-statement, not the assistant's.
     expect(persona('Would I enjoy a weekend at the lake in the mountains?')).toEqual(new Map([['c1', 0], ['c2', 1], ['c3', 0]]));
