@@ -2,6 +2,7 @@ import { LitElement, css, html } from 'lit';
 import { customElement, property, query } from 'lit/decorators.js';
 import { LocaleController, t } from './i18n/index.ts';
 import { controls } from './styles.ts';
+import { fire } from './fire.ts';
 
 /**
  * Where the user writes. Enter sends, Shift+Enter adds a line, Esc stops a reply.
@@ -94,11 +95,11 @@ export class QwenComposer extends LitElement {
   private _send(): void {
     const text = this.value;
     if (this.busy || this.disabled || text.trim() === '') return;
-    this.dispatchEvent(new CustomEvent('qwen-send', { detail: { text }, bubbles: true, composed: true }));
+    fire(this, 'qwen-send', { text });
   }
 
   private _stop(): void {
-    this.dispatchEvent(new CustomEvent('qwen-stop', { bubbles: true, composed: true }));
+    fire(this, 'qwen-stop');
   }
 
   private _onKeyDown(event: KeyboardEvent): void {

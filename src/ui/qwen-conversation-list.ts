@@ -6,6 +6,7 @@ import { LocaleController, t } from './i18n/index.ts';
 import type { QwenConfirmDialog } from './qwen-confirm-dialog.ts';
 import './qwen-confirm-dialog.ts';
 import { controls } from './styles.ts';
+import { fire } from './fire.ts';
 
 /**
  * The conversations: a new one, search by title and content, open, rename (inline; Enter saves, Esc cancels)
@@ -112,10 +113,6 @@ export class QwenConversationList extends LitElement {
     new LocaleController(this);
   }
 
-  private _fire(name: string, detail?: unknown): void {
-    this.dispatchEvent(new CustomEvent(name, { detail, bubbles: true, composed: true }));
-  }
-
   private async _startRename(id: string): Promise<void> {
     this._renaming = id;
     await this.updateComplete;
@@ -128,14 +125,14 @@ export class QwenConversationList extends LitElement {
     if (this._renaming !== id) return;
     this._renaming = null;
     const title = input.value.trim();
-    if (save && title !== '') this._fire('qwen-rename', { id, title });
+    if (save && title !== '') fire(this, 'qwen-rename', { id, title });
     void this.updateComplete.then(() => this.renderRoot.querySelector<HTMLButtonElement>(`li[data-id="${id}"] .open`)?.focus());
   }
 
   private async _delete(c: ConversationSummary): Promise<void> {
     const title = c.title || t('conversations.untitled');
     const ok = await this._confirm.ask({ title: t('conversations.deleteTitle'), message: t('conversations.deleteMessage', { title }), confirm: t('common.delete') });
-    if (ok) this._fire('qwen-delete', { id: c.id });
+    if (ok) fire(this, 'qwen-delete', { id: c.id });
   }
 
   private _item(c: ConversationSummary) {
@@ -158,7 +155,7 @@ export class QwenConversationList extends LitElement {
       </li>`;
     }
     return html`<li data-id=${c.id} part="item" aria-current=${c.id === this.activeId ? 'true' : 'false'}>
-      <button class="open" title=${title} @click=${() => this._fire('qwen-open', { id: c.id })}>${title}</button>
+      <button class="open" title=${title} @click=${() => fire(this, 'qwen-open', { id: c.id })}>${title}</button>
       <button class="tool" aria-label=${t('conversations.rename', { title })} @click=${() => this._startRename(c.id)}>${t('conversations.renameShort')}</button>
       <button class="tool" aria-label=${t('conversations.delete', { title })} @click=${() => this._delete(c)}>${t('conversations.deleteShort')}</button>
     </li>`;
@@ -167,13 +164,13 @@ export class QwenConversationList extends LitElement {
   override render() {
     const shown = this.hits === null ? this.conversations : this.conversations.filter((c) => this.hits!.has(c.id));
     return html`
-      <button class="new primary" @click=${() => this._fire('qwen-new')}>＋ ${t('conversations.new')}</button>
+      <button class="new primary" @click=${() => fire(this, 'qwen-new')}>＋ ${t('conversations.new')}</button>
       <input
         type="search"
         aria-label=${t('conversations.search')}
         placeholder=${t('conversations.search')}
         .value=${this.query}
-        @input=${(e: Event) => this._fire('qwen-search', { query: (e.target as HTMLInputElement).value })}
+        @input=${(e: Event) => fire(this, 'qwen-search', { query: (e.target as HTMLInputElement).value })}
       />
       <ul aria-label=${t('conversations.listLabel')}>
         ${repeat(shown, (c) => c.id, (c) => this._item(c))}

@@ -7,6 +7,7 @@ import { LocaleController, t, type MessageKey } from './i18n/index.ts';
 import type { QwenConfirmDialog } from './qwen-confirm-dialog.ts';
 import './qwen-confirm-dialog.ts';
 import { controls, panelStyles } from './styles.ts';
+import { fire } from './fire.ts';
 
 /**
  * Data control: export this or every conversation, import an export (checked whole first), import a folder of
@@ -61,22 +62,18 @@ export class QwenDataPanel extends LitElement {
     new LocaleController(this);
   }
 
-  private _fire(name: string, detail?: unknown): void {
-    this.dispatchEvent(new CustomEvent(name, { detail, bubbles: true, composed: true }));
-  }
-
   private _onFile(event: Event): void {
     const input = event.target as HTMLInputElement;
     const file = input.files?.[0];
     input.value = '';
-    if (file !== undefined) this._fire('qwen-import', { file });
+    if (file !== undefined) fire(this, 'qwen-import', { file });
   }
 
   private _onDocs(event: Event): void {
     const input = event.target as HTMLInputElement;
     const files = [...(input.files ?? [])];
     input.value = '';
-    if (files.length > 0) this._fire('qwen-import-docs', { files });
+    if (files.length > 0) fire(this, 'qwen-import-docs', { files });
   }
 
   private _skipLine(skip: DocsImportSkip): string {
@@ -110,7 +107,7 @@ export class QwenDataPanel extends LitElement {
 
   private async _deleteAll(): Promise<void> {
     const ok = await this._confirm.ask({ title: t('data.wipe.confirmTitle'), message: t('data.wipe.confirmMessage'), confirm: t('data.wipe.confirm') });
-    if (ok) this._fire('qwen-delete-all');
+    if (ok) fire(this, 'qwen-delete-all');
   }
 
   override render() {
@@ -120,8 +117,8 @@ export class QwenDataPanel extends LitElement {
         <h3 id="h-export">${t('data.export.title')}</h3>
         <p class="muted">${t('data.export.help')}</p>
         <div class="row">
-          <button ?disabled=${!this.hasCurrent || this.busy} @click=${() => this._fire('qwen-export', { scope: 'current' })}>${t('data.export.current')}</button>
-          <button ?disabled=${this.busy} @click=${() => this._fire('qwen-export', { scope: 'all' })}>${t('data.export.all')}</button>
+          <button ?disabled=${!this.hasCurrent || this.busy} @click=${() => fire(this, 'qwen-export', { scope: 'current' })}>${t('data.export.current')}</button>
+          <button ?disabled=${this.busy} @click=${() => fire(this, 'qwen-export', { scope: 'all' })}>${t('data.export.all')}</button>
         </div>
       </section>
       <section part="section" aria-labelledby="h-import">

@@ -7,6 +7,7 @@ import { DEFAULT_GGUF_BYTES, DEFAULT_MLC_BYTES } from './controllers/model-contr
 import { formatBytes, hostOf, modelName, progressText } from './format.ts';
 import { LocaleController, t } from './i18n/index.ts';
 import { controls } from './styles.ts';
+import { fire } from './fire.ts';
 
 /**
  * Before anything large is fetched, says what will be downloaded — which model, how big, from where, and that it
@@ -84,7 +85,7 @@ export class QwenLoadPanel extends LitElement {
   }
 
   private _load(): void {
-    this.dispatchEvent(new CustomEvent('qwen-load', { bubbles: true, composed: true }));
+    fire(this, 'qwen-load');
   }
 
   /** What will be fetched: the GGUF for the CPU engine, the MLC build for WebGPU, or either. */

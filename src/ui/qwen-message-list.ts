@@ -7,6 +7,7 @@ import { LocaleController, t } from './i18n/index.ts';
 import { renderMarkdown } from './markdown.ts';
 import { markdownStyles } from './markdown-styles.ts';
 import { controls } from './styles.ts';
+import { fire } from './fire.ts';
 
 /**
  * The conversation. The user's text is shown as typed (never interpreted); replies are markdown, sanitised.
@@ -123,15 +124,11 @@ export class QwenMessageList extends LitElement {
     if (opened || this.scrollHeight - this.scrollTop - this.clientHeight < 200) this.scrollTop = this.scrollHeight;
   }
 
-  private _fire(name: string, detail?: unknown): void {
-    this.dispatchEvent(new CustomEvent(name, { detail, bubbles: true, composed: true }));
-  }
-
   private async _copy(text: string, button: HTMLButtonElement, label: string): Promise<void> {
     try {
       await navigator.clipboard.writeText(text);
       button.textContent = t('message.copied');
-      this._fire('qwen-copied', { text });
+      fire(this, 'qwen-copied', { text });
     } catch {
       button.textContent = t('message.copyFailed');
     }
@@ -156,7 +153,7 @@ export class QwenMessageList extends LitElement {
     const text = this._draft;
     if (text.trim() === '') return;
     this._editing = false;
-    this._fire('qwen-edit', { text });
+    fire(this, 'qwen-edit', { text });
   }
 
   private _onEditKey(event: KeyboardEvent): void {
@@ -197,7 +194,7 @@ export class QwenMessageList extends LitElement {
               : html`<button class="ghost" @click=${(e: Event) => void this._copy(m.content, e.currentTarget as HTMLButtonElement, t('message.copy'))}>
                   ${t('message.copy')}
                 </button>`}
-            ${regenerate ? html`<button class="ghost" @click=${() => this._fire('qwen-regenerate')}>${t('message.regenerate')}</button>` : nothing}
+            ${regenerate ? html`<button class="ghost" @click=${() => fire(this, 'qwen-regenerate')}>${t('message.regenerate')}</button>` : nothing}
           </div>`}`;
   }
 
@@ -215,7 +212,7 @@ export class QwenMessageList extends LitElement {
       ${!this.busy && (isLastUser || isLast)
         ? html`<div class="actions">
             ${isLastUser ? html`<button class="ghost" @click=${() => this._startEdit(m)}>${t('message.edit')}</button>` : nothing}
-            ${isLast ? html`<button class="ghost" @click=${() => this._fire('qwen-regenerate')}>${t('message.getReply')}</button>` : nothing}
+            ${isLast ? html`<button class="ghost" @click=${() => fire(this, 'qwen-regenerate')}>${t('message.getReply')}</button>` : nothing}
           </div>`
         : nothing}`;
   }

@@ -10,6 +10,7 @@ import './qwen-backend-badge.ts';
 import type { QwenConfirmDialog } from './qwen-confirm-dialog.ts';
 import './qwen-confirm-dialog.ts';
 import { controls, panelStyles } from './styles.ts';
+import { fire } from './fire.ts';
 
 /**
  * The model manager: which model and engine run and why, the weights on this device (size, delete), the
@@ -79,14 +80,10 @@ export class QwenModelManager extends LitElement {
     new LocaleController(this);
   }
 
-  private _fire(name: string, detail?: unknown): void {
-    this.dispatchEvent(new CustomEvent(name, { detail, bubbles: true, composed: true }));
-  }
-
   private async _delete(): Promise<void> {
     const size = formatBytes(this.cache?.totalBytes ?? 0);
     const ok = await this._confirm.ask({ title: t('model.deleteTitle'), message: t('model.deleteMessage', { size }), confirm: t('common.delete') });
-    if (ok) this._fire('qwen-delete-model');
+    if (ok) fire(this, 'qwen-delete-model');
   }
 
   private _active() {
@@ -108,7 +105,7 @@ export class QwenModelManager extends LitElement {
         ? html`<progress max="1" .value=${this.progress?.fraction ?? 0} aria-label=${t('load.progressLabel')} style="width:100%"></progress>
             <p class="muted" data-progress>${progressText(this.progress, this.rate)}</p>`
         : nothing}
-      ${loaded === null && this.status !== 'loading' ? html`<div class="row"><button class="primary" @click=${() => this._fire('qwen-load')}>${t('load.button')}</button></div>` : nothing}
+      ${loaded === null && this.status !== 'loading' ? html`<div class="row"><button class="primary" @click=${() => fire(this, 'qwen-load')}>${t('load.button')}</button></div>` : nothing}
     </section>`;
   }
 
@@ -120,7 +117,7 @@ export class QwenModelManager extends LitElement {
         ${options.map(
           (b) => html`<label>
             <input type="radio" name="backend" value=${b} .checked=${this.backend === b} ?disabled=${this.status === 'loading'}
-              @change=${() => this._fire('qwen-switch-backend', { backend: b })} />
+              @change=${() => fire(this, 'qwen-switch-backend', { backend: b })} />
             <span>${t(`model.backend.${b}` as MessageKey)}</span>
           </label>`,
         )}
@@ -159,7 +156,7 @@ export class QwenModelManager extends LitElement {
         <span style="width:${share}%"></span>
       </div>
       <p data-persisted=${String(s.persisted)}>${s.persisted === true ? t('model.persisted') : s.persisted === false ? t('model.notPersisted') : t('model.persistUnknown')}</p>
-      ${s.persisted === false ? html`<button @click=${() => this._fire('qwen-persist')}>${t('model.persist')}</button>` : nothing}
+      ${s.persisted === false ? html`<button @click=${() => fire(this, 'qwen-persist')}>${t('model.persist')}</button>` : nothing}
     </section>`;
   }
 

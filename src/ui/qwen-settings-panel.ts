@@ -3,6 +3,7 @@ import { customElement, property } from 'lit/decorators.js';
 import { BUDGET_KEYS, budgetsFor, DEFAULT_SETTINGS, type AppSettings, type FieldError, type SettingsField } from './data/settings.ts';
 import { LocaleController, t, type MessageKey } from './i18n/index.ts';
 import { controls, panelStyles } from './styles.ts';
+import { fire } from './fire.ts';
 
 /**
  * The settings form: system prompt, window and section budgets, recent turns, temperature and top-p, embedder.
@@ -108,7 +109,7 @@ export class QwenSettingsPanel extends LitElement {
 
   private async _submit(event: Event): Promise<void> {
     event.preventDefault();
-    this.dispatchEvent(new CustomEvent('qwen-save-settings', { detail: { settings: structuredClone(this._d) }, bubbles: true, composed: true }));
+    fire(this, 'qwen-save-settings', { settings: structuredClone(this._d) });
     await this.updateComplete;
     this.renderRoot.querySelector<HTMLElement>('[aria-invalid="true"]')?.focus();
   }
