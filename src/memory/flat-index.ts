@@ -14,6 +14,7 @@
  */
 import { createInt8DotKernel, KERNEL_STEP, type Int8DotKernel } from './dot-kernel.ts';
 import { TopK, type IndexEntry, type IndexSearchOptions, type SearchHit, type VectorIndex } from './vector-index.ts';
+import { Interner } from '../shared/interner.ts';
 
 const PAGE = 65_536;
 
@@ -38,8 +39,7 @@ export class FlatIndex implements VectorIndex {
   private _scale = new Float32Array(0);
   private _l1 = new Float32Array(0);
   private _scopeOfSlot = new Int32Array(0);
-  private readonly _scopeCodes = new Map<string, number>();
-  private readonly _scopeNames: string[] = [];
+  private readonly _scopes = new Interner();
 
   constructor(dimensions: number, options: FlatIndexOptions = {}) {
     if (!Number.isInteger(dimensions) || dimensions <= 0) throw new RangeError(`bad dimensions: ${dimensions}`);
@@ -80,7 +80,7 @@ export class FlatIndex implements VectorIndex {
       }
       const v = entry.vector;
       this._vectors.set(v, slot * this.dimensions);
-      this._scopeOfSlot[slot] = this._scopeCode(entry.scope);
+      this._scopeOfSlot[slot] = this._scopes.code(entry.scope);
       if (rows === null) continue;
       let max = 0;
       for (let i = 0; i < v.length; i++) max = Math.max(max, Math.abs(v[i]!));
@@ -108,7 +108,7 @@ export class FlatIndex implements VectorIndex {
   }
 
   removeScope(scope: string): void {
-    const code = this._scopeCodes.get(scope);
+    const code = this._scopes.codeOf(scope);
     if (code === undefined) return;
     // Backwards, so that the row moved into a hole has already been checked.
     for (let slot = this._ids.length - 1; slot >= 0; slot--) {
@@ -212,24 +212,14 @@ export class FlatIndex implements VectorIndex {
   }
 
   private _hits(top: TopK<number>): SearchHit[] {
-    return top.result().map(({ score, item }) => ({ id: this._ids[item]!, scope: this._scopeNames[this._scopeOfSlot[item]!]!, score }));
-  }
-
-  private _scopeCode(scope: string): number {
-    let code = this._scopeCodes.get(scope);
-    if (code === undefined) {
-      code = this._scopeNames.length;
-      this._scopeNames.push(scope);
-      this._scopeCodes.set(scope, code);
-    }
-    return code;
+    return top.result().map(({ score, item }) => ({ id: this._ids[item]!, scope: this._scopes.name(this._scopeOfSlot[item]!), score }));
   }
 
   private _scopeMask(scopes: readonly string[] | undefined): Uint8Array | null {
     if (scopes === undefined) return null;
-    const mask = new Uint8Array(this._scopeNames.length);
+    const mask = new Uint8Array(this._scopes.size);
     for (const scope of scopes) {
-      const code = this._scopeCodes.get(scope);
+      const code = this._scopes.codeOf(scope);
       if (code !== undefined) mask[code] = 1;
     }
     return mask;

@@ -13,6 +13,7 @@
 import { TopK } from '../vector-index.ts';
 import { Bm25Scores } from './bm25-scores.ts';
 import { Postings } from './postings.ts';
+import { Interner } from '../../shared/interner.ts';
 
 export { Bm25Scores };
 
@@ -44,8 +45,7 @@ export class Bm25Index {
   private readonly _docTerms: Int32Array[] = [];
   private readonly _docTfs: Int32Array[] = [];
   private readonly _slots = new Map<string, number>();
-  private readonly _scopeCodes = new Map<string, number>();
-  private readonly _scopeNames: string[] = [];
+  private readonly _scopes = new Interner();
   /** Per term id: its postings and its live document frequency. */
   private readonly _termIds = new Map<string, number>();
   private readonly _postings: Postings[] = [];
@@ -73,7 +73,7 @@ export class Bm25Index {
 
   /** Scopes ever seen: the length a dense per-scope array needs. */
   get scopeCount(): number {
-    return this._scopeNames.length;
+    return this._scopes.size;
   }
 
   has(id: string): boolean {
@@ -93,7 +93,7 @@ export class Bm25Index {
   }
 
   scopeName(code: number): string {
-    return this._scopeNames[code]!;
+    return this._scopes.name(code);
   }
 
   /** Adds (or replaces) a document. */
@@ -112,7 +112,7 @@ export class Bm25Index {
     this._ids.push(id);
     this._docTerms.push(ids);
     this._docTfs.push(tfs);
-    this._scopeOf[slot] = this._scopeCode(scope);
+    this._scopeOf[slot] = this._scopes.code(scope);
     this._length[slot] = terms.length;
     this._alive[slot] = 1;
     this._slots.set(id, slot);
@@ -181,7 +181,7 @@ export class Bm25Index {
    * among the scopes `allow` accepts. Ties keep the order in which documents were first reached.
    */
   search(query: ReadonlyMap<string, number>, k: number, allow?: (scope: string) => boolean): Bm25Hit[] {
-    return this.topSlots(query, k, allow).map(({ slot, score }) => ({ id: this._ids[slot]!, scope: this._scopeNames[this._scopeOf[slot]!]!, score }));
+    return this.topSlots(query, k, allow).map(({ slot, score }) => ({ id: this._ids[slot]!, scope: this._scopes.name(this._scopeOf[slot]!), score }));
   }
 
   /** `search` by slot, best first. */
@@ -269,12 +269,12 @@ export class Bm25Index {
     }
     if (allow === undefined) return new Bm25Scores(this, acc, touched.slice(0, count));
     // Scope filtering once per scope, not once per posting or per document.
-    const verdict = new Int8Array(this._scopeNames.length);
+    const verdict = new Int8Array(this._scopes.size);
     let kept = 0;
     for (let i = 0; i < count; i++) {
       const slot = touched[i]!;
       const code = this._scopeOf[slot]!;
-      if (verdict[code] === 0) verdict[code] = allow(this._scopeNames[code]!) ? 1 : -1;
+      if (verdict[code] === 0) verdict[code] = allow(this._scopes.name(code)) ? 1 : -1;
       if (verdict[code] === 1) touched[kept++] = slot;
       else acc[slot] = 0;
     }
@@ -290,16 +290,6 @@ export class Bm25Index {
       if (tid >= this._df.length) this._df = growInt32(this._df, tid * 2 + 1);
     }
     return tid;
-  }
-
-  private _scopeCode(scope: string): number {
-    let code = this._scopeCodes.get(scope);
-    if (code === undefined) {
-      code = this._scopeNames.length;
-      this._scopeNames.push(scope);
-      this._scopeCodes.set(scope, code);
-    }
-    return code;
   }
 
   private _growDocs(slots: number): void {
