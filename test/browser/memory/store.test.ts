@@ -1,21 +1,9 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { MemoryStore } from '../../../src/memory/store.ts';
-import { captureLogger, countAll, dbName, dropDB, openStore, rawDB } from './helpers.ts';
+import { captureLogger, countAll, dbName, openStore, rawDB } from './helpers.ts';
+import { scratch } from './scratch.ts';
 
-const names: string[] = [];
-const stores: MemoryStore[] = [];
-async function fresh(label: string): Promise<{ name: string; store: MemoryStore }> {
-  const name = dbName(label);
-  names.push(name);
-  const store = await openStore(name);
-  stores.push(store);
-  return { name, store };
-}
-
-afterEach(async () => {
-  for (const store of stores.splice(0)) await store.close();
-  for (const name of names.splice(0)) await dropDB(name);
-});
+const { names, stores, fresh } = scratch();
 
 describe('memory store: round trip', () => {
   it('stores sessions and turns and gives them back after a reload, in order', async () => {
