@@ -110,21 +110,42 @@ export class MemoryStore extends StoreData {
     const embedders = options.embedders ?? [new HashedNgramEmbedder()];
     if (embedders.length === 0) throw new AssistantError('invalid_config', 'The memory store needs at least one embedder.');
     let runtime: StoreRuntime | null = null;
-    const db: MemoryDatabase = await openMemoryDB(name, {
+    let db: MemoryDatabase | null = null;
+    // Another tab deleting or upgrading the database while start-up runs must not wait for start-up to end: a
+    // connection that ignores the versionchange blocks that tab for as long as this page lives.
+    let letGo = false;
+    const release = (): void => {
+      if (runtime !== null) runtime.closeForUpgrade();
+      else {
+        letGo = true;
+        db?.close();
+      }
+    };
+    db = await openMemoryDB(name, {
       now,
       ...(options.indexedDB === undefined ? {} : { factory: options.indexedDB }),
-      onVersionChange: () => runtime?.closeForUpgrade(),
-      onTerminated: () => runtime?.closeForUpgrade(),
+      onVersionChange: release,
+      onTerminated: release,
     });
-    runtime = await StoreRuntime.start({
-      db,
-      name,
-      embedders,
-      createIndex: indexFactory(options.index, logger),
-      counter: options.tokenCounter ?? estimateTokens,
-      logger,
-      now,
-    });
+    const gone = (): AssistantError =>
+      new AssistantError('internal', `The memory database "${name}" was deleted or upgraded by another tab while it opened; reload the page.`);
+    try {
+      runtime = await StoreRuntime.start({
+        db,
+        name,
+        embedders,
+        createIndex: indexFactory(options.index, logger),
+        counter: options.tokenCounter ?? estimateTokens,
+        logger,
+        now,
+      });
+    } catch (error) {
+      throw letGo ? gone() : error;
+    }
+    if (letGo) {
+      runtime.closeForUpgrade();
+      throw gone();
+    }
     return new MemoryStore(runtime, options.streamFlushMs ?? 50);
   }
 

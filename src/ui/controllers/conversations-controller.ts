@@ -54,6 +54,8 @@ export class ConversationsController implements ReactiveController {
   private _store: Promise<MemoryStore> | null = null;
   private _unsubscribe: (() => void) | null = null;
   private _searchRun = 0;
+  /** Taken off the page: the store is closed and work still finishing (a reply's last refresh) must not reopen it. */
+  private _detached = false;
 
   constructor(
     private readonly _host: ReactiveControllerHost,
@@ -62,9 +64,12 @@ export class ConversationsController implements ReactiveController {
     _host.addController(this);
   }
 
-  hostConnected(): void {}
+  hostConnected(): void {
+    this._detached = false;
+  }
 
   hostDisconnected(): void {
+    this._detached = true;
     this._unsubscribe?.();
     this._unsubscribe = null;
     const store = this._store;
@@ -74,6 +79,10 @@ export class ConversationsController implements ReactiveController {
 
   /** The store, opened once. */
   store(): Promise<MemoryStore> {
+    if (this._detached) {
+      // A connection opened now would never be closed, and would block deleting or upgrading the database.
+      return Promise.reject(new AssistantError('internal', 'The chat was removed from the page; its memory store is closed.'));
+    }
     if (this._store === null) {
       const name = this._dbName();
       this._store = MemoryStore.open(name === undefined ? {} : { name });
@@ -102,6 +111,7 @@ export class ConversationsController implements ReactiveController {
   }
 
   async refresh(): Promise<void> {
+    if (this._detached) return;
     try {
       const sessions = await (await this.store()).listSessions();
       this.list = sessions.map((s: SessionRecord) => ({ id: s.id, title: s.title, createdAt: s.createdAt, updatedAt: s.updatedAt }));

@@ -19,13 +19,21 @@ export async function resetAppStorage(): Promise<void> {
   const root = await navigator.storage.getDirectory();
   await root.removeEntry('cache', { recursive: true }).catch(() => {});
   for (const db of (await indexedDB.databases()) ?? []) {
-    if (db.name?.startsWith(PREFIX)) {
-      await new Promise<void>((resolve) => {
-        const request = indexedDB.deleteDatabase(db.name!);
-        request.onsuccess = request.onerror = request.onblocked = () => resolve();
-      });
-    }
+    if (db.name?.startsWith(PREFIX)) await deleteTestDatabase(db.name);
   }
+}
+
+/**
+ * Deletes one database. "blocked" means a connection ignored the versionchange (a leak in the app), and the delete
+ * would then wait for it forever: this says so at once instead.
+ */
+export function deleteTestDatabase(name: string): Promise<void> {
+  return new Promise<void>((resolve, reject) => {
+    const request = indexedDB.deleteDatabase(name);
+    request.onsuccess = () => resolve();
+    request.onerror = () => reject(request.error ?? new Error(`deleting ${name} failed`));
+    request.onblocked = () => reject(new Error(`deleting ${name} is blocked: a connection to it is still open and ignored the versionchange`));
+  });
 }
 
 export interface MountOptions {

@@ -7,7 +7,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { page, userEvent } from 'vitest/browser';
 import { TEST_MODEL_REPLY } from '../../../scripts/test-model/reply.ts';
 import { MemoryStore } from '../../../src/memory/store.ts';
-import { conversationTitles, freshStart, messageItems, messageTexts, mountApp, resetAppStorage, sendAndWait, unmountApp, waitReady } from './app-helpers.ts';
+import { LOOP_MODEL_URL, conversationTitles, deleteTestDatabase, freshStart, messageItems, messageTexts, mountApp, resetAppStorage, sendAndWait, unmountApp, waitReady } from './app-helpers.ts';
 
 beforeEach(() => freshStart());
 afterEach(async () => {
@@ -78,5 +78,23 @@ describe('conversations', () => {
     const sessions = await store.listSessions();
     expect(sessions.map((s) => s.title)).toEqual(['Hangzhou trip']);
     await store.close();
+  });
+});
+
+describe('taken off the page', () => {
+  it('mid-reply: the database is let go, and the reply ending later neither reopens nor recreates it', async () => {
+    const { app, dbName } = mountApp({ ggufUrl: LOOP_MODEL_URL });
+    await waitReady(app);
+    await userEvent.type(page.getByRole('textbox', { name: 'Message' }), 'go on forever{Enter}');
+    await expect.poll(() => Number(messageItems(app, 'assistant')[0]?.dataset.chunks ?? 0)).toBeGreaterThan(2);
+
+    document.body.replaceChildren();
+    // Not blocked: the store closed its connection (deleteTestDatabase fails on "blocked").
+    await deleteTestDatabase(dbName);
+    app.chat.stop();
+    await expect.poll(() => app.chat.busy).toBe(false);
+    await expect(app.conversations.store()).rejects.toThrow(/removed from the page/);
+    expect((await indexedDB.databases()).map((db) => db.name)).not.toContain(dbName);
+    app.client.terminate();
   });
 });

@@ -78,3 +78,29 @@ describe('upgrade from schema v1', () => {
     db.close();
   });
 });
+
+describe('another tab deletes or upgrades the database', () => {
+  /** Resolves with the event that ended the request; a request stuck behind an open connection gets 'blocked'. */
+  function deleteOutcome(name: string): Promise<string> {
+    return new Promise((resolve) => {
+      const request = indexedDB.deleteDatabase(name);
+      request.onsuccess = request.onerror = request.onblocked = (event) => resolve(event.type);
+    });
+  }
+
+  it('while the store is still starting up: the store lets go at once and its open fails with a clear error', async () => {
+    const name = dbName('startup-delete');
+    names.push(name);
+    // Enough stored turns that start-up (index rebuild, recovery) is still running when the other tab asks.
+    const seed = await openStore(name);
+    const session = await seed.createSession({ title: 'busy' });
+    for (let i = 0; i < 200; i++) await seed.appendTurn({ sessionId: session.id, role: i % 2 ? 'assistant' : 'user', content: `turn ${i} about nginx upstream ${i}` });
+    await seed.close();
+
+    const opening = openStore(name);
+    // Queued behind the open: it reaches the new connection as a versionchange while start-up runs.
+    const deleted = deleteOutcome(name);
+    await expect(opening).rejects.toThrow(/another tab/);
+    expect(await deleted).toBe('success');
+  });
+});
