@@ -84,7 +84,10 @@ describe('another tab deletes or upgrades the database', () => {
   function deleteOutcome(name: string): Promise<string> {
     return new Promise((resolve) => {
       const request = indexedDB.deleteDatabase(name);
-      request.onsuccess = request.onerror = request.onblocked = (event) => resolve(event.type);
+      const settle = (event: Event): void => resolve(event.type);
+      request.onsuccess = settle;
+      request.onerror = settle;
+      request.onblocked = settle;
     });
   }
 
