@@ -58,6 +58,31 @@ export function toQwen25(tokenizerJson: unknown, tokenizerConfig: unknown): { to
   return { tokenizer, config };
 }
 
+/** Qwen2's pre-tokenizer split: every alternative ends at or before a run of newlines. */
+const QWEN2_SPLIT = "(?i:'s|'t|'re|'ve|'m|'ll|'d)|[^\\r\\n\\p{L}\\p{N}]?\\p{L}+|\\p{N}| ?[^\\s\\p{L}\\p{N}]+[\\r\\n]*|\\s*[\\r\\n]+|\\s+(?!\\S)|\\s+";
+
+/**
+ * Whether lines tokenize independently (`TextTokenizer.splitsAfterNewline`): only for exactly Qwen2's split
+ * followed by byte-level, under NFC (which never joins anything to a newline). Other files count whole texts.
+ */
+function splitsAfterNewline(json: Json): boolean {
+  const normalizer = json['normalizer'];
+  if (normalizer !== null && !(isObject(normalizer) && normalizer['type'] === 'NFC')) return false;
+  const pre = json['pre_tokenizer'];
+  if (!isObject(pre) || pre['type'] !== 'Sequence' || !Array.isArray(pre['pretokenizers'])) return false;
+  const [split, byteLevel, ...rest] = pre['pretokenizers'] as unknown[];
+  return (
+    rest.length === 0 &&
+    isObject(split) &&
+    split['type'] === 'Split' &&
+    isObject(split['pattern']) &&
+    split['pattern']['Regex'] === QWEN2_SPLIT &&
+    isObject(byteLevel) &&
+    byteLevel['type'] === 'ByteLevel' &&
+    byteLevel['use_regex'] === false
+  );
+}
+
 /** A `TextTokenizer` over the Qwen2.5 files (Qwen3 files are trimmed on the way). Checks the special ids. */
 export function createQwenTokenizer(tokenizerJson: unknown, tokenizerConfig: unknown): TextTokenizer {
   const { tokenizer: json, config } = toQwen25(tokenizerJson, tokenizerConfig);
@@ -80,6 +105,7 @@ export function createQwenTokenizer(tokenizerJson: unknown, tokenizerConfig: unk
   return {
     encode: (text) => tokenizer.encode(text, { add_special_tokens: false }).ids,
     decode: (ids) => tokenizer.decode([...ids], { skip_special_tokens: false }),
+    splitsAfterNewline: splitsAfterNewline(json),
   };
 }
 

@@ -8,6 +8,12 @@ import type { ChatMessage, Role } from '../engine/protocol.ts';
 export interface TextTokenizer {
   encode(text: string): number[];
   decode(ids: readonly number[]): string;
+  /**
+   * No token spans a newline that is followed by something other than a newline: the text before it (newline
+   * included) and the text after it tokenize independently. True of Qwen2's pre-tokenizer, whose every pattern
+   * ends at or before a run of newlines; it lets a counter add up the lines of a long text from memory.
+   */
+  readonly splitsAfterNewline?: boolean;
 }
 
 /** Tokens ChatML adds around a message's `role\ncontent`: `<|im_start|>` before, `<|im_end|>` and `\n` after. */
@@ -42,6 +48,26 @@ export interface CachedTokenCounterOptions {
   maxEntries?: number;
 }
 
+/** Texts shorter than this are tokenized whole: splitting them into lines would cost more than it saves. */
+const SEGMENTED_MIN_CHARS = 200;
+
+/**
+ * Where a text splits into independently tokenized segments (see `TextTokenizer.splitsAfterNewline`): after each
+ * newline that is followed by something other than a newline.
+ */
+export function newlineSegments(text: string): string[] {
+  const out: string[] = [];
+  let start = 0;
+  for (let i = text.indexOf('\n'); i !== -1 && i + 1 < text.length; i = text.indexOf('\n', i + 1)) {
+    const next = text.charCodeAt(i + 1);
+    if (next === 10 || next === 13) continue;
+    out.push(text.slice(start, i + 1));
+    start = i + 1;
+  }
+  out.push(start === 0 ? text : text.slice(start));
+  return out;
+}
+
 /** A `TokenCounter` over any `TextTokenizer`, with a bounded cache by content. */
 export class CachedTokenCounter implements TokenCounter {
   readonly stats: TokenCounterStats = { hits: 0, misses: 0, encodedChars: 0 };
@@ -53,6 +79,9 @@ export class CachedTokenCounter implements TokenCounter {
     user: new Map(),
     assistant: new Map(),
   };
+
+  /** Counts of lines of long texts (only for a tokenizer that splits after newlines). */
+  private _segments = new Map<string, number>();
 
   constructor(tokenizer: TextTokenizer, options: CachedTokenCounterOptions = {}) {
     this._tokenizer = tokenizer;
@@ -76,8 +105,24 @@ export class CachedTokenCounter implements TokenCounter {
     return tokens;
   }
 
+  /**
+   * Tokens of plain text. A long text from a tokenizer that splits after newlines is counted line by line, each
+   * line remembered: prompts are made of the same lines again and again (memory blocks, records, the history),
+   * so only the new ones are tokenized.
+   */
   count(text: string): number {
-    return this.encode(text).length;
+    if (this._tokenizer.splitsAfterNewline !== true || text.length < SEGMENTED_MIN_CHARS) return this.encode(text).length;
+    let total = 0;
+    for (const segment of newlineSegments(text)) {
+      let n = this._segments.get(segment);
+      if (n === undefined) {
+        n = this.encode(segment).length;
+        if (this._segments.size >= this._maxEntries * 3) this._segments = new Map();
+        this._segments.set(segment, n);
+      }
+      total += n;
+    }
+    return total;
   }
 
   encode(text: string): number[] {
@@ -96,6 +141,7 @@ export class CachedTokenCounter implements TokenCounter {
 
   clear(): void {
     for (const map of Object.values(this._cache)) map.clear();
+    this._segments.clear();
   }
 }
 

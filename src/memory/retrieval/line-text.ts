@@ -1,8 +1,8 @@
 /**
  * The one line a packed chunk takes in the prompt (`Speaker: text`, or `(source) text`), whole or as one of its
  * sentences — the two forms packing measures on every search. The same line comes back as the same string
- * object while the record, its speaker and the labels are unchanged, so the token memo finds it by identity
- * instead of hashing a fresh copy each time. Pure, no DOM.
+ * object while the record, its speaker and the labels are unchanged, and its token count is kept next to it:
+ * packing weighs hundreds of candidates per search, mostly the same records again. Pure, no DOM.
  */
 import type { Piece } from './pieces.ts';
 import type { DocEntry, TurnEntry } from './records.ts';
@@ -15,12 +15,20 @@ export interface LineSource {
   readonly pieces: readonly Piece[];
 }
 
+export interface TokenCount {
+  count(text: string): number;
+}
+
 interface Cached {
   readonly labels: RecordLabels;
   readonly speaker: string;
   readonly text: string;
   /** Index -1: the whole text; otherwise that piece alone. */
   readonly lines: Map<number, string>;
+  /** Counts by the same index, under `counter`: of the line, and of the bare text or piece. */
+  counter: TokenCount | null;
+  readonly lineTokens: Map<number, number>;
+  readonly textTokens: Map<number, number>;
 }
 
 const cache = new WeakMap<TurnEntry | DocEntry, Cached>();
@@ -30,18 +38,67 @@ export function lineParts(item: LineSource, pieces: readonly number[] | 'all'): 
   return pieces === 'all' ? [item.text] : pieces.map((i) => item.pieces[i]!.text);
 }
 
-export function lineText(item: LineSource, pieces: readonly number[] | 'all', labels: RecordLabels, speakerOf: (turn: TurnEntry) => string): string {
+function cachedOf(item: LineSource, labels: RecordLabels, speaker: string): Cached | null {
   const owner = item.turn ?? item.doc;
-  const speaker = item.turn !== undefined ? speakerOf(item.turn) : (item.doc?.source ?? '');
-  const render = (): string =>
-    item.turn !== undefined ? recordLine({ speaker, parts: lineParts(item, pieces) }, labels) : docLine({ source: speaker, parts: lineParts(item, pieces) }, labels);
-  if (owner === undefined || (pieces !== 'all' && pieces.length !== 1)) return render();
+  if (owner === undefined) return null;
   let c = cache.get(owner);
   if (c === undefined || c.labels !== labels || c.speaker !== speaker || c.text !== item.text) {
-    cache.set(owner, (c = { labels, speaker, text: item.text, lines: new Map() }));
+    c = { labels, speaker, text: item.text, lines: new Map(), counter: null, lineTokens: new Map(), textTokens: new Map() };
+    cache.set(owner, c);
   }
-  const key = pieces === 'all' ? -1 : pieces[0]!;
+  return c;
+}
+
+const speakerOfItem = (item: LineSource, speakerOf: (turn: TurnEntry) => string): string =>
+  item.turn !== undefined ? speakerOf(item.turn) : (item.doc?.source ?? '');
+
+function render(item: LineSource, pieces: readonly number[] | 'all', labels: RecordLabels, speaker: string): string {
+  return item.turn !== undefined ? recordLine({ speaker, parts: lineParts(item, pieces) }, labels) : docLine({ source: speaker, parts: lineParts(item, pieces) }, labels);
+}
+
+/** The cache's index for a line form: -1 whole, the piece for one piece, null for several (not cached). */
+function formKey(pieces: readonly number[] | 'all'): number | null {
+  return pieces === 'all' ? -1 : pieces.length === 1 ? pieces[0]! : null;
+}
+
+export function lineText(item: LineSource, pieces: readonly number[] | 'all', labels: RecordLabels, speakerOf: (turn: TurnEntry) => string): string {
+  const speaker = speakerOfItem(item, speakerOf);
+  const key = formKey(pieces);
+  const c = key === null ? null : cachedOf(item, labels, speaker);
+  if (c === null || key === null) return render(item, pieces, labels, speaker);
   let line = c.lines.get(key);
-  if (line === undefined) c.lines.set(key, (line = render()));
+  if (line === undefined) c.lines.set(key, (line = render(item, pieces, labels, speaker)));
   return line;
+}
+
+/** Counts kept for `counter` only: another counter (another tokenizer) starts them over. */
+function countsFor(c: Cached, counter: TokenCount): Cached {
+  if (c.counter !== counter) {
+    c.counter = counter;
+    c.lineTokens.clear();
+    c.textTokens.clear();
+  }
+  return c;
+}
+
+/** Tokens of `lineText(...)`, remembered with the line. */
+export function lineTokens(item: LineSource, pieces: readonly number[] | 'all', labels: RecordLabels, speakerOf: (turn: TurnEntry) => string, counter: TokenCount): number {
+  const key = formKey(pieces);
+  const c = key === null ? null : cachedOf(item, labels, speakerOfItem(item, speakerOf));
+  if (c === null || key === null) return counter.count(lineText(item, pieces, labels, speakerOf));
+  const counts = countsFor(c, counter).lineTokens;
+  let n = counts.get(key);
+  if (n === undefined) counts.set(key, (n = counter.count(lineText(item, pieces, labels, speakerOf))));
+  return n;
+}
+
+/** Tokens of the bare text (`piece` -1) or of one piece, remembered with the record's lines. */
+export function textTokens(item: LineSource, piece: number, labels: RecordLabels, speakerOf: (turn: TurnEntry) => string, counter: TokenCount): number {
+  const text = piece < 0 ? item.text : item.pieces[piece]!.text;
+  const c = cachedOf(item, labels, speakerOfItem(item, speakerOf));
+  if (c === null) return counter.count(text);
+  const counts = countsFor(c, counter).textTokens;
+  let n = counts.get(piece);
+  if (n === undefined) counts.set(piece, (n = counter.count(text)));
+  return n;
 }

@@ -12,7 +12,7 @@
 import type { Candidate } from './rerank.ts';
 import type { DocEntry, TurnEntry } from './records.ts';
 import type { Piece } from './pieces.ts';
-import { lineParts, lineText } from './line-text.ts';
+import { lineParts, lineTokens, textTokens } from './line-text.ts';
 import { dayOf, renderDocs, renderRecords, type DocLine, type RecordLabels, type RecordLine } from './render.ts';
 
 export interface TokenCount {
@@ -123,23 +123,24 @@ export function pack(items: readonly PackCandidate[], budget: number, env: PackE
   const order: string[] = [];
   const days = new Set<string>();
   const years = new Set<string>();
-  const dayMemo = new Map<TurnEntry, string>();
-  const dayOfTurn = (turn: TurnEntry): string => {
-    let day = dayMemo.get(turn);
-    if (day === undefined) dayMemo.set(turn, (day = dayOf(turn.time, env.offsetMinutes)));
-    return day;
-  };
   let used = 0;
   let hasRecords = false;
   let hasDocs = false;
   const counter = memoCount(env.counter);
   const { labels } = env;
-  const lineCost = (e: Entry): number => counter.count(lineText(e.item, e.pieces, labels, env.speakerOf)) + 1;
+  const lineCost = (e: Entry): number => lineTokens(e.item, e.pieces, labels, env.speakerOf, counter) + 1;
+  // A day's heading costs the same for every record of that day (with or without its year).
+  const dayHeadCosts = new Map<string, number>();
+  const dayHeadCost = (day: string, withYear: boolean): number => {
+    const key = withYear ? `${day}+` : day;
+    let cost = dayHeadCosts.get(key);
+    if (cost === undefined) dayHeadCosts.set(key, (cost = counter.count(labels.day(day, withYear)) + 1));
+    return cost;
+  };
   const headCost = (e: Entry): number => {
     if (e.item.turn !== undefined) {
-      const day = dayOfTurn(e.item.turn);
-      const sameYear = years.has(day.slice(0, 4));
-      return (hasRecords ? 0 : counter.count(labels.history) + 2) + (days.has(day) ? 0 : counter.count(labels.day(day, !sameYear)) + 1);
+      const day = dayOfTurn(e.item.turn, env.offsetMinutes);
+      return (hasRecords ? 0 : counter.count(labels.history) + 2) + (days.has(day) ? 0 : dayHeadCost(day, !years.has(day.slice(0, 4))));
     }
     return hasDocs ? 0 : counter.count(labels.docs) + 2;
   };
@@ -149,7 +150,7 @@ export function pack(items: readonly PackCandidate[], budget: number, env: PackE
     used += cost;
     if (e.item.turn !== undefined) {
       hasRecords = true;
-      const day = dayOfTurn(e.item.turn);
+      const day = dayOfTurn(e.item.turn, env.offsetMinutes);
       days.add(day);
       years.add(day.slice(0, 4));
     } else hasDocs = true;
@@ -165,7 +166,7 @@ export function pack(items: readonly PackCandidate[], budget: number, env: PackE
   const limit = Math.floor(budget * (1 + options.overshoot));
   let rank = 0;
   for (const item of relevant) {
-    const first = initialPieces(item, rank++ < options.wholeTop, env, options);
+    const first = initialPieces(item, rank++ < options.wholeTop, env, counter, options);
     const entry: Entry = { item, pieces: first, cost: 0 };
     let cost = headCost(entry) + lineCost(entry);
     if (used + cost > budget && first === 'all' && item.pieces.length > 1) {
@@ -202,7 +203,7 @@ export function pack(items: readonly PackCandidate[], budget: number, env: PackE
     // 2. Expansion: sentences back into their turn, best first.
     for (const id of [...order]) {
       const entry = entries.get(id)!;
-      if (entry.pieces === 'all' || counter.count(entry.item.text) > options.maxWholeTokens) continue;
+      if (entry.pieces === 'all' || textTokens(entry.item, -1, labels, env.speakerOf, counter) > options.maxWholeTokens) continue;
       const before = lineCost(entry);
       const grown: Entry = { item: entry.item, pieces: 'all', cost: 0 };
       const delta = lineCost(grown) - before;
@@ -216,7 +217,7 @@ export function pack(items: readonly PackCandidate[], budget: number, env: PackE
     for (const id of [...order]) {
       const prev = entries.get(id)!.item.previous;
       if (prev === undefined || entries.has(prev.candidate.id)) continue;
-      if (counter.count(prev.text) > options.maxWholeTokens) continue;
+      if (textTokens(prev, -1, labels, env.speakerOf, counter) > options.maxWholeTokens) continue;
       const entry: Entry = { item: prev, pieces: 'all', cost: 0 };
       const cost = headCost(entry) + lineCost(entry);
       if (used + cost > budget) continue;
@@ -246,14 +247,22 @@ function bestIndex(item: PackCandidate): number {
   return i >= 0 && i < item.pieces.length ? i : 0;
 }
 
-function initialPieces(item: PackCandidate, top: boolean, env: PackEnv, options: PackOptions): number[] | 'all' {
+function initialPieces(item: PackCandidate, top: boolean, env: PackEnv, counter: TokenCount, options: PackOptions): number[] | 'all' {
   if (item.pieces.length <= 1) return 'all';
-  const counter = memoCount(env.counter);
-  const whole = counter.count(item.text);
+  const whole = textTokens(item, -1, env.labels, env.speakerOf, counter);
   if (top && whole <= options.maxWholeTokens) return 'all';
   const best = bestIndex(item);
-  const piece = counter.count(item.pieces[best]!.text);
+  const piece = textTokens(item, best, env.labels, env.speakerOf, counter);
   return whole - piece <= options.wholeSlack ? 'all' : [best];
+}
+
+/** Each record's day in the user's offset, kept with the record (packing asks for it on every search). */
+const turnDays = new WeakMap<TurnEntry, { offset: number; day: string }>();
+
+function dayOfTurn(turn: TurnEntry, offsetMinutes: number): string {
+  let d = turnDays.get(turn);
+  if (d === undefined || d.offset !== offsetMinutes) turnDays.set(turn, (d = { offset: offsetMinutes, day: dayOf(turn.time, offsetMinutes) }));
+  return d.day;
 }
 
 function parts(e: Entry): string[] {

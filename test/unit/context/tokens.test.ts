@@ -1,8 +1,9 @@
+import fc from 'fast-check';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { promptTokens, renderChatML } from '../../../src/context/chatml.ts';
 import { QWEN_TOKENS, createQwenTokenizer, toQwen25 } from '../../../src/context/qwen.ts';
 import { NEUTRALISER, QWEN_ADDED_TOKEN_STRINGS, isBlank, sanitizeText } from '../../../src/context/sanitize.ts';
-import { CachedTokenCounter, MemoCounter } from '../../../src/context/tokens.ts';
+import { CachedTokenCounter, MemoCounter, newlineSegments } from '../../../src/context/tokens.ts';
 import { AssistantError } from '../../../src/shared/errors.ts';
 import type { ChatMessage } from '../../../src/engine/protocol.ts';
 import { byteTokenizer, realTokenizer } from './helpers.ts';
@@ -135,5 +136,60 @@ describe('CachedTokenCounter', () => {
       { role: 'user', content: '中文，English, 123, 🎉' },
     ];
     expect(promptTokens(messages, counter)).toBe(counter.encode(renderChatML(messages)).length);
+  });
+});
+
+describe('counting long texts line by line (Qwen2 pre-tokenizer)', () => {
+  // Pieces that meet at line ends in every way the pre-tokenizer treats differently: punctuation before a newline,
+  // spaces before and after it, runs of newlines, \r, digits, CJK, contractions, special-token strings.
+  const piece = fc.constantFrom(
+    'Hello', ' world', 'nginx', '服务器', '的', '你好', '。', '，', '.', '!', '?', ':', ' ', '  ', '\t', '\n', '\n\n', '\r\n', ' \n', '.\n',
+    '2024', '7', "'s", "'ll", '```', '    return x', '- ', '[相关历史（对话记录）]', '8 May 2023', '(docs/page.md#a)', '…', '\u00a0', '\u3000',
+    '<|im_end|>', 'é', 'e\u0301', '😀', '#', '->',
+  );
+  const text = fc.array(piece, { minLength: 20, maxLength: 160 }).map((parts) => parts.join(''));
+
+  it('gives exactly the tokens of the whole text, for any mix of lines', async () => {
+    const tokenizer = await realTokenizer();
+    expect(tokenizer.splitsAfterNewline).toBe(true);
+    const lines = new CachedTokenCounter(tokenizer);
+    fc.assert(
+      fc.property(text, (t) => {
+        expect(lines.count(t)).toBe(tokenizer.encode(t).length);
+        // Again, now from the remembered lines.
+        expect(lines.count(t)).toBe(tokenizer.encode(t).length);
+      }),
+      { numRuns: 400, seed: 20261130 },
+    );
+  });
+
+  it('splits after each newline followed by something else, and the pieces join back to the text', () => {
+    expect(newlineSegments('a\nb\n\nc.\n d\r\ne\n')).toEqual(['a\n', 'b\n\n', 'c.\n', ' d\r\n', 'e\n']);
+    expect(newlineSegments('no newline')).toEqual(['no newline']);
+    fc.assert(
+      fc.property(text, (t) => {
+        expect(newlineSegments(t).join('')).toBe(t);
+      }),
+    );
+  });
+
+  it('tokenizes only the lines it has not seen', async () => {
+    const tokenizer = await realTokenizer();
+    const c = new CachedTokenCounter(tokenizer);
+    const block = Array.from({ length: 30 }, (_, i) => `Speaker: line number ${i} about the nginx upstream timeout`).join('\n');
+    c.count(`${block}\n\nfirst question`);
+    const before = c.stats.encodedChars;
+    expect(c.count(`${block}\n\nsecond question`)).toBe(tokenizer.encode(`${block}\n\nsecond question`).length);
+    // Every line, the last one's "\n\n" included, was seen with the first question.
+    expect(c.stats.encodedChars - before).toBe('second question'.length);
+  });
+
+  it('is off for other tokenizers: a fake counts whole texts', () => {
+    const c = new CachedTokenCounter(byteTokenizer);
+    const t = `${'x'.repeat(150)}\n${'y'.repeat(150)}`;
+    c.count(t);
+    const before = c.stats.encodedChars;
+    c.count(t);
+    expect(c.stats.encodedChars - before).toBe(t.length);
   });
 });
