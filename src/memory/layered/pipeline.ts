@@ -251,6 +251,8 @@ export class LayeredMemory {
         scope,
         exclude: ex,
         budget,
+        // The second pass's extra room is for records: its docs pool stays the first's, and so does their ranking.
+        docsPoolBudget: retrievalBudget,
         now: input.time,
         // The shared counter: retrieval keeps its own memo of counts per counter, across messages.
         counter: this._o.counter,

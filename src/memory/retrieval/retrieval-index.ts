@@ -43,7 +43,9 @@ export class Shard {
   readonly turns = new Bm25Index();
   readonly pieces = new Bm25Index();
   readonly chunks = new Map<string, IndexedChunk>();
-  readonly heat = new Map<string, HeatEntry>();
+  /** Read it here; write it through `setHeat`. */
+  readonly heat: ReadonlyMap<string, HeatEntry> = new Map<string, HeatEntry>();
+  private _heatRevision = 0;
   /** By slot of the sentence index: the chunk a piece belongs to, and which of its pieces it is. */
   readonly pieceChunk: string[] = [];
   readonly pieceIndex: number[] = [];
@@ -129,6 +131,16 @@ export class Shard {
   /** Heat of a chunk (zeros until it has been a candidate). */
   heatOf(id: string): HeatEntry {
     return this.heat.get(id) ?? NO_HEAT;
+  }
+
+  setHeat(id: string, heat: HeatEntry): void {
+    (this.heat as Map<string, HeatEntry>).set(id, heat);
+    this._heatRevision += 1;
+  }
+
+  /** Changes with every heat update (a ranking remembered for a query is stale after one). */
+  get heatRevision(): number {
+    return this._heatRevision;
   }
 }
 
@@ -241,7 +253,7 @@ export class RetrievalIndex {
     for (const turn of sorted) {
       this.addTurn(turn);
       const h = heat.get(turn.id);
-      if (h !== undefined) this.user(turn.userId).shard.heat.set(turn.id, h);
+      if (h !== undefined) this.user(turn.userId).shard.setHeat(turn.id, h);
     }
   }
 }

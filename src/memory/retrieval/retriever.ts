@@ -24,6 +24,12 @@ export interface RetrieveRequest {
   /** Turns never to inject: already in the prompt, the message itself. */
   readonly exclude: ReadonlySet<string>;
   readonly budget: number;
+  /**
+   * The budget the docs pool is sized for (default: `budget`). A second pass over the same query keeps the first
+   * pass's: the room it adds is for conversation records, and its docs ranking — which nothing it leaves out can
+   * change — is then the one already made.
+   */
+  readonly docsPoolBudget?: number;
   readonly now: number;
   readonly counter: TokenCount;
   readonly labels: RecordLabels;
@@ -67,7 +73,8 @@ export function retrieve(index: RetrievalIndex, request: RetrieveRequest): Retri
   const base: RerankOptions = { ...DEFAULT_RERANK_OPTIONS, ...request.rerank };
   // Seed 001 takes 20 candidates for 5 slots of 500–800-token exchanges; a budget that holds dozens of
   // sentences needs a deeper pool to choose from (one per 4 tokens of budget, at most 400 per search).
-  const rerank: RerankOptions = { ...base, poolSize: Math.max(base.poolSize, Math.min(400, Math.ceil(request.budget / 4))) };
+  const poolFor = (budget: number): RerankOptions => ({ ...base, poolSize: Math.max(base.poolSize, Math.min(400, Math.ceil(budget / 4))) });
+  const rerank = poolFor(request.budget);
   const packOptions: PackOptions = { ...DEFAULT_PACK_OPTIONS, ...request.pack };
   const { scope, query } = request;
   const memory = index.user(scope.userId);
@@ -91,22 +98,7 @@ export function retrieve(index: RetrievalIndex, request: RetrieveRequest): Retri
     rerank,
     request.offsetMinutes,
   );
-  const docs = scope.docs
-    ? rankCandidates(
-        query,
-        {
-          shard: index.docs,
-          allow: () => true,
-          scopes: undefined,
-          scopeKey: 'docs',
-          exclude: new Set(),
-          now: request.now,
-          tags: (id) => index.docTags.get(id) ?? [],
-        },
-        rerank,
-        request.offsetMinutes,
-      )
-    : [];
+  const docs = scope.docs ? rankDocs(index, query, poolFor(request.docsPoolBudget ?? request.budget), request) : [];
 
   const ranked: Array<{ candidate: Candidate; namespace: 'conversation' | 'docs' }> = [
     ...conversation.map((candidate) => ({ candidate, namespace: 'conversation' as const })),
@@ -170,10 +162,35 @@ export function retrieve(index: RetrievalIndex, request: RetrieveRequest): Retri
   return { text: packed.text, tokens: packed.tokens, candidates, injected, heat, chosen: packed.chosen };
 }
 
+/** The last docs ranking per index, under everything it depends on (docs leave nothing out). */
+const docsRankings = new WeakMap<RetrievalIndex, { key: readonly unknown[]; ranked: Candidate[] }>();
+
+function rankDocs(index: RetrievalIndex, query: RetrievalQuery, rerank: RerankOptions, request: RetrieveRequest): Candidate[] {
+  const key = [query, index.docs.version, index.docs.heatRevision, rerank.poolSize, request.rerank, request.now, request.offsetMinutes];
+  const last = docsRankings.get(index);
+  if (last !== undefined && last.key.every((v, i) => v === key[i])) return last.ranked;
+  const ranked = rankCandidates(
+    query,
+    {
+      shard: index.docs,
+      allow: () => true,
+      scopes: undefined,
+      scopeKey: 'docs',
+      exclude: new Set(),
+      now: request.now,
+      tags: (id) => index.docTags.get(id) ?? [],
+    },
+    rerank,
+    request.offsetMinutes,
+  );
+  docsRankings.set(index, { key, ranked });
+  return ranked;
+}
+
 /** Heat changes are applied by the caller (so a probe, like the eval's questions, leaves no trace). */
 export function applyHeat(index: RetrievalIndex, userId: string, heat: ReadonlyMap<string, HeatEntry>): void {
   const memory = index.user(userId);
-  for (const [id, h] of heat) (index.docEntries.has(id) ? index.docs : memory.shard).heat.set(id, h);
+  for (const [id, h] of heat) (index.docEntries.has(id) ? index.docs : memory.shard).setHeat(id, h);
 }
 
 const ZERO: Features = Object.freeze({

@@ -71,3 +71,48 @@ describe('a repeated search (same query, other exclusions)', () => {
     expect(retrieve(index, request).text).toContain('kayak');
   });
 });
+
+describe('the docs ranking of a second pass', () => {
+  const docsRequest = (query: ReturnType<typeof buildQuery>, budget: number, docsPoolBudget?: number): RetrieveRequest => ({
+    query,
+    scope: { userId: 'u', sessionId: 'S5', otherSessions: true, docs: true },
+    exclude: new Set(),
+    budget,
+    ...(docsPoolBudget === undefined ? {} : { docsPoolBudget }),
+    now: Date.UTC(2024, 0, 8),
+    counter,
+    labels: LABELS.en,
+    offsetMinutes: 0,
+  });
+  const docsOf = (r: ReturnType<typeof retrieve>) => r.candidates.filter((c) => c.namespace === 'docs');
+
+  function withDocs(): RetrievalIndex {
+    const index = build();
+    for (let i = 0; i < 300; i++) index.addDoc({ id: `g${i}`, docId: `page${i}`, source: `page${i}.md`, part: 0, text: `${WORDS[i % WORDS.length]} ${WORDS[(i * 7) % WORDS.length]} notes, part ${i}.` });
+    return index;
+  }
+
+  it('with the first pass’s docs pool, is the docs ranking a fresh index makes, though the budget grew', () => {
+    const query = buildQuery({ message: 'nginx upstream timeout and postgres backup', entities: [], dates: [] });
+    const reused = withDocs();
+    retrieve(reused, docsRequest(query, 120));
+    const second = retrieve(reused, docsRequest(query, 400, 120));
+    const fresh = retrieve(withDocs(), docsRequest(query, 400, 120));
+    expect(docsOf(second)).toEqual(docsOf(fresh));
+    expect(second.text).toBe(fresh.text);
+    // The pool is the first pass's: fewer docs than a pool sized for the larger budget would bring.
+    expect(docsOf(second).length).toBeLessThan(docsOf(retrieve(withDocs(), docsRequest(query, 400))).length);
+  });
+
+  it('is ranked again after a heat update or a new doc', () => {
+    const query = buildQuery({ message: 'nginx upstream timeout', entities: [], dates: [] });
+    const index = withDocs();
+    const first = retrieve(index, docsRequest(query, 120));
+    // Six misses in a row make the best doc cold: it must lose its place, not keep the remembered one.
+    const best = docsOf(first)[0]!.id;
+    index.docs.setHeat(best, { chances: 6, recalls: 0, missStreak: 6, lastRecalledAt: 0 });
+    expect(docsOf(retrieve(index, docsRequest(query, 120))).find((c) => c.id === best)!.features.cold).toBe(1);
+    index.addDoc({ id: 'new', docId: 'new', source: 'new.md', part: 0, text: 'nginx upstream timeout: raise proxy_read_timeout.' });
+    expect(docsOf(retrieve(index, docsRequest(query, 120))).map((c) => c.id)).toContain('new');
+  });
+});
