@@ -83,6 +83,22 @@ function splitsAfterNewline(json: Json): boolean {
   );
 }
 
+/** Qwen2's split in JavaScript (the `(?i:…)` group spelled out: JavaScript has no inline flags). */
+const QWEN2_PIECE = /'(?:[sdmt]|re|ve|ll)|[^\r\n\p{L}\p{N}]?\p{L}+|\p{N}| ?[^\s\p{L}\p{N}]+[\r\n]*|\s*[\r\n]+|\s+(?!\S)|\s+/giu;
+
+/**
+ * A lower bound on the tokens of a text: the pre-tokenizer's pieces of its NFC form, each encoded to at least
+ * one token. An added token (`<|im_end|>`, `<tool_call>`) is one token made of several pieces, so a text that
+ * holds one gets no bound.
+ */
+function pieceCounter(json: Json): (text: string) => number {
+  const added = (json['added_tokens'] as unknown[]).flatMap((t) => (isObject(t) && typeof t['content'] === 'string' ? [t['content']] : []));
+  return (text) => {
+    if (text.includes('<') && added.some((a) => text.includes(a))) return 0;
+    return text.normalize('NFC').match(QWEN2_PIECE)?.length ?? 0;
+  };
+}
+
 /** A `TextTokenizer` over the Qwen2.5 files (Qwen3 files are trimmed on the way). Checks the special ids. */
 export function createQwenTokenizer(tokenizerJson: unknown, tokenizerConfig: unknown): TextTokenizer {
   const { tokenizer: json, config } = toQwen25(tokenizerJson, tokenizerConfig);
@@ -105,7 +121,7 @@ export function createQwenTokenizer(tokenizerJson: unknown, tokenizerConfig: unk
   return {
     encode: (text) => tokenizer.encode(text, { add_special_tokens: false }).ids,
     decode: (ids) => tokenizer.decode([...ids], { skip_special_tokens: false }),
-    splitsAfterNewline: splitsAfterNewline(json),
+    ...(splitsAfterNewline(json) ? { splitsAfterNewline: true, atLeast: pieceCounter(json) } : {}),
   };
 }
 

@@ -17,6 +17,8 @@ export interface LineSource {
 
 export interface TokenCount {
   count(text: string): number;
+  /** A lower bound on `count(text)` that needs no tokenizing (see `TextTokenizer.atLeast`). */
+  atLeast?(text: string): number;
 }
 
 interface Cached {
@@ -29,6 +31,8 @@ interface Cached {
   counter: TokenCount | null;
   readonly lineTokens: Map<number, number>;
   readonly textTokens: Map<number, number>;
+  /** Lower bounds of line counts not known yet. */
+  readonly lineFloors: Map<number, number>;
 }
 
 const cache = new WeakMap<TurnEntry | DocEntry, Cached>();
@@ -43,7 +47,7 @@ function cachedOf(item: LineSource, labels: RecordLabels, speaker: string): Cach
   if (owner === undefined) return null;
   let c = cache.get(owner);
   if (c === undefined || c.labels !== labels || c.speaker !== speaker || c.text !== item.text) {
-    c = { labels, speaker, text: item.text, lines: new Map(), counter: null, lineTokens: new Map(), textTokens: new Map() };
+    c = { labels, speaker, text: item.text, lines: new Map(), counter: null, lineTokens: new Map(), textTokens: new Map(), lineFloors: new Map() };
     cache.set(owner, c);
   }
   return c;
@@ -77,6 +81,7 @@ function countsFor(c: Cached, counter: TokenCount): Cached {
     c.counter = counter;
     c.lineTokens.clear();
     c.textTokens.clear();
+    c.lineFloors.clear();
   }
   return c;
 }
@@ -89,6 +94,20 @@ export function lineTokens(item: LineSource, pieces: readonly number[] | 'all', 
   const counts = countsFor(c, counter).lineTokens;
   let n = counts.get(key);
   if (n === undefined) counts.set(key, (n = counter.count(lineText(item, pieces, labels, speakerOf))));
+  return n;
+}
+
+/** A lower bound on `lineTokens(...)`: the count when it is known, else the counter's cheap bound (or 0). */
+export function lineTokensAtLeast(item: LineSource, pieces: readonly number[] | 'all', labels: RecordLabels, speakerOf: (turn: TurnEntry) => string, counter: TokenCount): number {
+  const key = formKey(pieces);
+  const c = key === null ? null : cachedOf(item, labels, speakerOfItem(item, speakerOf));
+  const floor = (): number => counter.atLeast?.(lineText(item, pieces, labels, speakerOf)) ?? 0;
+  if (c === null || key === null) return floor();
+  const counts = countsFor(c, counter);
+  const known = counts.lineTokens.get(key) ?? counts.lineFloors.get(key);
+  if (known !== undefined) return known;
+  const n = floor();
+  counts.lineFloors.set(key, n);
   return n;
 }
 

@@ -12,11 +12,13 @@
 import type { Candidate } from './rerank.ts';
 import type { DocEntry, TurnEntry } from './records.ts';
 import type { Piece } from './pieces.ts';
-import { lineParts, lineTokens, textTokens } from './line-text.ts';
+import { lineParts, lineTokens, lineTokensAtLeast, textTokens } from './line-text.ts';
 import { dayOf, renderDocs, renderRecords, type DocLine, type RecordLabels, type RecordLine } from './render.ts';
 
 export interface TokenCount {
   count(text: string): number;
+  /** A lower bound on `count(text)` that needs no tokenizing. */
+  atLeast?(text: string): number;
 }
 
 /**
@@ -41,6 +43,10 @@ export class MemoTokenCount implements TokenCount {
       this._memo.set(text, n);
     }
     return n;
+  }
+
+  atLeast(text: string): number {
+    return this._memo.get(text) ?? this._inner.atLeast?.(text) ?? 0;
   }
 }
 
@@ -166,7 +172,13 @@ export function pack(items: readonly PackCandidate[], budget: number, env: PackE
   const limit = Math.floor(budget * (1 + options.overshoot));
   let rank = 0;
   for (const item of relevant) {
-    const first = initialPieces(item, rank++ < options.wholeTop, env, counter, options);
+    const top = rank++ < options.wholeTop;
+    // Ruled out without tokenizing: even its shorter form (whole, or its best sentence) needs more than is left.
+    if (used + 1 + smallestLine(item, env, counter) > limit) {
+      decisions.set(item.candidate.id, 'over-budget');
+      continue;
+    }
+    const first = initialPieces(item, top, env, counter, options);
     const entry: Entry = { item, pieces: first, cost: 0 };
     let cost = headCost(entry) + lineCost(entry);
     if (used + cost > budget && first === 'all' && item.pieces.length > 1) {
@@ -254,6 +266,13 @@ function initialPieces(item: PackCandidate, top: boolean, env: PackEnv, counter:
   const best = bestIndex(item);
   const piece = textTokens(item, best, env.labels, env.speakerOf, counter);
   return whole - piece <= options.wholeSlack ? 'all' : [best];
+}
+
+/** A lower bound on the tokens of whichever line coverage could give the item: whole, or its best sentence. */
+function smallestLine(item: PackCandidate, env: PackEnv, counter: TokenCount): number {
+  const whole = lineTokensAtLeast(item, 'all', env.labels, env.speakerOf, counter);
+  if (item.pieces.length <= 1) return whole;
+  return Math.min(whole, lineTokensAtLeast(item, [bestIndex(item)], env.labels, env.speakerOf, counter));
 }
 
 /** Each record's day in the user's offset, kept with the record (packing asks for it on every search). */

@@ -193,3 +193,36 @@ describe('counting long texts line by line (Qwen2 pre-tokenizer)', () => {
     expect(c.stats.encodedChars - before).toBe(t.length);
   });
 });
+
+describe('a lower bound on tokens without tokenizing', () => {
+  const piece = fc.constantFrom(
+    'Hello', ' world', "I'LL", "'s", 'nginx', '服务器', '的', '。', '.', '!!', ' ', '  ', '\t', '\n', '\n\n', '\r\n', ' \n', '.\n', '2024', '7',
+    '```', '- ', '(docs/page.md#a)', '…', '\u00a0', '\u3000', 'é', 'e\u0301', 'ﬁ', '😀', '#', '->', '<|im_end|>', '<tool_call>', '<', '|', 'Ω',
+  );
+  const text = fc.array(piece, { minLength: 0, maxLength: 80 }).map((parts) => parts.join(''));
+
+  it('never exceeds the real count, and is close to it', async () => {
+    const tokenizer = await realTokenizer();
+    const c = new CachedTokenCounter(tokenizer);
+    let bound = 0;
+    let real = 0;
+    fc.assert(
+      fc.property(text, (t) => {
+        const n = tokenizer.encode(t).length;
+        expect(c.atLeast(t)).toBeLessThanOrEqual(n);
+        bound += c.atLeast(t);
+        real += n;
+      }),
+      { numRuns: 600, seed: 11 },
+    );
+    // A bound that says nothing would be useless: it is most of the count.
+    expect(bound / real).toBeGreaterThan(0.5);
+  });
+
+  it('gives no bound for text holding an added token, and none for other tokenizers', async () => {
+    const c = new CachedTokenCounter(await realTokenizer());
+    expect(c.atLeast('before <|im_end|> after')).toBe(0);
+    expect(c.atLeast('Hello world, again')).toBe(4);
+    expect(new CachedTokenCounter(byteTokenizer).atLeast('Hello world')).toBe(0);
+  });
+});

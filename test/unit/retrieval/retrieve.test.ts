@@ -1,5 +1,6 @@
+import fc from 'fast-check';
 import { beforeAll, describe, expect, it } from 'vitest';
-import type { CachedTokenCounter } from '../../../src/context/tokens.ts';
+import { CachedTokenCounter } from '../../../src/context/tokens.ts';
 import { LABELS } from '../../../src/memory/layered/labels.ts';
 import { DEFAULT_PACK_OPTIONS, pack, type PackCandidate } from '../../../src/memory/retrieval/pack.ts';
 import { splitPieces } from '../../../src/memory/retrieval/pieces.ts';
@@ -8,7 +9,7 @@ import type { TurnEntry } from '../../../src/memory/retrieval/records.ts';
 import type { Candidate, Features } from '../../../src/memory/retrieval/rerank.ts';
 import { RetrievalIndex } from '../../../src/memory/retrieval/retrieval-index.ts';
 import { retrieve } from '../../../src/memory/retrieval/retriever.ts';
-import { realCounter } from '../context/helpers.ts';
+import { realCounter, realTokenizer } from '../context/helpers.ts';
 
 let counter: CachedTokenCounter;
 beforeAll(async () => {
@@ -122,5 +123,36 @@ describe('pack', () => {
     expect(roomy.chosen.get('top')).toBe('all');
     const tight = pack(items, counter.count(`${labels.history}\n1 March 2024\nUser: We moved the cluster to k8s last week.`) + 3, env());
     expect(tight.chosen.get('top')).toEqual([0]);
+  });
+
+  it('rules candidates out by a cheap lower bound only where counting would too: the same block, less tokenizing', async () => {
+    const tokenizer = await realTokenizer();
+    let boundedChars = 0;
+    let plainChars = 0;
+    const words = ['nginx', 'upstream', 'timeout', 'the', 'backup', '服务器', '证书', 'runs', 'at', '2:00', 'every', 'night', 'and', 'fails', 'twice'];
+    const candidates = fc.array(
+      fc.record({ words: fc.array(fc.constantFrom(...words), { minLength: 2, maxLength: 40 }), score: fc.double({ min: 0.2, max: 1, noNaN: true }), day: fc.nat(40) }),
+      { minLength: 1, maxLength: 60 },
+    );
+    fc.assert(
+      fc.property(candidates, fc.integer({ min: 20, max: 300 }), (specs, budget) => {
+        const items = specs
+          .map((c, i) => item(`c${i}`, `${c.words.slice(0, 8).join(' ')}. ${c.words.slice(8).join(' ')}.`, c.score, T0 + c.day * DAY))
+          .sort((a, b) => b.candidate.score - a.candidate.score);
+        // Fresh counters: one that can bound without tokenizing (the real Qwen one), one that cannot.
+        const bounded = new CachedTokenCounter(tokenizer);
+        const plain = new CachedTokenCounter({ encode: (t) => tokenizer.encode(t), decode: (ids) => tokenizer.decode(ids) });
+        const a = pack(items, budget, { counter: bounded, labels, offsetMinutes: 0, speakerOf: () => 'User' });
+        const b = pack(items, budget, { counter: plain, labels, offsetMinutes: 0, speakerOf: () => 'User' });
+        expect(a.text).toBe(b.text);
+        expect([...a.decisions]).toEqual([...b.decisions]);
+        expect(bounded.stats.encodedChars).toBeLessThanOrEqual(plain.stats.encodedChars);
+        boundedChars += bounded.stats.encodedChars;
+        plainChars += plain.stats.encodedChars;
+      }),
+      { numRuns: 60, seed: 7 },
+    );
+    // Over all the runs, candidates that could not fit were not tokenized.
+    expect(boundedChars).toBeLessThan(plainChars);
   });
 });
