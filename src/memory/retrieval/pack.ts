@@ -96,8 +96,8 @@ export interface PackCandidate {
   readonly doc?: DocEntry;
   readonly text: string;
   readonly pieces: readonly Piece[];
-  /** The turn before it in its session (pairing), if any and allowed. */
-  readonly previous?: PackCandidate;
+  /** The turn before it in its session (pairing), if any and allowed; asked only for the few that go in. */
+  readonly previous?: () => PackCandidate | undefined;
 }
 
 export interface PackResult {
@@ -227,7 +227,7 @@ export function pack(items: readonly PackCandidate[], budget: number, env: PackE
     }
     // 3. Pairing: the turn before an included one, when it is not in already.
     for (const id of [...order]) {
-      const prev = entries.get(id)!.item.previous;
+      const prev = entries.get(id)!.item.previous?.();
       if (prev === undefined || entries.has(prev.candidate.id)) continue;
       if (textTokens(prev, -1, labels, env.speakerOf, counter) > options.maxWholeTokens) continue;
       const entry: Entry = { item: prev, pieces: 'all', cost: 0 };

@@ -147,11 +147,14 @@ export function rankCandidates(
   // The chat's own turns carry a role, not a name: a first-person conjecture is about the user.
   const aboutUser = hypothetical && asksAboutUser(query.message);
   const w = options.weights;
-  const weightNames = Object.keys(w) as FeatureName[];
+  // Each sum adds its features in the weights' own order, as one loop over all of them would.
+  const evidenceNames = (Object.keys(w) as FeatureName[]).filter((name) => EVIDENCE_FEATURES.has(name));
+  const modifierNames = (Object.keys(w) as FeatureName[]).filter((name) => !EVIDENCE_FEATURES.has(name));
   const ranked = ids.map((id, i): Candidate => {
     const slot = slots[i]!;
     const turn = ctx.turn?.(id);
     const heat = shard.heatOf(id);
+    const best = bestPiece.get(id);
     const shared = turn === undefined ? 0 : countShared(turn.entities, query.entities);
     // (The day is only needed when the query names one.)
     const dated = turn !== undefined && query.dates.length > 0 && isDated(turn, query.dates, offsetMinutes);
@@ -159,7 +162,7 @@ export function rankCandidates(
     const features: Features = {
       lexical: lexical.bySlot[slot]! / maxLexical,
       context: Math.min(1.5, found.contextOf(slot) / maxLexical),
-      sentence: (bestPiece.get(id)?.score ?? 0) / maxPiece,
+      sentence: (best?.score ?? 0) / maxPiece,
       vector: Math.max(0, vectors.get(id) ?? 0),
       entities: Math.min(1, shared / 3),
       speaker,
@@ -174,13 +177,13 @@ export function rankCandidates(
     // Evidence adds up; without any, the modifiers alone (thread, recency…) cannot bring a chunk in.
     let evidence = 0;
     let modifiers = 0;
-    for (const name of weightNames) {
-      if (!EVIDENCE_FEATURES.has(name)) modifiers += w[name] * features[name];
-      else if (name === 'vector') evidence += (w[name] * Math.max(0, features.vector - VECTOR_FLOOR)) / (1 - VECTOR_FLOOR);
+    for (const name of evidenceNames) {
+      if (name === 'vector') evidence += (w[name] * Math.max(0, features.vector - VECTOR_FLOOR)) / (1 - VECTOR_FLOOR);
       else evidence += w[name] * features[name];
     }
+    for (const name of modifierNames) modifiers += w[name] * features[name];
     const score = evidence > 0 ? Math.max(0, evidence + modifiers) : 0;
-    return { id, sources: [...found.sources.get(id)!], features, score, bestPiece: bestPiece.get(id)?.index ?? -1 };
+    return { id, sources: [...found.sources.get(id)!], features, score, bestPiece: best?.index ?? -1 };
   });
   return ranked.sort((a, b) => b.score - a.score);
 }

@@ -118,30 +118,27 @@ export function retrieve(index: RetrievalIndex, request: RetrieveRequest): Retri
       return { candidate, doc, text: doc.text, pieces: index.docs.chunks.get(candidate.id)!.pieces };
     }
     const turn = memory.turns.get(candidate.id)!;
-    const previous = previousOf(turn);
-    const base = { candidate, turn, text: turn.text, pieces: memory.shard.chunks.get(turn.id)!.pieces };
-    return previous === undefined ? base : { ...base, previous };
+    return { candidate, turn, text: turn.text, pieces: memory.shard.chunks.get(turn.id)!.pieces, previous: () => previousOf(turn) };
   });
   const speakerOf = (turn: TurnEntry): string => turn.speaker ?? (turn.role === 'user' ? request.labels.user : request.labels.assistant);
   const packed = pack(items, request.budget, { counter: request.counter, labels: request.labels, offsetMinutes: request.offsetMinutes, speakerOf }, packOptions);
 
   const candidates: CandidateReport[] = ranked.map(({ candidate, namespace }, rank) => {
-    const turn = namespace === 'conversation' ? memory.turns.get(candidate.id) : undefined;
-    const text = turn?.text ?? index.docEntries.get(candidate.id)?.text ?? '';
+    const { turn, doc, text } = items[rank]!;
     const pieces = packed.chosen.get(candidate.id);
-    const report: CandidateReport = {
+    const report: { -readonly [K in keyof CandidateReport]: CandidateReport[K] } = {
       id: candidate.id,
       namespace,
-      scope: turn?.sessionId ?? index.docEntries.get(candidate.id)?.docId ?? '',
+      scope: turn?.sessionId ?? doc?.docId ?? '',
       rank: rank + 1,
       score: candidate.score,
       sources: candidate.sources,
       features: candidate.features,
       fate: packed.decisions.get(candidate.id) ?? 'over-budget',
       preview: text.length > 80 ? `${text.slice(0, 77)}…` : text,
-      ...(turn === undefined ? {} : { time: turn.time }),
-      ...(pieces === undefined ? {} : { pieces }),
     };
+    if (turn !== undefined) report.time = turn.time;
+    if (pieces !== undefined) report.pieces = pieces;
     return report;
   });
 
