@@ -31,8 +31,9 @@ interface Cached {
   counter: TokenCount | null;
   readonly lineTokens: Map<number, number>;
   readonly textTokens: Map<number, number>;
-  /** Lower bounds of line counts not known yet. */
+  /** Lower bounds of counts not known yet, by the same indexes. */
   readonly lineFloors: Map<number, number>;
+  readonly textFloors: Map<number, number>;
 }
 
 const cache = new WeakMap<TurnEntry | DocEntry, Cached>();
@@ -47,7 +48,7 @@ function cachedOf(item: LineSource, labels: RecordLabels, speaker: string): Cach
   if (owner === undefined) return null;
   let c = cache.get(owner);
   if (c === undefined || c.labels !== labels || c.speaker !== speaker || c.text !== item.text) {
-    c = { labels, speaker, text: item.text, lines: new Map(), counter: null, lineTokens: new Map(), textTokens: new Map(), lineFloors: new Map() };
+    c = { labels, speaker, text: item.text, lines: new Map(), counter: null, lineTokens: new Map(), textTokens: new Map(), lineFloors: new Map(), textFloors: new Map() };
     cache.set(owner, c);
   }
   return c;
@@ -82,6 +83,7 @@ function countsFor(c: Cached, counter: TokenCount): Cached {
     c.lineTokens.clear();
     c.textTokens.clear();
     c.lineFloors.clear();
+    c.textFloors.clear();
   }
   return c;
 }
@@ -119,5 +121,18 @@ export function textTokens(item: LineSource, piece: number, labels: RecordLabels
   const counts = countsFor(c, counter).textTokens;
   let n = counts.get(piece);
   if (n === undefined) counts.set(piece, (n = counter.count(text)));
+  return n;
+}
+
+/** A lower bound on `textTokens(...)`: the count when it is known, else the counter's cheap bound (or 0). */
+export function textTokensAtLeast(item: LineSource, piece: number, labels: RecordLabels, speakerOf: (turn: TurnEntry) => string, counter: TokenCount): number {
+  const text = piece < 0 ? item.text : item.pieces[piece]!.text;
+  const c = cachedOf(item, labels, speakerOfItem(item, speakerOf));
+  if (c === null) return counter.atLeast?.(text) ?? 0;
+  const counts = countsFor(c, counter);
+  const known = counts.textTokens.get(piece) ?? counts.textFloors.get(piece);
+  if (known !== undefined) return known;
+  const n = counter.atLeast?.(text) ?? 0;
+  counts.textFloors.set(piece, n);
   return n;
 }

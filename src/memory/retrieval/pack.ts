@@ -12,7 +12,7 @@
 import type { Candidate } from './rerank.ts';
 import type { DocEntry, TurnEntry } from './records.ts';
 import type { Piece } from './pieces.ts';
-import { lineParts, lineTokens, lineTokensAtLeast, textTokens } from './line-text.ts';
+import { lineParts, lineTokens, lineTokensAtLeast, textTokens, textTokensAtLeast } from './line-text.ts';
 import { dayOf, renderDocs, renderRecords, type DocLine, type RecordLabels, type RecordLine } from './render.ts';
 
 export interface TokenCount {
@@ -135,6 +135,7 @@ export function pack(items: readonly PackCandidate[], budget: number, env: PackE
   const counter = memoCount(env.counter);
   const { labels } = env;
   const lineCost = (e: Entry): number => lineTokens(e.item, e.pieces, labels, env.speakerOf, counter) + 1;
+  const lineCostAtLeast = (e: Entry): number => lineTokensAtLeast(e.item, e.pieces, labels, env.speakerOf, counter) + 1;
   // A day's heading costs the same for every record of that day (with or without its year).
   const dayHeadCosts = new Map<string, number>();
   const dayHeadCost = (day: string, withYear: boolean): number => {
@@ -180,10 +181,22 @@ export function pack(items: readonly PackCandidate[], budget: number, env: PackE
     }
     const first = initialPieces(item, top, env, counter, options);
     const entry: Entry = { item, pieces: first, cost: 0 };
-    let cost = headCost(entry) + lineCost(entry);
-    if (used + cost > budget && first === 'all' && item.pieces.length > 1) {
+    const head = headCost(entry);
+    // A whole turn over the budget gives way to its best sentence. Lines are counted exactly only where a
+    // lower bound cannot settle the comparison.
+    const splittable = first === 'all' && item.pieces.length > 1;
+    let cost: number | null = null;
+    if (!splittable || used + head + lineCostAtLeast(entry) <= budget) {
+      cost = head + lineCost(entry);
+      if (used + cost > budget && splittable) cost = null;
+    }
+    if (cost === null) {
       entry.pieces = [bestIndex(item)];
-      cost = headCost(entry) + lineCost(entry);
+      if (used + head + lineCostAtLeast(entry) > limit) {
+        decisions.set(item.candidate.id, 'over-budget');
+        continue;
+      }
+      cost = head + lineCost(entry);
     }
     if (used + cost <= limit) {
       entry.cost = cost;
@@ -261,10 +274,12 @@ function bestIndex(item: PackCandidate): number {
 
 function initialPieces(item: PackCandidate, top: boolean, env: PackEnv, counter: TokenCount, options: PackOptions): number[] | 'all' {
   if (item.pieces.length <= 1) return 'all';
-  const whole = textTokens(item, -1, env.labels, env.speakerOf, counter);
-  if (top && whole <= options.maxWholeTokens) return 'all';
+  if (top && textTokens(item, -1, env.labels, env.speakerOf, counter) <= options.maxWholeTokens) return 'all';
   const best = bestIndex(item);
   const piece = textTokens(item, best, env.labels, env.speakerOf, counter);
+  // Most turns are far longer than their best sentence: a lower bound on the whole says so without counting it.
+  if (textTokensAtLeast(item, -1, env.labels, env.speakerOf, counter) - piece > options.wholeSlack) return [best];
+  const whole = textTokens(item, -1, env.labels, env.speakerOf, counter);
   return whole - piece <= options.wholeSlack ? 'all' : [best];
 }
 
