@@ -88,51 +88,43 @@ function countsFor(c: Cached, counter: TokenCount): Cached {
   return c;
 }
 
+/** The remembered value under `key`, or `compute()` remembered. */
+function remembered(map: Map<number, number>, key: number, compute: () => number): number {
+  let n = map.get(key);
+  if (n === undefined) map.set(key, (n = compute()));
+  return n;
+}
+
 /** Tokens of `lineText(...)`, remembered with the line. */
 export function lineTokens(item: LineSource, pieces: readonly number[] | 'all', labels: RecordLabels, speakerOf: (turn: TurnEntry) => string, counter: TokenCount): number {
+  const count = (): number => counter.count(lineText(item, pieces, labels, speakerOf));
   const key = formKey(pieces);
   const c = key === null ? null : cachedOf(item, labels, speakerOfItem(item, speakerOf));
-  if (c === null || key === null) return counter.count(lineText(item, pieces, labels, speakerOf));
-  const counts = countsFor(c, counter).lineTokens;
-  let n = counts.get(key);
-  if (n === undefined) counts.set(key, (n = counter.count(lineText(item, pieces, labels, speakerOf))));
-  return n;
+  return c === null || key === null ? count() : remembered(countsFor(c, counter).lineTokens, key, count);
 }
 
 /** A lower bound on `lineTokens(...)`: the count when it is known, else the counter's cheap bound (or 0). */
 export function lineTokensAtLeast(item: LineSource, pieces: readonly number[] | 'all', labels: RecordLabels, speakerOf: (turn: TurnEntry) => string, counter: TokenCount): number {
+  const floor = (): number => counter.atLeast?.(lineText(item, pieces, labels, speakerOf)) ?? 0;
   const key = formKey(pieces);
   const c = key === null ? null : cachedOf(item, labels, speakerOfItem(item, speakerOf));
-  const floor = (): number => counter.atLeast?.(lineText(item, pieces, labels, speakerOf)) ?? 0;
   if (c === null || key === null) return floor();
   const counts = countsFor(c, counter);
-  const known = counts.lineTokens.get(key) ?? counts.lineFloors.get(key);
-  if (known !== undefined) return known;
-  const n = floor();
-  counts.lineFloors.set(key, n);
-  return n;
+  return counts.lineTokens.get(key) ?? remembered(counts.lineFloors, key, floor);
 }
 
 /** Tokens of the bare text (`piece` -1) or of one piece, remembered with the record's lines. */
 export function textTokens(item: LineSource, piece: number, labels: RecordLabels, speakerOf: (turn: TurnEntry) => string, counter: TokenCount): number {
-  const text = piece < 0 ? item.text : item.pieces[piece]!.text;
+  const count = (): number => counter.count(piece < 0 ? item.text : item.pieces[piece]!.text);
   const c = cachedOf(item, labels, speakerOfItem(item, speakerOf));
-  if (c === null) return counter.count(text);
-  const counts = countsFor(c, counter).textTokens;
-  let n = counts.get(piece);
-  if (n === undefined) counts.set(piece, (n = counter.count(text)));
-  return n;
+  return c === null ? count() : remembered(countsFor(c, counter).textTokens, piece, count);
 }
 
 /** A lower bound on `textTokens(...)`: the count when it is known, else the counter's cheap bound (or 0). */
 export function textTokensAtLeast(item: LineSource, piece: number, labels: RecordLabels, speakerOf: (turn: TurnEntry) => string, counter: TokenCount): number {
-  const text = piece < 0 ? item.text : item.pieces[piece]!.text;
+  const floor = (): number => counter.atLeast?.(piece < 0 ? item.text : item.pieces[piece]!.text) ?? 0;
   const c = cachedOf(item, labels, speakerOfItem(item, speakerOf));
-  if (c === null) return counter.atLeast?.(text) ?? 0;
+  if (c === null) return floor();
   const counts = countsFor(c, counter);
-  const known = counts.textTokens.get(piece) ?? counts.textFloors.get(piece);
-  if (known !== undefined) return known;
-  const n = counter.atLeast?.(text) ?? 0;
-  counts.textFloors.set(piece, n);
-  return n;
+  return counts.textTokens.get(piece) ?? remembered(counts.textFloors, piece, floor);
 }

@@ -7,19 +7,16 @@
  *  2. expansion — with room left, sentences grow back into their whole turn, best first;
  *  3. pairing — with room still left, the turn before an included one (the question an answer answers).
  * Candidates scoring below a share of the best one are not injected at all, so a message with nothing to recall
- * gets a small block (and a small block keeps the prompt append-only for longer). Pure, no DOM.
+ * gets a small block (and a small block keeps the prompt append-only for longer). Counts are exact; a cheap lower
+ * bound (the tokenizer's `atLeast`) rules out what cannot fit before anything is tokenized. Pure, no DOM.
  */
 import type { Candidate } from './rerank.ts';
 import type { DocEntry, TurnEntry } from './records.ts';
 import type { Piece } from './pieces.ts';
-import { lineParts, lineTokens, lineTokensAtLeast, textTokens, textTokensAtLeast } from './line-text.ts';
+import { lineParts, lineTokens, lineTokensAtLeast, textTokens, textTokensAtLeast, type TokenCount } from './line-text.ts';
 import { dayOf, renderDocs, renderRecords, type DocLine, type RecordLabels, type RecordLine } from './render.ts';
 
-export interface TokenCount {
-  count(text: string): number;
-  /** A lower bound on `count(text)` that needs no tokenizing. */
-  atLeast?(text: string): number;
-}
+export type { TokenCount } from './line-text.ts';
 
 /**
  * Counts lines through a bounded memo: the same candidate lines are measured on every search, and tokenizing
