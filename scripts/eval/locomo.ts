@@ -2,14 +2,18 @@
  * Evidence recall on LoCoMo-format data, through the app's own pipeline.
  *
  *   npm run eval -- --locomo <file> [--budget 1024] [--strategy full|recent|seed000] [--json]
- *                   [--conversations N] [--show-misses N] [--options '{"pack":{"wholeTop":0}}']
+ *                   [--conversations N] [--show-misses N] [--options '{"pack":{"wholeTop":0}}'] [--hashes <out>]
  *
  * `--budget` is the model's whole window, the answer's reserve included. Recall is the share of a question's
  * evidence turns that the assembled prompt holds verbatim (whole, or one informative complete sentence; see
  * recall.ts), averaged over questions, overall and per category (1 multi-hop, 2 temporal, 3 open-domain,
  * 4 single-hop, 5 adversarial); prompt tokens are exact Qwen2.5 counts. Data is read from the path given,
- * never from the repository. With `--json` the last line is one JSON object.
+ * never from the repository. With `--json` the last line is one JSON object. `--hashes <out>` also writes one line
+ * per question with a hash of its prompt and of its retrieval candidates (ids, scores, fates): two runs compared
+ * with `cmp` show whether a change to the pipeline changed any prompt.
  */
+import { createHash } from 'node:crypto';
+import { writeFileSync } from 'node:fs';
 import { performance } from 'node:perf_hooks';
 import { CachedTokenCounter } from '../../src/context/tokens.ts';
 import { formatMemoryReport } from '../../src/memory/layered/report.ts';
@@ -17,6 +21,8 @@ import { loadNodeQwenTokenizer } from '../prepare-tokenizer.ts';
 import { readLocomo, type LocomoConversation } from './locomo-data.ts';
 import { containsTurn, evidenceRecall, normalise } from './recall.ts';
 import { runBaseline, runFull, type PipelineOverrides, type PromptResult, type Strategy } from './strategies.ts';
+
+const hashOf = (value: unknown): string => createHash('sha1').update(JSON.stringify(value)).digest('hex').slice(0, 16);
 
 export const CATEGORY_NAMES: Readonly<Record<number, string>> = {
   1: 'multi-hop',
@@ -34,10 +40,11 @@ interface Args {
   conversations: number;
   showMisses: number;
   options: PipelineOverrides;
+  hashes: string | null;
 }
 
 function parseArgs(argv: readonly string[]): Args {
-  const args: Args = { file: '', budget: 1024, strategy: 'full', json: false, conversations: Infinity, showMisses: 0, options: {} };
+  const args: Args = { file: '', budget: 1024, strategy: 'full', json: false, conversations: Infinity, showMisses: 0, options: {}, hashes: null };
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i]!;
     const next = (): string => {
@@ -51,6 +58,7 @@ function parseArgs(argv: readonly string[]): Args {
     else if (a === '--json') args.json = true;
     else if (a === '--conversations') args.conversations = Number(next());
     else if (a === '--show-misses') args.showMisses = Number(next());
+    else if (a === '--hashes') args.hashes = next();
     else if (a === '--options') args.options = JSON.parse(next()) as PipelineOverrides;
     else throw new Error(`Unknown argument ${a}`);
   }
@@ -76,11 +84,13 @@ async function main(): Promise<void> {
   let skipped = 0;
   let shown = 0;
   const log = (line: string): void => console.log(line);
+  const hashes: string[] = [];
   for (const conv of conversations) {
     const t0 = performance.now();
     const results = args.strategy === 'full' ? await runFull(conv, args.budget, counter, args.options) : runBaseline(conv, args.strategy, args.budget, counter);
     const turnText = new Map(conv.sessions.flatMap((s) => s.turns.map((t) => [t.diaId, t.text] as const)));
     let convSum = 0;
+    results.forEach((r, i) => hashes.push(`${conv.id} ${i} ${hashOf(r.prompt)} ${hashOf(r.turn?.report.memory.retrieval.candidates.map((c) => [c.id, c.score, c.fate]) ?? null)}`));
     for (const r of results) {
       const evidence = r.question.evidence.map((id) => turnText.get(id)!);
       const recall = evidenceRecall(r.prompt, evidence);
@@ -121,6 +131,10 @@ async function main(): Promise<void> {
   for (const [k, v] of Object.entries(summary.perCategory)) log(`${`${k} ${v.name}`.padEnd(15)} ${String(v.n).padStart(4)}   ${v.recall.toFixed(3)}`);
   log(`${'all'.padEnd(15)} ${String(overall.n).padStart(4)}   ${summary.recall.toFixed(3)}`);
   log(`mean prompt ${summary.meanPromptTokens.toFixed(0)} tokens (exact Qwen2.5 counts); ${seconds.toFixed(1)} s`);
+  if (args.hashes !== null) {
+    writeFileSync(args.hashes, `${hashes.join('\n')}\n`);
+    log(`prompt hashes of ${hashes.length} questions written to ${args.hashes}`);
+  }
   if (args.json) console.log(JSON.stringify(summary));
 }
 

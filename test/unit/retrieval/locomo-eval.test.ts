@@ -1,3 +1,7 @@
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { CachedTokenCounter } from '../../../src/context/tokens.ts';
 import { parseLocomo, parseLocomoDate } from '../../../scripts/eval/locomo-data.ts';
@@ -72,4 +76,20 @@ describe('LoCoMo format', () => {
     expect(recallOf(recent)).toEqual([0, 0]);
     for (const r of full) expect(r.promptTokens).toBeLessThanOrEqual(1024 - 256);
   });
+
+  it('npm run eval -- --hashes writes one line per question, the same on every run', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'locomo-hashes-'));
+    const data = join(dir, 'tiny.json');
+    writeFileSync(data, JSON.stringify(sample()));
+    const run = (out: string): string[] => {
+      execFileSync(process.execPath, ['--import', 'tsx', 'scripts/eval/locomo.ts', '--locomo', data, '--budget', '1024', '--hashes', out], { stdio: 'pipe' });
+      return readFileSync(out, 'utf8').trim().split('\n');
+    };
+    const first = run(join(dir, 'a.txt'));
+    // Two questions with evidence (the one without is skipped): conversation id, index, prompt hash, candidates hash.
+    expect(first).toHaveLength(2);
+    expect(first[0]).toMatch(/^tiny-1 0 [0-9a-f]{16} [0-9a-f]{16}$/);
+    expect(first[0]!.split(' ')[2]).not.toBe(first[1]!.split(' ')[2]);
+    expect(run(join(dir, 'b.txt'))).toEqual(first);
+  }, 60_000);
 });
