@@ -124,6 +124,7 @@ export class CachedTokenCounter implements TokenCounter {
       let n = this._segments.get(segment);
       if (n === undefined) {
         n = this.encode(segment).length;
+        // A text has several lines, so the line memo holds a few times the messages' entries before it starts over.
         if (this._segments.size >= this._maxEntries * 3) this._segments = new Map();
         this._segments.set(segment, n);
       }
