@@ -50,13 +50,17 @@ export function dot(a: Float32Array, b: Float32Array): number {
 }
 
 /**
- * Keeps the k best of a stream of scored items: a small array sorted ascending, so most candidates are rejected
- * by one comparison with the current k-th score. Ties keep the earlier item.
+ * Keeps the k best of a stream of scored items. Ties keep the earlier item: the order is score, then arrival.
+ * A binary heap with the worst kept item at its root, so most candidates are rejected by one comparison and an
+ * accepted one costs O(log k) — pools of hundreds (sentence search) made a sorted array's inserts the cost.
  */
 export class TopK<T> {
   private readonly _k: number;
   private readonly _scores: number[] = [];
+  /** Arrival order of each kept item: among equal scores the later one is worse. */
+  private readonly _arrivals: number[] = [];
   private readonly _items: T[] = [];
+  private _pushed = 0;
 
   constructor(k: number) {
     this._k = Math.max(0, Math.floor(k));
@@ -69,22 +73,58 @@ export class TopK<T> {
 
   push(score: number, item: T): void {
     if (this._k === 0 || Number.isNaN(score)) return;
+    const arrival = this._pushed++;
     if (this._scores.length === this._k) {
+      // Equal to the worst is not better: it arrived later.
       if (score <= this._scores[0]!) return;
-      this._scores.shift();
-      this._items.shift();
+      this._siftDown(0, score, arrival, item);
+      return;
     }
-    let i = this._scores.length;
-    while (i > 0 && this._scores[i - 1]! >= score) i--;
-    this._scores.splice(i, 0, score);
-    this._items.splice(i, 0, item);
+    this._siftUp(this._scores.length, score, arrival, item);
   }
 
   /** Best first. */
   result(): Array<{ score: number; item: T }> {
-    const out: Array<{ score: number; item: T }> = [];
-    for (let i = this._scores.length - 1; i >= 0; i--) out.push({ score: this._scores[i]!, item: this._items[i]! });
-    return out;
+    const order = this._scores.map((_, i) => i).sort((a, b) => (TopK._worse(this._scores[a]!, this._arrivals[a]!, this._scores[b]!, this._arrivals[b]!) ? 1 : -1));
+    return order.map((i) => ({ score: this._scores[i]!, item: this._items[i]! }));
+  }
+
+  /** Whether (s1, a1) ranks below (s2, a2). */
+  private static _worse(s1: number, a1: number, s2: number, a2: number): boolean {
+    return s1 < s2 || (s1 === s2 && a1 > a2);
+  }
+
+  private _set(i: number, score: number, arrival: number, item: T): void {
+    this._scores[i] = score;
+    this._arrivals[i] = arrival;
+    this._items[i] = item;
+  }
+
+  /** Places an item at a new leaf `i` and moves it up past better parents. */
+  private _siftUp(i: number, score: number, arrival: number, item: T): void {
+    while (i > 0) {
+      const parent = (i - 1) >> 1;
+      if (!TopK._worse(score, arrival, this._scores[parent]!, this._arrivals[parent]!)) break;
+      this._set(i, this._scores[parent]!, this._arrivals[parent]!, this._items[parent]!);
+      i = parent;
+    }
+    this._set(i, score, arrival, item);
+  }
+
+  /** Replaces the item at `i` and moves it down past worse children. */
+  private _siftDown(i: number, score: number, arrival: number, item: T): void {
+    const n = this._scores.length;
+    for (;;) {
+      const left = 2 * i + 1;
+      if (left >= n) break;
+      const right = left + 1;
+      let child = left;
+      if (right < n && TopK._worse(this._scores[right]!, this._arrivals[right]!, this._scores[left]!, this._arrivals[left]!)) child = right;
+      if (!TopK._worse(this._scores[child]!, this._arrivals[child]!, score, arrival)) break;
+      this._set(i, this._scores[child]!, this._arrivals[child]!, this._items[child]!);
+      i = child;
+    }
+    this._set(i, score, arrival, item);
   }
 }
 
