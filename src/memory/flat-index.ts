@@ -39,6 +39,8 @@ export class FlatIndex implements VectorIndex {
   private _scale = new Float32Array(0);
   private _l1 = new Float32Array(0);
   private _scopeOfSlot = new Int32Array(0);
+  /** Scratch for a search's lower bounds, kept between searches. */
+  private _lows = new Float64Array(0);
   private readonly _scopes = new Interner();
 
   constructor(dimensions: number, options: FlatIndexOptions = {}) {
@@ -144,7 +146,19 @@ export class FlatIndex implements VectorIndex {
       qMax = Math.max(qMax, x);
       q1 += x;
     }
-    if (!(qMax > 0 && Number.isFinite(qMax))) {
+    if (qMax === 0) {
+      // Against a zero query every row scores +0 (NaN where it holds a non-finite value, which TopK drops), so the
+      // first k allowed rows with a score are the top k (ties keep the earlier): the rest need not be scored.
+      let scored = 0;
+      for (let slot = 0; slot < n && scored < k; slot++) {
+        if (!ok(slot)) continue;
+        const score = this._exact(slot, query);
+        top.push(score, slot);
+        if (!Number.isNaN(score)) scored++;
+      }
+      return this._hits(top);
+    }
+    if (!Number.isFinite(qMax)) {
       for (let slot = 0; slot < n; slot++) if (ok(slot)) top.push(this._exact(slot, query), slot);
       return this._hits(top);
     }
@@ -157,25 +171,29 @@ export class FlatIndex implements VectorIndex {
     const scale = this._scale;
     const l1 = this._l1;
     const scopeOf = this._scopeOfSlot;
-    // Pass 1: the k-th largest lower bound. `best` holds the k largest so far; `floor` is their minimum.
-    const best = new Float64Array(k).fill(-Infinity);
+    // Pass 1: the floor, the k-th largest lower bound among the allowed rows (-Infinity while there are fewer).
+    // Bounds above the floor so far go to a buffer; once it holds 2k, its k-th largest becomes the floor and only
+    // its k largest stay. O(1) a row amortised, even when every row raises the floor (rows stored in ascending
+    // order of score); a running top k costs O(k) for each row that enters it (most of a search at k = 120).
+    const room = Math.min(2 * k, n);
+    if (this._lows.length < room) this._lows = new Float64Array(room);
+    const lows = this._lows;
+    let count = 0;
     let floor = -Infinity;
-    let floorAt = 0;
     for (let slot = 0; slot < n; slot++) {
       const sc = scale[slot]!;
       // approx − ε, with a sliver of slack for float rounding in these products.
       const low = dots[slot]! * sc * t - (sc * (q1 + t * l1[slot]!)) / 2 - 1e-6;
-      if (low <= floor || (allowed !== null && allowed[scopeOf[slot]!] !== 1)) continue;
-      best[floorAt] = low;
-      floor = best[0]!;
-      floorAt = 0;
-      for (let i = 1; i < k; i++) {
-        if (best[i]! < floor) {
-          floor = best[i]!;
-          floorAt = i;
-        }
+      // A NaN bound (a stored non-finite value) bounds nothing; pass 2 re-scores its row anyway.
+      if (!(low > floor) || (allowed !== null && allowed[scopeOf[slot]!] !== 1)) continue;
+      lows[count++] = low;
+      if (count === 2 * k) {
+        floor = kthLargest(lows, count, k);
+        lows.copyWithin(0, count - k, count); // where kthLargest left the k largest
+        count = k;
       }
     }
+    if (count >= k) floor = kthLargest(lows, count, k);
     // Pass 2: only rows whose upper bound reaches the floor can be in the top k; score them exactly.
     for (let slot = 0; slot < n; slot++) {
       const sc = scale[slot]!;
@@ -184,6 +202,12 @@ export class FlatIndex implements VectorIndex {
       top.push(this._exact(slot, query), slot);
     }
     return this._hits(top);
+  }
+
+  /** dot(query, the stored vector of `id`), bit for bit, without copying the vector. */
+  dotWith(id: string, query: Float32Array): number | undefined {
+    const slot = this._slots.get(id);
+    return slot === undefined ? undefined : this._exact(slot, query);
   }
 
   /** A copy of one stored vector. */
@@ -203,11 +227,23 @@ export class FlatIndex implements VectorIndex {
     return Math.ceil((this._padded * 2) / 16) * 16;
   }
 
+  /**
+   * The float dot product of a stored row with `query`, summed in index order exactly as `dot()` does (so the
+   * same bits). Unrolled by four, still one sum in that order: about a quarter faster than the plain loop.
+   */
   private _exact(slot: number, query: Float32Array): number {
     const base = slot * this.dimensions;
     const v = this._vectors;
+    const n = Math.min(query.length, this.dimensions);
     let sum = 0;
-    for (let i = 0; i < query.length; i++) sum += v[base + i]! * query[i]!;
+    let i = 0;
+    for (; i + 3 < n; i += 4) {
+      sum += v[base + i]! * query[i]!;
+      sum += v[base + i + 1]! * query[i + 1]!;
+      sum += v[base + i + 2]! * query[i + 2]!;
+      sum += v[base + i + 3]! * query[i + 3]!;
+    }
+    for (; i < n; i++) sum += v[base + i]! * query[i]!;
     return sum;
   }
 
@@ -268,4 +304,37 @@ export class FlatIndex implements VectorIndex {
     }
     this._capacity = capacity;
   }
+}
+
+/**
+ * The k-th largest of `values[0, n)` (1 ≤ k ≤ n, no NaN), repeats counted, as a sorted copy would give it.
+ * Reorders those values so that the k largest end the range. Hoare's selection with a median-of-three pivot:
+ * O(n) on average.
+ */
+function kthLargest(values: Float64Array, n: number, k: number): number {
+  const at = n - k; // its index in ascending order
+  let lo = 0;
+  let hi = n - 1;
+  while (lo < hi) {
+    const a = values[lo]!;
+    const b = values[(lo + hi) >> 1]!;
+    const c = values[hi]!;
+    const pivot = a < b ? (b < c ? b : a < c ? c : a) : a < c ? a : b < c ? c : b;
+    let i = lo;
+    let j = hi;
+    while (i <= j) {
+      while (values[i]! < pivot) i++;
+      while (values[j]! > pivot) j--;
+      if (i <= j) {
+        const swap = values[i]!;
+        values[i++] = values[j]!;
+        values[j--] = swap;
+      }
+    }
+    // Now [lo, j] ≤ pivot ≤ [i, hi], and whatever lies strictly between j and i equals the pivot.
+    if (at <= j) hi = j;
+    else if (at >= i) lo = i;
+    else break;
+  }
+  return values[at]!;
 }

@@ -1,8 +1,8 @@
 import fc from 'fast-check';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { createInt8DotKernel, dotKernelBytes } from '../../../src/memory/dot-kernel.ts';
 import { FlatIndex } from '../../../src/memory/flat-index.ts';
-import { TopK, exactSearch, type IndexEntry } from '../../../src/memory/vector-index.ts';
+import { dot, exactSearch, type IndexEntry, type SearchHit } from '../../../src/memory/vector-index.ts';
 
 const vector = (dims: number): fc.Arbitrary<Float32Array> =>
   fc.array(fc.float({ min: -1, max: 1, noNaN: true, noDefaultInfinity: true }), { minLength: dims, maxLength: dims }).map((xs) => Float32Array.from(xs));
@@ -75,6 +75,133 @@ describe('flat index', () => {
   });
 });
 
+/** Same ids, scopes and order, and the same score bits (Object.is: +0 is not -0). */
+const expectSameHits = (got: readonly SearchHit[], want: readonly SearchHit[]): void => {
+  expect(got.map((h) => [h.id, h.scope])).toEqual(want.map((h) => [h.id, h.scope]));
+  got.forEach((hit, i) => expect(Object.is(hit.score, want[i]!.score)).toBe(true));
+};
+
+describe('flat index, SIMD path against the plain scan', () => {
+  // Components from a few levels and rows drawn from a small pool: many rows tie exactly, so a floor (the k-th
+  // largest lower bound) set too high would drop a tied row from the top k, or change which of the tied rows win.
+  const level = fc.integer({ min: -3, max: 3 }).map((x) => x / 4);
+  const pooled = (dims: number): fc.Arbitrary<Float32Array> => fc.array(level, { minLength: dims, maxLength: dims }).map((xs) => Float32Array.from(xs));
+
+  it('returns the same hits bit for bit, ties in the same order, with scope filters and k past the allowed rows', () => {
+    fc.assert(
+      fc.property(
+        fc.constantFrom(7, 16, 40),
+        fc.integer({ min: 1, max: 1_000_000 }),
+        fc.integer({ min: 1, max: 200 }),
+        fc.integer({ min: 0, max: 40 }),
+        (dims, seed, n, removed) => {
+          let state = seed;
+          const rand = (): number => ((state = (Math.imul(state, 1103515245) + 12345) >>> 0) / 4294967296);
+          const pool = fc.sample(pooled(dims), { seed, numRuns: 1 + Math.floor(rand() * 12) });
+          const entries = Array.from({ length: n }, (_, i) => ({ id: `c${i}`, scope: `s${Math.floor(rand() * 4)}`, vector: pool[Math.floor(rand() * pool.length)]! }));
+          const simd = new FlatIndex(dims);
+          const js = new FlatIndex(dims, { kernel: 'js' });
+          simd.add(entries);
+          js.add(entries);
+          const queries = [...fc.sample(pooled(dims), { seed: seed + 1, numRuns: 2 }), pool[0]!];
+          const scopes = [undefined, ['s1'], ['s0', 's2'], ['none']];
+          const check = (): void => {
+            for (const query of queries) {
+              for (const filter of scopes) {
+                const options = filter === undefined ? {} : { scopes: filter };
+                const allowed = entries.filter((e) => simd.has(e.id) && (filter === undefined || filter.includes(e.scope))).length;
+                for (const k of new Set([1, 2, 5, allowed - 1, allowed, allowed + 3, n + 10].filter((x) => x > 0))) {
+                  expectSameHits(simd.search(query, k, options), js.search(query, k, options));
+                }
+              }
+            }
+          };
+          // Adds only: the slots are in insertion order, as exactSearch's arrivals are.
+          expect(simd.kernelKind).toBe('simd-int8');
+          for (const query of queries) expectSameHits(simd.search(query, 7), exactSearch(entries, query, 7));
+          check();
+          // Removes move rows between slots; both indexes move them alike.
+          const gone = entries.slice(0, removed).map((e) => e.id);
+          simd.remove(gone);
+          js.remove(gone);
+          simd.removeScope('s3');
+          js.removeScope('s3');
+          check();
+        },
+      ),
+      { numRuns: 60 },
+    );
+  });
+
+  it('selects the exact k-th lower bound among 10,000 rows in tied groups, for k at and around the groups\' edges', () => {
+    const dims = 32;
+    // 25 scores 0.04 apart, each bound within ±0.01 of its score: a floor one group too high leaves rows of the
+    // k-th group out, and one group too low re-scores a group more (the result would not show it: counted below).
+    const values = 25;
+    const entries = Array.from({ length: 10_000 }, (_, i) => {
+      const v = new Float32Array(dims);
+      v[0] = ((i * 7919) % values) / values; // the score against the query, groups interleaved over the slots
+      v[1 + (i % (dims - 1))] = 0.5;
+      return { id: `c${i}`, scope: `s${i % 3}`, vector: v };
+    });
+    const simd = new FlatIndex(dims);
+    const js = new FlatIndex(dims, { kernel: 'js' });
+    simd.add(entries);
+    js.add(entries);
+    const query = new Float32Array(dims);
+    query[0] = 1;
+    query[5] = 0.01;
+    const exact = vi.spyOn(FlatIndex.prototype as unknown as { _exact: (slot: number, query: Float32Array) => number }, '_exact');
+    try {
+      for (const scopes of [undefined, ['s1']]) {
+        const options = scopes === undefined ? {} : { scopes };
+        const scores = entries.filter((e) => scopes === undefined || scopes.includes(e.scope)).map((e) => dot(e.vector, query));
+        scores.sort((x, y) => y - x);
+        const edges = scores.flatMap((score, i) => (i > 0 && score !== scores[i - 1] ? [i] : [])).slice(0, 3);
+        const ks = [1, ...edges.flatMap((e) => [e - 1, e, e + 1]), scores.length - 1, scores.length, scores.length + 1];
+        for (const k of ks) {
+          exact.mockClear();
+          const got = simd.search(query, k, options);
+          // Rows re-scored: those of the groups down to the k-th score's, no more.
+          const kth = scores[Math.min(k, scores.length) - 1]!;
+          expect(exact.mock.calls.length).toBe(scores.filter((score) => score > kth - 0.02).length);
+          expectSameHits(got, js.search(query, k, options));
+        }
+      }
+    } finally {
+      exact.mockRestore();
+    }
+  });
+
+  it('answers a zero query with the first k allowed rows, scored +0, skipping rows with non-finite values', () => {
+    const dims = 8;
+    const at = (i: number): Float32Array => Float32Array.from({ length: dims }, (_, j) => (i === 2 ? Number.NaN : i === 4 && j === 3 ? Infinity : (i + j) / 10 - 0.3));
+    const entries = Array.from({ length: 12 }, (_, i) => ({ id: `c${i}`, scope: `s${i % 2}`, vector: at(i) }));
+    const simd = new FlatIndex(dims);
+    const js = new FlatIndex(dims, { kernel: 'js' });
+    simd.add(entries);
+    js.add(entries);
+    const zero = Float32Array.from({ length: dims }, (_, j) => (j % 2 === 0 ? 0 : -0));
+    for (const options of [{}, { scopes: ['s0'] }]) {
+      for (const k of [1, 3, 6, 20]) expectSameHits(simd.search(zero, k, options), js.search(zero, k, options));
+    }
+    expect(simd.search(zero, 4).map((h) => h.id)).toEqual(['c0', 'c1', 'c3', 'c5']);
+    expect(simd.search(zero, 4).every((h) => Object.is(h.score, 0))).toBe(true);
+  });
+
+  it('dotWith gives dot(query, vector) bit for bit without copying, and undefined for an unknown id', () => {
+    fc.assert(
+      fc.property(fc.array(vector(19), { minLength: 1, maxLength: 20 }), vector(19), fc.boolean(), (vectors, query, useJs) => {
+        const index = new FlatIndex(19, { kernel: useJs ? 'js' : 'auto' });
+        index.add(vectors.map((v, i) => ({ id: `c${i}`, scope: 's', vector: v })));
+        index.remove(['c0']);
+        for (let i = 1; i < vectors.length; i++) expect(Object.is(index.dotWith(`c${i}`, query), dot(query, index.vector(`c${i}`)!))).toBe(true);
+        expect(index.dotWith('c0', query)).toBeUndefined();
+      }),
+    );
+  });
+});
+
 describe('flat index exactness at scale', () => {
   it('returns the exact top-20 of 20,000 random unit vectors, with and without scope filters', () => {
     const dims = 256;
@@ -96,16 +223,3 @@ describe('flat index exactness at scale', () => {
   });
 });
 
-describe('TopK', () => {
-  it('keeps the k best, best first, ignoring NaN', () => {
-    fc.assert(
-      fc.property(fc.array(fc.double({ noNaN: true, min: -1e6, max: 1e6 })), fc.integer({ min: 0, max: 8 }), (scores, k) => {
-        const top = new TopK<number>(k);
-        scores.forEach((s, i) => top.push(s, i));
-        top.push(Number.NaN, -1);
-        const want = [...scores].sort((a, b) => b - a).slice(0, k);
-        expect(top.result().map((r) => r.score)).toEqual(want);
-      }),
-    );
-  });
-});
