@@ -21,19 +21,31 @@ export interface TokenCount {
   atLeast?(text: string): number;
 }
 
+/**
+ * One record's lines and counts. Values per line form sit in arrays by slot, the form's index + 1 (slot 0 the
+ * whole text, slot i + 1 piece i alone); a hole is a value not known yet. Arrays, not maps: packing reads them
+ * for every candidate of every search, and one array read is cheaper than a map look-up.
+ */
 interface Cached {
   readonly labels: RecordLabels;
   readonly speaker: string;
   readonly text: string;
-  /** Index -1: the whole text; otherwise that piece alone. */
-  readonly lines: Map<number, string>;
-  /** Counts by the same index, under `counter`: of the line, and of the bare text or piece. */
+  readonly lines: string[];
+  /** Counts under `counter`: of the line, and of the bare text or piece. */
   counter: TokenCount | null;
-  readonly lineTokens: Map<number, number>;
-  readonly textTokens: Map<number, number>;
-  /** Lower bounds of counts not known yet, by the same indexes. */
-  readonly lineFloors: Map<number, number>;
-  readonly textFloors: Map<number, number>;
+  readonly lineTokens: number[];
+  readonly textTokens: number[];
+  /** Lower bounds of counts not known yet. */
+  readonly lineFloors: number[];
+  readonly textFloors: number[];
+  /**
+   * `smallestLineAtLeast` by the best piece's slot: packing asks it of every candidate on every search. Dropped
+   * whenever a line count becomes known (the floor it was made of may give way to a larger count).
+   */
+  readonly smallest: number[];
+  /** The last `best` asked (NaN: none) and its answer, found without reading the item's pieces. */
+  lastBest: number;
+  last: number;
 }
 
 const cache = new WeakMap<TurnEntry | DocEntry, Cached>();
@@ -48,83 +60,147 @@ function cachedOf(item: LineSource, labels: RecordLabels, speaker: string): Cach
   if (owner === undefined) return null;
   let c = cache.get(owner);
   if (c === undefined || c.labels !== labels || c.speaker !== speaker || c.text !== item.text) {
-    c = { labels, speaker, text: item.text, lines: new Map(), counter: null, lineTokens: new Map(), textTokens: new Map(), lineFloors: new Map(), textFloors: new Map() };
+    c = { labels, speaker, text: item.text, lines: [], counter: null, lineTokens: [], textTokens: [], lineFloors: [], textFloors: [], smallest: [], lastBest: NaN, last: 0 };
     cache.set(owner, c);
   }
   return c;
 }
 
-const speakerOfItem = (item: LineSource, speakerOf: (turn: TurnEntry) => string): string =>
-  item.turn !== undefined ? speakerOf(item.turn) : (item.doc?.source ?? '');
+function speakerOfItem(item: LineSource, speakerOf: (turn: TurnEntry) => string): string {
+  return item.turn !== undefined ? speakerOf(item.turn) : (item.doc?.source ?? '');
+}
 
 function render(item: LineSource, pieces: readonly number[] | 'all', labels: RecordLabels, speaker: string): string {
   return item.turn !== undefined ? recordLine({ speaker, parts: lineParts(item, pieces) }, labels) : docLine({ source: speaker, parts: lineParts(item, pieces) }, labels);
 }
 
-/** The cache's index for a line form: -1 whole, the piece for one piece, null for several (not cached). */
-function formKey(pieces: readonly number[] | 'all'): number | null {
-  return pieces === 'all' ? -1 : pieces.length === 1 ? pieces[0]! : null;
+/** The cache's slot for a line form: 0 whole, the piece + 1 for one piece, null for several (not cached). */
+function slotOf(pieces: readonly number[] | 'all'): number | null {
+  return pieces === 'all' ? 0 : pieces.length === 1 ? pieces[0]! + 1 : null;
+}
+
+/** The line in `slot`, rendered once per cache entry. */
+function cachedLine(c: Cached, item: LineSource, slot: number): string {
+  let line = c.lines[slot];
+  if (line === undefined) c.lines[slot] = line = render(item, slot === 0 ? 'all' : [slot - 1], c.labels, c.speaker);
+  return line;
 }
 
 export function lineText(item: LineSource, pieces: readonly number[] | 'all', labels: RecordLabels, speakerOf: (turn: TurnEntry) => string): string {
   const speaker = speakerOfItem(item, speakerOf);
-  const key = formKey(pieces);
-  const c = key === null ? null : cachedOf(item, labels, speaker);
-  if (c === null || key === null) return render(item, pieces, labels, speaker);
-  let line = c.lines.get(key);
-  if (line === undefined) c.lines.set(key, (line = render(item, pieces, labels, speaker)));
-  return line;
+  const slot = slotOf(pieces);
+  const c = slot === null ? null : cachedOf(item, labels, speaker);
+  return c === null || slot === null ? render(item, pieces, labels, speaker) : cachedLine(c, item, slot);
 }
 
 /** Counts kept for `counter` only: another counter (another tokenizer) starts them over. */
 function countsFor(c: Cached, counter: TokenCount): Cached {
   if (c.counter !== counter) {
     c.counter = counter;
-    c.lineTokens.clear();
-    c.textTokens.clear();
-    c.lineFloors.clear();
-    c.textFloors.clear();
+    c.lineTokens.length = 0;
+    c.textTokens.length = 0;
+    c.lineFloors.length = 0;
+    c.textFloors.length = 0;
+    c.smallest.length = 0;
+    c.lastBest = NaN;
   }
   return c;
 }
 
-/** The remembered value under `key`, or `compute()` remembered. */
-function remembered(map: Map<number, number>, key: number, compute: () => number): number {
-  let n = map.get(key);
-  if (n === undefined) map.set(key, (n = compute()));
-  return n;
-}
+// The functions below run hundreds of times per search: no closures, one cache look-up each.
 
 /** Tokens of `lineText(...)`, remembered with the line. */
 export function lineTokens(item: LineSource, pieces: readonly number[] | 'all', labels: RecordLabels, speakerOf: (turn: TurnEntry) => string, counter: TokenCount): number {
-  const count = (): number => counter.count(lineText(item, pieces, labels, speakerOf));
-  const key = formKey(pieces);
-  const c = key === null ? null : cachedOf(item, labels, speakerOfItem(item, speakerOf));
-  return c === null || key === null ? count() : remembered(countsFor(c, counter).lineTokens, key, count);
+  const speaker = speakerOfItem(item, speakerOf);
+  const slot = slotOf(pieces);
+  const c = slot === null ? null : cachedOf(item, labels, speaker);
+  if (c === null || slot === null) return counter.count(render(item, pieces, labels, speaker));
+  const counts = countsFor(c, counter);
+  let n = counts.lineTokens[slot];
+  if (n === undefined) {
+    counts.lineTokens[slot] = n = counter.count(cachedLine(c, item, slot));
+    // A smallest line's bound may have been this line's floor: worked out again when next asked.
+    counts.smallest.length = 0;
+    counts.lastBest = NaN;
+  }
+  return n;
+}
+
+/** `lineTokensAtLeast` of a cached form: the count when it is known, else the floor (remembered). */
+function lineAtLeastIn(c: Cached, item: LineSource, slot: number, counter: TokenCount): number {
+  let n = c.lineTokens[slot];
+  if (n !== undefined) return n;
+  n = c.lineFloors[slot];
+  if (n === undefined) c.lineFloors[slot] = n = counter.atLeast?.(cachedLine(c, item, slot)) ?? 0;
+  return n;
 }
 
 /** A lower bound on `lineTokens(...)`: the count when it is known, else the counter's cheap bound (or 0). */
 export function lineTokensAtLeast(item: LineSource, pieces: readonly number[] | 'all', labels: RecordLabels, speakerOf: (turn: TurnEntry) => string, counter: TokenCount): number {
-  const floor = (): number => counter.atLeast?.(lineText(item, pieces, labels, speakerOf)) ?? 0;
-  const key = formKey(pieces);
-  const c = key === null ? null : cachedOf(item, labels, speakerOfItem(item, speakerOf));
-  if (c === null || key === null) return floor();
+  const speaker = speakerOfItem(item, speakerOf);
+  const slot = slotOf(pieces);
+  const c = slot === null ? null : cachedOf(item, labels, speaker);
+  if (c === null || slot === null) return counter.atLeast?.(render(item, pieces, labels, speaker)) ?? 0;
+  return lineAtLeastIn(countsFor(c, counter), item, slot, counter);
+}
+
+/**
+ * A lower bound on the shorter line packing could give the item — whole, or the piece `best` names alone (see
+ * `bestPieceOf`): the smaller of their `lineTokensAtLeast`, the same value, from one cache look-up. Packing asks
+ * it of every candidate of every search, and each object read there is likely a cache miss: it is remembered
+ * until a line count of the record becomes known, and the last `best` asked is answered without the pieces.
+ */
+export function smallestLineAtLeast(item: LineSource, best: number, labels: RecordLabels, speakerOf: (turn: TurnEntry) => string, counter: TokenCount): number {
+  const c = cachedOf(item, labels, speakerOfItem(item, speakerOf));
+  if (c === null) {
+    const whole = lineTokensAtLeast(item, 'all', labels, speakerOf, counter);
+    const piece = bestPieceOf(item, best);
+    return piece < 0 ? whole : Math.min(whole, lineTokensAtLeast(item, [piece], labels, speakerOf, counter));
+  }
   const counts = countsFor(c, counter);
-  return counts.lineTokens.get(key) ?? remembered(counts.lineFloors, key, floor);
+  if (counts.lastBest === best) return counts.last;
+  const slot = bestPieceOf(item, best) + 1;
+  let n = counts.smallest[slot];
+  if (n === undefined) {
+    const whole = lineAtLeastIn(counts, item, 0, counter);
+    counts.smallest[slot] = n = slot === 0 ? whole : Math.min(whole, lineAtLeastIn(counts, item, slot, counter));
+  }
+  counts.lastBest = best;
+  counts.last = n;
+  return n;
+}
+
+/** The piece packing shows for `best`: -1 (the whole) for a one-piece text, else `best`, or the first if none. */
+function bestPieceOf(item: LineSource, best: number): number {
+  if (item.pieces.length <= 1) return -1;
+  return best >= 0 && best < item.pieces.length ? best : 0;
+}
+
+/** The bare text (slot 0) or one piece. */
+function bare(item: LineSource, slot: number): string {
+  return slot === 0 ? item.text : item.pieces[slot - 1]!.text;
 }
 
 /** Tokens of the bare text (`piece` -1) or of one piece, remembered with the record's lines. */
 export function textTokens(item: LineSource, piece: number, labels: RecordLabels, speakerOf: (turn: TurnEntry) => string, counter: TokenCount): number {
-  const count = (): number => counter.count(piece < 0 ? item.text : item.pieces[piece]!.text);
+  const slot = piece < 0 ? 0 : piece + 1;
   const c = cachedOf(item, labels, speakerOfItem(item, speakerOf));
-  return c === null ? count() : remembered(countsFor(c, counter).textTokens, piece, count);
+  if (c === null) return counter.count(bare(item, slot));
+  const counts = countsFor(c, counter).textTokens;
+  let n = counts[slot];
+  if (n === undefined) counts[slot] = n = counter.count(bare(item, slot));
+  return n;
 }
 
 /** A lower bound on `textTokens(...)`: the count when it is known, else the counter's cheap bound (or 0). */
 export function textTokensAtLeast(item: LineSource, piece: number, labels: RecordLabels, speakerOf: (turn: TurnEntry) => string, counter: TokenCount): number {
-  const floor = (): number => counter.atLeast?.(piece < 0 ? item.text : item.pieces[piece]!.text) ?? 0;
+  const slot = piece < 0 ? 0 : piece + 1;
   const c = cachedOf(item, labels, speakerOfItem(item, speakerOf));
-  if (c === null) return floor();
+  if (c === null) return counter.atLeast?.(bare(item, slot)) ?? 0;
   const counts = countsFor(c, counter);
-  return counts.textTokens.get(piece) ?? remembered(counts.textFloors, piece, floor);
+  let n = counts.textTokens[slot];
+  if (n !== undefined) return n;
+  n = counts.textFloors[slot];
+  if (n === undefined) counts.textFloors[slot] = n = counter.atLeast?.(bare(item, slot)) ?? 0;
+  return n;
 }

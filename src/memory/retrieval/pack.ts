@@ -13,7 +13,7 @@
 import type { Candidate } from './rerank.ts';
 import type { DocEntry, TurnEntry } from './records.ts';
 import type { Piece } from './pieces.ts';
-import { lineParts, lineTokens, lineTokensAtLeast, textTokens, textTokensAtLeast, type TokenCount } from './line-text.ts';
+import { lineParts, lineTokens, lineTokensAtLeast, smallestLineAtLeast, textTokens, textTokensAtLeast, type TokenCount } from './line-text.ts';
 import { dayOf, renderDocs, renderRecords, type DocLine, type RecordLabels, type RecordLine } from './render.ts';
 
 export type { TokenCount } from './line-text.ts';
@@ -160,16 +160,21 @@ export function pack(items: readonly PackCandidate[], budget: number, env: PackE
     } else hasDocs = true;
   };
 
-  const top = items[0]?.candidate.score ?? 0;
-  const relevant = items.filter((it) => {
-    const ok = it.candidate.score > 0 && it.candidate.score >= top * options.minRelativeScore;
-    if (!ok) decisions.set(it.candidate.id, 'below-threshold');
-    return ok;
-  });
+  const minScore = (items[0]?.candidate.score ?? 0) * options.minRelativeScore;
+  const relevant: PackCandidate[] = [];
+  for (const it of items) {
+    if (it.candidate.score > 0 && it.candidate.score >= minScore) relevant.push(it);
+    else decisions.set(it.candidate.id, 'below-threshold');
+  }
   // 1. Coverage in rank order, a little past the budget.
   const limit = Math.floor(budget * (1 + options.overshoot));
   let rank = 0;
   for (const item of relevant) {
+    // Full: every line costs at least its newline, so the rest cannot fit (each would be ruled out below).
+    if (used >= limit) {
+      decisions.set(item.candidate.id, 'over-budget');
+      continue;
+    }
     const top = rank++ < options.wholeTop;
     // Ruled out without tokenizing: even its shorter form (whole, or its best sentence) needs more than is left.
     if (used + 1 + smallestLine(item, env, counter) > limit) {
@@ -205,15 +210,14 @@ export function pack(items: readonly PackCandidate[], budget: number, env: PackE
   while (used > budget && order.length > 0) {
     let worst = -1;
     let worstKey = Infinity;
-    order.forEach((id, i) => {
-      const c = entries.get(id)!.item.candidate;
-      const time = entries.get(id)!.item.turn?.time ?? 0;
-      const key = c.score * (c.features.cold !== 0 ? options.coldPriority : 1) + time * 1e-16;
+    for (let i = 0; i < order.length; i++) {
+      const { candidate: c, turn } = entries.get(order[i]!)!.item;
+      const key = c.score * (c.features.cold !== 0 ? options.coldPriority : 1) + (turn?.time ?? 0) * 1e-16;
       if (key < worstKey) {
         worstKey = key;
         worst = i;
       }
-    });
+    }
     const [id] = order.splice(worst, 1) as [string];
     const entry = entries.get(id)!;
     entries.delete(id);
@@ -280,11 +284,12 @@ function initialPieces(item: PackCandidate, top: boolean, env: PackEnv, counter:
   return whole - piece <= options.wholeSlack ? 'all' : [best];
 }
 
-/** A lower bound on the tokens of whichever line coverage could give the item: whole, or its best sentence. */
+/**
+ * A lower bound on the tokens of whichever line coverage could give the item: whole, or its best sentence (the
+ * one `bestIndex` names; a one-piece item has only the whole).
+ */
 function smallestLine(item: PackCandidate, env: PackEnv, counter: TokenCount): number {
-  const whole = lineTokensAtLeast(item, 'all', env.labels, env.speakerOf, counter);
-  if (item.pieces.length <= 1) return whole;
-  return Math.min(whole, lineTokensAtLeast(item, [bestIndex(item)], env.labels, env.speakerOf, counter));
+  return smallestLineAtLeast(item, item.candidate.bestPiece, env.labels, env.speakerOf, counter);
 }
 
 /** Each record's day in the user's offset, kept with the record (packing asks for it on every search). */

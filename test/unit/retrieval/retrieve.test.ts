@@ -155,4 +155,73 @@ describe('pack', () => {
     // Over all the runs, candidates that could not fit were not tokenized.
     expect(boundedChars).toBeLessThan(plainChars);
   });
+
+  it('bounds a record by the sentence asked now, not the one a search asked before', () => {
+    const text =
+      'Everything about the quarterly infrastructure migration is in the plan: the databases, the caches, the message queues, the search cluster, the object storage buckets, and every other storage cluster we still run in production. The NAS is fine.';
+    const shared = item('t', text, 1, T0);
+    const asking = (bestPiece: number): PackCandidate => ({ ...shared, candidate: { ...shared.candidate, bestPiece } });
+    // Room for the short sentence, not the long one.
+    const budget = counter.count(`${labels.history}\n1 March 2024\nUser: The NAS is fine.`) + 4;
+    expect(pack([asking(0)], budget, env()).decisions.get('t')).toBe('over-budget');
+    const short = pack([asking(1)], budget, env());
+    expect(short.chosen.get('t')).toEqual([1]);
+    expect(short.tokens).toBeLessThanOrEqual(budget);
+    expect(pack([asking(0)], budget, env()).decisions.get('t')).toBe('over-budget');
+  });
+
+  it('still takes a short line late in the list when a few tokens are left', () => {
+    const first = 'The database backup runs every night at two.';
+    const long = 'Everything about the quarterly infrastructure migration is in the plan, from the databases to the caches.';
+    const items = [item('first', first, 1, T0), item('l1', long, 0.9, T0), item('l2', `${long} Again.`, 0.8, T0), item('short', 'OK.', 0.5, T0)];
+    // Exactly the room the two lines need (heading, date, each line and its newline): the short one fills it.
+    const budget = counter.count(labels.history) + 2 + counter.count('1 March 2024') + 1 + counter.count(`User: ${first}`) + 1 + counter.count('User: OK.') + 1;
+    const result = pack(items, budget, env(), { ...DEFAULT_PACK_OPTIONS, overshoot: 0 });
+    expect([...result.decisions]).toEqual([
+      ['first', 'whole'],
+      ['l1', 'over-budget'],
+      ['l2', 'over-budget'],
+      ['short', 'whole'],
+    ]);
+    expect(result.tokens).toBeLessThanOrEqual(budget);
+  });
+
+  it('packs the same whatever it measured before: remembered bounds rule out only what fresh counting would', async () => {
+    const tokenizer = await realTokenizer();
+    const texts = [
+      'Everything about the quarterly infrastructure migration is in the plan: the databases, the caches, the message queues, the search cluster, the object storage buckets, and every other storage cluster we still run in production. The NAS is fine.',
+      'We moved the cluster to k8s last week. The ingress was the hard part. Certificates are next on the list.',
+      'Backups run at two. They go to the NAS box in the basement and to the cloud bucket every Sunday night.',
+      'OK.',
+      '服务器的证书下周到期。我们需要提前更新 nginx 配置。',
+      'Is the upstream timeout still thirty seconds? It was raised last spring after the outage.',
+    ];
+    // Records measured over and over with one counter, and each search again on records never measured.
+    const turns = texts.map((text, i) => turn(`t${i}`, 'S', i, text, T0 + (i % 3) * DAY, i % 2 === 0 ? 'user' : 'assistant'));
+    const speakerOf = (t: TurnEntry): string => (t.role === 'user' ? labels.user : labels.assistant);
+    const warm = new CachedTokenCounter(tokenizer);
+    const search = fc.record({
+      picks: fc.uniqueArray(fc.record({ at: fc.nat(texts.length - 1), best: fc.integer({ min: -2, max: 3 }), score: fc.double({ min: 0, max: 1, noNaN: true }) }), { selector: (p) => p.at, maxLength: texts.length }),
+      budget: fc.integer({ min: 0, max: 120 }),
+      overshoot: fc.constantFrom(0, 0.1, 0.5),
+      wholeTop: fc.constantFrom(0, 2),
+    });
+    fc.assert(
+      fc.property(fc.array(search, { minLength: 1, maxLength: 6 }), (searches) => {
+        for (const { picks, budget, overshoot, wholeTop } of searches) {
+          const candidates = (source: (i: number) => TurnEntry): PackCandidate[] =>
+            picks.map(({ at, best, score }) => {
+              const t = source(at);
+              return { candidate: { id: t.id, sources: ['lexical'], features: ZERO, score, bestPiece: best }, turn: t, text: t.text, pieces: splitPieces(t.text) };
+            });
+          const options = { ...DEFAULT_PACK_OPTIONS, overshoot, wholeTop };
+          const a = pack(candidates((i) => turns[i]!), budget, { counter: warm, labels, offsetMinutes: 0, speakerOf }, options);
+          const fresh = new CachedTokenCounter(tokenizer);
+          const b = pack(candidates((i) => ({ ...turns[i]! })), budget, { counter: fresh, labels, offsetMinutes: 0, speakerOf }, options);
+          expect([a.text, a.tokens, [...a.decisions], a.paired, [...a.chosen]]).toEqual([b.text, b.tokens, [...b.decisions], b.paired, [...b.chosen]]);
+        }
+      }),
+      { numRuns: 40, seed: 11 },
+    );
+  });
 });
