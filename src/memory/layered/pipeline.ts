@@ -253,6 +253,8 @@ export class LayeredMemory {
         budget,
         // The second pass's extra room is for records: its docs pool stays the first's, and so does their ranking.
         docsPoolBudget: retrievalBudget,
+        // A second pass may add the input section's spare room (below): search once as deep as it could need.
+        searchDepthBudget: retrievalBudget + Math.max(0, b.input - inputTokens),
         now: input.time,
         // The shared counter: retrieval keeps its own memo of counts per counter, across messages.
         counter: this._o.counter,

@@ -4,7 +4,6 @@
  * highest total IDF — and a statement rather than a question ("That's great!" and "Why?" tell nothing).
  * Pure, no DOM.
  */
-import type { PreparedQuery } from './bm25.ts';
 import type { IndexedChunk, Shard } from './retrieval-index.ts';
 
 export interface BestPiece {
@@ -15,11 +14,14 @@ export interface BestPiece {
 
 const QUESTION_END = /[?？]\s*$/;
 
-/** The best piece of a chunk for a query prepared against `shard.pieces`. */
-export function bestPieceOf(chunk: IndexedChunk, shard: Shard, query: PreparedQuery): BestPiece {
+/**
+ * The best piece of a chunk, given the query's BM25 over `shard.pieces` dense by slot (the sentence search's own
+ * scores: one pass over the postings scores every sentence, so none is scored twice).
+ */
+export function bestPieceOf(chunk: IndexedChunk, shard: Shard, pieceScores: Float64Array): BestPiece {
   let best: BestPiece = { index: -1, score: 0 };
   for (let i = 0; i < chunk.pieces.length; i++) {
-    const score = shard.pieces.scoreSlot(chunk.pieceSlots[i]!, query);
+    const score = pieceScores[chunk.pieceSlots[i]!] ?? 0;
     if (score > best.score) best = { index: i, score };
   }
   if (best.index >= 0 || chunk.pieces.length <= 1) return best;

@@ -187,7 +187,11 @@ export class Bm25Index {
   /** `search` by slot, best first. */
   topSlots(query: ReadonlyMap<string, number>, k: number, allow?: (scope: string) => boolean): Array<{ slot: number; score: number }> {
     if (this._live === 0 || k <= 0) return [];
-    const scores = this._scores(this.prepare(query), allow);
+    return Bm25Index.best(this._scores(this.prepare(query), allow), k);
+  }
+
+  /** The k best slots of a search's scores, best first; ties to the slot reached first. */
+  static best(scores: Bm25Scores, k: number): Array<{ slot: number; score: number }> {
     const top = new TopK<number>(k);
     const { bySlot } = scores;
     for (const slot of scores.slots) top.push(bySlot[slot]!, slot);

@@ -6,7 +6,7 @@
  * reached first, as a stable sort of everything would). Pure, no DOM.
  */
 import { TopK } from '../vector-index.ts';
-import type { Bm25Index, Bm25Scores, PreparedQuery } from './bm25.ts';
+import { Bm25Index, type Bm25Scores } from './bm25.ts';
 import { bestPieceOf, type BestPiece } from './best-piece.ts';
 import { feedback, type FeedbackOptions } from './feedback.ts';
 import type { SlotLinks } from './links.ts';
@@ -16,6 +16,12 @@ import type { Shard } from './retrieval-index.ts';
 export interface GatherOptions extends FeedbackOptions {
   /** How many each search contributes. */
   readonly poolSize: number;
+  /**
+   * The largest pool a later call with the same query may ask for (default: `poolSize`): the searches are run
+   * that deep once and kept, and each call takes its pool from the top of them — the top n of a ranking is the
+   * start of its top m ≥ n, so this changes no result.
+   */
+  readonly searchDepth?: number;
   /** Weights of the previous and next turn's BM25 in the exchange score. */
   readonly previousWeight: number;
   readonly nextWeight: number;
@@ -62,17 +68,22 @@ export function gatherCandidates(query: RetrievalQuery, ctx: GatherContext, opti
   }
   const usable = (id: string): boolean => !ctx.exclude.has(id);
 
-  const key = ctx.scopeKey === undefined ? null : [query, shard.version, ctx.scopeKey, pool, options.feedbackDocs, options.feedbackTerms, options.feedbackWeight];
+  const key = ctx.scopeKey === undefined ? null : [query, shard.version, ctx.scopeKey, options.feedbackDocs, options.feedbackTerms, options.feedbackWeight];
   let shared = key === null ? undefined : shard.searchMemo.get(key);
-  if (shared === undefined) {
+  if (shared === undefined || shared.depth < pool) {
+    const depth = Math.max(pool, options.searchDepth ?? pool);
     // 1. Lexical over whole turns: every turn sharing a term (postings only), so neighbours' scores are known.
     let lexical = turns.scoreAll(query.terms, ctx.allow);
     const expanded = feedback(query.terms, lexical, shard, options);
     if (expanded !== null) lexical = turns.scoreAll(expanded, ctx.allow);
+    const pieceScores = shard.pieces.scoreAll(query.terms, ctx.allow);
     shared = {
+      depth,
       lexical,
-      pieceHits: shard.pieces.topSlots(query.terms, pool * 4, ctx.allow),
-      vectorHits: shard.vectorSearch(query.vectorText, pool, ctx.allow, ctx.scopes),
+      pieceScores: pieceScores.bySlot,
+      pieceHits: Bm25Index.best(pieceScores, depth * 4),
+      // (`allow` agrees with `scopes`, so the filter after the search takes nothing from the top.)
+      vectorHits: [...shard.vectorSearch(query.vectorText, depth, ctx.allow, ctx.scopes)],
       cosines: new Map(),
       bestPieces: new Map(),
       thread: threads(lexical, turns),
@@ -102,7 +113,7 @@ export function gatherCandidates(query: RetrievalQuery, ctx: GatherContext, opti
 
   // 2. Sentences: a turn whose one sentence matches well, even if the rest of it dilutes the turn's score.
   const bestPiece = new Map<string, BestPiece>();
-  for (const hit of shared.pieceHits) {
+  for (const hit of shared.pieceHits.slice(0, pool * 4)) {
     const id = shard.pieceChunk[hit.slot]!;
     if (!bestPiece.has(id)) {
       bestPiece.set(id, { index: shard.pieceIndex[hit.slot]!, score: hit.score });
@@ -111,7 +122,7 @@ export function gatherCandidates(query: RetrievalQuery, ctx: GatherContext, opti
   }
 
   // 3. Vectors: char n-grams catch spellings and inflections the terms miss.
-  const vectors = new Map(shared.vectorHits);
+  const vectors = new Map(shared.vectorHits.slice(0, pool));
   for (const id of vectors.keys()) note(id, 'vector');
 
   const ids = [...sources.keys()];
@@ -120,11 +131,10 @@ export function gatherCandidates(query: RetrievalQuery, ctx: GatherContext, opti
   for (const [id, cos] of shard.cosines(missing, query.vectorText)) cosines.set(id, cos);
   for (const id of ids) if (!vectors.has(id) && cosines.has(id)) vectors.set(id, cosines.get(id)!);
   // Best sentence for candidates the sentence search did not reach.
-  let pieceQuery: PreparedQuery | null = null;
   for (const id of ids) {
     if (bestPiece.has(id)) continue;
     let best = bestPieces.get(id);
-    if (best === undefined) bestPieces.set(id, (best = bestPieceOf(shard.chunks.get(id)!, shard, (pieceQuery ??= shard.pieces.prepare(query.terms)))));
+    if (best === undefined) bestPieces.set(id, (best = bestPieceOf(shard.chunks.get(id)!, shard, shared.pieceScores)));
     bestPiece.set(id, best);
   }
   return { ids, sources, lexical, contextOf, bestPiece, vectors, thread };

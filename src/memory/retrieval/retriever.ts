@@ -30,6 +30,11 @@ export interface RetrieveRequest {
    * change — is then the one already made.
    */
   readonly docsPoolBudget?: number;
+  /**
+   * The largest budget a later pass over the same query may have (default: `budget`): the conversation's
+   * searches are run deep enough for its pool once, and that pass only re-filters them.
+   */
+  readonly searchDepthBudget?: number;
   readonly now: number;
   readonly counter: TokenCount;
   readonly labels: RecordLabels;
@@ -63,7 +68,7 @@ export interface RetrievalResult {
   readonly candidates: readonly CandidateReport[];
   /** Chunk ids injected, by rank (paired turns last). */
   readonly injected: readonly string[];
-  /** Heat after this search, for the chunks it touched (persist it). */
+  /** Heat after this search, for the chunks it touched (persist it). Worked out on first read: read it before any heat changes. */
   readonly heat: ReadonlyMap<string, HeatEntry>;
   /** Pieces injected per chunk id. */
   readonly chosen: ReadonlyMap<string, readonly number[] | 'all'>;
@@ -74,7 +79,7 @@ export function retrieve(index: RetrievalIndex, request: RetrieveRequest): Retri
   // Seed 001 takes 20 candidates for 5 slots of 500–800-token exchanges; a budget that holds dozens of
   // sentences needs a deeper pool to choose from (one per 4 tokens of budget, at most 400 per search).
   const poolFor = (budget: number): RerankOptions => ({ ...base, poolSize: Math.max(base.poolSize, Math.min(400, Math.ceil(budget / 4))) });
-  const rerank = poolFor(request.budget);
+  const rerank: RerankOptions = { ...poolFor(request.budget), searchDepth: poolFor(Math.max(request.budget, request.searchDepthBudget ?? 0)).poolSize };
   const packOptions: PackOptions = { ...DEFAULT_PACK_OPTIONS, ...request.pack };
   const { scope, query } = request;
   const memory = index.user(scope.userId);
@@ -100,10 +105,7 @@ export function retrieve(index: RetrievalIndex, request: RetrieveRequest): Retri
   );
   const docs = scope.docs ? rankDocs(index, query, poolFor(request.docsPoolBudget ?? request.budget), request) : [];
 
-  const ranked: Array<{ candidate: Candidate; namespace: 'conversation' | 'docs' }> = [
-    ...conversation.map((candidate) => ({ candidate, namespace: 'conversation' as const })),
-    ...docs.map((candidate) => ({ candidate, namespace: 'docs' as const })),
-  ].sort((a, b) => b.candidate.score - a.candidate.score);
+  const ranked = mergeByScore(conversation, docs);
 
   const previousOf = (turn: TurnEntry): PackCandidate | undefined => {
     const prev = memory.neighbour(turn.id, -1);
@@ -123,7 +125,7 @@ export function retrieve(index: RetrievalIndex, request: RetrieveRequest): Retri
   const speakerOf = (turn: TurnEntry): string => turn.speaker ?? (turn.role === 'user' ? request.labels.user : request.labels.assistant);
   const packed = pack(items, request.budget, { counter: request.counter, labels: request.labels, offsetMinutes: request.offsetMinutes, speakerOf }, packOptions);
 
-  const candidates: CandidateReport[] = ranked.map(({ candidate, namespace }, rank) => {
+  const reportOf = (): CandidateReport[] => ranked.map(({ candidate, namespace }, rank) => {
     const { turn, doc, text } = items[rank]!;
     const pieces = packed.chosen.get(candidate.id);
     const report: { -readonly [K in keyof CandidateReport]: CandidateReport[K] } = {
@@ -143,20 +145,54 @@ export function retrieve(index: RetrievalIndex, request: RetrieveRequest): Retri
   });
 
   // Heat: every candidate had a chance; the injected ones were recalled.
-  const heat = new Map<string, HeatEntry>();
-  for (const { candidate, namespace } of ranked) {
-    const shard = namespace === 'docs' ? index.docs : memory.shard;
-    const before = shard.heatOf(candidate.id);
-    const recalled = packed.chosen.has(candidate.id);
-    heat.set(candidate.id, {
-      chances: before.chances + 1,
-      recalls: before.recalls + (recalled ? 1 : 0),
-      missStreak: recalled ? 0 : before.missStreak + 1,
-      lastRecalledAt: recalled ? request.now : before.lastRecalledAt,
-    });
-  }
+  const heatAfter = (): Map<string, HeatEntry> => {
+    const heat = new Map<string, HeatEntry>();
+    for (const { candidate, namespace } of ranked) {
+      const shard = namespace === 'docs' ? index.docs : memory.shard;
+      const before = shard.heatOf(candidate.id);
+      const recalled = packed.chosen.has(candidate.id);
+      heat.set(candidate.id, {
+        chances: before.chances + 1,
+        recalls: before.recalls + (recalled ? 1 : 0),
+        missStreak: recalled ? 0 : before.missStreak + 1,
+        lastRecalledAt: recalled ? request.now : before.lastRecalledAt,
+      });
+    }
+    return heat;
+  };
   const injected = [...ranked.map((r) => r.candidate.id).filter((id) => packed.chosen.has(id)), ...packed.paired];
-  return { text: packed.text, tokens: packed.tokens, candidates, injected, heat, chosen: packed.chosen };
+  let candidates: CandidateReport[] | null = null;
+  let heat: Map<string, HeatEntry> | null = null;
+  // The report and the heat are worked out when asked for: a pass the pipeline redoes never needs them.
+  return {
+    text: packed.text,
+    tokens: packed.tokens,
+    get candidates() {
+      return (candidates ??= reportOf());
+    },
+    injected,
+    get heat() {
+      return (heat ??= heatAfter());
+    },
+    chosen: packed.chosen,
+  };
+}
+
+type Ranked = { candidate: Candidate; namespace: 'conversation' | 'docs' };
+
+/**
+ * Two rankings (each best first) as one, best first; on a tie the conversation's first. The same order as a
+ * stable sort of the two lists one after the other, in one pass.
+ */
+function mergeByScore(conversation: readonly Candidate[], docs: readonly Candidate[]): Ranked[] {
+  const out: Ranked[] = [];
+  let i = 0;
+  let j = 0;
+  while (i < conversation.length || j < docs.length) {
+    if (j >= docs.length || (i < conversation.length && conversation[i]!.score >= docs[j]!.score)) out.push({ candidate: conversation[i++]!, namespace: 'conversation' });
+    else out.push({ candidate: docs[j++]!, namespace: 'docs' });
+  }
+  return out;
 }
 
 /** The last docs ranking per index, under everything it depends on (docs leave nothing out). */

@@ -8,9 +8,14 @@ import type { Bm25Scores } from './bm25.ts';
 import type { BestPiece } from './best-piece.ts';
 
 export interface SharedSearch {
+  /** The pool the hit lists were taken for (a call may use any pool up to it). */
+  readonly depth: number;
   readonly lexical: Bm25Scores;
+  /** The query's BM25 of every sentence, dense by slot of the shard's sentence index. */
+  readonly pieceScores: Float64Array;
   readonly pieceHits: ReadonlyArray<{ readonly slot: number; readonly score: number }>;
-  readonly vectorHits: ReadonlyMap<string, number>;
+  /** Best first. */
+  readonly vectorHits: ReadonlyArray<readonly [string, number]>;
   readonly cosines: Map<string, number>;
   readonly bestPieces: Map<string, BestPiece>;
   readonly thread: Float64Array;

@@ -15,10 +15,10 @@ beforeAll(async () => {
 
 const WORDS = ['nginx', 'upstream', 'timeout', 'postgres', 'backup', 'garden', 'tomatoes', 'painting', 'camping', 'lake', 'adoption', 'policy', 'career', 'counseling'];
 
-function build(): RetrievalIndex {
+function build(sessions = 6): RetrievalIndex {
   const rand = prng(3);
   const index = new RetrievalIndex();
-  for (let s = 0; s < 6; s++) {
+  for (let s = 0; s < sessions; s++) {
     for (let i = 1; i <= 12; i++) {
       const text = Array.from({ length: 4 + Math.floor(rand() * 10) }, () => WORDS[Math.floor(rand() * WORDS.length)]).join(' ') + '. Then more about it.';
       const turn: TurnEntry = { id: `S${s}:${i}`, userId: 'u', sessionId: `S${s}`, seq: i, role: i % 2 === 0 ? 'assistant' : 'user', time: Date.UTC(2024, 0, 1 + s, 9, i), text, entities: [], dates: [], tags: [] };
@@ -51,6 +51,33 @@ describe('a repeated search (same query, other exclusions)', () => {
     expect(second.text).toBe(fresh.text);
     expect(second.candidates).toEqual(fresh.candidates);
     expect(second.injected).not.toContain(first.injected[0]);
+  });
+
+  it('searched once as deep as a later, larger pass needs, answers both passes as fresh searches would', () => {
+    const query = buildQuery({ message: 'the garden tomatoes and the lake camping trip', entities: [], dates: [] });
+    const request = (budget: number, exclude: string[], searchDepthBudget?: number): RetrieveRequest => ({
+      query,
+      scope: { userId: 'u', sessionId: 'S5', otherSessions: true, docs: false },
+      exclude: new Set(exclude),
+      budget,
+      ...(searchDepthBudget === undefined ? {} : { searchDepthBudget }),
+      now: Date.UTC(2024, 0, 8),
+      counter,
+      labels: LABELS.en,
+      offsetMinutes: 0,
+    });
+    const reused = build(24);
+    // Pools of 20 and 100 candidates a search (80 and 400 sentences), over 288 turns: the deeper lists reach
+    // past the first pass's pools.
+    const first = retrieve(reused, request(60, [], 400));
+    const second = retrieve(reused, request(400, first.injected.slice(0, 2)));
+    const freshFirst = retrieve(build(24), request(60, []));
+    const freshSecond = retrieve(build(24), request(400, first.injected.slice(0, 2)));
+    expect(first.text).toBe(freshFirst.text);
+    expect(first.candidates).toEqual(freshFirst.candidates);
+    expect(second.text).toBe(freshSecond.text);
+    expect(second.candidates).toEqual(freshSecond.candidates);
+    expect(second.candidates.length).toBeGreaterThan(first.candidates.length);
   });
 
   it('searches again once the index has changed', () => {
