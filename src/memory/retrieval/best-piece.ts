@@ -25,15 +25,31 @@ export function bestPieceOf(chunk: IndexedChunk, shard: Shard, pieceScores: Floa
     if (score > best.score) best = { index: i, score };
   }
   if (best.index >= 0 || chunk.pieces.length <= 1) return best;
-  let most = -1;
-  chunk.pieces.forEach((p, i) => {
-    let info = 0;
-    for (const tid of chunk.pieceTermIds[i]!) info += shard.pieces.idfOfId(tid);
-    if (QUESTION_END.test(p.text)) info *= 0.5;
-    if (info > most) {
-      most = info;
-      best = { index: i, score: 0 };
-    }
-  });
-  return best;
+  return { index: mostInformative(chunk, shard), score: 0 };
+}
+
+/**
+ * The most informative pieces, by chunk id, while the shard's statistics (its version) are unchanged: they do
+ * not depend on the query, and a docs search finds most of its chunks by vector alone, with no word matching.
+ */
+const informative = new WeakMap<Shard, { version: number; byChunk: Map<string, number> }>();
+
+function mostInformative(chunk: IndexedChunk, shard: Shard): number {
+  let memo = informative.get(shard);
+  if (memo === undefined || memo.version !== shard.version) informative.set(shard, (memo = { version: shard.version, byChunk: new Map() }));
+  let index = memo.byChunk.get(chunk.id);
+  if (index === undefined) {
+    let most = -1;
+    chunk.pieces.forEach((p, i) => {
+      let info = 0;
+      for (const tid of chunk.pieceTermIds[i]!) info += shard.pieces.idfOfId(tid);
+      if (QUESTION_END.test(p.text)) info *= 0.5;
+      if (info > most) {
+        most = info;
+        index = i;
+      }
+    });
+    memo.byChunk.set(chunk.id, (index ??= 0));
+  }
+  return index;
 }

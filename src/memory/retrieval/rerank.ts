@@ -52,8 +52,6 @@ export type FeatureName = keyof Features;
 
 export type RerankWeights = Readonly<Record<FeatureName, number>>;
 
-/** Features that tie a chunk to the query; the others only scale their sum. */
-export const EVIDENCE_FEATURES: ReadonlySet<FeatureName> = new Set<FeatureName>(['lexical', 'context', 'sentence', 'vector', 'entities', 'date']);
 
 /** Cosines below this are what unrelated texts share by chance (hashed n-grams); only the excess is evidence. */
 export const VECTOR_FLOOR = 0.1;
@@ -147,9 +145,6 @@ export function rankCandidates(
   // The chat's own turns carry a role, not a name: a first-person conjecture is about the user.
   const aboutUser = hypothetical && asksAboutUser(query.message);
   const w = options.weights;
-  // Each sum adds its features in the weights' own order, as one loop over all of them would.
-  const evidenceNames = (Object.keys(w) as FeatureName[]).filter((name) => EVIDENCE_FEATURES.has(name));
-  const modifierNames = (Object.keys(w) as FeatureName[]).filter((name) => !EVIDENCE_FEATURES.has(name));
   const ranked = ids.map((id, i): Candidate => {
     const slot = slots[i]!;
     const turn = ctx.turn?.(id);
@@ -174,18 +169,28 @@ export function rankCandidates(
       persona:
         hypothetical && (speaker === 1 || (aboutUser && turn !== undefined && turn.speaker === undefined && turn.role === 'user')) && ctx.selfStatement?.(id) === true ? 1 : 0,
     };
-    // Evidence adds up; without any, the modifiers alone (thread, recency…) cannot bring a chunk in.
-    let evidence = 0;
-    let modifiers = 0;
-    for (const name of evidenceNames) {
-      if (name === 'vector') evidence += (w[name] * Math.max(0, features.vector - VECTOR_FLOOR)) / (1 - VECTOR_FLOOR);
-      else evidence += w[name] * features[name];
-    }
-    for (const name of modifierNames) modifiers += w[name] * features[name];
-    const score = evidence > 0 ? Math.max(0, evidence + modifiers) : 0;
+    const score = scoreOf(features, w);
     return { id, sources: [...found.sources.get(id)!], features, score, bestPiece: best?.index ?? -1 };
   });
   return ranked.sort((a, b) => b.score - a.score);
+}
+
+/**
+ * Evidence (lexical, context, sentence, vector, entities, date: what ties a chunk to the query) adds up; the
+ * other features only scale the sum: without evidence, the modifiers alone (thread, recency…) cannot bring a
+ * chunk in. Written out feature by feature, in the order of `Features`: a loop over their names costs a keyed
+ * look-up per feature, and this runs for every candidate of every search.
+ */
+export function scoreOf(f: Features, w: RerankWeights): number {
+  const evidence =
+    w.lexical * f.lexical +
+    w.context * f.context +
+    w.sentence * f.sentence +
+    (w.vector * Math.max(0, f.vector - VECTOR_FLOOR)) / (1 - VECTOR_FLOOR) +
+    w.entities * f.entities +
+    w.date * f.date;
+  const modifiers = w.speaker * f.speaker + w.thread * f.thread + w.recency * f.recency + w.cold * f.cold + w.intent * f.intent + w.persona * f.persona;
+  return evidence > 0 ? Math.max(0, evidence + modifiers) : 0;
 }
 
 function countShared(entities: readonly string[], query: ReadonlySet<string>): number {
