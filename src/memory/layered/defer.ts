@@ -28,7 +28,8 @@ export function deferLowValue(
   counter: TokenCounter,
 ): { parts: BlockParts; deferred: string[] } {
   if (held === null || room === null) return { parts, deferred: [] };
-  const injected = r.candidates.filter((c) => parts.rank.has(c.id));
+  // The injected candidates by rank, with their scores (the whole candidate report is not needed here).
+  const injected = r.injectedScores.map((score, i) => ({ id: r.injected[i]!, score })).filter((c) => parts.rank.has(c.id));
   const top = injected[0]?.score ?? 0;
   const must = new Set(injected.filter((c) => c.score >= top * STRONG_SHARE).map((c) => c.id));
   if (missesAny(parts, held, must)) return { parts, deferred: [] };

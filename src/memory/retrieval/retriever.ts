@@ -68,6 +68,8 @@ export interface RetrievalResult {
   readonly candidates: readonly CandidateReport[];
   /** Chunk ids injected, by rank (paired turns last). */
   readonly injected: readonly string[];
+  /** The injected candidates' scores, by rank (paired turns are not candidates). */
+  readonly injectedScores: readonly number[];
   /** Heat after this search, for the chunks it touched (persist it). Worked out on first read: read it before any heat changes. */
   readonly heat: ReadonlyMap<string, HeatEntry>;
   /** Pieces injected per chunk id. */
@@ -160,7 +162,8 @@ export function retrieve(index: RetrievalIndex, request: RetrieveRequest): Retri
     }
     return heat;
   };
-  const injected = [...ranked.map((r) => r.candidate.id).filter((id) => packed.chosen.has(id)), ...packed.paired];
+  const chosenRanked = ranked.filter((r) => packed.chosen.has(r.candidate.id));
+  const injected = [...chosenRanked.map((r) => r.candidate.id), ...packed.paired];
   let candidates: CandidateReport[] | null = null;
   let heat: Map<string, HeatEntry> | null = null;
   // The report and the heat are worked out when asked for: a pass the pipeline redoes never needs them.
@@ -171,6 +174,7 @@ export function retrieve(index: RetrievalIndex, request: RetrieveRequest): Retri
       return (candidates ??= reportOf());
     },
     injected,
+    injectedScores: chosenRanked.map((r) => r.candidate.score),
     get heat() {
       return (heat ??= heatAfter());
     },
