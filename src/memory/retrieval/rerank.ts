@@ -52,7 +52,6 @@ export type FeatureName = keyof Features;
 
 export type RerankWeights = Readonly<Record<FeatureName, number>>;
 
-
 /** Cosines below this are what unrelated texts share by chance (hashed n-grams); only the excess is evidence. */
 export const VECTOR_FLOOR = 0.1;
 
