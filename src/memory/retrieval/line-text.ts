@@ -38,14 +38,6 @@ interface Cached {
   /** Lower bounds of counts not known yet. */
   readonly lineFloors: number[];
   readonly textFloors: number[];
-  /**
-   * `smallestLineAtLeast` by the best piece's slot: packing asks it of every candidate on every search. Dropped
-   * whenever a line count becomes known (the floor it was made of may give way to a larger count).
-   */
-  readonly smallest: number[];
-  /** The last `best` asked (NaN: none) and its answer, found without reading the item's pieces. */
-  lastBest: number;
-  last: number;
 }
 
 const cache = new WeakMap<TurnEntry | DocEntry, Cached>();
@@ -60,7 +52,7 @@ function cachedOf(item: LineSource, labels: RecordLabels, speaker: string): Cach
   if (owner === undefined) return null;
   let c = cache.get(owner);
   if (c === undefined || c.labels !== labels || c.speaker !== speaker || c.text !== item.text) {
-    c = { labels, speaker, text: item.text, lines: [], counter: null, lineTokens: [], textTokens: [], lineFloors: [], textFloors: [], smallest: [], lastBest: NaN, last: 0 };
+    c = { labels, speaker, text: item.text, lines: [], counter: null, lineTokens: [], textTokens: [], lineFloors: [], textFloors: [] };
     cache.set(owner, c);
   }
   return c;
@@ -101,8 +93,6 @@ function countsFor(c: Cached, counter: TokenCount): Cached {
     c.textTokens.length = 0;
     c.lineFloors.length = 0;
     c.textFloors.length = 0;
-    c.smallest.length = 0;
-    c.lastBest = NaN;
   }
   return c;
 }
@@ -117,12 +107,7 @@ export function lineTokens(item: LineSource, pieces: readonly number[] | 'all', 
   if (c === null || slot === null) return counter.count(render(item, pieces, labels, speaker));
   const counts = countsFor(c, counter);
   let n = counts.lineTokens[slot];
-  if (n === undefined) {
-    counts.lineTokens[slot] = n = counter.count(cachedLine(c, item, slot));
-    // A smallest line's bound may have been this line's floor: worked out again when next asked.
-    counts.smallest.length = 0;
-    counts.lastBest = NaN;
-  }
+  if (n === undefined) counts.lineTokens[slot] = n = counter.count(cachedLine(c, item, slot));
   return n;
 }
 
@@ -146,28 +131,19 @@ export function lineTokensAtLeast(item: LineSource, pieces: readonly number[] | 
 
 /**
  * A lower bound on the shorter line packing could give the item — whole, or the piece `best` names alone (see
- * `bestPieceOf`): the smaller of their `lineTokensAtLeast`, the same value, from one cache look-up. Packing asks
- * it of every candidate of every search, and each object read there is likely a cache miss: it is remembered
- * until a line count of the record becomes known, and the last `best` asked is answered without the pieces.
+ * `bestPieceOf`): the smaller of their `lineTokensAtLeast`, from one cache look-up (packing asks it of every
+ * candidate of every search).
  */
 export function smallestLineAtLeast(item: LineSource, best: number, labels: RecordLabels, speakerOf: (turn: TurnEntry) => string, counter: TokenCount): number {
+  const piece = bestPieceOf(item, best);
   const c = cachedOf(item, labels, speakerOfItem(item, speakerOf));
   if (c === null) {
     const whole = lineTokensAtLeast(item, 'all', labels, speakerOf, counter);
-    const piece = bestPieceOf(item, best);
     return piece < 0 ? whole : Math.min(whole, lineTokensAtLeast(item, [piece], labels, speakerOf, counter));
   }
   const counts = countsFor(c, counter);
-  if (counts.lastBest === best) return counts.last;
-  const slot = bestPieceOf(item, best) + 1;
-  let n = counts.smallest[slot];
-  if (n === undefined) {
-    const whole = lineAtLeastIn(counts, item, 0, counter);
-    counts.smallest[slot] = n = slot === 0 ? whole : Math.min(whole, lineAtLeastIn(counts, item, slot, counter));
-  }
-  counts.lastBest = best;
-  counts.last = n;
-  return n;
+  const whole = lineAtLeastIn(counts, item, 0, counter);
+  return piece < 0 ? whole : Math.min(whole, lineAtLeastIn(counts, item, piece + 1, counter));
 }
 
 /** The piece packing shows for `best`: -1 (the whole) for a one-piece text, else `best`, or the first if none. */
