@@ -85,7 +85,6 @@ export function gatherCandidates(query: RetrievalQuery, ctx: GatherContext, opti
       // (`allow` agrees with `scopes`, so the filter after the search takes nothing from the top.)
       vectorHits: [...shard.vectorSearch(query.vectorText, depth, ctx.allow, ctx.scopes)],
       cosines: new Map(),
-      bestPieces: new Map(),
       thread: threads(lexical, turns),
     };
     if (key !== null) shard.searchMemo.set(key, shared);
@@ -126,17 +125,12 @@ export function gatherCandidates(query: RetrievalQuery, ctx: GatherContext, opti
   for (const id of vectors.keys()) note(id, 'vector');
 
   const ids = [...sources.keys()];
-  const { cosines, bestPieces } = shared;
+  const { cosines } = shared;
   const missing = ids.filter((id) => !vectors.has(id) && !cosines.has(id));
   for (const [id, cos] of shard.cosines(missing, query.vectorText)) cosines.set(id, cos);
   for (const id of ids) if (!vectors.has(id) && cosines.has(id)) vectors.set(id, cosines.get(id)!);
   // Best sentence for candidates the sentence search did not reach.
-  for (const id of ids) {
-    if (bestPiece.has(id)) continue;
-    let best = bestPieces.get(id);
-    if (best === undefined) bestPieces.set(id, (best = bestPieceOf(shard.chunks.get(id)!, shard, shared.pieceScores)));
-    bestPiece.set(id, best);
-  }
+  for (const id of ids) if (!bestPiece.has(id)) bestPiece.set(id, bestPieceOf(shard.chunks.get(id)!, shard, shared.pieceScores));
   return { ids, sources, lexical, contextOf, bestPiece, vectors, thread };
 }
 

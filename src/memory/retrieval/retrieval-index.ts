@@ -12,7 +12,7 @@ import { intentTags, type IntentTag } from './intent.ts';
 import { splitPieces, type Piece } from './pieces.ts';
 import { SlotLinks } from './links.ts';
 import { isSelfStatement } from './persona.ts';
-import { SearchMemo } from './search-memo.ts';
+import { LastMemo, type SharedSearch } from './search-memo.ts';
 import { NO_HEAT, type DocEntry, type HeatEntry, type TurnEntry } from './records.ts';
 import { terms } from './text-terms.ts';
 
@@ -49,7 +49,7 @@ export class Shard {
   readonly pieceChunk: string[] = [];
   readonly pieceIndex: number[] = [];
   /** The last search that did not depend on its exclusions (see search-memo.ts). */
-  readonly searchMemo = new SearchMemo();
+  readonly searchMemo = new LastMemo<SharedSearch>();
   private readonly _embedder: Embedder | null;
   private readonly _vectors: FlatIndex | null;
   /** Texts added so far: the embedder's statistics (and so a query's vector) change with each. */

@@ -8,6 +8,7 @@ import type { HeatEntry, TurnEntry } from './records.ts';
 import type { RecordLabels } from './render.ts';
 import { DEFAULT_RERANK_OPTIONS, rankCandidates, type Candidate, type Features, type RerankOptions } from './rerank.ts';
 import type { RetrievalIndex } from './retrieval-index.ts';
+import { LastMemo } from './search-memo.ts';
 
 /** Which memory this search may read (the session rules decide; see layered/session-gate.ts). */
 export interface RetrievalScope {
@@ -200,12 +201,14 @@ function mergeByScore(conversation: readonly Candidate[], docs: readonly Candida
 }
 
 /** The last docs ranking per index, under everything it depends on (docs leave nothing out). */
-const docsRankings = new WeakMap<RetrievalIndex, { key: readonly unknown[]; ranked: Candidate[] }>();
+const docsRankings = new WeakMap<RetrievalIndex, LastMemo<Candidate[]>>();
 
 function rankDocs(index: RetrievalIndex, query: RetrievalQuery, rerank: RerankOptions, request: RetrieveRequest): Candidate[] {
   const key = [query, index.docs.version, index.docs.heatRevision, rerank.poolSize, request.rerank, request.now, request.offsetMinutes];
-  const last = docsRankings.get(index);
-  if (last !== undefined && last.key.every((v, i) => v === key[i])) return last.ranked;
+  let memo = docsRankings.get(index);
+  if (memo === undefined) docsRankings.set(index, (memo = new LastMemo()));
+  const last = memo.get(key);
+  if (last !== undefined) return last;
   const ranked = rankCandidates(
     query,
     {
@@ -220,7 +223,7 @@ function rankDocs(index: RetrievalIndex, query: RetrievalQuery, rerank: RerankOp
     rerank,
     request.offsetMinutes,
   );
-  docsRankings.set(index, { key, ranked });
+  memo.set(key, ranked);
   return ranked;
 }
 
