@@ -130,12 +130,10 @@ export function lineTokensAtLeast(item: LineSource, pieces: readonly number[] | 
 }
 
 /**
- * A lower bound on the shorter line packing could give the item — whole, or the piece `best` names alone (see
- * `bestPieceOf`): the smaller of their `lineTokensAtLeast`, from one cache look-up (packing asks it of every
- * candidate of every search).
+ * A lower bound on the shorter of two lines: the whole, and `piece` alone (-1: the whole only) — the smaller of
+ * their `lineTokensAtLeast`, from one cache look-up (packing asks it of every candidate of every search).
  */
-export function smallestLineAtLeast(item: LineSource, best: number, labels: RecordLabels, speakerOf: (turn: TurnEntry) => string, counter: TokenCount): number {
-  const piece = bestPieceOf(item, best);
+export function smallestLineAtLeast(item: LineSource, piece: number, labels: RecordLabels, speakerOf: (turn: TurnEntry) => string, counter: TokenCount): number {
   const c = cachedOf(item, labels, speakerOfItem(item, speakerOf));
   if (c === null) {
     const whole = lineTokensAtLeast(item, 'all', labels, speakerOf, counter);
@@ -144,12 +142,6 @@ export function smallestLineAtLeast(item: LineSource, best: number, labels: Reco
   const counts = countsFor(c, counter);
   const whole = lineAtLeastIn(counts, item, 0, counter);
   return piece < 0 ? whole : Math.min(whole, lineAtLeastIn(counts, item, piece + 1, counter));
-}
-
-/** The piece packing shows for `best`: -1 (the whole) for a one-piece text, else `best`, or the first if none. */
-function bestPieceOf(item: LineSource, best: number): number {
-  if (item.pieces.length <= 1) return -1;
-  return best >= 0 && best < item.pieces.length ? best : 0;
 }
 
 /** The bare text (slot 0) or one piece. */

@@ -289,7 +289,7 @@ function initialPieces(item: PackCandidate, top: boolean, env: PackEnv, counter:
  * one `bestIndex` names; a one-piece item has only the whole).
  */
 function smallestLine(item: PackCandidate, env: PackEnv, counter: TokenCount): number {
-  return smallestLineAtLeast(item, item.candidate.bestPiece, env.labels, env.speakerOf, counter);
+  return smallestLineAtLeast(item, item.pieces.length <= 1 ? -1 : bestIndex(item), env.labels, env.speakerOf, counter);
 }
 
 /** Each record's day in the user's offset, kept with the record (packing asks for it on every search). */
