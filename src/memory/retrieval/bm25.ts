@@ -37,13 +37,12 @@ export interface PreparedQuery {
 export class Bm25Index {
   private readonly _k1: number;
   private readonly _b: number;
-  /** Per slot: id, scope code, length, liveness, and the document's distinct term ids and counts (sorted by id). */
+  /** Per slot: id, scope code, length, liveness, and the document's distinct term ids (to undo them on removal). */
   private readonly _ids: string[] = [];
   private _scopeOf: Int32Array<ArrayBuffer> = new Int32Array(64);
   private _length = new Float64Array(64);
   private _alive = new Uint8Array(64);
   private readonly _docTerms: Int32Array[] = [];
-  private readonly _docTfs: Int32Array[] = [];
   private readonly _slots = new Map<string, number>();
   private readonly _scopes = new Interner();
   /** Per term id: its postings and its live document frequency. */
@@ -64,11 +63,6 @@ export class Bm25Index {
 
   get size(): number {
     return this._live;
-  }
-
-  /** Slots ever used (live or not): the length a dense per-slot array needs. */
-  get slotCount(): number {
-    return this._ids.length;
   }
 
   /** Scopes ever seen: the length a dense per-scope array needs. */
@@ -92,26 +86,21 @@ export class Bm25Index {
     return this._scopeOf[slot]!;
   }
 
-  scopeName(code: number): string {
-    return this._scopes.name(code);
-  }
-
   /** Adds (or replaces) a document. */
   add(id: string, scope: string, terms: readonly string[]): void {
     this.remove(id);
     const slot = this._ids.length;
     this._growDocs(slot + 1);
-    // Distinct terms in first-occurrence order with their counts, then sorted by term id for look-ups.
+    // Distinct terms with their counts.
     const counts = new Map<number, number>();
     for (const t of terms) {
       const tid = this._termId(t);
       counts.set(tid, (counts.get(tid) ?? 0) + 1);
     }
-    const ids = Int32Array.from(counts.keys()).sort();
+    const ids = Int32Array.from(counts.keys());
     const tfs = Int32Array.from(ids, (tid) => counts.get(tid)!);
     this._ids.push(id);
     this._docTerms.push(ids);
-    this._docTfs.push(tfs);
     this._scopeOf[slot] = this._scopes.code(scope);
     this._length[slot] = terms.length;
     this._alive[slot] = 1;
@@ -158,7 +147,7 @@ export class Bm25Index {
     return this._idfOf(this.df(term));
   }
 
-  /** Resolves a query's terms to term ids once, for repeated scoring (`scoreSlot`). */
+  /** Resolves a query's terms to term ids (terms the index lacks, or weighted 0, are left out). */
   prepare(query: ReadonlyMap<string, number>): PreparedQuery {
     const ids: number[] = [];
     const weights: number[] = [];
@@ -196,35 +185,6 @@ export class Bm25Index {
     const { bySlot } = scores;
     for (const slot of scores.slots) top.push(bySlot[slot]!, slot);
     return top.result().map(({ score, item }) => ({ slot: item, score }));
-  }
-
-  /** The BM25 score of one stored document for the query (0 when absent): a feature for candidates found otherwise. */
-  score(id: string, query: ReadonlyMap<string, number>): number {
-    const slot = this._slots.get(id);
-    return slot === undefined ? 0 : this.scoreSlot(slot, this.prepare(query));
-  }
-
-  /** `score` for a slot and a prepared query (no string look-ups). */
-  scoreSlot(slot: number, query: PreparedQuery): number {
-    if (this._alive[slot] !== 1) return 0;
-    const docTerms = this._docTerms[slot]!;
-    const docTfs = this._docTfs[slot]!;
-    const avg = this._totalLength / this._live || 1;
-    const length = this._length[slot]!;
-    let total = 0;
-    for (let q = 0; q < query.ids.length; q++) {
-      const at = findSorted(docTerms, query.ids[q]!);
-      if (at < 0) continue;
-      const tf = docTfs[at]!;
-      const norm = tf + this._k1 * (1 - this._b + (this._b * length) / avg);
-      total += (this.idfOfId(query.ids[q]!) * query.weights[q]! * tf * (this._k1 + 1)) / norm;
-    }
-    return total;
-  }
-
-  /** The distinct term ids of a document (sorted), for callers summing per-term statistics. */
-  termIdsOf(slot: number): Int32Array {
-    return this._docTerms[slot]!;
   }
 
   /** IDF by term id; memoised while the index is unchanged (choosing sentences sums it over many terms). */
@@ -313,18 +273,4 @@ function growInt32(old: Int32Array, capacity: number): Int32Array<ArrayBuffer> {
   const next = new Int32Array(capacity);
   next.set(old);
   return next;
-}
-
-/** Index of `value` in a sorted array, or -1 (documents hold tens of distinct terms: binary search). */
-function findSorted(sorted: Int32Array, value: number): number {
-  let lo = 0;
-  let hi = sorted.length - 1;
-  while (lo <= hi) {
-    const mid = (lo + hi) >> 1;
-    const v = sorted[mid]!;
-    if (v === value) return mid;
-    if (v < value) lo = mid + 1;
-    else hi = mid - 1;
-  }
-  return -1;
 }
