@@ -9,8 +9,6 @@ import type { ChatMessage } from '../../engine/protocol.ts';
 import { sanitizeText } from '../../context/sanitize.ts';
 import type { TokenCounter } from '../../context/tokens.ts';
 import { renderDocs, renderRecords, docLine, recordLine, type DocLine, type RecordLine } from '../retrieval/render.ts';
-import type { RetrievalIndex } from '../retrieval/retrieval-index.ts';
-import type { RetrievalResult } from '../retrieval/retriever.ts';
 import type { SectionLabels } from './labels.ts';
 import { renderWmLine, type WmLine } from './working-memory.ts';
 
@@ -21,8 +19,6 @@ export interface BlockParts {
   readonly working: readonly WmLine[];
   readonly records: readonly RecordLine[];
   readonly docs: readonly DocLine[];
-  /** The retrieval text when it could not be split into its lines: then it is held or sent whole. */
-  readonly opaque: string | null;
   /** Retrieval rank per record / doc id (0 best). */
   readonly rank: ReadonlyMap<string, number>;
 }
@@ -56,29 +52,6 @@ export function selectWorking(lines: readonly WmLine[], label: string, budget: n
     out.push({ ...line, items });
   }
   return { lines: out, tokens, cut: false };
-}
-
-/**
- * Splits a retrieval result into its lines (from the index, rendered with retrieval's own functions); null
- * when they do not render back to exactly `r.text`, so a change in retrieval's rendering cannot corrupt a block.
- */
-export function retrievalLines(r: RetrievalResult, index: RetrievalIndex, userId: string, labels: SectionLabels, offsetMinutes: number): { records: RecordLine[]; docs: DocLine[] } | null {
-  const memory = index.user(userId);
-  const records: RecordLine[] = [];
-  const docs: DocLine[] = [];
-  for (const [id, pieces] of r.chosen) {
-    const turn = memory.turns.get(id);
-    const doc = index.docEntries.get(id);
-    const chunk = turn !== undefined ? memory.shard.chunks.get(id) : index.docs.chunks.get(id);
-    const text = turn?.text ?? doc?.text;
-    if (text === undefined || chunk === undefined) return null;
-    const parts = pieces === 'all' ? [text] : pieces.map((i) => chunk.pieces[i]?.text ?? '');
-    if (turn !== undefined) {
-      const speaker = turn.speaker ?? (turn.role === 'user' ? labels.user : labels.assistant);
-      records.push({ id, time: turn.time, seq: turn.seq, speaker, parts });
-    } else if (doc !== undefined) docs.push({ id, source: doc.source, part: doc.part, parts });
-  }
-  return render(records, docs, labels, offsetMinutes) === r.text ? { records, docs } : null;
 }
 
 function render(records: readonly RecordLine[], docs: readonly DocLine[], labels: SectionLabels, offsetMinutes: number): string {
@@ -124,12 +97,10 @@ function split(parts: BlockParts, held: readonly ChatMessage[]) {
   }
   const records = parts.records.filter((l) => holdsLine(text, recordLine(l, labels), l.parts));
   const docs = parts.docs.filter((l) => holdsLine(text, docLine(l, labels), l.parts));
-  const opaqueHeld = parts.opaque !== null && parts.opaque !== '' && text.includes(sanitizeText(parts.opaque));
   return {
     working,
     records: { held: records, sent: parts.records.filter((l) => !records.includes(l)) },
     docs: { held: docs, sent: parts.docs.filter((l) => !docs.includes(l)) },
-    opaque: parts.opaque === null ? null : { held: opaqueHeld ? parts.opaque : '', sent: opaqueHeld ? '' : parts.opaque },
   };
 }
 
@@ -146,7 +117,7 @@ function deltaOf(parts: BlockParts, held: readonly ChatMessage[]) {
   const records = s.records.sent.filter((l) => once(recordLine(l, labels)));
   const docs = s.docs.sent.filter((l) => once(docLine(l, labels)));
   const wm = labelled(labels.working, s.working.sent);
-  const retrieved = s.opaque?.sent ?? render(records, docs, labels, parts.offsetMinutes);
+  const retrieved = render(records, docs, labels, parts.offsetMinutes);
   return { s, records, docs, wm, retrieved, text: [wm, retrieved].filter((x) => x !== '').join('\n\n') };
 }
 
@@ -173,7 +144,6 @@ export function blockDelta(parts: BlockParts, held: readonly ChatMessage[], coun
  * is not worth a compaction.
  */
 export function fitToRoom(parts: BlockParts, held: readonly ChatMessage[], room: number, counter: TokenCounter): BlockParts {
-  if (parts.opaque !== null) return parts;
   const lines = [
     ...parts.records.map((l) => ({ id: l.id, text: recordLine(l, parts.labels), parts: l.parts })),
     ...parts.docs.map((l) => ({ id: l.id, text: docLine(l, parts.labels), parts: l.parts })),
@@ -197,7 +167,6 @@ export function fitToRoom(parts: BlockParts, held: readonly ChatMessage[], room:
 
 /** Whether one of the records / docs in `must` is missing from `held` (then the turn may compact). */
 export function missesAny(parts: BlockParts, held: readonly ChatMessage[], must: ReadonlySet<string>): boolean {
-  if (parts.opaque !== null) return true;
   const text = heldText(held);
   const best = (id: string): boolean => must.has(id);
   return (

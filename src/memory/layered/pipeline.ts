@@ -31,7 +31,7 @@ import { sectionBudgets, validateBudgets, type SectionBudgets } from './budgets.
 import { voidedTurns } from './deprecation.ts';
 import { BASE_SYSTEM_PROMPT, LABELS, detectLang, systemPrompt, type Lang } from './labels.ts';
 import { deferLowValue } from './defer.ts';
-import { blockDelta, blockText, retrievalLines, selectWorking, type BlockParts } from './memory-block.ts';
+import { blockDelta, blockText, selectWorking, type BlockParts } from './memory-block.ts';
 import type { LayeredReport, MemoryReport } from './report.ts';
 import { DEFAULT_GATE_OPTIONS, gate, type GateOptions } from './session-gate.ts';
 import { SessionWorkingMemory, renderWmLine, type WorkingMemoryPort } from './working-memory.ts';
@@ -263,14 +263,12 @@ export class LayeredMemory {
         ...(this._o.rerank === undefined ? {} : { rerank: this._o.rerank }),
         ...(this._o.pack === undefined ? {} : { pack: this._o.pack }),
       });
-      const split = retrievalLines(r, this.index, input.userId, labels, this._offset);
       const parts: BlockParts = {
         labels,
         offsetMinutes: this._offset,
         working: wm.lines,
-        records: split?.records ?? [],
-        docs: split?.docs ?? [],
-        opaque: split === null ? r.text : null,
+        records: r.records,
+        docs: r.docs,
         rank: new Map(r.injected.map((id, i) => [id, i])),
       };
       return { r, ...deferLowValue(parts, r, state?.sent ?? null, appendRoom(), counter) };
@@ -301,7 +299,7 @@ export class LayeredMemory {
       result = doAssemble(parts);
     }
     const delta = blockDelta(parts, result.messages.slice(0, -1), counter);
-    const memoryText = blockDelta(parts, [], counter).text;
+    const memoryText = blockText(parts, []);
     const carried = carriedTokens(result.nextState, counter);
 
     if (commit) {

@@ -105,6 +105,9 @@ export interface PackResult {
   readonly paired: readonly string[];
   /** Piece indexes injected per chunk id (`'all'` for whole). */
   readonly chosen: ReadonlyMap<string, readonly number[] | 'all'>;
+  /** The lines `text` renders: conversation records and doc chunks. */
+  readonly records: readonly RecordLine[];
+  readonly docs: readonly DocLine[];
 }
 
 interface Entry {
@@ -254,18 +257,18 @@ export function pack(items: readonly PackCandidate[], budget: number, env: PackE
     }
   }
   // Exact count of the rendered block; drop the lowest-priority lines while it is over (BPE merges at joins).
-  let text = renderBlock(order.map((id) => entries.get(id)!), env);
-  let tokens = text === '' ? 0 : counter.count(text);
+  let block = renderBlock(order.map((id) => entries.get(id)!), env);
+  let tokens = block.text === '' ? 0 : counter.count(block.text);
   while (tokens > budget && order.length > 0) {
     const id = order.pop()!;
     entries.delete(id);
     decisions.set(id, 'over-budget');
-    text = renderBlock(order.map((x) => entries.get(x)!), env);
-    tokens = text === '' ? 0 : counter.count(text);
+    block = renderBlock(order.map((x) => entries.get(x)!), env);
+    tokens = block.text === '' ? 0 : counter.count(block.text);
   }
   const chosen = new Map<string, readonly number[] | 'all'>();
   for (const id of order) chosen.set(id, entries.get(id)!.pieces);
-  return { text, tokens, decisions, paired: paired.filter((id) => entries.has(id)), chosen };
+  return { ...block, tokens, decisions, paired: paired.filter((id) => entries.has(id)), chosen };
 }
 
 function bestIndex(item: PackCandidate): number {
@@ -305,7 +308,7 @@ function parts(e: Entry): string[] {
   return lineParts(e.item, e.pieces);
 }
 
-function renderBlock(entries: readonly Entry[], env: PackEnv): string {
+function renderBlock(entries: readonly Entry[], env: PackEnv): { text: string; records: RecordLine[]; docs: DocLine[] } {
   const records: RecordLine[] = [];
   const docs: DocLine[] = [];
   for (const e of entries) {
@@ -316,5 +319,6 @@ function renderBlock(entries: readonly Entry[], env: PackEnv): string {
       docs.push({ id: e.item.doc.id, source: e.item.doc.source, part: e.item.doc.part, parts: parts(e) });
     }
   }
-  return [renderRecords(records, env.labels, env.offsetMinutes), renderDocs(docs, env.labels)].filter((s) => s !== '').join('\n\n');
+  const text = [renderRecords(records, env.labels, env.offsetMinutes), renderDocs(docs, env.labels)].filter((s) => s !== '').join('\n\n');
+  return { text, records, docs };
 }

@@ -5,7 +5,7 @@
 import { DEFAULT_PACK_OPTIONS, pack, type PackCandidate, type PackDecision, type PackOptions, type TokenCount } from './pack.ts';
 import type { RetrievalQuery } from './query.ts';
 import type { HeatEntry, TurnEntry } from './records.ts';
-import type { RecordLabels } from './render.ts';
+import type { DocLine, RecordLabels, RecordLine } from './render.ts';
 import { DEFAULT_RERANK_OPTIONS, rankCandidates, type Candidate, type Features, type RerankOptions } from './rerank.ts';
 import type { RetrievalIndex } from './retrieval-index.ts';
 import { LastMemo } from './search-memo.ts';
@@ -75,6 +75,9 @@ export interface RetrievalResult {
   readonly heat: ReadonlyMap<string, HeatEntry>;
   /** Pieces injected per chunk id. */
   readonly chosen: ReadonlyMap<string, readonly number[] | 'all'>;
+  /** The lines `text` renders (the memory block places them line by line). */
+  readonly records: readonly RecordLine[];
+  readonly docs: readonly DocLine[];
 }
 
 export function retrieve(index: RetrievalIndex, request: RetrieveRequest): RetrievalResult {
@@ -180,6 +183,8 @@ export function retrieve(index: RetrievalIndex, request: RetrieveRequest): Retri
       return (heat ??= heatAfter());
     },
     chosen: packed.chosen,
+    records: packed.records,
+    docs: packed.docs,
   };
 }
 

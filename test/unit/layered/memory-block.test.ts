@@ -24,7 +24,6 @@ const parts = (over: Partial<BlockParts> = {}): BlockParts => ({
     record('d', 4, 'The server 10.0.0.7 runs nginx behind the office firewall.'),
   ],
   docs: [],
-  opaque: null,
   rank: new Map([['d', 0], ['a', 1], ['b', 2], ['c', 3]]),
   ...over,
 });
