@@ -29,7 +29,7 @@ export function deferLowValue(
 ): { parts: BlockParts; deferred: string[] } {
   if (held === null || room === null) return { parts, deferred: [] };
   // The injected candidates by rank, with their scores (the whole candidate report is not needed here).
-  const injected = r.injectedScores.map((score, i) => ({ id: r.injected[i]!, score })).filter((c) => parts.rank.has(c.id));
+  const injected = r.injectedScores.map((score, i) => ({ id: r.injected[i]!, score }));
   const top = injected[0]?.score ?? 0;
   const must = new Set(injected.filter((c) => c.score >= top * STRONG_SHARE).map((c) => c.id));
   if (missesAny(parts, held, must)) return { parts, deferred: [] };
