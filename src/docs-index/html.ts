@@ -46,6 +46,8 @@ export function parseHtmlPage(html: string): ParsedPage {
   const slugger = new Slugger();
   const sections: PageSection[] = [{ depth: 0, heading: '', anchor: '', blocks: [] }];
   let paragraph = '';
+  /** The pending paragraph is only an `<li>`'s marker (and space): the item's text, even inside a nested block, goes after it. */
+  let markerOnly = false;
   let pre: string | null = null;
   let heading: { depth: number; id: string; text: string } | null = null;
   let dropped = 0;
@@ -56,6 +58,7 @@ export function parseHtmlPage(html: string): ParsedPage {
     const text = collapseSpace(paragraph);
     if (text !== '') current().blocks.push({ text, code: false });
     paragraph = '';
+    markerOnly = false;
   };
 
   for (const t of scope(all)) {
@@ -71,7 +74,10 @@ export function parseHtmlPage(html: string): ParsedPage {
     if (t.type === 'text') {
       if (pre !== null) pre += t.text;
       else if (heading !== null) heading.text += t.text;
-      else paragraph += t.text;
+      else {
+        paragraph += t.text;
+        if (t.text.trim() !== '') markerOnly = false;
+      }
       continue;
     }
     const level = HEADING.exec(t.name)?.[1];
@@ -85,10 +91,11 @@ export function parseHtmlPage(html: string): ParsedPage {
       } else if (BLOCK.has(t.name) || VOID.has(t.name)) {
         if (pre !== null) pre += t.name === 'br' ? '\n' : '';
         else if (heading !== null) heading.text += ' ';
-        else {
-          flush();
-          if (t.name === 'li') paragraph = '- ';
-        }
+        else if (t.name === 'li') {
+          if (!markerOnly) flush();
+          paragraph = '- ';
+          markerOnly = true;
+        } else if (!markerOnly) flush();
       } else if (t.name === 'td' || t.name === 'th') paragraph += ' ';
       continue;
     }

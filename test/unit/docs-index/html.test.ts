@@ -50,3 +50,12 @@ describe('parseHtmlPage', () => {
     expect(fragment.sections[0]!.blocks[0]!.text).toBe('text with a stray < sign');
   });
 });
+
+describe('parseHtmlPage list items', () => {
+  it('attaches an item whose text sits in a nested block to its marker', () => {
+    const page = parseHtmlPage('<body><h2>Steps</h2><ul><li><p>Install it</p></li><li><p>Run it</p></li></ul></body>');
+    expect(page.sections[0]!.blocks.map((b) => b.text)).toEqual(['- Install it', '- Run it']);
+    const spaced = parseHtmlPage('<body><h2>Steps</h2><ul>\n  <li>\n    <div><p>Install it</p></div>\n  </li>\n</ul></body>');
+    expect(spaced.sections[0]!.blocks.map((b) => b.text)).toEqual(['- Install it']);
+  });
+});
