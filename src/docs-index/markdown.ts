@@ -15,7 +15,8 @@ export function inlinePlainText(tokens: readonly Token[]): string {
   for (const token of tokens) {
     switch (token.type) {
       case 'codespan':
-        out += decodeEntities((token as Tokens.Codespan).text);
+        // A code span's text is the source as written: CommonMark does not decode entities inside backticks.
+        out += (token as Tokens.Codespan).text;
         break;
       case 'br':
         out += '\n';

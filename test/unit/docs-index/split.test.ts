@@ -86,6 +86,12 @@ describe('splitPage (real Qwen tokenizer)', () => {
     expect(new Set(chunks.map((c) => c.anchor)).size).toBe(4);
   });
 
+  it('keeps a code span’s text as written (no entity decoding inside backticks), and decodes entities outside', () => {
+    const page = parseMarkdownPage('## Use `a &amp; b`\n\nWrite `&lt;br&gt;` &amp; `&#42;`, not &lt;br&gt;.\n');
+    expect(page.sections[0]!.heading).toBe('Use a &amp; b');
+    expect(page.sections[0]!.blocks.map((b) => b.text)).toEqual(['Write &lt;br&gt; & &#42;, not <br>.']);
+  });
+
   it('turns lists, tables and inline markup into plain text', () => {
     const md = '## Options\n\n- **model**: a GGUF [URL](https://x.example)\n- `lang`: zh or en\n  1. nested\n\n| Name | Default |\n| --- | --- |\n| window | 4096 |\n';
     const [chunk] = chunkDoc('o.md', md, counter).chunks;
