@@ -1,9 +1,11 @@
 /**
  * Writes an index to `<out>`: `pages/<hash>.json` for each page whose file is not there yet (a file named by its
  * content hash never needs rewriting), page files no page uses any more deleted, then `manifest.json` (last, so a
- * reader never sees a manifest naming a file not yet written).
+ * reader never sees a manifest naming a file not yet written). Each file is written under a temporary name in the
+ * same folder and renamed into place, so an interrupted run never leaves a cut-short file under a name a later run
+ * would keep as it is.
  */
-import { mkdir, readdir, rm, stat, writeFile } from 'node:fs/promises';
+import { mkdir, readdir, rename, rm, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { DocsManifest, DocsPageFile } from '../../src/docs-index/format.ts';
 
@@ -19,6 +21,18 @@ export interface WriteStats {
 }
 
 const PAGE_FILE = /^[0-9a-f]{64}\.json$/;
+
+/** Writes `path` whole or not at all: to a temporary name beside it, then renamed over it (atomic on one filesystem). */
+async function writeAtomic(path: string, data: string): Promise<void> {
+  const temp = `${path}.${process.pid}.${Math.random().toString(36).slice(2)}.tmp`;
+  try {
+    await writeFile(temp, data);
+    await rename(temp, path);
+  } catch (error) {
+    await rm(temp, { force: true }).catch(() => undefined);
+    throw error;
+  }
+}
 
 export async function writeDocsIndex(out: string, manifest: DocsManifest, pages: readonly DocsPageFile[]): Promise<WriteStats> {
   const dir = join(out, 'pages');
@@ -37,12 +51,12 @@ export async function writeDocsIndex(out: string, manifest: DocsManifest, pages:
       continue;
     }
     const json = JSON.stringify(page);
-    await writeFile(path, json);
+    await writeAtomic(path, json);
     stats.written += 1;
     stats.bytes += Buffer.byteLength(json);
   }
   const manifestJson = JSON.stringify(manifest, null, 1);
-  await writeFile(join(out, 'manifest.json'), manifestJson);
+  await writeAtomic(join(out, 'manifest.json'), manifestJson);
   stats.bytes += Buffer.byteLength(manifestJson);
   for (const name of existing) {
     if (wanted.has(name)) continue;
