@@ -123,7 +123,8 @@ export class WidgetRuntimeImpl implements WidgetRuntime {
   // Loading ----------------------------------------------------------------------------------------------------
 
   private async _load(signal: AbortSignal | undefined): Promise<void> {
-    this._set({ phase: 'loading', progress: this._progress(), step: 'model', error: null });
+    // A retry after a docs failure keeps the loaded engine: only the docs load, and the loading line says so.
+    this._set({ phase: 'loading', progress: this._progress(), step: this._engine !== null ? 'docs' : 'model', error: null });
     const counter = (this._counter ??= loadTokenizer(this._config).catch((error: unknown) => {
       this._counter = null;
       throw error;
@@ -143,7 +144,8 @@ export class WidgetRuntimeImpl implements WidgetRuntime {
       this._config,
       (p) => {
         this._engineFraction = p.phase === 'init' ? 1 : p.fraction;
-        this._set({ progress: this._progress(), step: this._engineFraction < 1 ? 'model' : 'docs' });
+        // Once the model is in, what is left to wait for is the docs (unless they loaded already).
+        this._set({ progress: this._progress(), step: this._engineFraction < 1 || this._docs !== null ? 'model' : 'docs' });
       },
       signal,
     );

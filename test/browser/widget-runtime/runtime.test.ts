@@ -144,7 +144,14 @@ describe('widget runtime: answers from the docs', () => {
     // Fixed on the server: the same runtime retries and answers from the docs it kept.
     await writeRaw(`${dir}/manifest.json`, JSON.stringify(manifest));
     clearRequests();
+    const retrying: WidgetStatus[] = [];
+    const stopWatching = broken.onStatus((s) => retrying.push(s));
     await broken.ready();
+    stopWatching();
+    // The model stayed loaded: the retry reads only the docs, and its loading line says so.
+    const loading = retrying.filter((s) => s.phase === 'loading').map((s) => s.text);
+    expect(loading.length).toBeGreaterThan(0);
+    for (const text of loading) expect(text).toMatch(/^Reading the docs index/);
     expect(broken.lastSync).toMatchObject({ pages: 3, fetched: 0, removed: 0 });
     expect(requestsUnder(`/${dir}/pages/`)).toEqual([]);
     const result = await broken.ask('Which port does the Zorblax daemon listen on?');
