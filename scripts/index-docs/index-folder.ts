@@ -4,7 +4,7 @@
  * files with a reason, and (with `out`) writes the index. Pages are built one by one; a file that fails never
  * stops the rest.
  */
-import { open, readFile } from 'node:fs/promises';
+import { open } from 'node:fs/promises';
 import { join } from 'node:path';
 import { DEFAULT_MAX_BYTES, checkSize, decodeDocBytes } from '../../src/docs-index/decode.ts';
 import { DOCS_INDEX_VERSION, type DocsManifest, type DocsPageFile } from '../../src/docs-index/format.ts';
@@ -60,15 +60,15 @@ export interface IndexDocsResult {
   stats: IndexDocsStats;
 }
 
-/** Reads a file, refusing one over the size limit before reading it whole. */
+/** Reads a file, refusing one over the size limit before reading it whole (one open handle for both). */
 async function readDoc(path: string, maxBytes: number): Promise<string> {
   const handle = await open(path, 'r');
   try {
     checkSize((await handle.stat()).size, maxBytes);
+    return decodeDocBytes(await handle.readFile(), maxBytes);
   } finally {
     await handle.close();
   }
-  return decodeDocBytes(await readFile(path), maxBytes);
 }
 
 function reasonOf(error: unknown): string {

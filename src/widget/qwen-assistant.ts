@@ -1,5 +1,6 @@
 import { LitElement, html, nothing, type PropertyValues } from 'lit';
 import { property, query, state } from 'lit/decorators.js';
+import { fire } from '../ui/fire.ts';
 import { markdownStyles } from '../ui/markdown-styles.ts';
 import { AssistantController } from './assistant-controller.ts';
 import { ATTRIBUTES, parseAttributes, problemText, resolveLang, type WidgetSettings } from './attributes.ts';
@@ -210,7 +211,7 @@ export class QwenAssistant extends LitElement {
     this.open = open;
     // The runtime (engine, tokenizer, docs index) starts loading on the first open.
     if (open) void this.assistant.start();
-    this.dispatchEvent(new CustomEvent('qwen-assistant-toggle', { detail: { open }, bubbles: true, composed: true }));
+    fire(this, 'qwen-assistant-toggle', { open });
   }
 
   private _close(): void {

@@ -6,6 +6,7 @@
  */
 import type { TokenCounter } from '../../context/tokens.ts';
 import { LayeredMemory } from '../../memory/layered/pipeline.ts';
+import { yieldToEventLoop } from '../../memory/memory-index.ts';
 import type { DocChunkRecord } from '../../memory/records.ts';
 import { InMemoryChunkStore } from '../../memory/retrieval/records.ts';
 import { RetrievalIndex } from '../../memory/retrieval/retrieval-index.ts';
@@ -37,13 +38,6 @@ function promptSource(chunk: DocChunkRecord): string {
 
 /** Doc chunks indexed between yields: the host page stays responsive while 10,000 chunks are indexed. */
 const SLICE = 200;
-
-/** Yields to the event loop (input, rendering) between slices of work. */
-function yieldToPage(): Promise<void> {
-  const scheduler = (globalThis as { scheduler?: { yield?: () => Promise<void> } }).scheduler;
-  if (typeof scheduler?.yield === 'function') return scheduler.yield();
-  return new Promise((resolve) => setTimeout(resolve, 0));
-}
 
 /**
  * Builds the docs memory while the docs arrive: the pages a sync writes are indexed as they are written (so
@@ -90,7 +84,7 @@ export class DocsMemoryBuilder {
       this.links.set(chunk.id, chunkSource(chunk));
       this._docs.add(chunk.docId);
       this._chunks++;
-      if ((i + 1) % SLICE === 0) await yieldToPage();
+      if ((i + 1) % SLICE === 0) await yieldToEventLoop();
     }
   }
 }

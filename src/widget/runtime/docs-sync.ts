@@ -139,7 +139,7 @@ export async function syncDocsIndex(store: MemoryStore, manifestUrl: string, opt
   }
 
   const storeKey = embedderKey(store.embedder);
-  const indexKey = `${manifest.embedder.id}@${manifest.embedder.version}`;
+  const indexKey = embedderKey(manifest.embedder);
   const vectorsFrom = indexKey === storeKey && manifest.embedder.dimensions === store.embedder.dimensions ? indexKey : null;
   const stored = new Map((await store.listDocs()).map((d) => [d.docId, d]));
   const listed = new Set(manifest.pages.map(pageDocId));
