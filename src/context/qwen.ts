@@ -58,7 +58,11 @@ export function toQwen25(tokenizerJson: unknown, tokenizerConfig: unknown): { to
   return { tokenizer, config };
 }
 
-/** Qwen2's pre-tokenizer split: every alternative ends at or before a run of newlines. */
+/**
+ * Qwen2's pre-tokenizer split. A piece holding a newline ends at the last newline of its run of whitespace
+ * (`\s*[\r\n]+` takes "\n \n" whole) and never continues into the text after it, and no piece looks behind its
+ * start: so the text before and after such a newline tokenize independently (`newlineSegments`).
+ */
 const QWEN2_SPLIT = "(?i:'s|'t|'re|'ve|'m|'ll|'d)|[^\\r\\n\\p{L}\\p{N}]?\\p{L}+|\\p{N}| ?[^\\s\\p{L}\\p{N}]+[\\r\\n]*|\\s*[\\r\\n]+|\\s+(?!\\S)|\\s+";
 
 /**

@@ -9,9 +9,10 @@ export interface TextTokenizer {
   encode(text: string): number[];
   decode(ids: readonly number[]): string;
   /**
-   * No token spans a newline that is followed by something other than a newline: the text before it (newline
-   * included) and the text after it tokenize independently. True of Qwen2's pre-tokenizer, whose every pattern
-   * ends at or before a run of newlines; it lets a counter add up the lines of a long text from memory.
+   * No token spans a newline unless the whitespace right after it holds another newline: the text before such a
+   * newline (newline included) and the text after it tokenize independently. True of Qwen2's pre-tokenizer, whose
+   * piece holding a newline ends at the last newline of its run of whitespace ("\n \n" and "\n\t\r\n" are one
+   * piece) and never continues into the text after; it lets a counter add up the lines of a long text from memory.
    */
   readonly splitsAfterNewline?: boolean;
   /**
@@ -59,15 +60,30 @@ export interface CachedTokenCounterOptions {
 const SEGMENTED_MIN_CHARS = 200;
 
 /**
+ * Whitespace for `newlineSegments`: JavaScript's `\s`, and NEL, which is whitespace to Rust's `\s` though not to
+ * JavaScript's. Taking too much for whitespace only finds more newlines ahead, which leaves lines joined: safe.
+ */
+const SPACE = /[\s\u0085]/u;
+
+/** Whether the newline at `i` ends a piece: no other newline comes before the next non-space character. */
+function endsPiece(text: string, i: number): boolean {
+  for (let j = i + 1; j < text.length; j++) {
+    const c = text.charAt(j);
+    if (c === '\n' || c === '\r') return false;
+    if (!SPACE.test(c)) return true;
+  }
+  return true;
+}
+
+/**
  * Where a text splits into independently tokenized segments (see `TextTokenizer.splitsAfterNewline`): after each
- * newline that is followed by something other than a newline.
+ * newline that ends a piece. "a\nb" and "a\n b" split after the newline; "a\n\nb" and "a\n \nb" only before the "b".
  */
 export function newlineSegments(text: string): string[] {
   const out: string[] = [];
   let start = 0;
   for (let i = text.indexOf('\n'); i !== -1 && i + 1 < text.length; i = text.indexOf('\n', i + 1)) {
-    const next = text.charCodeAt(i + 1);
-    if (next === 10 || next === 13) continue;
+    if (!endsPiece(text, i)) continue;
     out.push(text.slice(start, i + 1));
     start = i + 1;
   }

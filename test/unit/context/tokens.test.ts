@@ -141,13 +141,20 @@ describe('CachedTokenCounter', () => {
 
 describe('counting long texts line by line (Qwen2 pre-tokenizer)', () => {
   // Pieces that meet at line ends in every way the pre-tokenizer treats differently: punctuation before a newline,
-  // spaces before and after it, runs of newlines, \r, digits, CJK, contractions, special-token strings.
+  // spaces before and after it, runs of newlines, whitespace-only lines between newlines (one piece to Qwen2),
+  // \r, digits, CJK, contractions, special-token strings.
   const piece = fc.constantFrom(
     'Hello', ' world', 'nginx', '服务器', '的', '你好', '。', '，', '.', '!', '?', ':', ' ', '  ', '\t', '\n', '\n\n', '\r\n', ' \n', '.\n',
+    '\n \n', '\n\t\n', '\n    \n', '\r\n \r\n', '\n\u00a0\n', '\n\u3000', 'def f(x):\n    y = x\n    \n\t\n    return y\n',
     '2024', '7', "'s", "'ll", '```', '    return x', '- ', '[相关历史（对话记录）]', '8 May 2023', '(docs/page.md#a)', '…', '\u00a0', '\u3000',
     '<|im_end|>', 'é', 'e\u0301', '😀', '#', '->',
   );
-  const text = fc.array(piece, { minLength: 20, maxLength: 160 }).map((parts) => parts.join(''));
+  // Long enough to be counted line by line (shorter texts are tokenized whole): a short mix is repeated past 200
+  // characters, which also makes it meet itself at every seam.
+  const text = fc.array(piece, { minLength: 20, maxLength: 160 }).map((parts) => {
+    const t = parts.join('');
+    return t.length >= 200 ? t : t.repeat(Math.ceil(200 / t.length));
+  });
 
   it('gives exactly the tokens of the whole text, for any mix of lines', async () => {
     const tokenizer = await realTokenizer();
@@ -163,14 +170,24 @@ describe('counting long texts line by line (Qwen2 pre-tokenizer)', () => {
     );
   });
 
-  it('splits after each newline followed by something else, and the pieces join back to the text', () => {
+  it('splits after each newline that ends a piece, and the pieces join back to the text', () => {
     expect(newlineSegments('a\nb\n\nc.\n d\r\ne\n')).toEqual(['a\n', 'b\n\n', 'c.\n', ' d\r\n', 'e\n']);
+    // Whitespace between newlines belongs to one piece: no split until the last newline of the run.
+    expect(newlineSegments('a\n \nb\n\t\nc\n    \nd\n\u00a0x\n \r\n')).toEqual(['a\n \n', 'b\n\t\n', 'c\n    \n', 'd\n', '\u00a0x\n \r\n']);
+    expect(newlineSegments('if x:\n    \n    y\nz')).toEqual(['if x:\n    \n', '    y\n', 'z']);
     expect(newlineSegments('no newline')).toEqual(['no newline']);
     fc.assert(
       fc.property(text, (t) => {
         expect(newlineSegments(t).join('')).toBe(t);
       }),
     );
+  });
+
+  it('keeps a whitespace-only line with the newlines around it (Qwen2 makes "\\n \\n" one piece)', async () => {
+    const tokenizer = await realTokenizer();
+    const t = `${'x'.repeat(210)}a\n \nb`;
+    expect(tokenizer.encode(t).length).toBe(30);
+    expect(new CachedTokenCounter(tokenizer).count(t)).toBe(30);
   });
 
   it('tokenizes only the lines it has not seen', async () => {
