@@ -41,8 +41,8 @@ const MIN_REUSED_RUN = 48;
 /** Share of an exchange's tokens the new block may have to carry again for the exchange to go in step 1. */
 const KEEP_SHARE = 0.25;
 
-/** Messages of kept stretches (consecutive in the old prompt) that are too short to reuse and not the last one. */
-function shortRuns(kept: readonly number[], tokens: readonly number[]): number[] {
+/** Kept stretches (consecutive in the old prompt) that are too short to reuse and not the last one, oldest first. */
+function shortRuns(kept: readonly number[], tokens: readonly number[]): number[][] {
   const runs: number[][] = [];
   for (const j of kept) {
     const run = runs.at(-1);
@@ -50,7 +50,7 @@ function shortRuns(kept: readonly number[], tokens: readonly number[]): number[]
     else runs.push([j]);
   }
   const size = (run: readonly number[]): number => run.reduce((n, j) => n + tokens[j]!, 0);
-  return runs.slice(0, -1).filter((run) => run[0] !== 0 && size(run) < MIN_REUSED_RUN).flat();
+  return runs.slice(0, -1).filter((run) => run[0] !== 0 && size(run) < MIN_REUSED_RUN);
 }
 
 /** Exchanges of the draft after the system message: a user message with the replies that follow it. */
@@ -84,7 +84,9 @@ export function slideDraft(
   const held = (without: readonly number[] = []): ChatMessage[] => kept(without).map((j) => messages[j]!);
   const inputWithout = (without: readonly number[] = []): InputMessage => inputFor(held(without));
   let input = inputWithout();
-  const total = (): number => kept().reduce((n, j) => n + tokens[j]!, 0) + input.tokens + budget.generationPrompt;
+  /** The prompt's tokens, or what they would be without some messages and with the new message rebuilt for that. */
+  const total = (without: readonly number[] = [], next = input): number =>
+    kept(without).reduce((n, j) => n + tokens[j]!, 0) + next.tokens + budget.generationPrompt;
   const drop = (unit: readonly number[]): void => {
     for (const j of unit) dropped.add(j);
     input = inputWithout();
@@ -121,8 +123,12 @@ export function slideDraft(
     input = inputWithout();
   }
   if (total() > budget.promptLimit && newest.length > 0) drop(newest);
-  // 4. A kept stretch too short to be reused, with kept messages after it, would stop the reuse of all of those.
-  for (let short = shortRuns(kept(), tokens); short.length > 0; short = shortRuns(kept(), tokens)) drop(short);
+  // 4. A kept stretch too short to be reused, with kept messages after it, would stop the reuse of all of those:
+  //    it goes, unless the new block, no longer finding the memory it holds, would grow back over the limit.
+  //    (Dropping whole stretches splits none of the others, so the short ones are known from the start.)
+  for (const run of shortRuns(kept(), tokens)) {
+    if (total(run, inputWithout(run)) <= budget.promptLimit) drop(run);
+  }
 
   const out: Draft = { messages: [], tokens: [], sentFrom: [], sourceContent: [], turns: [...draft.turns], warnings: [...draft.warnings] };
   for (const j of kept()) {

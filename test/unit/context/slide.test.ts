@@ -83,6 +83,30 @@ describe('sliding compaction and memory built for what the prompt holds', () => 
     }
   });
 
+  it('keeps a stretch too short to reuse when dropping it would bring back memory that overflows the prompt', () => {
+    const words = (n: number, word: string): string => Array.from({ length: n }, (_, k) => `${word}${k}`).join(' ');
+    let memory = 'memory';
+    while (counter.count(memory) < 139) memory += ' memory';
+    // Request 4 slides out the exchanges around the short "KEY ok" one; dropping that too (it cannot be reused)
+    // would make the memory block come back, 139 tokens, and the prompt go over the limit.
+    const turns = [[words(20, 'alpha'), words(10, 'beta')], ['KEY ok', 'fine'], [words(20, 'gamma'), words(10, 'delta')], [words(60, 'eps'), words(60, 'zeta')]];
+    const history: ChatMessage[] = [];
+    let state: ContextState | null = null;
+    let last: AssembleResult | null = null;
+    for (let i = 0; i <= turns.length; i++) {
+      const input = turns[i]?.[0] ?? 'And now?';
+      const extras: ExtrasFor = (held) => (i >= 2 && !held.some((m) => m.content.includes('KEY')) ? memory : '');
+      last = assemble(state, { history: [...history], input, extras }, config, counter);
+      state = last.nextState;
+      expect(last.report.promptTokens).toBeLessThanOrEqual(last.report.budget.promptLimit);
+      if (turns[i] !== undefined) history.push({ role: 'user', content: turns[i]![0]! }, { role: 'assistant', content: turns[i]![1]! });
+    }
+    expect(last!.report.compaction).toBe('over-budget');
+    expect(last!.messages.some((m) => m.content === 'KEY ok')).toBe(true);
+    expect(last!.messages.at(-1)!.content).not.toContain('memory');
+    expect(counter.encode(renderChatML(last!.messages))).toHaveLength(last!.report.promptTokens);
+  });
+
   it('re-selects from the plain history by default', () => {
     const reselect = resolveConfig({ ...config, compaction: 'reselect' });
     let state: ContextState | null = null;
