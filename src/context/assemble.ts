@@ -265,8 +265,12 @@ export function assemble(
     throw new AssistantError('invalid_config', `The system prompt (${systemTokens} tokens) leaves no room for a message.`);
   }
   const extras = request.extras;
+  // Extras given as text (or none) give the same message whatever it follows: it is built once.
+  let fixed: InputMessage | undefined;
   const inputFor = (held: readonly ChatMessage[]): InputMessage =>
-    buildInputMessage(request.input, typeof extras === 'function' ? extras(held) : extras, room, counter, config);
+    typeof extras === 'function'
+      ? buildInputMessage(request.input, extras(held), room, counter, config)
+      : (fixed ??= buildInputMessage(request.input, extras, room, counter, config));
   const key = configKey(config);
 
   let cause: CompactionCause | null = null;

@@ -87,29 +87,33 @@ export function slideDraft(
   /** The prompt's tokens, or what they would be without some messages and with the new message rebuilt for that. */
   const total = (without: readonly number[] = [], next = input): number =>
     kept(without).reduce((n, j) => n + tokens[j]!, 0) + next.tokens + budget.generationPrompt;
-  const drop = (unit: readonly number[]): void => {
+  /** Drops messages; `rebuilt` is the new message for what is left, when already built. */
+  const drop = (unit: readonly number[], rebuilt = inputWithout(unit)): void => {
     for (const j of unit) dropped.add(j);
-    input = inputWithout();
+    input = rebuilt;
   };
   const older = units.slice(0, -1);
   // 1. Exchanges the new block hardly needs: it grows by at most a quarter of what they free.
   for (const unit of older) {
     if (total() <= budget.lowWater) break;
     const size = unit.reduce((n, j) => n + tokens[j]!, 0);
-    if (inputWithout(unit).tokens - input.tokens <= size * KEEP_SHARE) drop(unit);
+    const without = inputWithout(unit);
+    if (without.tokens - input.tokens <= size * KEEP_SHARE) drop(unit, without);
   }
   // 2. Over the limit still: older exchanges that free the most net of the memory the new block must then
   //    carry again (mostly stale blocks go before ones the new turn still reads).
   while (total() > budget.promptLimit) {
     let best: readonly number[] | null = null;
+    let bestInput = input;
     let bestGain = -Infinity;
     for (const unit of older) {
       if (dropped.has(unit[0]!)) continue;
-      const gain = unit.reduce((n, j) => n + tokens[j]!, 0) - (inputWithout(unit).tokens - input.tokens);
-      if (gain > bestGain) [best, bestGain] = [unit, gain];
+      const without = inputWithout(unit);
+      const gain = unit.reduce((n, j) => n + tokens[j]!, 0) - (without.tokens - input.tokens);
+      if (gain > bestGain) [best, bestInput, bestGain] = [unit, without, gain];
     }
     if (best === null) break;
-    drop(best);
+    drop(best, bestInput);
   }
   // 3. Last resort: the newest exchange's memory block (a message sent with one ends with its own text), then it.
   const newest = units.at(-1) ?? [];
@@ -127,7 +131,8 @@ export function slideDraft(
   //    it goes, unless the new block, no longer finding the memory it holds, would grow back over the limit.
   //    (Dropping whole stretches splits none of the others, so the short ones are known from the start.)
   for (const run of shortRuns(kept(), tokens)) {
-    if (total(run, inputWithout(run)) <= budget.promptLimit) drop(run);
+    const without = inputWithout(run);
+    if (total(run, without) <= budget.promptLimit) drop(run, without);
   }
 
   const out: Draft = { messages: [], tokens: [], sentFrom: [], sourceContent: [], turns: [...draft.turns], warnings: [...draft.warnings] };
