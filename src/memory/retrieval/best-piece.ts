@@ -4,7 +4,7 @@
  * highest total IDF — and a statement rather than a question ("That's great!" and "Why?" tell nothing).
  * Pure, no DOM.
  */
-import type { IndexedChunk, Shard } from './retrieval-index.ts';
+import type { Shard } from './retrieval-index.ts';
 
 export interface BestPiece {
   /** Index into the chunk's pieces, or -1. */
@@ -15,30 +15,39 @@ export interface BestPiece {
 const QUESTION_END = /[?？]\s*$/;
 
 /**
- * The best piece of a chunk, given the query's BM25 over `shard.pieces` dense by slot (the sentence search's own
- * scores: one pass over the postings scores every sentence, so none is scored twice).
+ * The best piece of the chunk at `slot` of `shard.turns`, given the query's BM25 over `shard.pieces` dense by slot
+ * (the sentence search's own scores: one pass over the postings scores every sentence, so none is scored twice).
+ * Read by slot from the shard's arrays: a docs search asks this of a hundred chunks out of ten thousand.
  */
-export function bestPieceOf(chunk: IndexedChunk, shard: Shard, pieceScores: Float64Array): BestPiece {
-  let best: BestPiece = { index: -1, score: 0 };
-  for (let i = 0; i < chunk.pieces.length; i++) {
-    const score = pieceScores[chunk.pieceSlots[i]!] ?? 0;
-    if (score > best.score) best = { index: i, score };
+export function bestPieceOf(slot: number, shard: Shard, pieceScores: Float64Array): BestPiece {
+  const first = shard.firstPiece[slot]!;
+  const count = shard.pieceCount[slot]!;
+  let index = -1;
+  let score = 0;
+  for (let i = 0; i < count; i++) {
+    const s = pieceScores[first + i] ?? 0;
+    if (s > score) {
+      index = i;
+      score = s;
+    }
   }
-  if (best.index >= 0 || chunk.pieces.length <= 1) return best;
-  return { index: mostInformative(chunk, shard), score: 0 };
+  if (index >= 0 || count <= 1) return { index, score };
+  return { index: mostInformative(slot, shard), score: 0 };
 }
 
 /**
- * The most informative pieces, by chunk id, while the shard's statistics (its version) are unchanged: they do
- * not depend on the query, and a docs search finds most of its chunks by vector alone, with no word matching.
+ * The most informative pieces, by slot of `shard.turns`, while the shard's statistics (its version) are
+ * unchanged: they do not depend on the query, and a docs search finds most of its chunks by vector alone, with
+ * no word matching.
  */
-const informative = new WeakMap<Shard, { version: number; byChunk: Map<string, number> }>();
+const informative = new WeakMap<Shard, { version: number; bySlot: Map<number, number> }>();
 
-function mostInformative(chunk: IndexedChunk, shard: Shard): number {
+function mostInformative(slot: number, shard: Shard): number {
   let memo = informative.get(shard);
-  if (memo === undefined || memo.version !== shard.version) informative.set(shard, (memo = { version: shard.version, byChunk: new Map() }));
-  let index = memo.byChunk.get(chunk.id);
+  if (memo === undefined || memo.version !== shard.version) informative.set(shard, (memo = { version: shard.version, bySlot: new Map() }));
+  let index = memo.bySlot.get(slot);
   if (index === undefined) {
+    const chunk = shard.chunks.get(shard.turns.idOf(slot))!;
     let most = -1;
     chunk.pieces.forEach((p, i) => {
       let info = 0;
@@ -49,7 +58,7 @@ function mostInformative(chunk: IndexedChunk, shard: Shard): number {
         index = i;
       }
     });
-    memo.byChunk.set(chunk.id, (index ??= 0));
+    memo.bySlot.set(slot, (index ??= 0));
   }
   return index;
 }

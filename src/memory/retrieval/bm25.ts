@@ -166,6 +166,15 @@ export class Bm25Index {
   }
 
   /**
+   * `base` (a `scoreAll` of this index, unchanged since) with more query terms added after its own: the same
+   * scores, bit for bit, and the same order of slots, as `scoreAll` of the whole query — a search adds term after
+   * term in the query's order, so this only walks the postings of the terms it adds (pseudo-relevance feedback).
+   */
+  scoreMore(base: Bm25Scores, added: ReadonlyMap<string, number>, allow?: (scope: string) => boolean): Bm25Scores {
+    return this._scores(this.prepare(added), allow, base);
+  }
+
+  /**
    * The k best documents for weighted query terms (term → weight, e.g. 1 for the message, less for expansions),
    * among the scopes `allow` accepts. Ties keep the order in which documents were first reached.
    */
@@ -203,17 +212,27 @@ export class Bm25Index {
     return Math.max(0.05, Math.log(1 + (this._live - df + 0.5) / (df + 0.5)));
   }
 
-  private _scores(query: PreparedQuery, allow?: (scope: string) => boolean): Bm25Scores {
+  private _scores(query: PreparedQuery, allow?: (scope: string) => boolean, base?: Bm25Scores): Bm25Scores {
     const n = this._ids.length;
     const acc = new Float64Array(n);
     if (this._live === 0) return new Bm25Scores(this, acc, new Int32Array(0));
+    // Continuing a search: its scores so far (0 outside the scopes it allowed, which this call's filter drops
+    // again) and its slots, which come first in the order reached.
+    // Slots reached: at most one per posting walked (and per slot), so this never grows.
+    let reach = base?.slots.length ?? 0;
+    for (let q = 0; q < query.ids.length; q++) reach += this._postings[query.ids[q]!]!.length;
+    const touched = new Int32Array(Math.min(n, reach));
+    let count = 0;
+    if (base !== undefined) {
+      acc.set(base.bySlot);
+      touched.set(base.slots);
+      count = base.slots.length;
+    }
     const avg = this._totalLength / this._live || 1;
     const lengthNorm = this._k1 * (1 - this._b);
     const lengthScale = (this._k1 * this._b) / avg;
     const alive = this._alive;
     const lengths = this._length;
-    let touched = new Int32Array(64);
-    let count = 0;
     for (let q = 0; q < query.ids.length; q++) {
       const tid = query.ids[q]!;
       const idf = this._idfOf(this._df[tid]!) * query.weights[q]! * (this._k1 + 1);
@@ -224,10 +243,7 @@ export class Bm25Index {
         const slot = slots[i]!;
         if (alive[slot] !== 1) continue;
         const tf = tfs[i]!;
-        if (acc[slot] === 0) {
-          if (count === touched.length) touched = growInt32(touched, count * 2);
-          touched[count++] = slot;
-        }
+        if (acc[slot] === 0) touched[count++] = slot;
         acc[slot] += (idf * tf) / (tf + lengthNorm + lengthScale * lengths[slot]!);
       }
     }

@@ -7,7 +7,7 @@
  */
 import { TopK } from '../vector-index.ts';
 import { Bm25Index, type Bm25Scores } from './bm25.ts';
-import { bestPieceOf, type BestPiece } from './best-piece.ts';
+import { bestPieceOf } from './best-piece.ts';
 import { feedback, type FeedbackOptions } from './feedback.ts';
 import type { SlotLinks } from './links.ts';
 import type { RetrievalQuery } from './query.ts';
@@ -42,17 +42,32 @@ export interface GatherContext {
   readonly scopeKey?: string;
 }
 
-/** The candidates and what the reranker reads about them. */
+/** Where a candidate was found, by bit: 1 lexical, 2 sentence, 4 vector. */
+const LEXICAL = 1;
+const SENTENCE = 2;
+const VECTOR = 4;
+
+/** The source names of each bit combination, in the order the searches run (shared: candidates never change them). */
+const SOURCE_NAMES: ReadonlyArray<readonly string[]> = Array.from({ length: 8 }, (_, bits) =>
+  Object.freeze([...(bits & LEXICAL ? ['lexical'] : []), ...(bits & SENTENCE ? ['sentence'] : []), ...(bits & VECTOR ? ['vector'] : [])]),
+);
+
+/** The candidates and what the reranker reads about them; the arrays are by candidate, in the order of `ids`. */
 export interface Gathered {
   /** Candidate ids, in the order they were found (lexical pool, then sentences, then vectors). */
   readonly ids: readonly string[];
-  readonly sources: ReadonlyMap<string, ReadonlySet<string>>;
+  /** Each candidate's slot in `shard.turns`. */
+  readonly slots: Int32Array;
+  readonly sources: ReadonlyArray<readonly string[]>;
   /** BM25 of each turn of the shard (after feedback), dense by slot of `shard.turns`. */
   readonly lexical: Bm25Scores;
   /** The exchange score of a turn: its neighbours' BM25, weighted. */
   readonly contextOf: (slot: number) => number;
-  readonly bestPiece: ReadonlyMap<string, BestPiece>;
-  readonly vectors: ReadonlyMap<string, number>;
+  /** Each candidate's best sentence: its index (-1: none) and BM25. */
+  readonly pieceIndex: Int32Array;
+  readonly pieceScore: Float64Array;
+  /** Each candidate's cosine with the query (0 without an embedder). */
+  readonly vector: Float64Array;
   /** The best BM25 among each scope's turns, dense by scope code of `shard.turns`. */
   readonly thread: Float64Array;
 }
@@ -66,7 +81,6 @@ export function gatherCandidates(query: RetrievalQuery, ctx: GatherContext, opti
     const slot = turns.slotOf(id);
     if (slot !== undefined) excluded.add(slot);
   }
-  const usable = (id: string): boolean => !ctx.exclude.has(id);
 
   const key = ctx.scopeKey === undefined ? null : [query, shard.version, ctx.scopeKey, options.feedbackDocs, options.feedbackTerms, options.feedbackWeight];
   let shared = key === null ? undefined : shard.searchMemo.get(key);
@@ -74,8 +88,8 @@ export function gatherCandidates(query: RetrievalQuery, ctx: GatherContext, opti
     const depth = Math.max(pool, options.searchDepth ?? pool);
     // 1. Lexical over whole turns: every turn sharing a term (postings only), so neighbours' scores are known.
     let lexical = turns.scoreAll(query.terms, ctx.allow);
-    const expanded = feedback(query.terms, lexical, shard, options);
-    if (expanded !== null) lexical = turns.scoreAll(expanded, ctx.allow);
+    const added = feedback(query.terms, lexical, shard, options);
+    if (added !== null) lexical = turns.scoreMore(lexical, added, ctx.allow);
     const pieceScores = shard.pieces.scoreAll(query.terms, ctx.allow);
     shared = {
       depth,
@@ -99,39 +113,72 @@ export function gatherCandidates(query: RetrievalQuery, ctx: GatherContext, opti
     return options.previousWeight * (prev < 0 ? 0 : scores[prev]!) + options.nextWeight * (next < 0 ? 0 : scores[next]!);
   };
   const firstStage = new TopK<number>(pool);
-  for (const slot of lexical.slots) if (!excluded.has(slot)) firstStage.push(scores[slot]! + contextOf(slot), slot);
+  if (links === undefined && excluded.size === 0) for (const slot of lexical.slots) firstStage.push(scores[slot]!, slot);
+  else for (const slot of lexical.slots) if (!excluded.has(slot)) firstStage.push(scores[slot]! + contextOf(slot), slot);
 
-  const sources = new Map<string, Set<string>>();
-  const note = (id: string, source: string): void => {
-    if (!usable(id) || !shard.chunks.has(id)) return;
-    let s = sources.get(id);
-    if (s === undefined) sources.set(id, (s = new Set()));
-    s.add(source);
+  // Candidates by slot, with the bits of the searches that found them; turns never to inject are not candidates.
+  const found = new Map<number, number>();
+  const candidateSlots: number[] = [];
+  const bits: number[] = [];
+  const note = (slot: number, source: number): void => {
+    const at = found.get(slot);
+    if (at !== undefined) bits[at]! |= source;
+    else if (!excluded.has(slot)) {
+      found.set(slot, candidateSlots.length);
+      candidateSlots.push(slot);
+      bits.push(source);
+    }
   };
-  for (const { item } of firstStage.result()) note(turns.idOf(item), 'lexical');
+  for (const { item } of firstStage.result()) note(item, LEXICAL);
 
-  // 2. Sentences: a turn whose one sentence matches well, even if the rest of it dilutes the turn's score.
-  const bestPiece = new Map<string, BestPiece>();
-  for (const hit of shared.pieceHits.slice(0, pool * 4)) {
-    const id = shard.pieceChunk[hit.slot]!;
-    if (!bestPiece.has(id)) {
-      bestPiece.set(id, { index: shard.pieceIndex[hit.slot]!, score: hit.score });
-      if (bestPiece.size <= pool) note(id, 'sentence');
+  // 2. Sentences: a turn whose one sentence matches well, even if the rest of it dilutes the turn's score. A
+  // chunk's first hit is its best sentence; the first `pool` chunks reached are candidates.
+  const bestHit = new Map<number, number>(); // turn slot → index into pieceHits
+  const pieceHits = shared.pieceHits;
+  for (let h = 0; h < pieceHits.length && h < pool * 4; h++) {
+    const slot = shard.pieceTurn[pieceHits[h]!.slot]!;
+    if (!bestHit.has(slot)) {
+      bestHit.set(slot, h);
+      if (bestHit.size <= pool) note(slot, SENTENCE);
     }
   }
 
   // 3. Vectors: char n-grams catch spellings and inflections the terms miss.
-  const vectors = new Map(shared.vectorHits.slice(0, pool));
-  for (const id of vectors.keys()) note(id, 'vector');
+  const vectorHits = shared.vectorHits;
+  const vectorRank = new Map<number, number>(); // turn slot → index into vectorHits
+  for (let h = 0; h < vectorHits.length && h < pool; h++) {
+    const slot = turns.slotOf(vectorHits[h]![0]);
+    if (slot === undefined) continue;
+    vectorRank.set(slot, h);
+    note(slot, VECTOR);
+  }
 
-  const ids = [...sources.keys()];
+  const n = candidateSlots.length;
+  const ids = candidateSlots.map((slot) => turns.idOf(slot));
+  const slots = Int32Array.from(candidateSlots);
+  const pieceIndex = new Int32Array(n);
+  const pieceScore = new Float64Array(n);
+  const vector = new Float64Array(n);
   const { cosines } = shared;
-  const missing = ids.filter((id) => !vectors.has(id) && !cosines.has(id));
-  for (const [id, cos] of shard.cosines(missing, query.vectorText)) cosines.set(id, cos);
-  for (const id of ids) if (!vectors.has(id) && cosines.has(id)) vectors.set(id, cosines.get(id)!);
-  // Best sentence for candidates the sentence search did not reach.
-  for (const id of ids) if (!bestPiece.has(id)) bestPiece.set(id, bestPieceOf(shard.chunks.get(id)!, shard, shared.pieceScores));
-  return { ids, sources, lexical, contextOf, bestPiece, vectors, thread };
+  // Cosines for candidates the vector search did not return (remembered for a later pass over the same query).
+  const missing = ids.filter((id, i) => !vectorRank.has(slots[i]!) && !cosines.has(id));
+  if (missing.length > 0) for (const [id, cos] of shard.cosines(missing, query.vectorText)) cosines.set(id, cos);
+  for (let i = 0; i < n; i++) {
+    const slot = slots[i]!;
+    const rank = vectorRank.get(slot);
+    vector[i] = rank !== undefined ? vectorHits[rank]![1] : (cosines.get(ids[i]!) ?? 0);
+    const hit = bestHit.get(slot);
+    if (hit !== undefined) {
+      pieceIndex[i] = shard.pieceIndex[pieceHits[hit]!.slot]!;
+      pieceScore[i] = pieceHits[hit]!.score;
+    } else {
+      // Best sentence for candidates the sentence search did not reach.
+      const best = bestPieceOf(slot, shard, shared.pieceScores);
+      pieceIndex[i] = best.index;
+      pieceScore[i] = best.score;
+    }
+  }
+  return { ids, slots, sources: bits.map((b) => SOURCE_NAMES[b]!), lexical, contextOf, pieceIndex, pieceScore, vector, thread };
 }
 
 /** The best BM25 among each scope's turns, by scope code. */

@@ -16,7 +16,7 @@ export interface FeedbackOptions {
   readonly feedbackWeight: number;
 }
 
-/** The query plus the feedback terms (null when there is nothing to add). */
+/** The feedback terms that join the query, with their weight (null when there is nothing to add). */
 export function feedback(query: ReadonlyMap<string, number>, lexical: Bm25Scores, shard: Shard, options: FeedbackOptions): Map<string, number> | null {
   if (options.feedbackDocs <= 0 || options.feedbackTerms <= 0 || options.feedbackWeight <= 0 || lexical.size === 0) return null;
   // The best turns; ties go to the turn reached first (a stable sort of everything would pick the same).
@@ -39,7 +39,5 @@ export function feedback(query: ReadonlyMap<string, number>, lexical: Bm25Scores
     .sort((a, b) => b[1] - a[1])
     .slice(0, options.feedbackTerms);
   if (picked.length === 0) return null;
-  const out = new Map(query);
-  for (const [t] of picked) out.set(t, options.feedbackWeight);
-  return out;
+  return new Map(picked.map(([t]) => [t, options.feedbackWeight]));
 }

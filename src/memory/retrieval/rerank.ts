@@ -124,14 +124,13 @@ export function rankCandidates(
 ): Candidate[] {
   const { shard } = ctx;
   const found = gatherCandidates(query, ctx, options);
-  const { ids, lexical, bestPiece, vectors, thread } = found;
+  const { ids, slots, lexical, pieceScore, vector, thread } = found;
   const turns = shard.turns;
-  const slots = ids.map((id) => turns.slotOf(id)!);
   let maxLexical = 1e-9;
   let maxPiece = 1e-9;
   for (let i = 0; i < ids.length; i++) {
     maxLexical = Math.max(maxLexical, lexical.bySlot[slots[i]!]!);
-    maxPiece = Math.max(maxPiece, bestPiece.get(ids[i]!)?.score ?? 0);
+    maxPiece = Math.max(maxPiece, pieceScore[i]!);
   }
   const speakerTerms = new Set(terms(query.message));
   const named = new Map<string, boolean>();
@@ -144,11 +143,12 @@ export function rankCandidates(
   // The chat's own turns carry a role, not a name: a first-person conjecture is about the user.
   const aboutUser = hypothetical && asksAboutUser(query.message);
   const w = options.weights;
-  const ranked = ids.map((id, i): Candidate => {
+  const halfLifeMs = options.recencyHalfLifeDays * DAY_MS;
+  const ranked: Candidate[] = new Array(ids.length);
+  for (let i = 0; i < ids.length; i++) {
+    const id = ids[i]!;
     const slot = slots[i]!;
     const turn = ctx.turn?.(id);
-    const heat = shard.heatOf(id);
-    const best = bestPiece.get(id);
     const shared = turn === undefined ? 0 : countShared(turn.entities, query.entities);
     // (The day is only needed when the query names one.)
     const dated = turn !== undefined && query.dates.length > 0 && isDated(turn, query.dates, offsetMinutes);
@@ -156,21 +156,20 @@ export function rankCandidates(
     const features: Features = {
       lexical: lexical.bySlot[slot]! / maxLexical,
       context: Math.min(1.5, found.contextOf(slot) / maxLexical),
-      sentence: (best?.score ?? 0) / maxPiece,
-      vector: Math.max(0, vectors.get(id) ?? 0),
+      sentence: pieceScore[i]! / maxPiece,
+      vector: Math.max(0, vector[i]!),
       entities: Math.min(1, shared / 3),
       speaker,
       date: dated ? 1 : 0,
       thread: thread[turns.scopeCodeOf(slot)]! / maxLexical,
-      recency: turn === undefined ? 0 : 0.5 ** (Math.max(0, ctx.now - turn.time) / (options.recencyHalfLifeDays * DAY_MS)),
-      cold: heat.missStreak >= options.coldAfter ? 1 : 0,
+      recency: turn === undefined ? 0 : 0.5 ** (Math.max(0, ctx.now - turn.time) / halfLifeMs),
+      cold: shard.heatOf(id).missStreak >= options.coldAfter ? 1 : 0,
       intent: intentFit(query.tags, ctx.tags(id)),
       persona:
         hypothetical && (speaker === 1 || (aboutUser && turn !== undefined && turn.speaker === undefined && turn.role === 'user')) && ctx.selfStatement?.(id) === true ? 1 : 0,
     };
-    const score = scoreOf(features, w);
-    return { id, sources: [...found.sources.get(id)!], features, score, bestPiece: best?.index ?? -1 };
-  });
+    ranked[i] = { id, sources: found.sources[i]!, features, score: scoreOf(features, w), bestPiece: found.pieceIndex[i]! };
+  }
   return ranked.sort((a, b) => b.score - a.score);
 }
 

@@ -45,9 +45,16 @@ export class Shard {
   /** Read it here; write it through `setHeat`. */
   readonly heat: ReadonlyMap<string, HeatEntry> = new Map<string, HeatEntry>();
   private _heatRevision = 0;
-  /** By slot of the sentence index: the chunk a piece belongs to, and which of its pieces it is. */
+  /** By slot of the sentence index: the chunk a piece belongs to (its id and its slot in `turns`), and which of its pieces it is. */
   readonly pieceChunk: string[] = [];
+  readonly pieceTurn: number[] = [];
   readonly pieceIndex: number[] = [];
+  /**
+   * By slot of `turns`: the slot of the chunk's first piece in the sentence index, and how many it has (a chunk's
+   * pieces are added together, so their slots run on): a search reads them without touching the chunk object.
+   */
+  readonly firstPiece: number[] = [];
+  readonly pieceCount: number[] = [];
   /** The last search that did not depend on its exclusions (see search-memo.ts). */
   readonly searchMemo = new LastMemo<SharedSearch>();
   private readonly _embedder: Embedder | null;
@@ -69,14 +76,18 @@ export class Shard {
     const textTerms = terms(text);
     const pieceTerms = pieces.map((p) => terms(p.text));
     this.turns.add(id, scope, [...extraTerms, ...textTerms]);
+    const turnSlot = this.turns.slotOf(id)!;
     const pieceExtra = extraTerms.filter((t) => !t.startsWith('@'));
     const pieceSlots = pieces.map((_, i) => {
       this.pieces.add(`${id}#${i}`, scope, [...pieceExtra, ...pieceTerms[i]!]);
       const slot = this.pieces.slotOf(`${id}#${i}`)!;
       this.pieceChunk[slot] = id;
+      this.pieceTurn[slot] = turnSlot;
       this.pieceIndex[slot] = i;
       return slot;
     });
+    this.firstPiece[turnSlot] = pieceSlots[0] ?? 0;
+    this.pieceCount[turnSlot] = pieceSlots.length;
     const pieceTermIds = pieceTerms.map((list) => Int32Array.from(new Set(list), (t) => this.pieces.termIdOf(t)!));
     const chunk: IndexedChunk = { id, scope, text, pieces, textTerms: [...new Set(textTerms)], pieceSlots, pieceTermIds };
     this.chunks.set(id, chunk);

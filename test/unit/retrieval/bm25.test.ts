@@ -85,6 +85,29 @@ describe('BM25 postings against a reference scorer', () => {
     });
   }
 
+  it('adds terms to a search (feedback) with the same scores, bit for bit, and slot order as searching the whole query', () => {
+    for (const seed of [6, 7, 8]) {
+      const { index, vocabulary, rand } = randomCorpus(seed);
+      for (let q = 0; q < 30; q++) {
+        const pick = (): string => vocabulary[Math.floor(rand() * 60)]!;
+        const first = new Map<string, number>();
+        for (let i = 0; i < 1 + Math.floor(rand() * 4); i++) first.set(pick(), 1);
+        const added = new Map<string, number>();
+        for (let i = 0; i < 1 + Math.floor(rand() * 4); i++) {
+          const t = pick();
+          if (!first.has(t)) added.set(t, 0.3);
+        }
+        added.set('absent-term', 0.3);
+        // A scope filter: slots it drops in the first search come back only if the added terms reach them.
+        const allow = q % 2 === 0 ? (scope: string): boolean => scope !== 's1' && scope !== 's4' : undefined;
+        const whole = index.scoreAll(new Map([...first, ...added]), allow);
+        const more = index.scoreMore(index.scoreAll(first, allow), added, allow);
+        expect([...more.slots]).toEqual([...whole.slots]);
+        expect([...more.bySlot]).toEqual([...whole.bySlot]);
+      }
+    }
+  });
+
   it('keeps ties in the order documents were first reached, as a stable sort would', () => {
     const index = new Bm25Index();
     for (const id of ['a', 'b', 'c', 'd']) index.add(id, 's', ['x', 'y']);

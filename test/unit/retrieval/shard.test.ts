@@ -1,0 +1,28 @@
+import { describe, expect, it } from 'vitest';
+import { Shard } from '../../../src/memory/retrieval/retrieval-index.ts';
+import { prng } from '../../../src/shared/prng.ts';
+
+const SENTENCES = ['Raise the upstream timeout.', 'Back up the database first.', 'Then restart nginx.', 'Is the replica in sync?', 'Check the logs for errors.'];
+
+describe('a shard’s sentences by chunk slot', () => {
+  it('name the slots of each live chunk’s pieces, through rewrites that change how many it has', () => {
+    const rand = prng(11);
+    const shard = new Shard(null);
+    for (let i = 0; i < 200; i++) {
+      const id = `c${Math.floor(rand() * 40)}`; // ids come back: a rewrite replaces the chunk
+      const text = Array.from({ length: 1 + Math.floor(rand() * 4) }, () => SENTENCES[Math.floor(rand() * SENTENCES.length)]).join(' ');
+      shard.add(id, `s${i % 3}`, text, []);
+    }
+    for (const chunk of shard.chunks.values()) {
+      const slot = shard.turns.slotOf(chunk.id)!;
+      // What a search reads without touching the chunk: its pieces' slots run on from the first.
+      expect(shard.pieceCount[slot]).toBe(chunk.pieces.length);
+      expect(chunk.pieceSlots).toEqual(chunk.pieceSlots.map((_, i) => shard.firstPiece[slot]! + i));
+      for (const [i, pieceSlot] of chunk.pieceSlots.entries()) {
+        expect(shard.pieceTurn[pieceSlot]).toBe(slot);
+        expect(shard.pieceChunk[pieceSlot]).toBe(chunk.id);
+        expect(shard.pieceIndex[pieceSlot]).toBe(i);
+      }
+    }
+  });
+});
