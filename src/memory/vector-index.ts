@@ -83,10 +83,39 @@ export class TopK<T> {
     this._siftUp(this._scores.length, score, arrival, item);
   }
 
-  /** Best first. */
+  /**
+   * Best first. Heap order read out by popping the worst into the last free place of the result (heapsort on a
+   * copy): no comparator calls, and the same order as any sort, since no two kept items tie on (score, arrival).
+   */
   result(): Array<{ score: number; item: T }> {
-    const order = this._scores.map((_, i) => i).sort((a, b) => (TopK._worse(this._scores[a]!, this._arrivals[a]!, this._scores[b]!, this._arrivals[b]!) ? 1 : -1));
-    return order.map((i) => ({ score: this._scores[i]!, item: this._items[i]! }));
+    const scores = this._scores.slice();
+    const arrivals = this._arrivals.slice();
+    const items = this._items.slice();
+    const out = new Array<{ score: number; item: T }>(scores.length);
+    for (let n = scores.length; n > 0; n--) {
+      out[n - 1] = { score: scores[0]!, item: items[0]! };
+      // The last leaf replaces the root and sinks past worse children, in a heap one smaller.
+      const score = scores[n - 1]!;
+      const arrival = arrivals[n - 1]!;
+      const item = items[n - 1]!;
+      let i = 0;
+      for (;;) {
+        const left = 2 * i + 1;
+        if (left >= n - 1) break;
+        const right = left + 1;
+        let child = left;
+        if (right < n - 1 && TopK._worse(scores[right]!, arrivals[right]!, scores[left]!, arrivals[left]!)) child = right;
+        if (!TopK._worse(scores[child]!, arrivals[child]!, score, arrival)) break;
+        scores[i] = scores[child]!;
+        arrivals[i] = arrivals[child]!;
+        items[i] = items[child]!;
+        i = child;
+      }
+      scores[i] = score;
+      arrivals[i] = arrival;
+      items[i] = item;
+    }
+    return out;
   }
 
   /** Whether (s1, a1) ranks below (s2, a2). */
