@@ -76,35 +76,80 @@ function holdsItem(text: string, item: string, sep: string): boolean {
   return false;
 }
 
+/** A record or doc line as `held` tests compare it: rendered, and the forms searched for (sanitized like the prompt). */
+interface PreparedLine<L> {
+  readonly line: L;
+  readonly rendered: string;
+  /** The rendered line between newlines. */
+  readonly whole: string;
+  /** Its parts, or null when one is too short to count as held by itself (the line must then match whole). */
+  readonly parts: readonly string[] | null;
+}
+
+function prepareLine<L extends { readonly parts: readonly string[] }>(line: L, rendered: string): PreparedLine<L> {
+  return {
+    line,
+    rendered,
+    whole: `\n${sanitizeText(rendered)}\n`,
+    parts: line.parts.every((p) => p.length >= MIN_PART_CHARS) ? line.parts.map(sanitizeText) : null,
+  };
+}
+
 /**
  * Held: the same line, or every part of it inside earlier lines (a sentence sent before, now wanted alone);
  * parts too short to tell apart must match as the whole line.
  */
+function holds<L>(text: string, p: PreparedLine<L>): boolean {
+  return text.includes(p.whole) || (p.parts !== null && p.parts.every((part) => text.includes(part)));
+}
+
 function holdsLine(text: string, rendered: string, parts: readonly string[]): boolean {
-  return text.includes(`\n${sanitizeText(rendered)}\n`) || parts.every((p) => p.length >= MIN_PART_CHARS && text.includes(sanitizeText(p)));
+  return holds(text, prepareLine({ parts }, rendered));
+}
+
+/** What `split` compares, worked out once per block: the assembler tries one block against many histories. */
+interface PreparedParts {
+  readonly working: ReadonlyArray<{ readonly line: WmLine; readonly items: readonly string[] }>;
+  readonly records: ReadonlyArray<PreparedLine<RecordLine>>;
+  readonly docs: ReadonlyArray<PreparedLine<DocLine>>;
+}
+
+const prepared = new WeakMap<BlockParts, PreparedParts>();
+
+function prepare(parts: BlockParts): PreparedParts {
+  let p = prepared.get(parts);
+  if (p === undefined) {
+    const { labels } = parts;
+    p = {
+      working: parts.working.map((line) => ({ line, items: line.items.map(sanitizeText) })),
+      records: parts.records.map((l) => prepareLine(l, recordLine(l, labels))),
+      docs: parts.docs.map((l) => prepareLine(l, docLine(l, labels))),
+    };
+    prepared.set(parts, p);
+  }
+  return p;
 }
 
 /** Splits the block by what `held` (the messages the new user message follows) already carries. */
 function split(parts: BlockParts, held: readonly ChatMessage[]) {
   const text = heldText(held);
-  const { labels } = parts;
+  const p = prepare(parts);
   const working = { held: [] as WmLine[], sent: [] as WmLine[] };
-  for (const line of parts.working) {
-    const has = line.items.filter((item) => holdsItem(text, sanitizeText(item), line.sep));
+  for (const { line, items } of p.working) {
+    const has = line.items.filter((_, i) => holdsItem(text, items[i]!, line.sep));
     const lacks = line.items.filter((item) => !has.includes(item));
     if (has.length > 0) working.held.push({ ...line, items: has });
     if (lacks.length > 0) working.sent.push({ ...line, items: lacks });
   }
-  const records = parts.records.filter((l) => holdsLine(text, recordLine(l, labels), l.parts));
-  const docs = parts.docs.filter((l) => holdsLine(text, docLine(l, labels), l.parts));
-  return {
-    working,
-    records: { held: records, sent: parts.records.filter((l) => !records.includes(l)) },
-    docs: { held: docs, sent: parts.docs.filter((l) => !docs.includes(l)) },
+  const splitLines = <L>(lines: ReadonlyArray<PreparedLine<L>>) => {
+    const out = { held: [] as PreparedLine<L>[], sent: [] as PreparedLine<L>[] };
+    for (const l of lines) (holds(text, l) ? out.held : out.sent).push(l);
+    return out;
   };
+  return { working, records: splitLines(p.records), docs: splitLines(p.docs) };
 }
 
-const ids = (lines: ReadonlyArray<{ readonly id: string }>): string[] => lines.map((l) => l.id);
+const ids = (lines: ReadonlyArray<{ readonly line: { readonly id: string } }>): string[] => lines.map((l) => l.line.id);
 const itemsOf = (lines: readonly WmLine[]): string[] => lines.flatMap((l) => l.items);
 
 /** The lines of the block that `held` lacks, rendered (no counting). */
@@ -114,10 +159,15 @@ function deltaOf(parts: BlockParts, held: readonly ChatMessage[]) {
   // Two turns that read the same ("OK, thanks.") are sent once.
   const seen = new Set<string>();
   const once = (text: string): boolean => !seen.has(text) && seen.add(text) !== undefined;
-  const records = s.records.sent.filter((l) => once(recordLine(l, labels)));
-  const docs = s.docs.sent.filter((l) => once(docLine(l, labels)));
+  const records = s.records.sent.filter((l) => once(l.rendered));
+  const docs = s.docs.sent.filter((l) => once(l.rendered));
   const wm = labelled(labels.working, s.working.sent);
-  const retrieved = render(records, docs, labels, parts.offsetMinutes);
+  const retrieved = render(
+    records.map((l) => l.line),
+    docs.map((l) => l.line),
+    labels,
+    parts.offsetMinutes,
+  );
   return { s, records, docs, wm, retrieved, text: [wm, retrieved].filter((x) => x !== '').join('\n\n') };
 }
 
