@@ -307,6 +307,7 @@ export class LayeredMemory {
       applyHeat(this.index, input.userId, r.heat);
       await this._o.store.putHeat(r.heat);
     }
+    const kept = r;
     const memoryReport: MemoryReport = {
       lang,
       budgets: b,
@@ -327,7 +328,15 @@ export class LayeredMemory {
         expandedWith: query.expandedWith,
         thin: query.thin,
       },
-      retrieval: { candidates: r.candidates, injected: r.injected, inHistory, passes },
+      retrieval: {
+        // Built when read (the inspector, the eval): a message nobody inspects never builds the candidate list.
+        get candidates() {
+          return kept.candidates;
+        },
+        injected: r.injected,
+        inHistory,
+        passes,
+      },
       working: { text: wm.lines.map(renderWmLine).join('\n'), tokens: wm.tokens, cut: wm.cut },
       voided: [...new Set(voided)],
       probe: !commit,
