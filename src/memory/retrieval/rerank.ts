@@ -163,7 +163,7 @@ export function rankCandidates(
       date: dated ? 1 : 0,
       thread: thread[turns.scopeCodeOf(slot)]! / maxLexical,
       recency: turn === undefined ? 0 : 0.5 ** (Math.max(0, ctx.now - turn.time) / halfLifeMs),
-      cold: shard.heatOf(id).missStreak >= options.coldAfter ? 1 : 0,
+      cold: shard.missStreakAt(slot) >= options.coldAfter ? 1 : 0,
       intent: intentFit(query.tags, ctx.tags(id)),
       persona:
         hypothetical && (speaker === 1 || (aboutUser && turn !== undefined && turn.speaker === undefined && turn.role === 'user')) && ctx.selfStatement?.(id) === true ? 1 : 0,

@@ -44,6 +44,8 @@ export class Shard {
   readonly chunks = new Map<string, IndexedChunk>();
   /** Read it here; write it through `setHeat`. */
   readonly heat: ReadonlyMap<string, HeatEntry> = new Map<string, HeatEntry>();
+  /** By slot of `turns`: each chunk's misses in a row (from its heat), read for every candidate of every search. */
+  private readonly _missStreak: number[] = [];
   private _heatRevision = 0;
   /** By slot of the sentence index: the chunk a piece belongs to (its id and its slot in `turns`), and which of its pieces it is. */
   readonly pieceChunk: string[] = [];
@@ -77,6 +79,7 @@ export class Shard {
     const pieceTerms = pieces.map((p) => terms(p.text));
     this.turns.add(id, scope, [...extraTerms, ...textTerms]);
     const turnSlot = this.turns.slotOf(id)!;
+    this._missStreak[turnSlot] = this.heatOf(id).missStreak;
     const pieceExtra = extraTerms.filter((t) => !t.startsWith('@'));
     const pieceSlots = pieces.map((_, i) => {
       this.pieces.add(`${id}#${i}`, scope, [...pieceExtra, ...pieceTerms[i]!]);
@@ -144,8 +147,15 @@ export class Shard {
     return this.heat.get(id) ?? NO_HEAT;
   }
 
+  /** `heatOf(id).missStreak` by the chunk's slot in `turns`. */
+  missStreakAt(slot: number): number {
+    return this._missStreak[slot] ?? 0;
+  }
+
   setHeat(id: string, heat: HeatEntry): void {
     (this.heat as Map<string, HeatEntry>).set(id, heat);
+    const slot = this.turns.slotOf(id);
+    if (slot !== undefined) this._missStreak[slot] = heat.missStreak;
     this._heatRevision += 1;
   }
 

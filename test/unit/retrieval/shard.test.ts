@@ -25,4 +25,16 @@ describe('a shard’s sentences by chunk slot', () => {
       }
     }
   });
+
+  it('read a chunk’s misses in a row by slot as its heat says, whether the heat came before the chunk, after it, or across a rewrite', () => {
+    const shard = new Shard(null);
+    const heat = (missStreak: number) => ({ chances: missStreak, recalls: 0, missStreak, lastRecalledAt: 0 });
+    shard.setHeat('a', heat(3)); // loaded before its chunk (start-up reads heat with the turns)
+    shard.add('a', 's', 'Raise the upstream timeout.', []);
+    shard.add('b', 's', 'Back up the database first.', []);
+    shard.setHeat('b', heat(6));
+    shard.add('b', 's', 'Back up the database first. Then restart nginx.', []); // rewritten: a new slot
+    for (const id of ['a', 'b']) expect(shard.missStreakAt(shard.turns.slotOf(id)!)).toBe(shard.heatOf(id).missStreak);
+    expect(shard.missStreakAt(shard.turns.slotOf('b')!)).toBe(6);
+  });
 });
