@@ -9,8 +9,8 @@ import type { DocEntry, TurnEntry } from './records.ts';
 import { docLine, recordLine, type RecordLabels } from './render.ts';
 
 export interface LineSource {
-  readonly turn?: TurnEntry;
-  readonly doc?: DocEntry;
+  readonly turn?: TurnEntry | undefined;
+  readonly doc?: DocEntry | undefined;
   readonly text: string;
   readonly pieces: readonly Piece[];
 }
@@ -22,22 +22,36 @@ export interface TokenCount {
 }
 
 /**
- * One record's lines and counts. Values per line form sit in arrays by slot, the form's index + 1 (slot 0 the
- * whole text, slot i + 1 piece i alone); a hole is a value not known yet. Arrays, not maps: packing reads them
- * for every candidate of every search, and one array read is cheaper than a map look-up.
+ * One record's lines and counts, by slot: the form's index + 1 (slot 0 the whole text, slot i + 1 piece i
+ * alone); undefined is a value not known yet. Packing reads an entry for every candidate of every search, mostly
+ * only to rule the candidate out by a line's floor, and mostly an entry nothing touched since the last search:
+ * the floors of the first slots are fields of the entry itself, so that path reads this one object (an array's
+ * elements lie elsewhere in memory, and in the pipeline fetching them cost more than the rest of the look-up).
  */
 interface Cached {
   readonly labels: RecordLabels;
   readonly speaker: string;
   readonly text: string;
-  readonly lines: string[];
   /** Counts under `counter`: of the line, and of the bare text or piece. */
   counter: TokenCount | null;
-  readonly lineTokens: number[];
-  readonly textTokens: number[];
-  /** Lower bounds of counts not known yet. */
-  readonly lineFloors: number[];
-  readonly textFloors: number[];
+  /** How many pieces the text has: they follow from it, as the piece lines kept here do (no need to read them). */
+  readonly pieceCount: number;
+  /**
+   * What `lineTokensAtLeast` answers for slots 0–5 (the whole, and pieces 0–4: most candidates' best): the count
+   * once known, else the counter's floor. `lineLows` holds the slots after.
+   */
+  low0: number | undefined;
+  low1: number | undefined;
+  low2: number | undefined;
+  low3: number | undefined;
+  low4: number | undefined;
+  low5: number | undefined;
+  lineLows: number[];
+  lineTokens: number[];
+  /** What `textTokensAtLeast` answers, as `low0`… do for lines. */
+  textLows: number[];
+  textTokens: number[];
+  readonly lines: string[];
 }
 
 const cache = new WeakMap<TurnEntry | DocEntry, Cached>();
@@ -52,14 +66,77 @@ function cachedOf(item: LineSource, labels: RecordLabels, speaker: string): Cach
   if (owner === undefined) return null;
   let c = cache.get(owner);
   if (c === undefined || c.labels !== labels || c.speaker !== speaker || c.text !== item.text) {
-    c = { labels, speaker, text: item.text, lines: [], counter: null, lineTokens: [], textTokens: [], lineFloors: [], textFloors: [] };
+    c = {
+      labels,
+      speaker,
+      text: item.text,
+      counter: null,
+      pieceCount: item.pieces.length,
+      low0: undefined,
+      low1: undefined,
+      low2: undefined,
+      low3: undefined,
+      low4: undefined,
+      low5: undefined,
+      lineLows: [],
+      lineTokens: [],
+      textLows: [],
+      textTokens: [],
+      lines: [],
+    };
     cache.set(owner, c);
   }
   return c;
 }
 
+/** The line floor (or count) of `slot`, undefined when not known yet. */
+function lineLow(c: Cached, slot: number): number | undefined {
+  switch (slot) {
+    case 0:
+      return c.low0;
+    case 1:
+      return c.low1;
+    case 2:
+      return c.low2;
+    case 3:
+      return c.low3;
+    case 4:
+      return c.low4;
+    case 5:
+      return c.low5;
+    default:
+      return c.lineLows[slot];
+  }
+}
+
+function setLineLow(c: Cached, slot: number, n: number): void {
+  switch (slot) {
+    case 0:
+      c.low0 = n;
+      break;
+    case 1:
+      c.low1 = n;
+      break;
+    case 2:
+      c.low2 = n;
+      break;
+    case 3:
+      c.low3 = n;
+      break;
+    case 4:
+      c.low4 = n;
+      break;
+    case 5:
+      c.low5 = n;
+      break;
+    default:
+      c.lineLows[slot] = n;
+  }
+}
+
 function speakerOfItem(item: LineSource, speakerOf: (turn: TurnEntry) => string): string {
-  return item.turn !== undefined ? speakerOf(item.turn) : (item.doc?.source ?? '');
+  const { turn } = item;
+  return turn !== undefined ? speakerOf(turn) : (item.doc?.source ?? '');
 }
 
 function render(item: LineSource, pieces: readonly number[] | 'all', labels: RecordLabels, speaker: string): string {
@@ -89,12 +166,18 @@ export function lineText(item: LineSource, pieces: readonly number[] | 'all', la
 function countsFor(c: Cached, counter: TokenCount): Cached {
   if (c.counter !== counter) {
     c.counter = counter;
-    c.lineTokens.length = 0;
-    c.textTokens.length = 0;
-    c.lineFloors.length = 0;
-    c.textFloors.length = 0;
+    c.low0 = c.low1 = c.low2 = c.low3 = c.low4 = c.low5 = undefined;
+    c.lineLows = [];
+    c.lineTokens = [];
+    c.textLows = [];
+    c.textTokens = [];
   }
   return c;
+}
+
+/** The piece a one-piece line shows for an item of `count` pieces whose best is `best`: it, or the first. */
+export function pieceIndex(best: number, count: number): number {
+  return best >= 0 && best < count ? best : 0;
 }
 
 // The functions below run hundreds of times per search: no closures, one cache look-up each.
@@ -107,16 +190,17 @@ export function lineTokens(item: LineSource, pieces: readonly number[] | 'all', 
   if (c === null || slot === null) return counter.count(render(item, pieces, labels, speaker));
   const counts = countsFor(c, counter);
   let n = counts.lineTokens[slot];
-  if (n === undefined) counts.lineTokens[slot] = n = counter.count(cachedLine(c, item, slot));
+  if (n === undefined) {
+    counts.lineTokens[slot] = n = counter.count(cachedLine(c, item, slot));
+    setLineLow(counts, slot, n);
+  }
   return n;
 }
 
 /** `lineTokensAtLeast` of a cached form: the count when it is known, else the floor (remembered). */
 function lineAtLeastIn(c: Cached, item: LineSource, slot: number, counter: TokenCount): number {
-  let n = c.lineTokens[slot];
-  if (n !== undefined) return n;
-  n = c.lineFloors[slot];
-  if (n === undefined) c.lineFloors[slot] = n = counter.atLeast?.(cachedLine(c, item, slot)) ?? 0;
+  let n = lineLow(c, slot);
+  if (n === undefined) setLineLow(c, slot, (n = counter.atLeast?.(cachedLine(c, item, slot)) ?? 0));
   return n;
 }
 
@@ -130,18 +214,21 @@ export function lineTokensAtLeast(item: LineSource, pieces: readonly number[] | 
 }
 
 /**
- * A lower bound on the shorter of two lines: the whole, and `piece` alone (-1: the whole only) — the smaller of
- * their `lineTokensAtLeast`, from one cache look-up (packing asks it of every candidate of every search).
+ * A lower bound on the shorter of the lines coverage could give an item: the whole, and its best piece alone
+ * (`pieceIndex(best, …)`; an item of one piece has only the whole) — the smaller of their `lineTokensAtLeast`,
+ * from one cache look-up (packing asks it of every candidate of every search).
  */
-export function smallestLineAtLeast(item: LineSource, piece: number, labels: RecordLabels, speakerOf: (turn: TurnEntry) => string, counter: TokenCount): number {
+export function smallestLineAtLeast(item: LineSource, best: number, labels: RecordLabels, speakerOf: (turn: TurnEntry) => string, counter: TokenCount): number {
   const c = cachedOf(item, labels, speakerOfItem(item, speakerOf));
   if (c === null) {
+    const count = item.pieces.length;
     const whole = lineTokensAtLeast(item, 'all', labels, speakerOf, counter);
-    return piece < 0 ? whole : Math.min(whole, lineTokensAtLeast(item, [piece], labels, speakerOf, counter));
+    return count <= 1 ? whole : Math.min(whole, lineTokensAtLeast(item, [pieceIndex(best, count)], labels, speakerOf, counter));
   }
+  const count = c.pieceCount;
   const counts = countsFor(c, counter);
   const whole = lineAtLeastIn(counts, item, 0, counter);
-  return piece < 0 ? whole : Math.min(whole, lineAtLeastIn(counts, item, piece + 1, counter));
+  return count <= 1 ? whole : Math.min(whole, lineAtLeastIn(counts, item, pieceIndex(best, count) + 1, counter));
 }
 
 /** The bare text (slot 0) or one piece. */
@@ -154,9 +241,9 @@ export function textTokens(item: LineSource, piece: number, labels: RecordLabels
   const slot = piece < 0 ? 0 : piece + 1;
   const c = cachedOf(item, labels, speakerOfItem(item, speakerOf));
   if (c === null) return counter.count(bare(item, slot));
-  const counts = countsFor(c, counter).textTokens;
-  let n = counts[slot];
-  if (n === undefined) counts[slot] = n = counter.count(bare(item, slot));
+  const counts = countsFor(c, counter);
+  let n = counts.textTokens[slot];
+  if (n === undefined) counts.textTokens[slot] = counts.textLows[slot] = n = counter.count(bare(item, slot));
   return n;
 }
 
@@ -165,10 +252,8 @@ export function textTokensAtLeast(item: LineSource, piece: number, labels: Recor
   const slot = piece < 0 ? 0 : piece + 1;
   const c = cachedOf(item, labels, speakerOfItem(item, speakerOf));
   if (c === null) return counter.atLeast?.(bare(item, slot)) ?? 0;
-  const counts = countsFor(c, counter);
-  let n = counts.textTokens[slot];
-  if (n !== undefined) return n;
-  n = counts.textFloors[slot];
-  if (n === undefined) counts.textFloors[slot] = n = counter.atLeast?.(bare(item, slot)) ?? 0;
+  const lows = countsFor(c, counter).textLows;
+  let n = lows[slot];
+  if (n === undefined) lows[slot] = n = counter.atLeast?.(bare(item, slot)) ?? 0;
   return n;
 }

@@ -13,7 +13,7 @@
 import type { Candidate } from './rerank.ts';
 import type { DocEntry, TurnEntry } from './records.ts';
 import type { Piece } from './pieces.ts';
-import { lineParts, lineTokens, lineTokensAtLeast, smallestLineAtLeast, textTokens, textTokensAtLeast, type TokenCount } from './line-text.ts';
+import { lineParts, lineTokens, lineTokensAtLeast, pieceIndex, smallestLineAtLeast, textTokens, textTokensAtLeast, type TokenCount } from './line-text.ts';
 import { dayOf, renderDocs, renderRecords, type DocLine, type RecordLabels, type RecordLine } from './render.ts';
 
 export type { TokenCount } from './line-text.ts';
@@ -89,8 +89,8 @@ export type PackDecision = 'whole' | 'sentences' | 'paired' | 'over-budget' | 'c
 /** One candidate to pack: a conversation turn or a doc chunk, with its pieces. */
 export interface PackCandidate {
   readonly candidate: Candidate;
-  readonly turn?: TurnEntry;
-  readonly doc?: DocEntry;
+  readonly turn?: TurnEntry | undefined;
+  readonly doc?: DocEntry | undefined;
   readonly text: string;
   readonly pieces: readonly Piece[];
   /** The turn before it in its session (pairing), if any and allowed; asked only for the few that go in. */
@@ -146,7 +146,7 @@ export function pack(items: readonly PackCandidate[], budget: number, env: PackE
   };
   const headCost = (e: Entry): number => {
     if (e.item.turn !== undefined) {
-      const day = dayOfTurn(e.item.turn, env.offsetMinutes);
+      const day = dayOf(e.item.turn.time, env.offsetMinutes);
       return (hasRecords ? 0 : counter.count(labels.history) + 2) + (days.has(day) ? 0 : dayHeadCost(day, !years.has(day.slice(0, 4))));
     }
     return hasDocs ? 0 : counter.count(labels.docs) + 2;
@@ -157,7 +157,7 @@ export function pack(items: readonly PackCandidate[], budget: number, env: PackE
     used += cost;
     if (e.item.turn !== undefined) {
       hasRecords = true;
-      const day = dayOfTurn(e.item.turn, env.offsetMinutes);
+      const day = dayOf(e.item.turn.time, env.offsetMinutes);
       days.add(day);
       years.add(day.slice(0, 4));
     } else hasDocs = true;
@@ -180,7 +180,7 @@ export function pack(items: readonly PackCandidate[], budget: number, env: PackE
     }
     const top = rank++ < options.wholeTop;
     // Ruled out without tokenizing: even its shorter form (whole, or its best sentence) needs more than is left.
-    if (used + 1 + smallestLine(item, env, counter) > limit) {
+    if (used + 1 + smallestLineAtLeast(item, item.candidate.bestPiece, labels, env.speakerOf, counter) > limit) {
       decisions.set(item.candidate.id, 'over-budget');
       continue;
     }
@@ -268,12 +268,11 @@ export function pack(items: readonly PackCandidate[], budget: number, env: PackE
   }
   const chosen = new Map<string, readonly number[] | 'all'>();
   for (const id of order) chosen.set(id, entries.get(id)!.pieces);
-  return { ...block, tokens, decisions, paired: paired.filter((id) => entries.has(id)), chosen };
+  return { text: block.text, records: block.records, docs: block.docs, tokens, decisions, paired: paired.filter((id) => entries.has(id)), chosen };
 }
 
 function bestIndex(item: PackCandidate): number {
-  const i = item.candidate.bestPiece;
-  return i >= 0 && i < item.pieces.length ? i : 0;
+  return pieceIndex(item.candidate.bestPiece, item.pieces.length);
 }
 
 function initialPieces(item: PackCandidate, top: boolean, env: PackEnv, counter: TokenCount, options: PackOptions): number[] | 'all' {
@@ -285,23 +284,6 @@ function initialPieces(item: PackCandidate, top: boolean, env: PackEnv, counter:
   if (textTokensAtLeast(item, -1, env.labels, env.speakerOf, counter) - piece > options.wholeSlack) return [best];
   const whole = textTokens(item, -1, env.labels, env.speakerOf, counter);
   return whole - piece <= options.wholeSlack ? 'all' : [best];
-}
-
-/**
- * A lower bound on the tokens of whichever line coverage could give the item: whole, or its best sentence (the
- * one `bestIndex` names; a one-piece item has only the whole).
- */
-function smallestLine(item: PackCandidate, env: PackEnv, counter: TokenCount): number {
-  return smallestLineAtLeast(item, item.pieces.length <= 1 ? -1 : bestIndex(item), env.labels, env.speakerOf, counter);
-}
-
-/** Each record's day in the user's offset, kept with the record (packing asks for it on every search). */
-const turnDays = new WeakMap<TurnEntry, { offset: number; day: string }>();
-
-function dayOfTurn(turn: TurnEntry, offsetMinutes: number): string {
-  let d = turnDays.get(turn);
-  if (d === undefined || d.offset !== offsetMinutes) turnDays.set(turn, (d = { offset: offsetMinutes, day: dayOf(turn.time, offsetMinutes) }));
-  return d.day;
 }
 
 function parts(e: Entry): string[] {

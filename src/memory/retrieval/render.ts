@@ -26,14 +26,46 @@ const MONTHS = ['January', 'February', 'March', 'April', 'May', 'June', 'July', 
 
 /** `8 May 2023`, or `8 May`. */
 export function englishDay(iso: string, withYear = true): string {
-  const [y, m, d] = iso.split('-').map(Number) as [number, number, number];
-  return withYear ? `${d} ${MONTHS[m - 1]} ${y}` : `${d} ${MONTHS[m - 1]}`;
+  return named(ENGLISH_DAYS, iso, withYear);
 }
 
 /** `2023年5月8日`, or `5月8日`. */
 export function chineseDay(iso: string, withYear = true): string {
-  const [y, m, d] = iso.split('-').map(Number) as [number, number, number];
-  return withYear ? `${y}年${m}月${d}日` : `${m}月${d}日`;
+  return named(CHINESE_DAYS, iso, withYear);
+}
+
+/** One language's day names, made once per day and form: every search heads its records with the same few days. */
+interface DayNames {
+  readonly make: (y: number, m: number, d: number, withYear: boolean) => string;
+  readonly withYear: Map<string, string>;
+  readonly withoutYear: Map<string, string>;
+}
+
+const ENGLISH_DAYS: DayNames = {
+  make: (y, m, d, withYear) => (withYear ? `${d} ${MONTHS[m - 1]} ${y}` : `${d} ${MONTHS[m - 1]}`),
+  withYear: new Map(),
+  withoutYear: new Map(),
+};
+
+const CHINESE_DAYS: DayNames = {
+  make: (y, m, d, withYear) => (withYear ? `${y}年${m}月${d}日` : `${m}月${d}日`),
+  withYear: new Map(),
+  withoutYear: new Map(),
+};
+
+/** Names kept per form; past this many the memo starts over (a long-lived page meets new days slowly). */
+const MAX_NAMED_DAYS = 4096;
+
+function named(names: DayNames, iso: string, withYear: boolean): string {
+  const memo = withYear ? names.withYear : names.withoutYear;
+  let name = memo.get(iso);
+  if (name === undefined) {
+    const [y, m, d] = iso.split('-').map(Number) as [number, number, number];
+    name = names.make(y, m, d, withYear);
+    if (memo.size >= MAX_NAMED_DAYS) memo.clear();
+    memo.set(iso, name);
+  }
+  return name;
 }
 
 export interface RecordLine {
@@ -52,9 +84,34 @@ export interface DocLine {
   readonly parts: readonly string[];
 }
 
+const DAY_MS = 86_400_000;
+/** Date's range: ±8.64e15 ms, whole days either side of 1970. */
+const MAX_TIME = 8.64e15;
+
+/**
+ * The days named lately, by day number since 1970 (in the offset): every search renders records of the same few
+ * days, and `toISOString` costs more than the rest of a record's line.
+ */
+const dayNames = new Map<number, string>();
+
 /** `YYYY-MM-DD` in the user's UTC offset. */
 export function dayOf(ms: number, offsetMinutes: number): string {
-  return new Date(ms + offsetMinutes * 60_000).toISOString().slice(0, 10);
+  const t = ms + offsetMinutes * 60_000;
+  // A whole millisecond in range lies in day ⌊t / DAY_MS⌋; anything else goes straight to Date (and its errors).
+  if (!Number.isInteger(t) || t < -MAX_TIME || t >= MAX_TIME) return isoDay(t);
+  const r = t % DAY_MS;
+  const day = (t - r) / DAY_MS - (r < 0 ? 1 : 0);
+  let name = dayNames.get(day);
+  if (name === undefined) {
+    name = isoDay(t);
+    if (dayNames.size >= MAX_NAMED_DAYS) dayNames.clear();
+    dayNames.set(day, name);
+  }
+  return name;
+}
+
+function isoDay(t: number): string {
+  return new Date(t).toISOString().slice(0, 10);
 }
 
 export function recordLine(line: Pick<RecordLine, 'speaker' | 'parts'>, labels: RecordLabels): string {
