@@ -4,10 +4,11 @@
  */
 import { DEFAULT_PACK_OPTIONS, pack, type PackCandidate, type PackDecision, type PackOptions, type TokenCount } from './pack.ts';
 import type { RetrievalQuery } from './query.ts';
-import type { HeatEntry, TurnEntry } from './records.ts';
+import type { Piece } from './pieces.ts';
+import type { DocEntry, HeatEntry, TurnEntry } from './records.ts';
 import type { DocLine, RecordLabels, RecordLine } from './render.ts';
 import { DEFAULT_RERANK_OPTIONS, rankCandidates, type Candidate, type Features, type RerankOptions } from './rerank.ts';
-import type { RetrievalIndex } from './retrieval-index.ts';
+import type { RetrievalIndex, UserMemory } from './retrieval-index.ts';
 import { LastMemo } from './search-memo.ts';
 
 /** Which memory this search may read (the session rules decide; see layered/session-gate.ts). */
@@ -113,21 +114,8 @@ export function retrieve(index: RetrievalIndex, request: RetrieveRequest): Retri
 
   const ranked = mergeByScore(conversation, docs);
 
-  const previousOf = (turn: TurnEntry): PackCandidate | undefined => {
-    const prev = memory.neighbour(turn.id, -1);
-    if (prev === undefined || excluded.has(prev.id)) return undefined;
-    const chunk = memory.shard.chunks.get(prev.id);
-    if (chunk === undefined) return undefined;
-    return { candidate: pairCandidate(prev.id), turn: prev, text: prev.text, pieces: chunk.pieces };
-  };
-  const items: PackCandidate[] = ranked.map(({ candidate, namespace }) => {
-    if (namespace === 'docs') {
-      const doc = index.docEntries.get(candidate.id)!;
-      return { candidate, doc, text: doc.text, pieces: index.docs.chunks.get(candidate.id)!.pieces };
-    }
-    const turn = memory.turns.get(candidate.id)!;
-    return { candidate, turn, text: turn.text, pieces: memory.shard.chunks.get(turn.id)!.pieces, previous: () => previousOf(turn) };
-  });
+  const records: RecordSource = { index, memory, excluded };
+  const items = ranked.map(({ candidate, namespace }) => new RankedItem(candidate, namespace, records));
   const speakerOf = (turn: TurnEntry): string => turn.speaker ?? (turn.role === 'user' ? request.labels.user : request.labels.assistant);
   const packed = pack(items, request.budget, { counter: request.counter, labels: request.labels, offsetMinutes: request.offsetMinutes, speakerOf }, packOptions);
 
@@ -189,6 +177,69 @@ export function retrieve(index: RetrievalIndex, request: RetrieveRequest): Retri
 }
 
 type Ranked = { candidate: Candidate; namespace: 'conversation' | 'docs' };
+
+/** Where ranked items find their records. */
+interface RecordSource {
+  readonly index: RetrievalIndex;
+  readonly memory: UserMemory;
+  readonly excluded: ReadonlySet<string>;
+}
+
+/**
+ * A ranked candidate as packing sees it. Its record (turn or doc entry, text, pieces) is looked up when first
+ * read: packing stops reading candidates once the budget is full, and most of a search's come after that.
+ */
+class RankedItem implements PackCandidate {
+  readonly candidate: Candidate;
+  private readonly _namespace: 'conversation' | 'docs';
+  private readonly _source: RecordSource;
+  private _record: TurnEntry | DocEntry | null = null;
+  private _pieces: readonly Piece[] | null = null;
+
+  constructor(candidate: Candidate, namespace: 'conversation' | 'docs', source: RecordSource) {
+    this.candidate = candidate;
+    this._namespace = namespace;
+    this._source = source;
+  }
+
+  get turn(): TurnEntry | undefined {
+    return this._namespace === 'conversation' ? (this._resolve() as TurnEntry) : undefined;
+  }
+
+  get doc(): DocEntry | undefined {
+    return this._namespace === 'docs' ? (this._resolve() as DocEntry) : undefined;
+  }
+
+  get text(): string {
+    return this._resolve().text;
+  }
+
+  /** Looked up apart from the record: ruling a candidate out reads only the record (its counts are kept with it). */
+  get pieces(): readonly Piece[] {
+    if (this._pieces === null) {
+      const shard = this._namespace === 'docs' ? this._source.index.docs : this._source.memory.shard;
+      this._pieces = shard.chunks.get(this.candidate.id)!.pieces;
+    }
+    return this._pieces;
+  }
+
+  /** The turn before it in its session (pairing), when allowed; docs have none. */
+  previous(): PackCandidate | undefined {
+    const { memory, excluded } = this._source;
+    const turn = this.turn;
+    if (turn === undefined) return undefined;
+    const prev = memory.neighbour(turn.id, -1);
+    if (prev === undefined || excluded.has(prev.id)) return undefined;
+    const chunk = memory.shard.chunks.get(prev.id);
+    if (chunk === undefined) return undefined;
+    return { candidate: pairCandidate(prev.id), turn: prev, text: prev.text, pieces: chunk.pieces };
+  }
+
+  private _resolve(): TurnEntry | DocEntry {
+    const id = this.candidate.id;
+    return (this._record ??= this._namespace === 'docs' ? this._source.index.docEntries.get(id)! : this._source.memory.turns.get(id)!);
+  }
+}
 
 /**
  * Two rankings (each best first) as one, best first; on a tie the conversation's first. The same order as a
