@@ -12,6 +12,7 @@ import { feedback, type FeedbackOptions } from './feedback.ts';
 import type { SlotLinks } from './links.ts';
 import type { RetrievalQuery } from './query.ts';
 import type { Shard } from './retrieval-index.ts';
+import type { SharedSearch } from './search-memo.ts';
 
 export interface GatherOptions extends FeedbackOptions {
   /** How many each search contributes. */
@@ -70,6 +71,8 @@ export interface Gathered {
   readonly vector: Float64Array;
   /** The best BM25 among each scope's turns, dense by scope code of `shard.turns`. */
   readonly thread: Float64Array;
+  /** The searches these came from: the same object for every call they serve (what is worked out per query may be kept with it). */
+  readonly search: SharedSearch;
 }
 
 export function gatherCandidates(query: RetrievalQuery, ctx: GatherContext, options: GatherOptions): Gathered {
@@ -178,7 +181,7 @@ export function gatherCandidates(query: RetrievalQuery, ctx: GatherContext, opti
       pieceScore[i] = best.score;
     }
   }
-  return { ids, slots, sources: bits.map((b) => SOURCE_NAMES[b]!), lexical, contextOf, pieceIndex, pieceScore, vector, thread };
+  return { ids, slots, sources: bits.map((b) => SOURCE_NAMES[b]!), lexical, contextOf, pieceIndex, pieceScore, vector, thread, search: shared };
 }
 
 /** The best BM25 among each scope's turns, by scope code. */

@@ -16,6 +16,7 @@ import { intentFit } from './intent.ts';
 import { asksAboutUser, isHypothetical } from './persona.ts';
 import type { RetrievalQuery } from './query.ts';
 import type { TurnEntry } from './records.ts';
+import type { SharedSearch } from './search-memo.ts';
 import { terms } from './text-terms.ts';
 
 export interface Features {
@@ -132,45 +133,93 @@ export function rankCandidates(
     maxLexical = Math.max(maxLexical, lexical.bySlot[slots[i]!]!);
     maxPiece = Math.max(maxPiece, pieceScore[i]!);
   }
-  const speakerTerms = new Set(terms(query.message));
-  const named = new Map<string, boolean>();
-  const names = (speaker: string): boolean => {
-    let n = named.get(speaker);
-    if (n === undefined) named.set(speaker, (n = terms(speaker).some((t) => speakerTerms.has(t))));
-    return n;
-  };
-  const hypothetical = isHypothetical(query.message);
-  // The chat's own turns carry a role, not a name: a first-person conjecture is about the user.
-  const aboutUser = hypothetical && asksAboutUser(query.message);
+  const own = ownFeaturesOf(query, ctx, options, offsetMinutes, found.search);
   const w = options.weights;
-  const halfLifeMs = options.recencyHalfLifeDays * DAY_MS;
   const ranked: Candidate[] = new Array(ids.length);
   for (let i = 0; i < ids.length; i++) {
     const id = ids[i]!;
     const slot = slots[i]!;
-    const turn = ctx.turn?.(id);
-    const shared = turn === undefined ? 0 : countShared(turn.entities, query.entities);
-    // (The day is only needed when the query names one.)
-    const dated = turn !== undefined && query.dates.length > 0 && isDated(turn, query.dates, offsetMinutes);
-    const speaker = turn?.speaker !== undefined && names(turn.speaker) ? 1 : 0;
+    const mine = own(id, slot);
     const features: Features = {
       lexical: lexical.bySlot[slot]! / maxLexical,
       context: Math.min(1.5, found.contextOf(slot) / maxLexical),
       sentence: pieceScore[i]! / maxPiece,
       vector: Math.max(0, vector[i]!),
-      entities: Math.min(1, shared / 3),
-      speaker,
-      date: dated ? 1 : 0,
+      entities: mine.entities,
+      speaker: mine.speaker,
+      date: mine.date,
       thread: thread[turns.scopeCodeOf(slot)]! / maxLexical,
-      recency: turn === undefined ? 0 : 0.5 ** (Math.max(0, ctx.now - turn.time) / halfLifeMs),
+      recency: mine.recency,
       cold: shard.missStreakAt(slot) >= options.coldAfter ? 1 : 0,
-      intent: intentFit(query.tags, ctx.tags(id)),
-      persona:
-        hypothetical && (speaker === 1 || (aboutUser && turn !== undefined && turn.speaker === undefined && turn.role === 'user')) && ctx.selfStatement?.(id) === true ? 1 : 0,
+      intent: mine.intent,
+      persona: mine.persona,
     };
     ranked[i] = { id, sources: found.sources[i]!, features, score: scoreOf(features, w), bestPiece: found.pieceIndex[i]! };
   }
   return ranked.sort((a, b) => b.score - a.score);
+}
+
+/** The features of a candidate that depend only on the query and the chunk, not on the other candidates. */
+type OwnFeatures = Pick<Features, 'entities' | 'speaker' | 'date' | 'recency' | 'intent' | 'persona'>;
+
+/**
+ * Own features by slot, kept with the searches they were worked out for: a second pass over the same query (the
+ * pipeline's, after a compaction) reranks mostly the same candidates, and only their scales (the best lexical
+ * and sentence scores among them) can differ.
+ */
+const ownMemos = new WeakMap<SharedSearch, { now: number; offsetMinutes: number; halfLife: number; bySlot: Map<number, OwnFeatures> }>();
+
+function ownFeaturesOf(
+  query: RetrievalQuery,
+  ctx: CandidateContext,
+  options: RerankOptions,
+  offsetMinutes: number,
+  search: SharedSearch,
+): (id: string, slot: number) => OwnFeatures {
+  let memo = ownMemos.get(search);
+  if (memo === undefined || memo.now !== ctx.now || memo.offsetMinutes !== offsetMinutes || memo.halfLife !== options.recencyHalfLifeDays) {
+    memo = { now: ctx.now, offsetMinutes, halfLife: options.recencyHalfLifeDays, bySlot: new Map() };
+    ownMemos.set(search, memo);
+  }
+  const { bySlot } = memo;
+  let named: ((speaker: string) => boolean) | null = null;
+  const names = (speaker: string): boolean => {
+    if (named === null) {
+      const speakerTerms = new Set(terms(query.message));
+      const known = new Map<string, boolean>();
+      named = (who) => {
+        let n = known.get(who);
+        if (n === undefined) known.set(who, (n = terms(who).some((t) => speakerTerms.has(t))));
+        return n;
+      };
+    }
+    return named(speaker);
+  };
+  const hypothetical = isHypothetical(query.message);
+  // The chat's own turns carry a role, not a name: a first-person conjecture is about the user.
+  const aboutUser = hypothetical && asksAboutUser(query.message);
+  const halfLifeMs = options.recencyHalfLifeDays * DAY_MS;
+  return (id, slot) => {
+    let own = bySlot.get(slot);
+    if (own === undefined) {
+      const turn = ctx.turn?.(id);
+      const shared = turn === undefined ? 0 : countShared(turn.entities, query.entities);
+      // (The day is only needed when the query names one.)
+      const dated = turn !== undefined && query.dates.length > 0 && isDated(turn, query.dates, offsetMinutes);
+      const speaker = turn?.speaker !== undefined && names(turn.speaker) ? 1 : 0;
+      own = {
+        entities: Math.min(1, shared / 3),
+        speaker,
+        date: dated ? 1 : 0,
+        recency: turn === undefined ? 0 : 0.5 ** (Math.max(0, ctx.now - turn.time) / halfLifeMs),
+        intent: intentFit(query.tags, ctx.tags(id)),
+        persona:
+          hypothetical && (speaker === 1 || (aboutUser && turn !== undefined && turn.speaker === undefined && turn.role === 'user')) && ctx.selfStatement?.(id) === true ? 1 : 0,
+      };
+      bySlot.set(slot, own);
+    }
+    return own;
+  };
 }
 
 /**

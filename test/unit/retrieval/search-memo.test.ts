@@ -53,6 +53,26 @@ describe('a repeated search (same query, other exclusions)', () => {
     expect(second.injected).not.toContain(first.injected[0]);
   });
 
+  it('asked again at another time, scores recency for that time, as a fresh index does', () => {
+    const query = buildQuery({ message: 'what about the nginx upstream timeout during the backup?', entities: [], dates: [] });
+    const request = (now: number): RetrieveRequest => ({
+      query,
+      scope: { userId: 'u', sessionId: 'S5', otherSessions: true, docs: false },
+      exclude: new Set(),
+      budget: 120,
+      now,
+      counter,
+      labels: LABELS.en,
+      offsetMinutes: 0,
+    });
+    const reused = build();
+    const soon = retrieve(reused, request(Date.UTC(2024, 0, 8)));
+    const later = retrieve(reused, request(Date.UTC(2024, 5, 8)));
+    const fresh = retrieve(build(), request(Date.UTC(2024, 5, 8)));
+    expect(later.candidates).toEqual(fresh.candidates);
+    expect(later.candidates[0]!.features.recency).toBeLessThan(soon.candidates[0]!.features.recency);
+  });
+
   it('searched once as deep as a later, larger pass needs, answers both passes as fresh searches would', () => {
     const query = buildQuery({ message: 'the garden tomatoes and the lake camping trip', entities: [], dates: [] });
     const request = (budget: number, exclude: string[], searchDepthBudget?: number): RetrieveRequest => ({
