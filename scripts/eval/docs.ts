@@ -11,6 +11,7 @@
 import { performance } from 'node:perf_hooks';
 import { CachedTokenCounter } from '../../src/context/tokens.ts';
 import { loadNodeQwenTokenizer } from '../prepare-tokenizer.ts';
+import { eachArg } from './args.ts';
 import { runDocsEval } from './docs-recall.ts';
 import { readKdConv } from './kdconv-data.ts';
 import type { PipelineOverrides } from './strategies.ts';
@@ -25,20 +26,14 @@ interface Args {
 
 function parseArgs(argv: readonly string[]): Args {
   const args: Args = { file: '', budget: 1024, dialogues: Infinity, json: false, options: {} };
-  for (let i = 0; i < argv.length; i++) {
-    const a = argv[i]!;
-    const next = (): string => {
-      const v = argv[++i];
-      if (v === undefined) throw new Error(`${a} needs a value`);
-      return v;
-    };
+  eachArg(argv, (a, next) => {
     if (a === '--kdconv') args.file = next();
     else if (a === '--budget') args.budget = Number(next());
     else if (a === '--dialogues') args.dialogues = Number(next());
     else if (a === '--json') args.json = true;
     else if (a === '--options') args.options = JSON.parse(next()) as PipelineOverrides;
     else throw new Error(`Unknown argument ${a}`);
-  }
+  });
   if (args.file === '') throw new Error('Give the data file: --kdconv <file>');
   if (!Number.isInteger(args.budget) || args.budget < 256) throw new Error('--budget must be a whole number of tokens ≥ 256');
   return args;

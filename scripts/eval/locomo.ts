@@ -18,6 +18,7 @@ import { performance } from 'node:perf_hooks';
 import { CachedTokenCounter } from '../../src/context/tokens.ts';
 import { formatMemoryReport } from '../../src/memory/layered/report.ts';
 import { loadNodeQwenTokenizer } from '../prepare-tokenizer.ts';
+import { eachArg } from './args.ts';
 import { readLocomo, type LocomoConversation } from './locomo-data.ts';
 import { containsTurn, evidenceRecall, normalise } from './recall.ts';
 import { runBaseline, runFull, type PipelineOverrides, type PromptResult, type Strategy } from './strategies.ts';
@@ -45,13 +46,7 @@ interface Args {
 
 function parseArgs(argv: readonly string[]): Args {
   const args: Args = { file: '', budget: 1024, strategy: 'full', json: false, conversations: Infinity, showMisses: 0, options: {}, hashes: null };
-  for (let i = 0; i < argv.length; i++) {
-    const a = argv[i]!;
-    const next = (): string => {
-      const v = argv[++i];
-      if (v === undefined) throw new Error(`${a} needs a value`);
-      return v;
-    };
+  eachArg(argv, (a, next) => {
     if (a === '--locomo') args.file = next();
     else if (a === '--budget') args.budget = Number(next());
     else if (a === '--strategy') args.strategy = next() as Strategy;
@@ -61,7 +56,7 @@ function parseArgs(argv: readonly string[]): Args {
     else if (a === '--hashes') args.hashes = next();
     else if (a === '--options') args.options = JSON.parse(next()) as PipelineOverrides;
     else throw new Error(`Unknown argument ${a}`);
-  }
+  });
   if (args.file === '') throw new Error('Give the data file: --locomo <file>');
   if (!Number.isInteger(args.budget) || args.budget < 256) throw new Error('--budget must be a whole number of tokens ≥ 256');
   if (!['full', 'recent', 'seed000'].includes(args.strategy)) throw new Error('--strategy must be full, recent or seed000');
