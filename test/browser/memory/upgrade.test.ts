@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { HashedNgramEmbedder } from '../../../src/memory/embedders/hashed-ngram.ts';
+import { FlatIndex } from '../../../src/memory/flat-index.ts';
 import { SCHEMA_VERSION } from '../../../src/memory/schema.ts';
 import type { MemoryStore } from '../../../src/memory/store.ts';
 import { createV1Database, v1Contents } from '../../fixtures/memory-v1.ts';
@@ -100,9 +101,18 @@ describe('another tab deletes or upgrades the database', () => {
     for (let i = 0; i < 200; i++) await seed.appendTurn({ sessionId: session.id, role: i % 2 ? 'assistant' : 'user', content: `turn ${i} about nginx upstream ${i}` });
     await seed.close();
 
-    const opening = openStore(name);
+    let deleted: Promise<string> | null = null;
+    const opening = openStore(name, {
+      // Start-up builds its vector index only once the other tab's delete has gone through (or after 5 s), so the
+      // versionchange surely arrives while start-up runs: 200 turns usually take long enough, but on a busy
+      // machine start-up could finish first, and that case is another test's.
+      index: async (dimensions) => {
+        await Promise.race([deleted, new Promise((resolve) => setTimeout(resolve, 5000))]);
+        return new FlatIndex(dimensions);
+      },
+    });
     // Queued behind the open: it reaches the new connection as a versionchange while start-up runs.
-    const deleted = deleteOutcome(name);
+    deleted = deleteOutcome(name);
     await expect(opening).rejects.toThrow(/another tab/);
     expect(await deleted).toBe('success');
   });
