@@ -77,7 +77,8 @@ export class TopK<T> {
     if (this._scores.length === this._k) {
       // Equal to the worst is not better: it arrived later.
       if (score <= this._scores[0]!) return;
-      this._siftDown(0, score, arrival, item);
+      // It replaces the worst, at the root, and sinks.
+      TopK._sink(this._scores, this._arrivals, this._items, this._k, 0, score, arrival, item);
       return;
     }
     this._siftUp(this._scores.length, score, arrival, item);
@@ -94,26 +95,8 @@ export class TopK<T> {
     const out = new Array<{ score: number; item: T }>(scores.length);
     for (let n = scores.length; n > 0; n--) {
       out[n - 1] = { score: scores[0]!, item: items[0]! };
-      // The last leaf replaces the root and sinks past worse children, in a heap one smaller.
-      const score = scores[n - 1]!;
-      const arrival = arrivals[n - 1]!;
-      const item = items[n - 1]!;
-      let i = 0;
-      for (;;) {
-        const left = 2 * i + 1;
-        if (left >= n - 1) break;
-        const right = left + 1;
-        let child = left;
-        if (right < n - 1 && TopK._worse(scores[right]!, arrivals[right]!, scores[left]!, arrivals[left]!)) child = right;
-        if (!TopK._worse(scores[child]!, arrivals[child]!, score, arrival)) break;
-        scores[i] = scores[child]!;
-        arrivals[i] = arrivals[child]!;
-        items[i] = items[child]!;
-        i = child;
-      }
-      scores[i] = score;
-      arrivals[i] = arrival;
-      items[i] = item;
+      // The last leaf replaces the root, in a heap one smaller.
+      TopK._sink(scores, arrivals, items, n - 1, 0, scores[n - 1]!, arrivals[n - 1]!, items[n - 1]!);
     }
     return out;
   }
@@ -140,20 +123,23 @@ export class TopK<T> {
     this._set(i, score, arrival, item);
   }
 
-  /** Replaces the item at `i` and moves it down past worse children. */
-  private _siftDown(i: number, score: number, arrival: number, item: T): void {
-    const n = this._scores.length;
+  /** Places an item at `i` of the heap held in the first `n` places of the three arrays, moving it down past worse children. */
+  private static _sink<U>(scores: number[], arrivals: number[], items: U[], n: number, i: number, score: number, arrival: number, item: U): void {
     for (;;) {
       const left = 2 * i + 1;
       if (left >= n) break;
       const right = left + 1;
       let child = left;
-      if (right < n && TopK._worse(this._scores[right]!, this._arrivals[right]!, this._scores[left]!, this._arrivals[left]!)) child = right;
-      if (!TopK._worse(this._scores[child]!, this._arrivals[child]!, score, arrival)) break;
-      this._set(i, this._scores[child]!, this._arrivals[child]!, this._items[child]!);
+      if (right < n && TopK._worse(scores[right]!, arrivals[right]!, scores[left]!, arrivals[left]!)) child = right;
+      if (!TopK._worse(scores[child]!, arrivals[child]!, score, arrival)) break;
+      scores[i] = scores[child]!;
+      arrivals[i] = arrivals[child]!;
+      items[i] = items[child]!;
       i = child;
     }
-    this._set(i, score, arrival, item);
+    scores[i] = score;
+    arrivals[i] = arrival;
+    items[i] = item;
   }
 }
 
