@@ -216,13 +216,13 @@ export class Bm25Index {
     const n = this._ids.length;
     const acc = new Float64Array(n);
     if (this._live === 0) return new Bm25Scores(this, acc, new Int32Array(0));
-    // Continuing a search: its scores so far (0 outside the scopes it allowed, which this call's filter drops
-    // again) and its slots, which come first in the order reached.
     // Slots reached: at most one per posting walked (and per slot), so this never grows.
     let reach = base?.slots.length ?? 0;
     for (let q = 0; q < query.ids.length; q++) reach += this._postings[query.ids[q]!]!.length;
     const touched = new Int32Array(Math.min(n, reach));
     let count = 0;
+    // Continuing a search: its scores so far (0 outside the scopes it allowed, which this call's filter drops
+    // again) and its slots, which come first in the order reached.
     if (base !== undefined) {
       acc.set(base.bySlot);
       touched.set(base.slots);

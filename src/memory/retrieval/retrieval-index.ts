@@ -28,8 +28,6 @@ export interface IndexedChunk {
   readonly pieces: readonly Piece[];
   /** The text's distinct terms in first-occurrence order (cached: feedback reads them on every search). */
   readonly textTerms: readonly string[];
-  /** Each piece's slot in the shard's sentence index. */
-  readonly pieceSlots: readonly number[];
   /**
    * Each piece's distinct terms (its text's, in first-occurrence order) as term ids of the sentence index: a
    * candidate's most informative sentence is chosen by their IDF.
@@ -47,8 +45,7 @@ export class Shard {
   /** By slot of `turns`: each chunk's misses in a row (from its heat), read for every candidate of every search. */
   private readonly _missStreak: number[] = [];
   private _heatRevision = 0;
-  /** By slot of the sentence index: the chunk a piece belongs to (its id and its slot in `turns`), and which of its pieces it is. */
-  readonly pieceChunk: string[] = [];
+  /** By slot of the sentence index: the chunk a piece belongs to (its slot in `turns`), and which of its pieces it is. */
   readonly pieceTurn: number[] = [];
   readonly pieceIndex: number[] = [];
   /**
@@ -84,7 +81,6 @@ export class Shard {
     const pieceSlots = pieces.map((_, i) => {
       this.pieces.add(`${id}#${i}`, scope, [...pieceExtra, ...pieceTerms[i]!]);
       const slot = this.pieces.slotOf(`${id}#${i}`)!;
-      this.pieceChunk[slot] = id;
       this.pieceTurn[slot] = turnSlot;
       this.pieceIndex[slot] = i;
       return slot;
@@ -92,7 +88,7 @@ export class Shard {
     this.firstPiece[turnSlot] = pieceSlots[0] ?? 0;
     this.pieceCount[turnSlot] = pieceSlots.length;
     const pieceTermIds = pieceTerms.map((list) => Int32Array.from(new Set(list), (t) => this.pieces.termIdOf(t)!));
-    const chunk: IndexedChunk = { id, scope, text, pieces, textTerms: [...new Set(textTerms)], pieceSlots, pieceTermIds };
+    const chunk: IndexedChunk = { id, scope, text, pieces, textTerms: [...new Set(textTerms)], pieceTermIds };
     this.chunks.set(id, chunk);
     this._version += 1;
     if (this._embedder !== null && this._vectors !== null) {

@@ -17,10 +17,10 @@ describe('a shard’s sentences by chunk slot', () => {
       const slot = shard.turns.slotOf(chunk.id)!;
       // What a search reads without touching the chunk: its pieces' slots run on from the first.
       expect(shard.pieceCount[slot]).toBe(chunk.pieces.length);
-      expect(chunk.pieceSlots).toEqual(chunk.pieceSlots.map((_, i) => shard.firstPiece[slot]! + i));
-      for (const [i, pieceSlot] of chunk.pieceSlots.entries()) {
+      const pieceSlots = chunk.pieces.map((_, i) => shard.pieces.slotOf(`${chunk.id}#${i}`)!);
+      expect(pieceSlots).toEqual(pieceSlots.map((_, i) => shard.firstPiece[slot]! + i));
+      for (const [i, pieceSlot] of pieceSlots.entries()) {
         expect(shard.pieceTurn[pieceSlot]).toBe(slot);
-        expect(shard.pieceChunk[pieceSlot]).toBe(chunk.id);
         expect(shard.pieceIndex[pieceSlot]).toBe(i);
       }
     }
