@@ -8,7 +8,7 @@
 import type { ChatMessage } from '../../engine/protocol.ts';
 import { sanitizeText } from '../../context/sanitize.ts';
 import type { TokenCounter } from '../../context/tokens.ts';
-import { renderDocs, renderRecords, docLine, recordLine, type DocLine, type RecordLine } from '../retrieval/render.ts';
+import { docLine, recordLine, renderRetrieved, type DocLine, type RecordLine } from '../retrieval/render.ts';
 import type { SectionLabels } from './labels.ts';
 import { renderWmLine, type WmLine } from './working-memory.ts';
 
@@ -54,10 +54,6 @@ export function selectWorking(lines: readonly WmLine[], label: string, budget: n
   return { lines: out, tokens, cut: false };
 }
 
-function render(records: readonly RecordLine[], docs: readonly DocLine[], labels: SectionLabels, offsetMinutes: number): string {
-  return [renderRecords(records, labels, offsetMinutes), renderDocs(docs, labels)].filter((s) => s !== '').join('\n\n');
-}
-
 /** A part shorter than this is found inside other text too easily to count as held by itself. */
 const MIN_PART_CHARS = 16;
 
@@ -101,10 +97,6 @@ function prepareLine<L extends { readonly parts: readonly string[] }>(line: L, r
  */
 function holds<L>(text: string, p: PreparedLine<L>): boolean {
   return text.includes(p.whole) || (p.parts !== null && p.parts.every((part) => text.includes(part)));
-}
-
-function holdsLine(text: string, rendered: string, parts: readonly string[]): boolean {
-  return holds(text, prepareLine({ parts }, rendered));
 }
 
 /** What `split` compares, worked out once per block: the assembler tries one block against many histories. */
@@ -162,7 +154,7 @@ function deltaOf(parts: BlockParts, held: readonly ChatMessage[]) {
   const records = s.records.sent.filter((l) => once(l.rendered));
   const docs = s.docs.sent.filter((l) => once(l.rendered));
   const wm = labelled(labels.working, s.working.sent);
-  const retrieved = render(
+  const retrieved = renderRetrieved(
     records.map((l) => l.line),
     docs.map((l) => l.line),
     labels,
@@ -194,22 +186,22 @@ export function blockDelta(parts: BlockParts, held: readonly ChatMessage[], coun
  * is not worth a compaction.
  */
 export function fitToRoom(parts: BlockParts, held: readonly ChatMessage[], room: number, counter: TokenCounter): BlockParts {
-  const lines = [
-    ...parts.records.map((l) => ({ id: l.id, text: recordLine(l, parts.labels), parts: l.parts })),
-    ...parts.docs.map((l) => ({ id: l.id, text: docLine(l, parts.labels), parts: l.parts })),
-  ].sort((a, b) => (parts.rank.get(a.id) ?? Infinity) - (parts.rank.get(b.id) ?? Infinity));
+  const p = prepare(parts);
+  const lines: Array<PreparedLine<{ readonly id: string }>> = [...p.records, ...p.docs].sort(
+    (a, b) => (parts.rank.get(a.line.id) ?? Infinity) - (parts.rank.get(b.line.id) ?? Infinity),
+  );
   const text = heldText(held);
   const keep = new Set<string>();
   let left = room - blockDelta({ ...parts, records: [], docs: [] }, held, counter).workingTokens;
   // Headings of the two sections, counted once, whether or not they are needed.
   left -= counter.count(parts.labels.history) + counter.count(parts.labels.docs) + 16;
-  for (const line of lines) {
-    if (holdsLine(text, line.text, line.parts)) keep.add(line.id);
+  for (const l of lines) {
+    if (holds(text, l)) keep.add(l.line.id);
     else {
-      const cost = counter.count(line.text) + 1;
+      const cost = counter.count(l.rendered) + 1;
       if (cost > left) continue;
       left -= cost;
-      keep.add(line.id);
+      keep.add(l.line.id);
     }
   }
   return { ...parts, records: parts.records.filter((l) => keep.has(l.id)), docs: parts.docs.filter((l) => keep.has(l.id)) };
@@ -218,9 +210,7 @@ export function fitToRoom(parts: BlockParts, held: readonly ChatMessage[], room:
 /** Whether one of the records / docs in `must` is missing from `held` (then the turn may compact). */
 export function missesAny(parts: BlockParts, held: readonly ChatMessage[], must: ReadonlySet<string>): boolean {
   const text = heldText(held);
-  const best = (id: string): boolean => must.has(id);
-  return (
-    parts.records.some((l) => best(l.id) && !holdsLine(text, recordLine(l, parts.labels), l.parts)) ||
-    parts.docs.some((l) => best(l.id) && !holdsLine(text, docLine(l, parts.labels), l.parts))
-  );
+  const p = prepare(parts);
+  const lines: Array<PreparedLine<{ readonly id: string }>> = [...p.records, ...p.docs];
+  return lines.some((l) => must.has(l.line.id) && !holds(text, l));
 }

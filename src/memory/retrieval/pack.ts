@@ -14,7 +14,7 @@ import type { Candidate } from './rerank.ts';
 import type { DocEntry, TurnEntry } from './records.ts';
 import type { Piece } from './pieces.ts';
 import { lineParts, lineTokens, lineTokensAtLeast, pieceIndex, smallestLineAtLeast, textTokens, textTokensAtLeast, type TokenCount } from './line-text.ts';
-import { dayOf, renderDocs, renderRecords, type DocLine, type RecordLabels, type RecordLine } from './render.ts';
+import { dayOf, renderRetrieved, type DocLine, type RecordLabels, type RecordLine } from './render.ts';
 
 export type { TokenCount } from './line-text.ts';
 
@@ -301,6 +301,6 @@ function renderBlock(entries: readonly Entry[], env: PackEnv): { text: string; r
       docs.push({ id: e.item.doc.id, source: e.item.doc.source, part: e.item.doc.part, parts: parts(e) });
     }
   }
-  const text = [renderRecords(records, env.labels, env.offsetMinutes), renderDocs(docs, env.labels)].filter((s) => s !== '').join('\n\n');
+  const text = renderRetrieved(records, docs, env.labels, env.offsetMinutes);
   return { text, records, docs };
 }

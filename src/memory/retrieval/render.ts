@@ -144,3 +144,8 @@ export function renderDocs(lines: readonly DocLine[], labels: RecordLabels): str
   const sorted = [...lines].sort((a, b) => a.source.localeCompare(b.source) || a.part - b.part);
   return [labels.docs, ...sorted.map((l) => docLine(l, labels))].join('\n');
 }
+
+/** The retrieved part of a memory block: conversation records, then docs, a blank line between (either may be absent). */
+export function renderRetrieved(records: readonly RecordLine[], docs: readonly DocLine[], labels: RecordLabels, offsetMinutes: number): string {
+  return [renderRecords(records, labels, offsetMinutes), renderDocs(docs, labels)].filter((s) => s !== '').join('\n\n');
+}
