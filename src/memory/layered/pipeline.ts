@@ -307,7 +307,6 @@ export class LayeredMemory {
       applyHeat(this.index, input.userId, r.heat);
       await this._o.store.putHeat(r.heat);
     }
-    const kept = r;
     const memoryReport: MemoryReport = {
       lang,
       budgets: b,
@@ -331,7 +330,7 @@ export class LayeredMemory {
       retrieval: {
         // Built when read (the inspector, the eval): a message nobody inspects never builds the candidate list.
         get candidates() {
-          return kept.candidates;
+          return r.candidates;
         },
         injected: r.injected,
         inHistory,

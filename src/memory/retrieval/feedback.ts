@@ -3,8 +3,7 @@
  * low weight, so a turn that says the same thing in other words still gets found ("degree" → "policymaking").
  * Pure, no DOM.
  */
-import { TopK } from '../vector-index.ts';
-import type { Bm25Scores } from './bm25.ts';
+import { Bm25Index, type Bm25Scores } from './bm25.ts';
 import type { Shard } from './retrieval-index.ts';
 
 export interface FeedbackOptions {
@@ -20,12 +19,11 @@ export interface FeedbackOptions {
 export function feedback(query: ReadonlyMap<string, number>, lexical: Bm25Scores, shard: Shard, options: FeedbackOptions): Map<string, number> | null {
   if (options.feedbackDocs <= 0 || options.feedbackTerms <= 0 || options.feedbackWeight <= 0 || lexical.size === 0) return null;
   // The best turns; ties go to the turn reached first (a stable sort of everything would pick the same).
-  const best = new TopK<number>(options.feedbackDocs);
-  for (const slot of lexical.slots) best.push(lexical.bySlot[slot]!, slot);
+  const best = Bm25Index.best(lexical, options.feedbackDocs);
   const weights = new Map<string, number>();
   const seenIn = new Map<string, number>();
-  for (const { item } of best.result()) {
-    const chunk = shard.chunks.get(lexical.idOf(item));
+  for (const { slot } of best) {
+    const chunk = shard.chunks.get(lexical.idOf(slot));
     if (chunk === undefined) continue;
     for (const t of chunk.textTerms) {
       if (query.has(t)) continue;

@@ -16,6 +16,7 @@ import { intentFit } from './intent.ts';
 import { asksAboutUser, isHypothetical } from './persona.ts';
 import type { RetrievalQuery } from './query.ts';
 import type { TurnEntry } from './records.ts';
+import { dayOf } from './render.ts';
 import type { SharedSearch } from './search-memo.ts';
 import { terms } from './text-terms.ts';
 
@@ -113,10 +114,6 @@ export interface CandidateContext extends GatherContext {
 
 const DAY_MS = 86_400_000;
 
-function isoDay(ms: number, offsetMinutes: number): string {
-  return new Date(ms + offsetMinutes * 60_000).toISOString().slice(0, 10);
-}
-
 export function rankCandidates(
   query: RetrievalQuery,
   ctx: CandidateContext,
@@ -164,8 +161,9 @@ type OwnFeatures = Pick<Features, 'entities' | 'speaker' | 'date' | 'recency' | 
 
 /**
  * Own features by slot, kept with the searches they were worked out for: a second pass over the same query (the
- * pipeline's, after a compaction) reranks mostly the same candidates, and only their scales (the best lexical
- * and sentence scores among them) can differ.
+ * pipeline's, after a compaction) reranks mostly the same conversation candidates, and only their scales (the
+ * best lexical and sentence scores among them) can differ. Docs are not kept: the retriever keeps their whole
+ * ranking.
  */
 const ownMemos = new WeakMap<SharedSearch, { now: number; offsetMinutes: number; halfLife: number; bySlot: Map<number, OwnFeatures> }>();
 
@@ -176,48 +174,43 @@ function ownFeaturesOf(
   offsetMinutes: number,
   search: SharedSearch,
 ): (id: string, slot: number) => OwnFeatures {
+  const speakerTerms = new Set(terms(query.message));
+  const named = new Map<string, boolean>();
+  const names = (speaker: string): boolean => {
+    let n = named.get(speaker);
+    if (n === undefined) named.set(speaker, (n = terms(speaker).some((t) => speakerTerms.has(t))));
+    return n;
+  };
+  const hypothetical = isHypothetical(query.message);
+  // The chat's own turns carry a role, not a name: a first-person conjecture is about the user.
+  const aboutUser = hypothetical && asksAboutUser(query.message);
+  const halfLifeMs = options.recencyHalfLifeDays * DAY_MS;
+  const compute = (id: string): OwnFeatures => {
+    const turn = ctx.turn?.(id);
+    const shared = turn === undefined ? 0 : countShared(turn.entities, query.entities);
+    // (The day is only needed when the query names one.)
+    const dated = turn !== undefined && query.dates.length > 0 && isDated(turn, query.dates, offsetMinutes);
+    const speaker = turn?.speaker !== undefined && names(turn.speaker) ? 1 : 0;
+    return {
+      entities: Math.min(1, shared / 3),
+      speaker,
+      date: dated ? 1 : 0,
+      recency: turn === undefined ? 0 : 0.5 ** (Math.max(0, ctx.now - turn.time) / halfLifeMs),
+      intent: intentFit(query.tags, ctx.tags(id)),
+      persona:
+        hypothetical && (speaker === 1 || (aboutUser && turn !== undefined && turn.speaker === undefined && turn.role === 'user')) && ctx.selfStatement?.(id) === true ? 1 : 0,
+    };
+  };
+  if (ctx.turn === undefined) return compute;
   let memo = ownMemos.get(search);
   if (memo === undefined || memo.now !== ctx.now || memo.offsetMinutes !== offsetMinutes || memo.halfLife !== options.recencyHalfLifeDays) {
     memo = { now: ctx.now, offsetMinutes, halfLife: options.recencyHalfLifeDays, bySlot: new Map() };
     ownMemos.set(search, memo);
   }
   const { bySlot } = memo;
-  let named: ((speaker: string) => boolean) | null = null;
-  const names = (speaker: string): boolean => {
-    if (named === null) {
-      const speakerTerms = new Set(terms(query.message));
-      const known = new Map<string, boolean>();
-      named = (who) => {
-        let n = known.get(who);
-        if (n === undefined) known.set(who, (n = terms(who).some((t) => speakerTerms.has(t))));
-        return n;
-      };
-    }
-    return named(speaker);
-  };
-  const hypothetical = isHypothetical(query.message);
-  // The chat's own turns carry a role, not a name: a first-person conjecture is about the user.
-  const aboutUser = hypothetical && asksAboutUser(query.message);
-  const halfLifeMs = options.recencyHalfLifeDays * DAY_MS;
   return (id, slot) => {
     let own = bySlot.get(slot);
-    if (own === undefined) {
-      const turn = ctx.turn?.(id);
-      const shared = turn === undefined ? 0 : countShared(turn.entities, query.entities);
-      // (The day is only needed when the query names one.)
-      const dated = turn !== undefined && query.dates.length > 0 && isDated(turn, query.dates, offsetMinutes);
-      const speaker = turn?.speaker !== undefined && names(turn.speaker) ? 1 : 0;
-      own = {
-        entities: Math.min(1, shared / 3),
-        speaker,
-        date: dated ? 1 : 0,
-        recency: turn === undefined ? 0 : 0.5 ** (Math.max(0, ctx.now - turn.time) / halfLifeMs),
-        intent: intentFit(query.tags, ctx.tags(id)),
-        persona:
-          hypothetical && (speaker === 1 || (aboutUser && turn !== undefined && turn.speaker === undefined && turn.role === 'user')) && ctx.selfStatement?.(id) === true ? 1 : 0,
-      };
-      bySlot.set(slot, own);
-    }
+    if (own === undefined) bySlot.set(slot, (own = compute(id)));
     return own;
   };
 }
@@ -248,6 +241,6 @@ function countShared(entities: readonly string[], query: ReadonlySet<string>): n
 
 /** A date in the query is the turn's day or a date it mentions. */
 function isDated(turn: TurnEntry, dates: readonly string[], offsetMinutes: number): boolean {
-  const day = isoDay(turn.time, offsetMinutes);
+  const day = dayOf(turn.time, offsetMinutes);
   return dates.some((d) => d === day || turn.dates.includes(d));
 }
