@@ -39,6 +39,8 @@ export class FlatIndex implements VectorIndex {
   private _scale = new Float32Array(0);
   private _l1 = new Float32Array(0);
   private _scopeOfSlot = new Int32Array(0);
+  /** 1 where every value of the row is finite: only such a row may skip the query's zeros (see `_exact`). */
+  private _finite = new Uint8Array(0);
   /** Scratch for a search's lower bounds, kept between searches. */
   private _lows = new Float64Array(0);
   private readonly _scopes = new Interner();
@@ -83,6 +85,9 @@ export class FlatIndex implements VectorIndex {
       const v = entry.vector;
       this._vectors.set(v, slot * this.dimensions);
       this._scopeOfSlot[slot] = this._scopes.code(entry.scope);
+      let finite = 1;
+      for (let i = 0; i < v.length; i++) if (!Number.isFinite(v[i]!)) finite = 0;
+      this._finite[slot] = finite;
       if (rows === null) continue;
       let max = 0;
       for (let i = 0; i < v.length; i++) max = Math.max(max, Math.abs(v[i]!));
@@ -133,8 +138,9 @@ export class FlatIndex implements VectorIndex {
     const ok = (slot: number): boolean => allowed === null || allowed[this._scopeOfSlot[slot]!] === 1;
     // (The SIMD path below inlines `ok`: it runs 200,000 times per search at 100k.)
     const top = new TopK<number>(k);
+    const nz = nonZeros(query, this.dimensions);
     if (this._kernel === null) {
-      for (let slot = 0; slot < n; slot++) if (ok(slot)) top.push(this._exact(slot, query), slot);
+      for (let slot = 0; slot < n; slot++) if (ok(slot)) top.push(this._exact(slot, query, nz), slot);
       return this._hits(top);
     }
 
@@ -152,14 +158,14 @@ export class FlatIndex implements VectorIndex {
       let scored = 0;
       for (let slot = 0; slot < n && scored < k; slot++) {
         if (!ok(slot)) continue;
-        const score = this._exact(slot, query);
+        const score = this._exact(slot, query, nz);
         top.push(score, slot);
         if (!Number.isNaN(score)) scored++;
       }
       return this._hits(top);
     }
     if (!Number.isFinite(qMax)) {
-      for (let slot = 0; slot < n; slot++) if (ok(slot)) top.push(this._exact(slot, query), slot);
+      for (let slot = 0; slot < n; slot++) if (ok(slot)) top.push(this._exact(slot, query, nz), slot);
       return this._hits(top);
     }
     const t = qMax / this._queryMax;
@@ -199,15 +205,23 @@ export class FlatIndex implements VectorIndex {
       const sc = scale[slot]!;
       const high = dots[slot]! * sc * t + (sc * (q1 + t * l1[slot]!)) / 2 + 1e-6;
       if (high < floor || (allowed !== null && allowed[scopeOf[slot]!] !== 1)) continue;
-      top.push(this._exact(slot, query), slot);
+      top.push(this._exact(slot, query, nz), slot);
     }
     return this._hits(top);
   }
 
   /** dot(query, the stored vector of `id`), bit for bit, without copying the vector. */
   dotWith(id: string, query: Float32Array): number | undefined {
-    const slot = this._slots.get(id);
-    return slot === undefined ? undefined : this._exact(slot, query);
+    return this.dotsWith([id], query)[0];
+  }
+
+  /** `dotWith` of each id, in order (undefined for an id not stored): the query is read once for all of them. */
+  dotsWith(ids: readonly string[], query: Float32Array): Array<number | undefined> {
+    const nz = nonZeros(query, this.dimensions);
+    return ids.map((id) => {
+      const slot = this._slots.get(id);
+      return slot === undefined ? undefined : this._exact(slot, query, nz);
+    });
   }
 
   /** A copy of one stored vector. */
@@ -229,13 +243,20 @@ export class FlatIndex implements VectorIndex {
 
   /**
    * The float dot product of a stored row with `query`, summed in index order exactly as `dot()` does (so the
-   * same bits). Unrolled by four, still one sum in that order: about a quarter faster than the plain loop.
+   * same bits). With `nz` (the query's non-zero positions) a finite row sums only those: each product skipped is
+   * ±0, and adding ±0 to the sum changes nothing (the sum starts at +0 and so is never −0). A hashed-n-gram
+   * query has a fifth or less of its dimensions set. Else unrolled by four, still one sum in that order: about a
+   * quarter faster than the plain loop.
    */
-  private _exact(slot: number, query: Float32Array): number {
+  private _exact(slot: number, query: Float32Array, nz: Int32Array | null): number {
     const base = slot * this.dimensions;
     const v = this._vectors;
-    const n = Math.min(query.length, this.dimensions);
     let sum = 0;
+    if (nz !== null && this._finite[slot] === 1) {
+      for (let j = 0; j < nz.length; j++) sum += v[base + nz[j]!]! * query[nz[j]!]!;
+      return sum;
+    }
+    const n = Math.min(query.length, this.dimensions);
     let i = 0;
     for (; i + 3 < n; i += 4) {
       sum += v[base + i]! * query[i]!;
@@ -275,6 +296,7 @@ export class FlatIndex implements VectorIndex {
       this._scale[slot] = this._scale[last]!;
       this._l1[slot] = this._l1[last]!;
       this._scopeOfSlot[slot] = this._scopeOfSlot[last]!;
+      this._finite[slot] = this._finite[last]!;
       this._ids[slot] = movedId;
       this._slots.set(movedId, slot);
     }
@@ -287,7 +309,7 @@ export class FlatIndex implements VectorIndex {
     if (rows <= this._capacity) return;
     const capacity = Math.max(rows, this._capacity * 2);
     const used = this._ids.length;
-    const grow = <T extends Float32Array | Int32Array>(old: T, make: (n: number) => T, width = 1): T => {
+    const grow = <T extends Float32Array | Int32Array | Uint8Array>(old: T, make: (n: number) => T, width = 1): T => {
       const next = make(capacity * width);
       next.set(old.subarray(0, used * width));
       return next;
@@ -296,6 +318,7 @@ export class FlatIndex implements VectorIndex {
     this._scale = grow(this._scale, (n) => new Float32Array(n));
     this._l1 = grow(this._l1, (n) => new Float32Array(n));
     this._scopeOfSlot = grow(this._scopeOfSlot, (n) => new Int32Array(n));
+    this._finite = grow(this._finite, (n) => new Uint8Array(n));
     if (this._kernel !== null) {
       // [int16 query | int8 rows | int32 scores]: the rows grow in place, the scores are scratch.
       const needed = this._rowsOffset + capacity * this._padded + capacity * 4;
@@ -304,6 +327,20 @@ export class FlatIndex implements VectorIndex {
     }
     this._capacity = capacity;
   }
+}
+
+/**
+ * The positions of `query`'s non-zero values (among the first `dimensions`), in order, when they are at most half (the sparse sum then
+ * of them (the sparse sum then pays); else null (`_exact` sums every position).
+ */
+function nonZeros(query: Float32Array, dimensions: number): Int32Array | null {
+  const n = Math.min(query.length, dimensions); // what `_exact` sums
+  let count = 0;
+  for (let i = 0; i < n; i++) if (query[i] !== 0) count++;
+  if (count * 2 > n) return null;
+  const nz = new Int32Array(count);
+  for (let i = 0, j = 0; i < n; i++) if (query[i] !== 0) nz[j++] = i;
+  return nz;
 }
 
 /**

@@ -121,11 +121,11 @@ export class Shard {
     if (this._embedder === null || this._vectors === null) return out;
     const query = this._embed(text);
     if (query === undefined) return out;
-    for (const id of ids) {
-      // In place: the same bits as dot(query, vector(id)), without copying each vector.
-      const score = this._vectors.dotWith(id, query);
-      if (score !== undefined) out.set(id, score);
-    }
+    // In place: the same bits as dot(query, vector(id)), without copying each vector.
+    const scores = this._vectors.dotsWith(ids, query);
+    ids.forEach((id, i) => {
+      if (scores[i] !== undefined) out.set(id, scores[i]);
+    });
     return out;
   }
 

@@ -202,6 +202,53 @@ describe('flat index, SIMD path against the plain scan', () => {
   });
 });
 
+describe('flat index with sparse queries', () => {
+  // A hashed-n-gram query sets a fifth of its dimensions or fewer, and the index then sums only those. Rows
+  // here hold -0, NaN and ±Infinity too: the sums must still be dot()'s, bit for bit.
+  const value = fc.oneof(
+    { weight: 12, arbitrary: fc.float({ min: -4, max: 4, noNaN: true, noDefaultInfinity: true }) },
+    { weight: 2, arbitrary: fc.constantFrom(0, -0) },
+    { weight: 1, arbitrary: fc.constantFrom(Number.NaN, Infinity, -Infinity, 3e38) },
+  );
+  const row = (dims: number): fc.Arbitrary<Float32Array> => fc.array(value, { minLength: dims, maxLength: dims }).map((xs) => Float32Array.from(xs));
+  const sparse = (dims: number): fc.Arbitrary<Float32Array> =>
+    fc
+      .array(fc.oneof({ weight: 5, arbitrary: fc.constantFrom(0, -0) }, { weight: 1, arbitrary: value }), { minLength: dims, maxLength: dims })
+      .map((xs) => Float32Array.from(xs));
+
+  it('gives dot(query, vector) bit for bit for every row, and the exact scan\'s hits, with either kernel', () => {
+    fc.assert(
+      fc.property(fc.constantFrom(8, 16, 33), fc.integer({ min: 1, max: 40 }), fc.boolean(), fc.integer(), (dims, n, useJs, seed) => {
+        const [vectors, queries] = [fc.sample(row(dims), { seed, numRuns: n }), fc.sample(sparse(dims), { seed: seed + 1, numRuns: 4 })];
+        const entries = vectors.map((vector, i) => ({ id: `c${i}`, scope: `s${i % 3}`, vector }));
+        const index = new FlatIndex(dims, { kernel: useJs ? 'js' : 'auto' });
+        index.add(entries);
+        for (const query of queries) {
+          const dots = index.dotsWith([...entries.map((e) => e.id), 'unknown'], query);
+          entries.forEach((e, i) => expect(Object.is(dots[i], dot(query, e.vector))).toBe(true));
+          expect(dots[entries.length]).toBeUndefined();
+          for (const k of [1, 5, n]) {
+            expectSameHits(index.search(query, k), exactSearch(entries, query, k));
+            expectSameHits(index.search(query, k, { scopes: ['s1'] }), exactSearch(entries, query, k, { scopes: ['s1'] }));
+          }
+        }
+        // A row moved into a removed one's slot keeps what it knows about its values.
+        index.remove(['c0']);
+        const query = queries[0]!;
+        entries.slice(1).forEach((e) => expect(Object.is(index.dotWith(e.id, query), dot(query, e.vector))).toBe(true));
+      }),
+      { numRuns: 150 },
+    );
+  });
+
+  it('a query longer than the rows sums only the rows\' dimensions, as dot() does', () => {
+    const index = new FlatIndex(4, { kernel: 'js' });
+    index.add([{ id: 'a', scope: 's', vector: Float32Array.from([1, 2, 3, 4]) }]);
+    const query = Float32Array.from([0, 0, 0, 0.5, 0, 0, 0, 0, 0, 9]);
+    expect(index.dotWith('a', query)).toBe(2);
+  });
+});
+
 describe('flat index exactness at scale', () => {
   it('returns the exact top-20 of 20,000 random unit vectors, with and without scope filters', () => {
     const dims = 256;
