@@ -65,6 +65,11 @@ export class Bm25Index {
     return this._live;
   }
 
+  /** Slots ever used (live or not): the length a dense per-slot array needs. */
+  get slotCount(): number {
+    return this._ids.length;
+  }
+
   /** Scopes ever seen: the length a dense per-scope array needs. */
   get scopeCount(): number {
     return this._scopes.size;

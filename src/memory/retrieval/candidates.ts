@@ -79,10 +79,16 @@ export function gatherCandidates(query: RetrievalQuery, ctx: GatherContext, opti
   const { shard } = ctx;
   const turns = shard.turns;
   const pool = options.poolSize;
-  const excluded = new Set<number>();
+  // Per slot, dense (a search touches thousands of a docs shard's slots, and maps of them cost more than arrays):
+  // 1 for a slot never to inject; then each candidate's place in the lists below + 1, its best sentence's index
+  // into the sentence hits + 1, its vector hit's index + 1 (0: none).
+  const slotCount = turns.slotCount;
+  const excluded = new Uint8Array(slotCount);
+  let anyExcluded = false;
   for (const id of ctx.exclude) {
     const slot = turns.slotOf(id);
-    if (slot !== undefined) excluded.add(slot);
+    if (slot !== undefined) excluded[slot] = 1;
+    anyExcluded ||= slot !== undefined;
   }
 
   const key = ctx.scopeKey === undefined ? null : [query, shard.version, ctx.scopeKey, options.feedbackDocs, options.feedbackTerms, options.feedbackWeight];
@@ -116,19 +122,19 @@ export function gatherCandidates(query: RetrievalQuery, ctx: GatherContext, opti
     return options.previousWeight * (prev < 0 ? 0 : scores[prev]!) + options.nextWeight * (next < 0 ? 0 : scores[next]!);
   };
   const firstStage = new TopK<number>(pool);
-  if (links === undefined && excluded.size === 0) for (const slot of lexical.slots) firstStage.push(scores[slot]!, slot);
-  else for (const slot of lexical.slots) if (!excluded.has(slot)) firstStage.push(scores[slot]! + contextOf(slot), slot);
+  if (links === undefined && !anyExcluded) for (const slot of lexical.slots) firstStage.push(scores[slot]!, slot);
+  else for (const slot of lexical.slots) if (excluded[slot] === 0) firstStage.push(scores[slot]! + contextOf(slot), slot);
 
   // Candidates by slot, with the bits of the searches that found them; turns never to inject are not candidates.
-  const found = new Map<number, number>();
+  const found = new Int32Array(slotCount);
   const candidateSlots: number[] = [];
   const bits: number[] = [];
   const note = (slot: number, source: number): void => {
-    const at = found.get(slot);
-    if (at !== undefined) bits[at]! |= source;
-    else if (!excluded.has(slot)) {
-      found.set(slot, candidateSlots.length);
+    const at = found[slot]!;
+    if (at !== 0) bits[at - 1]! |= source;
+    else if (excluded[slot] === 0) {
       candidateSlots.push(slot);
+      found[slot] = candidateSlots.length;
       bits.push(source);
     }
   };
@@ -136,44 +142,45 @@ export function gatherCandidates(query: RetrievalQuery, ctx: GatherContext, opti
 
   // 2. Sentences: a turn whose one sentence matches well, even if the rest of it dilutes the turn's score. A
   // chunk's first hit is its best sentence; the first `pool` chunks reached are candidates.
-  const bestHit = new Map<number, number>(); // turn slot → index into pieceHits
+  const bestHit = new Int32Array(slotCount);
   const pieceHits = shared.pieceHits;
+  let chunksHit = 0;
   for (let h = 0; h < pieceHits.length && h < pool * 4; h++) {
     const slot = shard.pieceTurn[pieceHits[h]!.slot]!;
-    if (!bestHit.has(slot)) {
-      bestHit.set(slot, h);
-      if (bestHit.size <= pool) note(slot, SENTENCE);
+    if (bestHit[slot] === 0) {
+      bestHit[slot] = h + 1;
+      if (++chunksHit <= pool) note(slot, SENTENCE);
     }
   }
 
   // 3. Vectors: char n-grams catch spellings and inflections the terms miss.
   const vectorHits = shared.vectorHits;
-  const vectorRank = new Map<number, number>(); // turn slot → index into vectorHits
+  const vectorRank = new Int32Array(slotCount);
   for (let h = 0; h < vectorHits.length && h < pool; h++) {
     const slot = turns.slotOf(vectorHits[h]![0]);
     if (slot === undefined) continue;
-    vectorRank.set(slot, h);
+    vectorRank[slot] = h + 1;
     note(slot, VECTOR);
   }
 
   const n = candidateSlots.length;
   const ids = candidateSlots.map((slot) => turns.idOf(slot));
-  const slots = Int32Array.from(candidateSlots);
+  const slots = new Int32Array(candidateSlots);
   const pieceIndex = new Int32Array(n);
   const pieceScore = new Float64Array(n);
   const vector = new Float64Array(n);
   const { cosines } = shared;
   // Cosines for candidates the vector search did not return (remembered for a later pass over the same query).
-  const missing = ids.filter((id, i) => !vectorRank.has(slots[i]!) && !cosines.has(id));
+  const missing = ids.filter((id, i) => vectorRank[slots[i]!] === 0 && !cosines.has(id));
   if (missing.length > 0) for (const [id, cos] of shard.cosines(missing, query.vectorText)) cosines.set(id, cos);
   for (let i = 0; i < n; i++) {
     const slot = slots[i]!;
-    const rank = vectorRank.get(slot);
-    vector[i] = rank !== undefined ? vectorHits[rank]![1] : (cosines.get(ids[i]!) ?? 0);
-    const hit = bestHit.get(slot);
-    if (hit !== undefined) {
-      pieceIndex[i] = shard.pieceIndex[pieceHits[hit]!.slot]!;
-      pieceScore[i] = pieceHits[hit]!.score;
+    const rank = vectorRank[slot]!;
+    vector[i] = rank !== 0 ? vectorHits[rank - 1]![1] : (cosines.get(ids[i]!) ?? 0);
+    const hit = bestHit[slot]!;
+    if (hit !== 0) {
+      pieceIndex[i] = shard.pieceIndex[pieceHits[hit - 1]!.slot]!;
+      pieceScore[i] = pieceHits[hit - 1]!.score;
     } else {
       // Best sentence for candidates the sentence search did not reach.
       const best = bestPieceOf(slot, shard, shared.pieceScores);
