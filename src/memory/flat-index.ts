@@ -15,6 +15,7 @@
 import { createInt8DotKernel, KERNEL_STEP, type Int8DotKernel } from './dot-kernel.ts';
 import { TopK, type IndexEntry, type IndexSearchOptions, type SearchHit, type VectorIndex } from './vector-index.ts';
 import { Interner } from '../shared/interner.ts';
+import { kthLargest } from './kth-largest.ts';
 
 const PAGE = 65_536;
 
@@ -341,37 +342,4 @@ function nonZeros(query: Float32Array, dimensions: number): Int32Array | null {
   const nz = new Int32Array(count);
   for (let i = 0, j = 0; i < n; i++) if (query[i] !== 0) nz[j++] = i;
   return nz;
-}
-
-/**
- * The k-th largest of `values[0, n)` (1 ≤ k ≤ n, no NaN), repeats counted, as a sorted copy would give it.
- * Reorders those values so that the k largest end the range. Hoare's selection with a median-of-three pivot:
- * O(n) on average.
- */
-function kthLargest(values: Float64Array, n: number, k: number): number {
-  const at = n - k; // its index in ascending order
-  let lo = 0;
-  let hi = n - 1;
-  while (lo < hi) {
-    const a = values[lo]!;
-    const b = values[(lo + hi) >> 1]!;
-    const c = values[hi]!;
-    const pivot = a < b ? (b < c ? b : a < c ? c : a) : a < c ? a : b < c ? c : b;
-    let i = lo;
-    let j = hi;
-    while (i <= j) {
-      while (values[i]! < pivot) i++;
-      while (values[j]! > pivot) j--;
-      if (i <= j) {
-        const swap = values[i]!;
-        values[i++] = values[j]!;
-        values[j--] = swap;
-      }
-    }
-    // Now [lo, j] ≤ pivot ≤ [i, hi], and whatever lies strictly between j and i equals the pivot.
-    if (at <= j) hi = j;
-    else if (at >= i) lo = i;
-    else break;
-  }
-  return values[at]!;
 }

@@ -14,6 +14,7 @@ import { TopK } from '../vector-index.ts';
 import { Bm25Scores } from './bm25-scores.ts';
 import { Postings } from './postings.ts';
 import { Interner } from '../../shared/interner.ts';
+import { kthLargest } from '../kth-largest.ts';
 
 export { Bm25Scores };
 
@@ -193,11 +194,12 @@ export class Bm25Index {
     return Bm25Index.best(this._scores(this.prepare(query), allow), k);
   }
 
-  /** The k best slots of a search's scores, best first; ties to the slot reached first. */
+  /** The k best slots of a search's scores, best first; ties to the slot reached first (NaN never). */
   static best(scores: Bm25Scores, k: number): Array<{ slot: number; score: number }> {
+    const { bySlot, slots } = scores;
+    if (k >= SELECT_FROM) return bestBySelection(bySlot, slots, k);
     const top = new TopK<number>(k);
-    const { bySlot } = scores;
-    for (const slot of scores.slots) top.push(bySlot[slot]!, slot);
+    for (const slot of slots) top.push(bySlot[slot]!, slot);
     return top.result().map(({ score, item }) => ({ slot: item, score }));
   }
 
@@ -288,6 +290,41 @@ export class Bm25Index {
     alive.set(this._alive);
     this._alive = alive;
   }
+}
+
+/** From this k on, `best` selects instead of keeping a heap (the sentence search keeps 500 or so of thousands). */
+const SELECT_FROM = 64;
+
+/**
+ * `best` for a deep k: the k-th largest score by selection, then the slots above it and the first ones reached
+ * at it, sorted — what the heap gives, without an O(log k) step for each of the thousands that enter it.
+ */
+function bestBySelection(bySlot: Float64Array, slots: Int32Array, k: number): Array<{ slot: number; score: number }> {
+  const n = slots.length;
+  const values = new Float64Array(n);
+  let m = 0;
+  for (let i = 0; i < n; i++) {
+    const v = bySlot[slots[i]!]!;
+    if (v === v) values[m++] = v;
+  }
+  const floor = m <= k ? -Infinity : kthLargest(values, m, k);
+  // Places in reach order: those above the floor, then as many at it as are left to fill k.
+  const above: number[] = [];
+  const at: number[] = [];
+  for (let i = 0; i < n; i++) {
+    const v = bySlot[slots[i]!]!;
+    if (v > floor) above.push(i);
+    else if (v === floor && at.length < k) at.push(i);
+  }
+  const score = (i: number): number => bySlot[slots[i]!]!;
+  above.sort((a, b) => score(b) - score(a) || a - b);
+  const count = Math.min(k, above.length + at.length);
+  const out = new Array<{ slot: number; score: number }>(count);
+  for (let j = 0; j < count; j++) {
+    const i = j < above.length ? above[j]! : at[j - above.length]!;
+    out[j] = { slot: slots[i]!, score: score(i) };
+  }
+  return out;
 }
 
 function growInt32(old: Int32Array, capacity: number): Int32Array<ArrayBuffer> {

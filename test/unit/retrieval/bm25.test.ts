@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { Bm25Index } from '../../../src/memory/retrieval/bm25.ts';
+import { Bm25Index, Bm25Scores } from '../../../src/memory/retrieval/bm25.ts';
 import { RetrievalIndex } from '../../../src/memory/retrieval/retrieval-index.ts';
 import type { TurnEntry } from '../../../src/memory/retrieval/records.ts';
 import { prng } from '../../../src/shared/prng.ts';
@@ -115,6 +115,28 @@ describe('BM25 postings against a reference scorer', () => {
     index.remove('a');
     index.add('a', 's', ['x', 'y']); // re-added: now reached last
     expect(index.search(new Map([['x', 1]]), 4).map((h) => h.id)).toEqual(['b', 'c', 'd', 'a']);
+  });
+
+  it('takes the k best slots, ties to the slot reached first, the same from a heap (small k) and by selection (deep k)', () => {
+    const names = { slotOf: () => undefined, idOf: (slot: number) => `d${slot}` };
+    for (const seed of [11, 12, 13, 14]) {
+      const rand = prng(seed);
+      for (let round = 0; round < 25; round++) {
+        // Scores from a few levels, so that many tie, across the floor of a deep k too.
+        const n = Math.floor(rand() * 900);
+        const bySlot = new Float64Array(1000);
+        const order = [...bySlot.keys()].sort(() => rand() - 0.5).slice(0, n);
+        for (const slot of order) bySlot[slot] = rand() < 0.02 ? Number.NaN : 1 + Math.floor(rand() * (round % 2 === 0 ? 6 : 400)) / 4;
+        const scores = new Bm25Scores(names, bySlot, Int32Array.from(order));
+        // The reference: a stable sort of the slots in the order reached, NaN left out.
+        const reference = order.filter((slot) => !Number.isNaN(bySlot[slot])).sort((a, b) => bySlot[b]! - bySlot[a]!);
+        for (const k of [1, 5, 63, 64, 65, Math.floor(n / 3), n - 1, n, n + 7].filter((x) => x > 0)) {
+          const best = Bm25Index.best(scores, k);
+          expect(best.map((h) => h.slot)).toEqual(reference.slice(0, k));
+          best.forEach((h) => expect(h.score).toBe(bySlot[h.slot]));
+        }
+      }
+    }
   });
 
   it('forgets a term once the last document holding it is gone', () => {
