@@ -173,8 +173,9 @@ export function pack(items: readonly PackCandidate[], budget: number, env: PackE
   const limit = Math.floor(budget * (1 + options.overshoot));
   let rank = 0;
   for (const item of relevant) {
-    // Full: every line costs at least its newline, so the rest cannot fit (each would be ruled out below).
-    if (used >= limit) {
+    // Full: every line costs its newline and at least one token (it is never empty: a speaker or source leads
+    // it), so the rest cannot fit (each would be ruled out below).
+    if (used + 2 > limit) {
       decisions.set(item.candidate.id, 'over-budget');
       continue;
     }
