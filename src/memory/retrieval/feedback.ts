@@ -20,22 +20,41 @@ export function feedback(query: ReadonlyMap<string, number>, lexical: Bm25Scores
   if (options.feedbackDocs <= 0 || options.feedbackTerms <= 0 || options.feedbackWeight <= 0 || lexical.size === 0) return null;
   // The best turns; ties go to the turn reached first (a stable sort of everything would pick the same).
   const best = Bm25Index.best(lexical, options.feedbackDocs);
-  const weights = new Map<string, number>();
-  const seenIn = new Map<string, number>();
+  const turns = shard.turns;
+  const inQuery = new Set<number>();
+  for (const t of query.keys()) {
+    const tid = turns.termIdOf(t);
+    if (tid !== undefined) inQuery.add(tid);
+  }
+  // By term (id), in the order first met: the term, its IDF summed over the turns holding it, how many hold it.
+  const place = new Map<number, number>();
+  const names: string[] = [];
+  const weights: number[] = [];
+  const seenIn: number[] = [];
   for (const { slot } of best) {
     const chunk = shard.chunks.get(lexical.idOf(slot));
     if (chunk === undefined) continue;
-    for (const t of chunk.textTerms) {
-      if (query.has(t)) continue;
-      weights.set(t, (weights.get(t) ?? 0) + shard.turns.idf(t));
-      seenIn.set(t, (seenIn.get(t) ?? 0) + 1);
+    const ids = chunk.textTermIds;
+    for (let i = 0; i < ids.length; i++) {
+      const tid = ids[i]!;
+      if (inQuery.has(tid)) continue;
+      const at = place.get(tid);
+      if (at === undefined) {
+        place.set(tid, names.length);
+        names.push(chunk.textTerms[i]!);
+        weights.push(turns.idfOfId(tid));
+        seenIn.push(1);
+      } else {
+        weights[at]! += turns.idfOfId(tid);
+        seenIn[at]! += 1;
+      }
     }
   }
   // A term must recur in the feedback turns to say something about the topic rather than about one turn.
-  const picked = [...weights]
-    .filter(([t]) => (seenIn.get(t) ?? 0) >= 2)
-    .sort((a, b) => b[1] - a[1])
+  const picked = [...names.keys()]
+    .filter((i) => seenIn[i]! >= 2)
+    .sort((a, b) => weights[b]! - weights[a]!)
     .slice(0, options.feedbackTerms);
   if (picked.length === 0) return null;
-  return new Map(picked.map(([t]) => [t, options.feedbackWeight]));
+  return new Map(picked.map((i) => [names[i]!, options.feedbackWeight]));
 }

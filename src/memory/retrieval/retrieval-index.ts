@@ -28,6 +28,8 @@ export interface IndexedChunk {
   readonly pieces: readonly Piece[];
   /** The text's distinct terms in first-occurrence order (cached: feedback reads them on every search). */
   readonly textTerms: readonly string[];
+  /** The same terms as term ids of the turn index, in the same order. */
+  readonly textTermIds: Int32Array;
   /**
    * Each piece's distinct terms (its text's, in first-occurrence order) as term ids of the sentence index: a
    * candidate's most informative sentence is chosen by their IDF.
@@ -88,7 +90,9 @@ export class Shard {
     this.firstPiece[turnSlot] = pieceSlots[0] ?? 0;
     this.pieceCount[turnSlot] = pieceSlots.length;
     const pieceTermIds = pieceTerms.map((list) => Int32Array.from(new Set(list), (t) => this.pieces.termIdOf(t)!));
-    const chunk: IndexedChunk = { id, scope, text, pieces, textTerms: [...new Set(textTerms)], pieceTermIds };
+    const distinct = [...new Set(textTerms)];
+    const textTermIds = Int32Array.from(distinct, (t) => this.turns.termIdOf(t)!);
+    const chunk: IndexedChunk = { id, scope, text, pieces, textTerms: distinct, textTermIds, pieceTermIds };
     this.chunks.set(id, chunk);
     this._version += 1;
     if (this._embedder !== null && this._vectors !== null) {
