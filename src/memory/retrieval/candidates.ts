@@ -30,7 +30,8 @@ export interface GatherOptions extends FeedbackOptions {
 
 export interface GatherContext {
   readonly shard: Shard;
-  readonly allow: (scope: string) => boolean;
+  /** Which scopes a search may read (undefined: every scope — the searches then filter nothing). */
+  readonly allow: ((scope: string) => boolean) | undefined;
   readonly scopes: readonly string[] | undefined;
   readonly exclude: ReadonlySet<string>;
   /** Conversation turns' neighbours in their session (docs have none: no exchange). */

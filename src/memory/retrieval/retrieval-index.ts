@@ -109,13 +109,13 @@ export class Shard {
   }
 
   /** Vector search (empty when no synchronous embedder is configured). */
-  vectorSearch(text: string, k: number, allow: (scope: string) => boolean, scopes: readonly string[] | undefined): Map<string, number> {
+  vectorSearch(text: string, k: number, allow: ((scope: string) => boolean) | undefined, scopes: readonly string[] | undefined): Map<string, number> {
     const out = new Map<string, number>();
     if (this._embedder === null || this._vectors === null || this._vectors.size === 0) return out;
     const query = this._embed(text);
     if (query === undefined) return out;
     const options = scopes === undefined ? {} : { scopes };
-    for (const hit of this._vectors.search(query, k, options)) if (allow(hit.scope)) out.set(hit.id, hit.score);
+    for (const hit of this._vectors.search(query, k, options)) if (allow === undefined || allow(hit.scope)) out.set(hit.id, hit.score);
     return out;
   }
 

@@ -91,7 +91,7 @@ export function retrieve(index: RetrievalIndex, request: RetrieveRequest): Retri
   const { scope, query } = request;
   const memory = index.user(scope.userId);
   const excluded = new Set([...request.exclude, ...memory.deprecated]);
-  const allow = (s: string): boolean => s === scope.sessionId || scope.otherSessions;
+  const allow = scope.otherSessions ? undefined : (s: string): boolean => s === scope.sessionId;
 
   const conversation = rankCandidates(
     query,
@@ -269,7 +269,7 @@ function rankDocs(index: RetrievalIndex, query: RetrievalQuery, rerank: RerankOp
     query,
     {
       shard: index.docs,
-      allow: () => true,
+      allow: undefined,
       scopes: undefined,
       scopeKey: 'docs',
       exclude: new Set(),
