@@ -42,8 +42,10 @@ export class FlatIndex implements VectorIndex {
   private _scopeOfSlot = new Int32Array(0);
   /** 1 where every value of the row is finite: only such a row may skip the query's zeros (see `_exact`). */
   private _finite = new Uint8Array(0);
-  /** Scratch for a search's lower bounds, kept between searches. */
+  /** Scratch for a search's lower bounds, and for the rows pass 1 keeps with their upper bounds, kept between searches. */
   private _lows = new Float64Array(0);
+  private _kept = new Int32Array(0);
+  private _highs = new Float64Array(0);
   private readonly _scopes = new Interner();
 
   constructor(dimensions: number, options: FlatIndexOptions = {}) {
@@ -182,17 +184,30 @@ export class FlatIndex implements VectorIndex {
     // Bounds above the floor so far go to a buffer; once it holds 2k, its k-th largest becomes the floor and only
     // its k largest stay. O(1) a row amortised, even when every row raises the floor (rows stored in ascending
     // order of score); a running top k costs O(k) for each row that enters it (most of a search at k = 120).
+    // The floor only rises, so a row whose upper bound is below it already is out: the others are kept, in
+    // order, for pass 2 (a few hundred of 10,000), with their upper bounds.
     const room = Math.min(2 * k, n);
     if (this._lows.length < room) this._lows = new Float64Array(room);
+    if (this._kept.length < n) [this._kept, this._highs] = [new Int32Array(this._capacity), new Float64Array(this._capacity)];
     const lows = this._lows;
+    const kept = this._kept;
+    const highs = this._highs;
     let count = 0;
+    let keptCount = 0;
     let floor = -Infinity;
     for (let slot = 0; slot < n; slot++) {
+      if (allowed !== null && allowed[scopeOf[slot]!] !== 1) continue;
       const sc = scale[slot]!;
-      // approx − ε, with a sliver of slack for float rounding in these products.
-      const low = dots[slot]! * sc * t - (sc * (q1 + t * l1[slot]!)) / 2 - 1e-6;
+      // approx ± ε, with a sliver of slack for float rounding in these products.
+      const approx = dots[slot]! * sc * t;
+      const error = (sc * (q1 + t * l1[slot]!)) / 2;
+      const high = approx + error + 1e-6;
+      if (high < floor) continue;
+      kept[keptCount] = slot;
+      highs[keptCount++] = high;
+      const low = approx - error - 1e-6;
       // A NaN bound (a stored non-finite value) bounds nothing; pass 2 re-scores its row anyway.
-      if (!(low > floor) || (allowed !== null && allowed[scopeOf[slot]!] !== 1)) continue;
+      if (!(low > floor)) continue;
       lows[count++] = low;
       if (count === 2 * k) {
         floor = kthLargest(lows, count, k);
@@ -202,10 +217,9 @@ export class FlatIndex implements VectorIndex {
     }
     if (count >= k) floor = kthLargest(lows, count, k);
     // Pass 2: only rows whose upper bound reaches the floor can be in the top k; score them exactly.
-    for (let slot = 0; slot < n; slot++) {
-      const sc = scale[slot]!;
-      const high = dots[slot]! * sc * t + (sc * (q1 + t * l1[slot]!)) / 2 + 1e-6;
-      if (high < floor || (allowed !== null && allowed[scopeOf[slot]!] !== 1)) continue;
+    for (let i = 0; i < keptCount; i++) {
+      if (highs[i]! < floor) continue;
+      const slot = kept[i]!;
       top.push(this._exact(slot, query, nz), slot);
     }
     return this._hits(top);
