@@ -100,6 +100,8 @@ export interface Candidate {
   readonly score: number;
   /** Index into the turn's pieces of its best sentence, or -1. */
   readonly bestPiece: number;
+  /** Its slot in its shard's turn index (-1 for a turn that is not a candidate itself: a paired one). */
+  readonly slot: number;
 }
 
 /** The conversation-specific view the reranker needs; docs pass a flat one. */
@@ -151,7 +153,7 @@ export function rankCandidates(
       intent: mine.intent,
       persona: mine.persona,
     };
-    ranked[i] = { id, sources: found.sources[i]!, features, score: scoreOf(features, w), bestPiece: found.pieceIndex[i]! };
+    ranked[i] = { id, sources: found.sources[i]!, features, score: scoreOf(features, w), bestPiece: found.pieceIndex[i]!, slot };
   }
   return ranked.sort((a, b) => b.score - a.score);
 }

@@ -185,6 +185,8 @@ export class UserMemory {
   /** Each turn's neighbours in its session, by slot of the shard's turn index. */
   readonly links = new SlotLinks();
   private readonly _position = new Map<string, number>();
+  /** Each turn by slot of the shard's turn index (a search names its candidates by slot). */
+  private readonly _turnAt: TurnEntry[] = [];
 
   constructor(embedder: Embedder | null) {
     this.shard = new Shard(embedder);
@@ -195,7 +197,11 @@ export class UserMemory {
     this.turns.set(turn.id, turn);
     if (turn.deprecatedAt !== undefined) this.deprecated.add(turn.id);
     else this.deprecated.delete(turn.id);
-    if (known !== undefined && known.text === turn.text) return; // a flag changed (deprecation): nothing to re-index
+    if (known !== undefined && known.text === turn.text) {
+      // A flag changed (deprecation): nothing to re-index, only the record in its slot to replace.
+      this._turnAt[this.shard.turns.slotOf(turn.id)!] = turn;
+      return;
+    }
     let order = this.sessions.get(turn.sessionId);
     if (order === undefined) this.sessions.set(turn.sessionId, (order = []));
     if (known === undefined) {
@@ -206,6 +212,7 @@ export class UserMemory {
     }
     const extra = [...(turn.speaker === undefined ? [] : terms(turn.speaker)), ...turn.dates.map(dateTerm)];
     this.shard.add(turn.id, turn.sessionId, turn.text, extra);
+    this._turnAt[this.shard.turns.slotOf(turn.id)!] = turn;
     if (isSelfStatement(turn.text)) this.selfStatements.add(turn.id);
     else this.selfStatements.delete(turn.id);
     // The turn's slot is new (first write, or its text was rewritten): link it and its neighbours again.
@@ -229,6 +236,11 @@ export class UserMemory {
     return df <= Math.max(3, share * this.shard.turns.size);
   }
 
+  /** The turn in a slot of the shard's turn index (the record written last for it), or undefined. */
+  turnAt(slot: number): TurnEntry | undefined {
+    return this._turnAt[slot];
+  }
+
   /** The turn `offset` places from `id` in its session (-1: the one before), or undefined. */
   neighbour(id: string, offset: number): TurnEntry | undefined {
     const turn = this.turns.get(id);
@@ -244,6 +256,8 @@ export class RetrievalIndex {
   readonly docEntries = new Map<string, DocEntry>();
   /** Intent tags of doc chunks, computed once when added. */
   readonly docTags = new Map<string, readonly IntentTag[]>();
+  /** Each doc chunk by slot of the docs shard's turn index. */
+  private readonly _docAt: DocEntry[] = [];
   private readonly _users = new Map<string, UserMemory>();
   private readonly _createEmbedder: () => Embedder | null;
 
@@ -266,6 +280,12 @@ export class RetrievalIndex {
     this.docEntries.set(doc.id, doc);
     this.docTags.set(doc.id, intentTags(doc.text));
     this.docs.add(doc.id, doc.docId, doc.text, terms(doc.source));
+    this._docAt[this.docs.turns.slotOf(doc.id)!] = doc;
+  }
+
+  /** The doc chunk in a slot of the docs shard's turn index, or undefined. */
+  docAt(slot: number): DocEntry | undefined {
+    return this._docAt[slot];
   }
 
   /** Rebuilds a user's memory from stored records (app start-up). */

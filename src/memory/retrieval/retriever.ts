@@ -236,8 +236,8 @@ class RankedItem implements PackCandidate {
   }
 
   private _resolve(): TurnEntry | DocEntry {
-    const id = this.candidate.id;
-    return (this._record ??= this._namespace === 'docs' ? this._source.index.docEntries.get(id)! : this._source.memory.turns.get(id)!);
+    const { slot } = this.candidate;
+    return (this._record ??= this._namespace === 'docs' ? this._source.index.docAt(slot)! : this._source.memory.turnAt(slot)!);
   }
 }
 
@@ -294,5 +294,5 @@ const ZERO: Features = Object.freeze({
 });
 
 function pairCandidate(id: string): Candidate {
-  return { id, sources: ['paired'], features: ZERO, score: 0, bestPiece: -1 };
+  return { id, sources: ['paired'], features: ZERO, score: 0, bestPiece: -1, slot: -1 };
 }

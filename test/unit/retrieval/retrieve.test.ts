@@ -95,7 +95,7 @@ describe('retrieve', () => {
 const ZERO: Features = { lexical: 0, context: 0, sentence: 0, vector: 0, entities: 0, speaker: 0, date: 0, thread: 0, recency: 0, cold: 0, intent: 0, persona: 0 };
 
 function item(id: string, text: string, score: number, time: number, cold = false): PackCandidate {
-  const candidate: Candidate = { id, sources: ['lexical'], features: { ...ZERO, cold: cold ? 1 : 0 }, score, bestPiece: 0 };
+  const candidate: Candidate = { id, sources: ['lexical'], features: { ...ZERO, cold: cold ? 1 : 0 }, score, bestPiece: 0, slot: -1 };
   return { candidate, turn: turn(id, 'S', 1, text, time), text, pieces: splitPieces(text) };
 }
 
@@ -212,7 +212,7 @@ describe('pack', () => {
           const candidates = (source: (i: number) => TurnEntry): PackCandidate[] =>
             picks.map(({ at, best, score }) => {
               const t = source(at);
-              return { candidate: { id: t.id, sources: ['lexical'], features: ZERO, score, bestPiece: best }, turn: t, text: t.text, pieces: splitPieces(t.text) };
+              return { candidate: { id: t.id, sources: ['lexical'], features: ZERO, score, bestPiece: best, slot: -1 }, turn: t, text: t.text, pieces: splitPieces(t.text) };
             });
           const options = { ...DEFAULT_PACK_OPTIONS, overshoot, wholeTop };
           const a = pack(candidates((i) => turns[i]!), budget, { counter: warm, labels, offsetMinutes: 0, speakerOf }, options);

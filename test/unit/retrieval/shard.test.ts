@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { Shard } from '../../../src/memory/retrieval/retrieval-index.ts';
+import type { TurnEntry } from '../../../src/memory/retrieval/records.ts';
+import { RetrievalIndex, Shard } from '../../../src/memory/retrieval/retrieval-index.ts';
 import { prng } from '../../../src/shared/prng.ts';
 
 const SENTENCES = ['Raise the upstream timeout.', 'Back up the database first.', 'Then restart nginx.', 'Is the replica in sync?', 'Check the logs for errors.'];
@@ -36,5 +37,34 @@ describe('a shard’s sentences by chunk slot', () => {
     shard.add('b', 's', 'Back up the database first. Then restart nginx.', []); // rewritten: a new slot
     for (const id of ['a', 'b']) expect(shard.missStreakAt(shard.turns.slotOf(id)!)).toBe(shard.heatOf(id).missStreak);
     expect(shard.missStreakAt(shard.turns.slotOf('b')!)).toBe(6);
+  });
+});
+
+describe('records by slot', () => {
+  const turn = (id: string, seq: number, text: string, extra: Partial<TurnEntry> = {}): TurnEntry => ({
+    id, userId: 'u', sessionId: 's', seq, role: 'user', time: seq * 1000, text, entities: [], dates: [], tags: [], ...extra,
+  });
+
+  it('give the record written last for each live slot: through a flag change (same slot) and a rewrite (a new slot)', () => {
+    const index = new RetrievalIndex({ createEmbedder: () => null });
+    index.addTurn(turn('a', 1, 'Raise the upstream timeout.'));
+    index.addTurn(turn('b', 2, 'Back up the database first.'));
+    const memory = index.user('u');
+    const slotOf = (id: string): number => memory.shard.turns.slotOf(id)!;
+    const voided = turn('a', 1, 'Raise the upstream timeout.', { deprecatedAt: 5000 });
+    index.addTurn(voided);
+    expect(memory.turnAt(slotOf('a'))).toBe(voided);
+    const rewritten = turn('b', 2, 'Back up the database first. Then restart nginx.');
+    const before = slotOf('b');
+    index.addTurn(rewritten);
+    expect(slotOf('b')).not.toBe(before);
+    expect(memory.turnAt(slotOf('b'))).toBe(rewritten);
+    for (const id of ['a', 'b']) expect(memory.turnAt(slotOf(id))).toBe(memory.turns.get(id));
+
+    const doc = { id: 'd1', docId: 'page', source: 'docs/page.md', part: 0, text: 'Set proxy_read_timeout in the location block.' };
+    index.addDoc(doc);
+    const again = { ...doc, text: 'Set proxy_read_timeout in the http block.' };
+    index.addDoc(again);
+    expect(index.docAt(index.docs.turns.slotOf('d1')!)).toBe(again);
   });
 });
