@@ -13,7 +13,17 @@ export interface LineSource {
   readonly doc?: DocEntry | undefined;
   readonly text: string;
   readonly pieces: readonly Piece[];
+  /**
+   * Where the record's lines are kept, when its index keeps a table of them by slot (`Shard.lineCaches`): packing
+   * reads hundreds of candidates per search by slot, and an array read costs less than a weak map's. Without
+   * one, a weak map keyed by the record keeps them.
+   */
+  readonly lineTable?: LineTable;
+  readonly lineSlot?: number;
 }
+
+/** A table of cached lines by slot; what it holds is this module's own. */
+export type LineTable = unknown[];
 
 export interface TokenCount {
   count(text: string): number;
@@ -64,7 +74,8 @@ export function lineParts(item: LineSource, pieces: readonly number[] | 'all'): 
 function cachedOf(item: LineSource, labels: RecordLabels, speaker: string): Cached | null {
   const owner = item.turn ?? item.doc;
   if (owner === undefined) return null;
-  let c = cache.get(owner);
+  const table = item.lineSlot === undefined ? undefined : item.lineTable;
+  let c = table === undefined ? cache.get(owner) : (table[item.lineSlot!] as Cached | undefined);
   if (c === undefined || c.labels !== labels || c.speaker !== speaker || c.text !== item.text) {
     c = {
       labels,
@@ -84,7 +95,8 @@ function cachedOf(item: LineSource, labels: RecordLabels, speaker: string): Cach
       textTokens: [],
       lines: [],
     };
-    cache.set(owner, c);
+    if (table === undefined) cache.set(owner, c);
+    else table[item.lineSlot!] = c;
   }
   return c;
 }

@@ -9,6 +9,7 @@ import { HashedNgramEmbedder } from '../embedders/hashed-ngram.ts';
 import { FlatIndex } from '../flat-index.ts';
 import { Bm25Index } from './bm25.ts';
 import { intentTags, type IntentTag } from './intent.ts';
+import type { LineTable } from './line-text.ts';
 import { splitPieces, type Piece } from './pieces.ts';
 import { SlotLinks } from './links.ts';
 import { isSelfStatement } from './persona.ts';
@@ -56,6 +57,8 @@ export class Shard {
    */
   readonly firstPiece: number[] = [];
   readonly pieceCount: number[] = [];
+  /** line-text.ts's cache of each chunk's lines, by slot of `turns` (a rewritten chunk's old slot lets go of it). */
+  readonly lineCaches: LineTable = [];
   /** The last search that did not depend on its exclusions (see search-memo.ts). */
   readonly searchMemo = new LastMemo<SharedSearch>();
   private readonly _embedder: Embedder | null;
@@ -72,7 +75,10 @@ export class Shard {
   add(id: string, scope: string, text: string, extraTerms: readonly string[]): IndexedChunk {
     // A rewritten chunk: its old sentences go (the new text may have fewer).
     const old = this.chunks.get(id);
-    if (old !== undefined) old.pieces.forEach((_, i) => this.pieces.remove(`${id}#${i}`));
+    if (old !== undefined) {
+      old.pieces.forEach((_, i) => this.pieces.remove(`${id}#${i}`));
+      this.lineCaches[this.turns.slotOf(id)!] = undefined;
+    }
     const pieces = splitPieces(text);
     const textTerms = terms(text);
     const pieceTerms = pieces.map((p) => terms(p.text));

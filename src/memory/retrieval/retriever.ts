@@ -2,6 +2,7 @@
  * One retrieval: candidates from the sessions the rules allow (and the docs), reranked, packed into the budget,
  * rendered with labels; heat updated from the outcome; every candidate reported with its features and fate.
  */
+import type { LineTable } from './line-text.ts';
 import { DEFAULT_PACK_OPTIONS, pack, type PackCandidate, type PackDecision, type PackOptions, type TokenCount } from './pack.ts';
 import type { RetrievalQuery } from './query.ts';
 import type { Piece } from './pieces.ts';
@@ -191,6 +192,8 @@ interface RecordSource {
  */
 class RankedItem implements PackCandidate {
   readonly candidate: Candidate;
+  readonly lineTable: LineTable;
+  readonly lineSlot: number;
   private readonly _namespace: 'conversation' | 'docs';
   private readonly _source: RecordSource;
   private _record: TurnEntry | DocEntry | null = null;
@@ -200,6 +203,8 @@ class RankedItem implements PackCandidate {
     this.candidate = candidate;
     this._namespace = namespace;
     this._source = source;
+    this.lineTable = (namespace === 'docs' ? source.index.docs : source.memory.shard).lineCaches;
+    this.lineSlot = candidate.slot;
   }
 
   get turn(): TurnEntry | undefined {

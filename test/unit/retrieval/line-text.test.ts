@@ -75,4 +75,21 @@ describe('line text', () => {
     const loose = { text: item.text, pieces: item.pieces };
     expect(smallestLineAtLeast(loose, 6, labels, speakerOf, counter)).toBe(smallestLineAtLeast(item, 6, labels, speakerOf, counter));
   });
+
+  it('keeps a record\'s lines in its index\'s table by slot when it has one: counted once, and started over for another text in that slot', () => {
+    const item = docItem(5);
+    const table: unknown[] = [];
+    const inTable = { ...item, lineTable: table, lineSlot: 3 };
+    const counter = wordCounter();
+    const want = lineText(item, [2], labels, speakerOf).split(' ').length;
+    expect(lineTokens(inTable, [2], labels, speakerOf, counter)).toBe(want);
+    expect(lineTokens({ ...inTable, doc: { ...item.doc } }, [2], labels, speakerOf, counter)).toBe(want); // the same slot, a new record object
+    expect(counter.counted).toBe(1);
+    expect(table[3]).toBeDefined();
+    expect(table.length).toBe(4);
+    // Another text in the slot (a table handed a new record there) is counted for itself.
+    const other = docItem(6);
+    expect(lineTokens({ ...other, lineTable: table, lineSlot: 3 }, [5], labels, speakerOf, counter)).toBe(lineText(other, [5], labels, speakerOf).split(' ').length);
+    expect(counter.counted).toBe(2);
+  });
 });
