@@ -34,6 +34,7 @@ import { deferLowValue } from './defer.ts';
 import { blockDelta, blockText, selectWorking, type BlockParts } from './memory-block.ts';
 import type { LayeredReport, MemoryReport } from './report.ts';
 import { DEFAULT_GATE_OPTIONS, gate, type GateOptions } from './session-gate.ts';
+import { SessionHistories, type SessionHistory } from './session-history.ts';
 import { SessionWorkingMemory, renderWmLine, type WorkingMemoryPort } from './working-memory.ts';
 import type { Extraction } from '../working-memory/types.ts';
 
@@ -115,6 +116,7 @@ export class LayeredMemory {
   private readonly _wm: WorkingMemoryPort;
   private readonly _sessions = new Map<string, SessionEntry>();
   private readonly _runtime = new Map<string, SessionRuntime>();
+  private readonly _histories = new SessionHistories();
   private readonly _configs = new Map<Lang, ContextConfig>();
   private readonly _offset: number;
 
@@ -428,17 +430,8 @@ export class LayeredMemory {
   }
 
   /** The session's turns before `seq`, as chat messages (what the engine's history is). */
-  private _history(userId: string, sessionId: string, seq: number): { messages: ChatMessage[]; ids: string[] } {
-    const memory = this.index.user(userId);
-    const messages: ChatMessage[] = [];
-    const ids: string[] = [];
-    for (const id of memory.sessions.get(sessionId) ?? []) {
-      const t = memory.turns.get(id)!;
-      if (t.seq >= seq) break;
-      messages.push({ role: t.role, content: t.text });
-      ids.push(id);
-    }
-    return { messages, ids };
+  private _history(userId: string, sessionId: string, seq: number): SessionHistory {
+    return this._histories.before(this.index.user(userId), key(userId, sessionId), sessionId, seq);
   }
 }
 

@@ -193,6 +193,8 @@ export class UserMemory {
   private readonly _position = new Map<string, number>();
   /** Each turn by slot of the shard's turn index (a search names its candidates by slot). */
   private readonly _turnAt: TurnEntry[] = [];
+  /** Per session: how many writes did more than append a new turn at the end of its order. */
+  private readonly _edits = new Map<string, number>();
 
   constructor(embedder: Embedder | null) {
     this.shard = new Shard(embedder);
@@ -203,6 +205,7 @@ export class UserMemory {
     this.turns.set(turn.id, turn);
     if (turn.deprecatedAt !== undefined) this.deprecated.add(turn.id);
     else this.deprecated.delete(turn.id);
+    if (known !== undefined) this._edited(turn.sessionId);
     if (known !== undefined && known.text === turn.text) {
       // A flag changed (deprecation): nothing to re-index, only the record in its slot to replace.
       this._turnAt[this.shard.turns.slotOf(turn.id)!] = turn;
@@ -213,6 +216,7 @@ export class UserMemory {
     if (known === undefined) {
       let at = order.length;
       while (at > 0 && this.turns.get(order[at - 1]!)!.seq > turn.seq) at--;
+      if (at < order.length) this._edited(turn.sessionId);
       order.splice(at, 0, turn.id);
       for (let i = at; i < order.length; i++) this._position.set(order[i]!, i);
     }
@@ -240,6 +244,18 @@ export class UserMemory {
     if (df === 0) return false;
     if (!term.startsWith('~') && term.length < 4) return false;
     return df <= Math.max(3, share * this.shard.turns.size);
+  }
+
+  /**
+   * Counts a session's writes that did more than append a new turn at the end of its order (a rewrite, a flag,
+   * an insert before the end): while it stays the same, what was read of the session is still its start.
+   */
+  sessionEdits(sessionId: string): number {
+    return this._edits.get(sessionId) ?? 0;
+  }
+
+  private _edited(sessionId: string): void {
+    this._edits.set(sessionId, this.sessionEdits(sessionId) + 1);
   }
 
   /** The turn in a slot of the shard's turn index (the record written last for it), or undefined. */
