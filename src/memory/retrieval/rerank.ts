@@ -106,10 +106,11 @@ export interface Candidate {
 
 /** The conversation-specific view the reranker needs; docs pass a flat one. */
 export interface CandidateContext extends GatherContext {
-  readonly turn?: (id: string) => TurnEntry | undefined;
+  /** The turn in a slot of the shard's turn index (docs have none). */
+  readonly turnAt?: (slot: number) => TurnEntry | undefined;
   readonly now: number;
-  /** Tags of a chunk (doc chunks: computed on the fly). */
-  readonly tags: (id: string) => readonly IntentTag[];
+  /** Intent tags of the chunk in a slot. */
+  readonly tags: (slot: number) => readonly IntentTag[];
   /** Whether a chunk states something about its speaker (see persona.ts); docs leave it out. */
   readonly selfStatement?: (id: string) => boolean;
 }
@@ -167,7 +168,7 @@ type OwnFeatures = Pick<Features, 'entities' | 'speaker' | 'date' | 'recency' | 
  * best lexical and sentence scores among them) can differ. Docs are not kept: the retriever keeps their whole
  * ranking.
  */
-const ownMemos = new WeakMap<SharedSearch, { now: number; offsetMinutes: number; halfLife: number; bySlot: Map<number, OwnFeatures> }>();
+const ownMemos = new WeakMap<SharedSearch, { now: number; offsetMinutes: number; halfLife: number; bySlot: Array<OwnFeatures | undefined> }>();
 
 function ownFeaturesOf(
   query: RetrievalQuery,
@@ -187,8 +188,8 @@ function ownFeaturesOf(
   // The chat's own turns carry a role, not a name: a first-person conjecture is about the user.
   const aboutUser = hypothetical && asksAboutUser(query.message);
   const halfLifeMs = options.recencyHalfLifeDays * DAY_MS;
-  const compute = (id: string): OwnFeatures => {
-    const turn = ctx.turn?.(id);
+  const compute = (id: string, slot: number): OwnFeatures => {
+    const turn = ctx.turnAt?.(slot);
     const shared = turn === undefined ? 0 : countShared(turn.entities, query.entities);
     // (The day is only needed when the query names one.)
     const dated = turn !== undefined && query.dates.length > 0 && isDated(turn, query.dates, offsetMinutes);
@@ -198,23 +199,19 @@ function ownFeaturesOf(
       speaker,
       date: dated ? 1 : 0,
       recency: turn === undefined ? 0 : 0.5 ** (Math.max(0, ctx.now - turn.time) / halfLifeMs),
-      intent: intentFit(query.tags, ctx.tags(id)),
+      intent: intentFit(query.tags, ctx.tags(slot)),
       persona:
         hypothetical && (speaker === 1 || (aboutUser && turn !== undefined && turn.speaker === undefined && turn.role === 'user')) && ctx.selfStatement?.(id) === true ? 1 : 0,
     };
   };
-  if (ctx.turn === undefined) return compute;
+  if (ctx.turnAt === undefined) return compute;
   let memo = ownMemos.get(search);
   if (memo === undefined || memo.now !== ctx.now || memo.offsetMinutes !== offsetMinutes || memo.halfLife !== options.recencyHalfLifeDays) {
-    memo = { now: ctx.now, offsetMinutes, halfLife: options.recencyHalfLifeDays, bySlot: new Map() };
+    memo = { now: ctx.now, offsetMinutes, halfLife: options.recencyHalfLifeDays, bySlot: [] };
     ownMemos.set(search, memo);
   }
   const { bySlot } = memo;
-  return (id, slot) => {
-    let own = bySlot.get(slot);
-    if (own === undefined) bySlot.set(slot, (own = compute(id)));
-    return own;
-  };
+  return (id, slot) => (bySlot[slot] ??= compute(id, slot));
 }
 
 /**

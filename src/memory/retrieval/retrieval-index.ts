@@ -276,10 +276,9 @@ export class UserMemory {
 export class RetrievalIndex {
   readonly docs: Shard;
   readonly docEntries = new Map<string, DocEntry>();
-  /** Intent tags of doc chunks, computed once when added. */
-  readonly docTags = new Map<string, readonly IntentTag[]>();
-  /** Each doc chunk by slot of the docs shard's turn index. */
+  /** Each doc chunk, and its intent tags (worked out once, when added), by slot of the docs shard's turn index. */
   private readonly _docAt: DocEntry[] = [];
+  private readonly _docTagsAt: Array<readonly IntentTag[]> = [];
   private readonly _users = new Map<string, UserMemory>();
   private readonly _createEmbedder: () => Embedder | null;
 
@@ -300,14 +299,20 @@ export class RetrievalIndex {
 
   addDoc(doc: DocEntry): void {
     this.docEntries.set(doc.id, doc);
-    this.docTags.set(doc.id, intentTags(doc.text));
     this.docs.add(doc.id, doc.docId, doc.text, terms(doc.source));
-    this._docAt[this.docs.turns.slotOf(doc.id)!] = doc;
+    const slot = this.docs.turns.slotOf(doc.id)!;
+    this._docAt[slot] = doc;
+    this._docTagsAt[slot] = intentTags(doc.text);
   }
 
   /** The doc chunk in a slot of the docs shard's turn index, or undefined. */
   docAt(slot: number): DocEntry | undefined {
     return this._docAt[slot];
+  }
+
+  /** The intent tags of the doc chunk in a slot (none for an empty slot). */
+  docTagsAt(slot: number): readonly IntentTag[] {
+    return this._docTagsAt[slot] ?? [];
   }
 
   /** Rebuilds a user's memory from stored records (app start-up). */
