@@ -240,18 +240,30 @@ export class Bm25Index {
     const lengthScale = (this._k1 * this._b) / avg;
     const alive = this._alive;
     const lengths = this._length;
+    // With no removed document (the usual case: rewrites are rare), no posting can be dead: the loop skips the check.
+    const anyDead = this._live !== this._ids.length;
     for (let q = 0; q < query.ids.length; q++) {
       const tid = query.ids[q]!;
       const idf = this._idfOf(this._df[tid]!) * query.weights[q]! * (this._k1 + 1);
       const list = this._postings[tid]!;
       const slots = list.slots;
       const tfs = list.tfs;
-      for (let i = 0; i < list.length; i++) {
-        const slot = slots[i]!;
-        if (alive[slot] !== 1) continue;
-        const tf = tfs[i]!;
-        if (acc[slot] === 0) touched[count++] = slot;
-        acc[slot] += (idf * tf) / (tf + lengthNorm + lengthScale * lengths[slot]!);
+      const length = list.length;
+      if (anyDead) {
+        for (let i = 0; i < length; i++) {
+          const slot = slots[i]!;
+          if (alive[slot] !== 1) continue;
+          const tf = tfs[i]!;
+          if (acc[slot] === 0) touched[count++] = slot;
+          acc[slot] += (idf * tf) / (tf + lengthNorm + lengthScale * lengths[slot]!);
+        }
+      } else {
+        for (let i = 0; i < length; i++) {
+          const slot = slots[i]!;
+          const tf = tfs[i]!;
+          if (acc[slot] === 0) touched[count++] = slot;
+          acc[slot] += (idf * tf) / (tf + lengthNorm + lengthScale * lengths[slot]!);
+        }
       }
     }
     if (allow === undefined) return new Bm25Scores(this, acc, touched.slice(0, count));
