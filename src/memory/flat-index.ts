@@ -12,7 +12,7 @@
  * ~190 ms. Without wasm SIMD the index scans the float32 rows in plain JS. Deletes move the last row into the
  * hole, so rows stay contiguous. No DOM: runs in Node too.
  */
-import { createInt8DotKernel, KERNEL_STEP, type Int8DotKernel } from './dot-kernel.ts';
+import { BLOCK_ROWS, createInt8DotKernel, KERNEL_STEP, rowByte, type Int8DotKernel } from './dot-kernel.ts';
 import { TopK, type IndexEntry, type IndexSearchOptions, type SearchHit, type VectorIndex } from './vector-index.ts';
 import { Interner } from '../shared/interner.ts';
 import { kthLargest } from './kth-largest.ts';
@@ -96,15 +96,14 @@ export class FlatIndex implements VectorIndex {
       for (let i = 0; i < v.length; i++) max = Math.max(max, Math.abs(v[i]!));
       const scale = max > 0 && Number.isFinite(max) ? max / 127 : 0;
       const inverse = scale > 0 ? 1 / scale : 0;
-      const base = slot * this._padded;
+      const blockBytes = this._blockBytes;
       let l1 = 0;
-      for (let i = 0; i < v.length; i++) {
-        // |v[i]·inverse| ≤ 127 up to rounding; the clamp keeps a last-bit excess from wrapping around.
-        const a = Math.max(-127, Math.min(127, Math.round(v[i]! * inverse)));
-        rows[base + i] = a;
+      for (let i = 0; i < this._padded; i++) {
+        // |v[i]·inverse| ≤ 127 up to rounding; the clamp keeps a last-bit excess from wrapping around. Padding is 0.
+        const a = i < v.length ? Math.max(-127, Math.min(127, Math.round(v[i]! * inverse))) : 0;
+        rows[rowByte(slot, i, blockBytes)] = a;
         l1 += Math.abs(a);
       }
-      rows.fill(0, base + v.length, base + this._padded);
       this._scale[slot] = scale;
       this._l1[slot] = l1;
     }
@@ -172,10 +171,21 @@ export class FlatIndex implements VectorIndex {
       return this._hits(top);
     }
     const t = qMax / this._queryMax;
-    const b = new Int16Array(this._kernel.memory.buffer, 0, this._padded);
-    for (let i = 0; i < this._padded; i++) b[i] = i < query.length ? Math.round(query[i]! / t) : 0;
+    // The query as int16, by pair of dimensions: the pairs it sets, and each one's lanes (qa, qb) × 4.
+    const pairCount = this._padded / 2;
+    const pairs = new Int32Array(this._kernel.memory.buffer, 0, pairCount);
+    const lanes = new Int16Array(this._kernel.memory.buffer, pairCount * 4, pairCount * 8);
+    let listed = 0;
+    for (let p = 0; p < pairCount; p++) {
+      const qa = 2 * p < query.length ? Math.round(query[2 * p]! / t) : 0;
+      const qb = 2 * p + 1 < query.length ? Math.round(query[2 * p + 1]! / t) : 0;
+      if (qa === 0 && qb === 0) continue;
+      pairs[listed] = p;
+      for (let l = 0; l < 8; l += 2) [lanes[listed * 8 + l], lanes[listed * 8 + l + 1]] = [qa, qb];
+      listed++;
+    }
     const outOffset = this._rowsOffset + this._capacity * this._padded;
-    this._kernel.scores(this._rowsOffset, 0, outOffset, n, this._padded);
+    this._kernel.scores(this._rowsOffset, 0, listed * 4, pairCount * 4, outOffset, Math.ceil(n / BLOCK_ROWS), this._blockBytes);
     const dots = new Int32Array(this._kernel.memory.buffer, outOffset, n);
     const scale = this._scale;
     const l1 = this._l1;
@@ -251,9 +261,14 @@ export class FlatIndex implements VectorIndex {
     // Wasm memory cannot shrink; dropping the last reference to the kernel lets it be collected.
   }
 
-  /** Byte offset of the int8 rows: after the int16 query, 16-byte aligned. */
+  /** Byte offset of the int8 rows: after the query's pair list (int32 each) and lanes (16 bytes each), 16-byte aligned. */
   private get _rowsOffset(): number {
-    return Math.ceil((this._padded * 2) / 16) * 16;
+    return Math.ceil(((this._padded / 2) * 20) / 16) * 16;
+  }
+
+  /** Bytes of a block of rows (see dot-kernel.ts). */
+  private get _blockBytes(): number {
+    return this._padded * BLOCK_ROWS;
   }
 
   /**
@@ -304,9 +319,9 @@ export class FlatIndex implements VectorIndex {
       const movedId = this._ids[last]!;
       this._vectors.copyWithin(slot * this.dimensions, last * this.dimensions, (last + 1) * this.dimensions);
       if (this._kernel !== null) {
-        const bytes = new Uint8Array(this._kernel.memory.buffer);
-        const from = this._rowsOffset + last * this._padded;
-        bytes.copyWithin(this._rowsOffset + slot * this._padded, from, from + this._padded);
+        const rows = new Int8Array(this._kernel.memory.buffer, this._rowsOffset);
+        const blockBytes = this._blockBytes;
+        for (let i = 0; i < this._padded; i++) rows[rowByte(slot, i, blockBytes)] = rows[rowByte(last, i, blockBytes)]!;
       }
       this._scale[slot] = this._scale[last]!;
       this._l1[slot] = this._l1[last]!;
@@ -322,7 +337,8 @@ export class FlatIndex implements VectorIndex {
   /** Grows every per-row array (doubling) so `rows` rows fit, and the kernel's memory with them. */
   private _reserve(rows: number): void {
     if (rows <= this._capacity) return;
-    const capacity = Math.max(rows, this._capacity * 2);
+    // Whole blocks of rows: the kernel scans a block at a time.
+    const capacity = Math.ceil(Math.max(rows, this._capacity * 2) / BLOCK_ROWS) * BLOCK_ROWS;
     const used = this._ids.length;
     const grow = <T extends Float32Array | Int32Array | Uint8Array>(old: T, make: (n: number) => T, width = 1): T => {
       const next = make(capacity * width);
@@ -335,7 +351,7 @@ export class FlatIndex implements VectorIndex {
     this._scopeOfSlot = grow(this._scopeOfSlot, (n) => new Int32Array(n));
     this._finite = grow(this._finite, (n) => new Uint8Array(n));
     if (this._kernel !== null) {
-      // [int16 query | int8 rows | int32 scores]: the rows grow in place, the scores are scratch.
+      // [query pairs and lanes | int8 rows, in blocks | int32 scores]: the rows grow in place, the scores are scratch.
       const needed = this._rowsOffset + capacity * this._padded + capacity * 4;
       const have = this._kernel.memory.buffer.byteLength;
       if (needed > have) this._kernel.memory.grow(Math.ceil((needed - have) / PAGE));
@@ -345,7 +361,7 @@ export class FlatIndex implements VectorIndex {
 }
 
 /**
- * The positions of `query`'s non-zero values (among the first `dimensions`), in order, when they are at most half (the sparse sum then
+ * The positions of `query`'s non-zero values (among the first `dimensions`), in order, when they are at most half
  * of them (the sparse sum then pays); else null (`_exact` sums every position).
  */
 function nonZeros(query: Float32Array, dimensions: number): Int32Array | null {

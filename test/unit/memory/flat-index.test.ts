@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it, vi } from 'vitest';
-import { createInt8DotKernel, dotKernelBytes } from '../../../src/memory/dot-kernel.ts';
+import { BLOCK_ROWS, createInt8DotKernel, dotKernelBytes, rowByte } from '../../../src/memory/dot-kernel.ts';
 import { FlatIndex } from '../../../src/memory/flat-index.ts';
 import { dot, exactSearch, type IndexEntry, type SearchHit } from '../../../src/memory/vector-index.ts';
 
@@ -8,17 +8,33 @@ const vector = (dims: number): fc.Arbitrary<Float32Array> =>
   fc.array(fc.float({ min: -1, max: 1, noNaN: true, noDefaultInfinity: true }), { minLength: dims, maxLength: dims }).map((xs) => Float32Array.from(xs));
 
 describe('int8 dot kernel', () => {
-  it('is valid WebAssembly with SIMD in Node 20 and computes int8 × int16 dot products', () => {
+  it('is valid WebAssembly with SIMD in Node 20 and computes int8 × int16 dot products over the pairs listed, for every row of every block', () => {
     expect(WebAssembly.validate(dotKernelBytes())).toBe(true);
     const kernel = createInt8DotKernel()!;
     expect(kernel).not.toBeNull();
-    const query = new Int16Array(kernel.memory.buffer, 0, 32);
-    query.set(Array.from({ length: 32 }, (_, i) => (i % 2 === 0 ? 1000 : -3)));
-    const rows = new Int8Array(kernel.memory.buffer, 64, 64);
-    rows.set(Array.from({ length: 64 }, (_, i) => (i < 32 ? 127 : i % 5) - 2));
-    kernel.scores(64, 0, 256, 2, 32);
-    const want = [0, 1].map((r) => Array.from({ length: 32 }, (_, j) => rows[r * 32 + j]! * query[j]!).reduce((a, b) => a + b, 0));
-    expect(Array.from(new Int32Array(kernel.memory.buffer, 256, 2))).toEqual(want);
+    const dims = 32;
+    const blockBytes = dims * BLOCK_ROWS;
+    const rows = 2 * BLOCK_ROWS + 5; // a last block only partly used
+    const blocks = Math.ceil(rows / BLOCK_ROWS);
+    kernel.memory.grow(1);
+    const [pairsAt, lanesAt, dataAt] = [0, 64, 512];
+    const outAt = dataAt + blocks * blockBytes;
+    const data = new Int8Array(kernel.memory.buffer, dataAt, blocks * blockBytes);
+    const value = (r: number, d: number): number => (r === 3 ? 127 : r === 4 ? -127 : ((r * 7 + d * 13) % 255) - 127);
+    for (let r = 0; r < rows; r++) for (let d = 0; d < dims; d++) data[rowByte(r, d, blockBytes)] = value(r, d);
+    // A sparse query: pairs 0, 5 (one of its two set) and 15, at the int16 extremes.
+    const query = new Array<number>(dims).fill(0);
+    [query[0], query[1], query[11], query[30], query[31]] = [32_767, -3, -32_768, 1000, -1];
+    const listed = [0, 5, 15];
+    const pairs = new Int32Array(kernel.memory.buffer, pairsAt, listed.length);
+    const lanes = new Int16Array(kernel.memory.buffer, lanesAt, listed.length * 8);
+    listed.forEach((p, i) => {
+      pairs[i] = p;
+      for (let l = 0; l < 8; l += 2) [lanes[i * 8 + l], lanes[i * 8 + l + 1]] = [query[2 * p]!, query[2 * p + 1]!];
+    });
+    kernel.scores(dataAt, pairsAt, pairsAt + listed.length * 4, lanesAt, outAt, blocks, blockBytes);
+    const want = Array.from({ length: rows }, (_, r) => query.reduce((sum, q, d) => sum + q * value(r, d), 0));
+    expect(Array.from(new Int32Array(kernel.memory.buffer, outAt, rows))).toEqual(want);
   });
 });
 
