@@ -42,6 +42,10 @@ export class FlatIndex implements VectorIndex {
   private _scopeOfSlot = new Int32Array(0);
   /** 1 where every value of the row is finite: only such a row may skip the query's zeros (see `_exact`). */
   private _finite = new Uint8Array(0);
+  /** Writes so far (adds, removes): the last scan's dots describe the rows only while this is unchanged. */
+  private _writes = 0;
+  /** The last int8 scan: its query and what its bounds need; its dots stay in the kernel's memory until the next. */
+  private _scan: { query: Float32Array; writes: number; t: number; q1: number } | null = null;
   /** Scratch for a search's lower bounds, and for the rows pass 1 keeps with their upper bounds, kept between searches. */
   private _lows = new Float64Array(0);
   private _kept = new Int32Array(0);
@@ -71,6 +75,7 @@ export class FlatIndex implements VectorIndex {
   }
 
   add(entries: readonly IndexEntry[]): void {
+    this._writes += 1;
     for (const entry of entries) {
       if (entry.vector.length !== this.dimensions) {
         throw new RangeError(`vector ${entry.id} has ${entry.vector.length} dimensions, the index ${this.dimensions}`);
@@ -110,6 +115,7 @@ export class FlatIndex implements VectorIndex {
   }
 
   remove(ids: readonly string[]): void {
+    this._writes += 1;
     for (const id of ids) {
       const slot = this._slots.get(id);
       if (slot !== undefined) this._removeSlot(slot);
@@ -117,6 +123,7 @@ export class FlatIndex implements VectorIndex {
   }
 
   removeScope(scope: string): void {
+    this._writes += 1;
     const code = this._scopes.codeOf(scope);
     if (code === undefined) return;
     // Backwards, so that the row moved into a hole has already been checked.
@@ -126,6 +133,7 @@ export class FlatIndex implements VectorIndex {
   }
 
   clear(): void {
+    this._writes += 1;
     this._ids = [];
     this._slots = new Map();
   }
@@ -187,6 +195,7 @@ export class FlatIndex implements VectorIndex {
     const outOffset = this._rowsOffset + this._capacity * this._padded;
     this._kernel.scores(this._rowsOffset, 0, listed * 4, pairCount * 4, outOffset, Math.ceil(n / BLOCK_ROWS), this._blockBytes);
     const dots = new Int32Array(this._kernel.memory.buffer, outOffset, n);
+    this._scan = { query, writes: this._writes, t, q1 };
     const scale = this._scale;
     const l1 = this._l1;
     const scopeOf = this._scopeOfSlot;
@@ -238,6 +247,28 @@ export class FlatIndex implements VectorIndex {
   /** dot(query, the stored vector of `id`), bit for bit, without copying the vector. */
   dotWith(id: string, query: Float32Array): number | undefined {
     return this.dotsWith([id], query)[0];
+  }
+
+  /**
+   * max(0, `dotWith`) of each id, bit for bit, in order (undefined for an id not stored). When the last scan was of
+   * this query and nothing was written since, a row whose upper bound there is below 0 answers +0 without its
+   * floats being read: a search's candidates found otherwise often point away from its query (half of a docs
+   * search's), and their floats are the cost of a dot product (a cold kilobyte each).
+   */
+  positiveDotsWith(ids: readonly string[], query: Float32Array): Array<number | undefined> {
+    const scan = this._scan !== null && this._scan.query === query && this._scan.writes === this._writes && this._kernel !== null ? this._scan : null;
+    const dots = scan === null ? null : new Int32Array(this._kernel!.memory.buffer, this._rowsOffset + this._capacity * this._padded, this._ids.length);
+    const nz = nonZeros(query, this.dimensions);
+    return ids.map((id) => {
+      const slot = this._slots.get(id);
+      if (slot === undefined) return undefined;
+      if (scan !== null) {
+        const sc = this._scale[slot]!;
+        // The scan's upper bound (see `search`): below 0, so is the dot.
+        if (dots![slot]! * sc * scan.t + (sc * (scan.q1 + scan.t * this._l1[slot]!)) / 2 + 1e-6 < 0) return 0;
+      }
+      return Math.max(0, this._exact(slot, query, nz));
+    });
   }
 
   /** `dotWith` of each id, in order (undefined for an id not stored): the query is read once for all of them. */

@@ -68,7 +68,10 @@ export interface Gathered {
   /** Each candidate's best sentence: its index (-1: none) and BM25. */
   readonly pieceIndex: Int32Array;
   readonly pieceScore: Float64Array;
-  /** Each candidate's cosine with the query (0 without an embedder). */
+  /**
+   * Each candidate's cosine with the query — floored at 0 where the vector search did not return it (the reranker
+   * reads max(0, cosine)) — or 0 without an embedder.
+   */
   readonly vector: Float64Array;
   /** The best BM25 among each scope's turns, dense by scope code of `shard.turns`. */
   readonly thread: Float64Array;
@@ -171,9 +174,10 @@ export function gatherCandidates(query: RetrievalQuery, ctx: GatherContext, opti
   const pieceScore = new Float64Array(n);
   const vector = new Float64Array(n);
   const { cosines } = shared;
-  // Cosines for candidates the vector search did not return (remembered for a later pass over the same query).
+  // Cosines for candidates the vector search did not return, floored at 0 as the reranker reads them
+  // (remembered for a later pass over the same query).
   const missing = ids.filter((id, i) => vectorRank[slots[i]!] === 0 && !cosines.has(id));
-  if (missing.length > 0) for (const [id, cos] of shard.cosines(missing, query.vectorText)) cosines.set(id, cos);
+  if (missing.length > 0) for (const [id, cos] of shard.positiveCosines(missing, query.vectorText)) cosines.set(id, cos);
   for (let i = 0; i < n; i++) {
     const slot = slots[i]!;
     const rank = vectorRank[slot]!;

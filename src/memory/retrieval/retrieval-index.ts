@@ -125,14 +125,17 @@ export class Shard {
     return out;
   }
 
-  /** Cosines of chunks against a query vector (for candidates the vector search did not return). */
-  cosines(ids: readonly string[], text: string): Map<string, number> {
+  /**
+   * Cosines of chunks against a query vector, floored at 0 (for candidates the vector search did not return: the
+   * reranker reads no cosine below 0, and the index answers those from its last scan's bounds where it can).
+   */
+  positiveCosines(ids: readonly string[], text: string): Map<string, number> {
     const out = new Map<string, number>();
     if (this._embedder === null || this._vectors === null) return out;
     const query = this._embed(text);
     if (query === undefined) return out;
-    // In place: the same bits as dot(query, vector(id)), without copying each vector.
-    const scores = this._vectors.dotsWith(ids, query);
+    // In place: the same bits as max(0, dot(query, vector(id))), without copying each vector.
+    const scores = this._vectors.positiveDotsWith(ids, query);
     ids.forEach((id, i) => {
       if (scores[i] !== undefined) out.set(id, scores[i]);
     });

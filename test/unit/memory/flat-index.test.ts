@@ -257,6 +257,42 @@ describe('flat index with sparse queries', () => {
     );
   });
 
+  it('floors dots at 0 bit for bit, answering rows the last scan bounds below 0 without their floats, and only while that scan holds', () => {
+    const dims = 64;
+    const rand = (() => {
+      let state = 7;
+      return (): number => (state = (Math.imul(state, 1103515245) + 12345) >>> 0) / 4294967296;
+    })();
+    const sparseVector = (): Float32Array => Float32Array.from({ length: dims }, () => (rand() < 0.3 ? rand() * 2 - 1 : 0));
+    const entries = Array.from({ length: 300 }, (_, i) => ({ id: `c${i}`, scope: 's', vector: sparseVector() }));
+    const index = new FlatIndex(dims);
+    index.add(entries);
+    const query = sparseVector();
+    const ids = entries.map((e) => e.id);
+    const floored = (q: Float32Array): number[] => entries.map((e) => Math.max(0, dot(q, e.vector)));
+    const exact = vi.spyOn(index as unknown as { _exact: () => number }, '_exact');
+    // No scan of this query yet: every row is read.
+    expect(index.positiveDotsWith(ids, query)).toEqual(floored(query));
+    expect(exact).toHaveBeenCalledTimes(300);
+    index.search(query, 10);
+    exact.mockClear();
+    const got = index.positiveDotsWith([...ids, 'unknown'], query);
+    got.slice(0, 300).forEach((x, i) => expect(Object.is(x, floored(query)[i])).toBe(true));
+    expect(got[300]).toBeUndefined();
+    const below = floored(query).filter((x) => x === 0).length;
+    expect(below).toBeGreaterThan(50);
+    expect(exact.mock.calls.length).toBeLessThan(300 - below / 2); // most rows below 0 were answered from the scan
+    // Another query object (the same values), or a write since the scan: every row is read again.
+    exact.mockClear();
+    expect(index.positiveDotsWith(ids, query.slice())).toEqual(floored(query));
+    expect(exact).toHaveBeenCalledTimes(300);
+    index.add([{ id: 'c0', scope: 's', vector: sparseVector() }]);
+    entries[0] = { ...entries[0]!, vector: index.vector('c0')! };
+    exact.mockClear();
+    expect(index.positiveDotsWith(ids, query)).toEqual(floored(query));
+    expect(exact).toHaveBeenCalledTimes(300);
+  });
+
   it('a query longer than the rows sums only the rows\' dimensions, as dot() does', () => {
     const index = new FlatIndex(4, { kernel: 'js' });
     index.add([{ id: 'a', scope: 's', vector: Float32Array.from([1, 2, 3, 4]) }]);
