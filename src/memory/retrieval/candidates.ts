@@ -12,7 +12,7 @@ import { feedback, type FeedbackOptions } from './feedback.ts';
 import type { SlotLinks } from './links.ts';
 import type { RetrievalQuery } from './query.ts';
 import type { Shard } from './retrieval-index.ts';
-import type { SharedSearch } from './search-memo.ts';
+import type { FirstOrder, SharedSearch } from './search-memo.ts';
 
 export interface GatherOptions extends FeedbackOptions {
   /** How many each search contributes. */
@@ -88,11 +88,9 @@ export function gatherCandidates(query: RetrievalQuery, ctx: GatherContext, opti
   // into the sentence hits + 1, its vector hit's index + 1 (0: none).
   const slotCount = turns.slotCount;
   const excluded = new Uint8Array(slotCount);
-  let anyExcluded = false;
   for (const id of ctx.exclude) {
     const slot = turns.slotOf(id);
     if (slot !== undefined) excluded[slot] = 1;
-    anyExcluded ||= slot !== undefined;
   }
 
   const key = ctx.scopeKey === undefined ? null : [query, shard.version, ctx.scopeKey, options.feedbackDocs, options.feedbackTerms, options.feedbackWeight];
@@ -113,6 +111,7 @@ export function gatherCandidates(query: RetrievalQuery, ctx: GatherContext, opti
       vectorHits: [...shard.vectorSearch(query.vectorText, depth, ctx.allow, ctx.scopes)],
       cosines: new Map(),
       thread: threads(lexical, turns),
+      firstOrder: null,
     };
     if (key !== null) shard.searchMemo.set(key, shared);
   }
@@ -125,9 +124,22 @@ export function gatherCandidates(query: RetrievalQuery, ctx: GatherContext, opti
     const next = links.next(slot);
     return options.previousWeight * (prev < 0 ? 0 : scores[prev]!) + options.nextWeight * (next < 0 ? 0 : scores[next]!);
   };
-  const firstStage = new TopK<number>(pool);
-  if (links === undefined && !anyExcluded) for (const slot of lexical.slots) firstStage.push(scores[slot]!, slot);
-  else for (const slot of lexical.slots) if (excluded[slot] === 0) firstStage.push(scores[slot]! + contextOf(slot), slot);
+  // The lexical pool: the best `pool` turns not left out. The order of every turn reached is worked out once per
+  // search, a little deeper than its deepest pool (for the turns a call leaves out), and each call takes its
+  // pool from the top, skipping what it leaves out: what a top k of the rest keeps, in the same order.
+  let order = shared.firstOrder;
+  if (order === null || order.previousWeight !== options.previousWeight || order.nextWeight !== options.nextWeight) {
+    order = shared.firstOrder = firstOrderOf(lexical, contextOf, shared.depth + Math.max(FIRST_MARGIN, 2 * ctx.exclude.size), options);
+  }
+  const lexicalPool: number[] = [];
+  for (let i = 0; i < order.slots.length && lexicalPool.length < pool; i++) if (excluded[order.slots[i]!] === 0) lexicalPool.push(order.slots[i]!);
+  if (lexicalPool.length < pool && !order.complete) {
+    // Left out more of the order's turns than it holds spare: rank the rest whole.
+    const firstStage = new TopK<number>(pool);
+    for (const slot of lexical.slots) if (excluded[slot] === 0) firstStage.push(scores[slot]! + contextOf(slot), slot);
+    lexicalPool.length = 0;
+    for (const { item } of firstStage.result()) lexicalPool.push(item);
+  }
 
   // Candidates by slot, with the bits of the searches that found them; turns never to inject are not candidates.
   const found = new Int32Array(slotCount);
@@ -142,7 +154,7 @@ export function gatherCandidates(query: RetrievalQuery, ctx: GatherContext, opti
       bits.push(source);
     }
   };
-  for (const { item } of firstStage.result()) note(item, LEXICAL);
+  for (const slot of lexicalPool) note(slot, LEXICAL);
 
   // 2. Sentences: a turn whose one sentence matches well, even if the rest of it dilutes the turn's score. A
   // chunk's first hit is its best sentence; the first `pool` chunks reached are candidates.
@@ -194,6 +206,18 @@ export function gatherCandidates(query: RetrievalQuery, ctx: GatherContext, opti
     }
   }
   return { ids, slots, sources: bits.map((b) => SOURCE_NAMES[b]!), lexical, contextOf, pieceIndex, pieceScore, vector, thread, search: shared };
+}
+
+/** Turns the lexical pool's order holds beyond the deepest pool, for those a call leaves out (at least). */
+const FIRST_MARGIN = 64;
+
+/** The first `depth` turns reached, by BM25 with their exchange, best first (ties to the turn reached first). */
+function firstOrderOf(lexical: Bm25Scores, contextOf: (slot: number) => number, depth: number, options: GatherOptions): FirstOrder {
+  const top = new TopK<number>(depth);
+  const scores = lexical.bySlot;
+  for (const slot of lexical.slots) top.push(scores[slot]! + contextOf(slot), slot);
+  const slots = Int32Array.from(top.result(), (hit) => hit.item);
+  return { slots, complete: slots.length === lexical.slots.length, previousWeight: options.previousWeight, nextWeight: options.nextWeight };
 }
 
 /** The best BM25 among each scope's turns, by scope code. */

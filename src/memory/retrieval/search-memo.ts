@@ -17,6 +17,20 @@ export interface SharedSearch {
   readonly vectorHits: ReadonlyArray<readonly [string, number]>;
   readonly cosines: Map<string, number>;
   readonly thread: Float64Array;
+  /** The lexical pool's order over every turn reached, worked out by the first call that needs it (candidates.ts). */
+  firstOrder: FirstOrder | null;
+}
+
+/**
+ * The turns reached, best first by BM25 with their exchange (ties to the turn reached first), left out or not:
+ * the first `slots.length` of them, which are all of them when `complete`.
+ */
+export interface FirstOrder {
+  readonly slots: Int32Array;
+  readonly complete: boolean;
+  /** The exchange weights it was ranked with. */
+  readonly previousWeight: number;
+  readonly nextWeight: number;
 }
 
 export class LastMemo<T> {

@@ -100,6 +100,30 @@ describe('a repeated search (same query, other exclusions)', () => {
     expect(second.candidates.length).toBeGreaterThan(first.candidates.length);
   });
 
+  it('leaving out more turns than the first search ranked spare, still answers as a fresh search would', () => {
+    const query = buildQuery({ message: 'the garden tomatoes and the lake camping trip', entities: [], dates: [] });
+    const request = (exclude: string[]): RetrieveRequest => ({
+      query,
+      scope: { userId: 'u', sessionId: 'S5', otherSessions: true, docs: false },
+      exclude: new Set(exclude),
+      budget: 60,
+      now: Date.UTC(2024, 0, 8),
+      counter,
+      labels: LABELS.en,
+      offsetMinutes: 0,
+    });
+    const reused = build(24);
+    const first = retrieve(reused, request([]));
+    // Seven turns in eight: far more of the best ones than a pass usually leaves out.
+    const many = Array.from({ length: 21 }, (_, s) => Array.from({ length: 12 }, (_, i) => `S${s + 3}:${i + 1}`)).flat();
+    const second = retrieve(reused, request(many));
+    const fresh = retrieve(build(24), request(many));
+    expect(second.candidates).toEqual(fresh.candidates);
+    expect(second.text).toBe(fresh.text);
+    expect(second.candidates.some((c) => first.candidates.some((d) => d.id === c.id))).toBe(true);
+    expect(second.candidates.every((c) => !many.includes(c.id))).toBe(true);
+  });
+
   it('searches again once the index has changed', () => {
     const index = build();
     const query = buildQuery({ message: 'tell me about the kayak', entities: [], dates: [] });
