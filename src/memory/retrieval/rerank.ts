@@ -134,11 +134,17 @@ export function rankCandidates(
     maxPiece = Math.max(maxPiece, pieceScore[i]!);
   }
   const own = ownFeaturesOf(query, ctx, options, offsetMinutes, found.search);
+  const kept = ctx.turnAt === undefined ? null : scoredOf(found.search, [maxLexical, maxPiece, shard.heatRevision, options.weights, options.coldAfter, options.recencyHalfLifeDays, options.previousWeight, options.nextWeight, ctx.now, offsetMinutes]);
   const w = options.weights;
   const ranked: Candidate[] = new Array(ids.length);
   for (let i = 0; i < ids.length; i++) {
     const id = ids[i]!;
     const slot = slots[i]!;
+    const known = kept?.[slot];
+    if (known !== undefined) {
+      ranked[i] = { id, sources: found.sources[i]!, features: known.features, score: known.score, bestPiece: found.pieceIndex[i]!, slot };
+      continue;
+    }
     const mine = own(id, slot);
     const features: Features = {
       lexical: lexical.bySlot[slot]! / maxLexical,
@@ -154,9 +160,27 @@ export function rankCandidates(
       intent: mine.intent,
       persona: mine.persona,
     };
-    ranked[i] = { id, sources: found.sources[i]!, features, score: scoreOf(features, w), bestPiece: found.pieceIndex[i]!, slot };
+    const score = scoreOf(features, w);
+    if (kept !== null) kept[slot] = { features, score };
+    ranked[i] = { id, sources: found.sources[i]!, features, score, bestPiece: found.pieceIndex[i]!, slot };
   }
   return ranked.sort((a, b) => b.score - a.score);
+}
+
+/**
+ * Conversation candidates' features and scores by slot, kept with the searches they came from under everything
+ * else they depend on (`key`: the two scales — the best lexical and sentence scores among the candidates —, heat,
+ * the options, the time): the pipeline's second pass over a query reranks mostly the same candidates, usually
+ * under the same scales.
+ */
+const scoredMemos = new WeakMap<SharedSearch, { key: readonly unknown[]; bySlot: Array<{ features: Features; score: number } | undefined> }>();
+
+function scoredOf(search: SharedSearch, key: readonly unknown[]): Array<{ features: Features; score: number } | undefined> {
+  const memo = scoredMemos.get(search);
+  if (memo !== undefined && memo.key.length === key.length && memo.key.every((k, i) => k === key[i])) return memo.bySlot;
+  const bySlot: Array<{ features: Features; score: number } | undefined> = [];
+  scoredMemos.set(search, { key, bySlot });
+  return bySlot;
 }
 
 /** The features of a candidate that depend only on the query and the chunk, not on the other candidates. */
