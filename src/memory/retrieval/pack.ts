@@ -100,6 +100,7 @@ export interface PackCandidate {
 export interface PackResult {
   readonly text: string;
   readonly tokens: number;
+  /** What became of each candidate; those after the block filled up have no entry: they are over budget. */
   readonly decisions: ReadonlyMap<string, PackDecision>;
   /** Ids injected by pairing (not candidates themselves). */
   readonly paired: readonly string[];
@@ -174,11 +175,8 @@ export function pack(items: readonly PackCandidate[], budget: number, env: PackE
   let rank = 0;
   for (const item of relevant) {
     // Full: every line costs its newline and at least one token (it is never empty: a speaker or source leads
-    // it), so the rest cannot fit (each would be ruled out below).
-    if (used + 2 > limit) {
-      decisions.set(item.candidate.id, 'over-budget');
-      continue;
-    }
+    // it), so the rest cannot fit (each would be ruled out below); `used` only grows here.
+    if (used + 2 > limit) break;
     const top = rank++ < options.wholeTop;
     // Ruled out without tokenizing: even its shorter form (whole, or its best sentence) needs more than is left.
     if (used + 1 + smallestLineAtLeast(item, item.candidate.bestPiece, labels, env.speakerOf, counter) > limit) {

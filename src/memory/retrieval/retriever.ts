@@ -113,15 +113,13 @@ export function retrieve(index: RetrievalIndex, request: RetrieveRequest): Retri
   );
   const docs = scope.docs ? rankDocs(index, query, poolFor(request.docsPoolBudget ?? request.budget), request) : [];
 
-  const ranked = mergeByScore(conversation, docs);
 
   const records: RecordSource = { index, memory, excluded };
-  const items = ranked.map(({ candidate, namespace }) => new RankedItem(candidate, namespace, records));
+  const items = mergeByScore(conversation, docs, records);
   const speakerOf = (turn: TurnEntry): string => turn.speaker ?? (turn.role === 'user' ? request.labels.user : request.labels.assistant);
   const packed = pack(items, request.budget, { counter: request.counter, labels: request.labels, offsetMinutes: request.offsetMinutes, speakerOf }, packOptions);
 
-  const reportOf = (): CandidateReport[] => ranked.map(({ candidate, namespace }, rank) => {
-    const { turn, doc, text } = items[rank]!;
+  const reportOf = (): CandidateReport[] => items.map(({ candidate, namespace, turn, doc, text }, rank) => {
     const pieces = packed.chosen.get(candidate.id);
     const report: { -readonly [K in keyof CandidateReport]: CandidateReport[K] } = {
       id: candidate.id,
@@ -142,7 +140,7 @@ export function retrieve(index: RetrievalIndex, request: RetrieveRequest): Retri
   // Heat: every candidate had a chance; the injected ones were recalled.
   const heatAfter = (): Map<string, HeatEntry> => {
     const heat = new Map<string, HeatEntry>();
-    for (const { candidate, namespace } of ranked) {
+    for (const { candidate, namespace } of items) {
       const shard = namespace === 'docs' ? index.docs : memory.shard;
       const before = shard.heatOf(candidate.id);
       const recalled = packed.chosen.has(candidate.id);
@@ -155,7 +153,7 @@ export function retrieve(index: RetrievalIndex, request: RetrieveRequest): Retri
     }
     return heat;
   };
-  const chosenRanked = ranked.filter((r) => packed.chosen.has(r.candidate.id));
+  const chosenRanked = items.filter((r) => packed.chosen.has(r.candidate.id));
   const injected = [...chosenRanked.map((r) => r.candidate.id), ...packed.paired];
   let candidates: CandidateReport[] | null = null;
   let heat: Map<string, HeatEntry> | null = null;
@@ -177,8 +175,6 @@ export function retrieve(index: RetrievalIndex, request: RetrieveRequest): Retri
   };
 }
 
-type Ranked = { candidate: Candidate; namespace: 'conversation' | 'docs' };
-
 /** Where ranked items find their records. */
 interface RecordSource {
   readonly index: RetrievalIndex;
@@ -192,27 +188,27 @@ interface RecordSource {
  */
 class RankedItem implements PackCandidate {
   readonly candidate: Candidate;
+  readonly namespace: 'conversation' | 'docs';
   readonly lineTable: LineTable;
   readonly lineSlot: number;
-  private readonly _namespace: 'conversation' | 'docs';
   private readonly _source: RecordSource;
   private _record: TurnEntry | DocEntry | null = null;
   private _pieces: readonly Piece[] | null = null;
 
   constructor(candidate: Candidate, namespace: 'conversation' | 'docs', source: RecordSource) {
     this.candidate = candidate;
-    this._namespace = namespace;
+    this.namespace = namespace;
     this._source = source;
     this.lineTable = (namespace === 'docs' ? source.index.docs : source.memory.shard).lineCaches;
     this.lineSlot = candidate.slot;
   }
 
   get turn(): TurnEntry | undefined {
-    return this._namespace === 'conversation' ? (this._resolve() as TurnEntry) : undefined;
+    return this.namespace === 'conversation' ? (this._resolve() as TurnEntry) : undefined;
   }
 
   get doc(): DocEntry | undefined {
-    return this._namespace === 'docs' ? (this._resolve() as DocEntry) : undefined;
+    return this.namespace === 'docs' ? (this._resolve() as DocEntry) : undefined;
   }
 
   get text(): string {
@@ -222,7 +218,7 @@ class RankedItem implements PackCandidate {
   /** Looked up apart from the record: ruling a candidate out reads only the record (its counts are kept with it). */
   get pieces(): readonly Piece[] {
     if (this._pieces === null) {
-      const shard = this._namespace === 'docs' ? this._source.index.docs : this._source.memory.shard;
+      const shard = this.namespace === 'docs' ? this._source.index.docs : this._source.memory.shard;
       this._pieces = shard.chunks.get(this.candidate.id)!.pieces;
     }
     return this._pieces;
@@ -242,21 +238,21 @@ class RankedItem implements PackCandidate {
 
   private _resolve(): TurnEntry | DocEntry {
     const { slot } = this.candidate;
-    return (this._record ??= this._namespace === 'docs' ? this._source.index.docAt(slot)! : this._source.memory.turnAt(slot)!);
+    return (this._record ??= this.namespace === 'docs' ? this._source.index.docAt(slot)! : this._source.memory.turnAt(slot)!);
   }
 }
 
 /**
- * Two rankings (each best first) as one, best first; on a tie the conversation's first. The same order as a
- * stable sort of the two lists one after the other, in one pass.
+ * Two rankings (each best first) as one, best first, as the items packing reads; on a tie the conversation's
+ * first. The same order as a stable sort of the two lists one after the other, in one pass.
  */
-function mergeByScore(conversation: readonly Candidate[], docs: readonly Candidate[]): Ranked[] {
-  const out: Ranked[] = [];
+function mergeByScore(conversation: readonly Candidate[], docs: readonly Candidate[], records: RecordSource): RankedItem[] {
+  const out: RankedItem[] = [];
   let i = 0;
   let j = 0;
   while (i < conversation.length || j < docs.length) {
-    if (j >= docs.length || (i < conversation.length && conversation[i]!.score >= docs[j]!.score)) out.push({ candidate: conversation[i++]!, namespace: 'conversation' });
-    else out.push({ candidate: docs[j++]!, namespace: 'docs' });
+    if (j >= docs.length || (i < conversation.length && conversation[i]!.score >= docs[j]!.score)) out.push(new RankedItem(conversation[i++]!, 'conversation', records));
+    else out.push(new RankedItem(docs[j++]!, 'docs', records));
   }
   return out;
 }
