@@ -1,7 +1,8 @@
 /**
  * The exact vector index the product uses. Every vector is kept twice: in float32 (the truth) and quantised to
- * int8 with a per-vector scale, contiguous in wasm memory. A search scans the int8 rows with the SIMD kernel (a
- * quarter of the memory traffic of float32), bounds each row's error, and re-scores in float only the rows
+ * int8 with a per-vector scale, contiguous in wasm memory (in blocks by pair of dimensions, see dot-kernel.ts). A
+ * search scans the int8 rows with the SIMD kernel (a quarter of the memory traffic of float32, less again for a
+ * sparse query: only the pairs it sets are read), bounds each row's error, and re-scores in float only the rows
  * whose bound could still reach the top k. The result is the exact top k, not an approximation:
  *
  *   v ≈ s·a (int8 a, error ≤ s/2 per component), q ≈ t·b (int16 b, error ≤ t/2), so
@@ -251,9 +252,9 @@ export class FlatIndex implements VectorIndex {
 
   /**
    * max(0, `dotWith`) of each id, bit for bit, in order (undefined for an id not stored). When the last scan was of
-   * this query and nothing was written since, a row whose upper bound there is below 0 answers +0 without its
-   * floats being read: a search's candidates found otherwise often point away from its query (half of a docs
-   * search's), and their floats are the cost of a dot product (a cold kilobyte each).
+   * this query (the same array, unchanged) and nothing was written since, a row whose upper bound there is below 0
+   * answers +0 without its floats being read: a search's candidates found otherwise often point away from its query
+   * (half of a docs search's), and their floats are the cost of a dot product (a cold kilobyte each).
    */
   positiveDotsWith(ids: readonly string[], query: Float32Array): Array<number | undefined> {
     const scan = this._scan !== null && this._scan.query === query && this._scan.writes === this._writes && this._kernel !== null ? this._scan : null;

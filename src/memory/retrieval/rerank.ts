@@ -169,9 +169,9 @@ export function rankCandidates(
 
 /**
  * Conversation candidates' features and scores by slot, kept with the searches they came from under everything
- * else they depend on (`key`: the two scales — the best lexical and sentence scores among the candidates —, heat,
- * the options, the time): the pipeline's second pass over a query reranks mostly the same candidates, usually
- * under the same scales.
+ * else they depend on (`key`: the two scales, which are the best lexical and sentence scores among the
+ * candidates; heat; the options; the time): the pipeline's second pass over a query reranks mostly the same
+ * candidates, usually under the same scales.
  */
 const scoredMemos = new WeakMap<SharedSearch, { key: readonly unknown[]; bySlot: Array<{ features: Features; score: number } | undefined> }>();
 
