@@ -17,7 +17,7 @@ import { asksAboutUser, isHypothetical } from './persona.ts';
 import type { RetrievalQuery } from './query.ts';
 import type { TurnEntry } from './records.ts';
 import { dayOf } from './render.ts';
-import type { SharedSearch } from './search-memo.ts';
+import { LastMemo, type SharedSearch } from './search-memo.ts';
 import { terms } from './text-terms.ts';
 
 export interface Features {
@@ -134,7 +134,10 @@ export function rankCandidates(
     maxPiece = Math.max(maxPiece, pieceScore[i]!);
   }
   const own = ownFeaturesOf(query, ctx, options, offsetMinutes, found.search);
-  const kept = ctx.turnAt === undefined ? null : scoredOf(found.search, [maxLexical, maxPiece, shard.heatRevision, options.weights, options.coldAfter, options.recencyHalfLifeDays, options.previousWeight, options.nextWeight, ctx.now, offsetMinutes]);
+  const kept =
+    ctx.turnAt === undefined
+      ? null
+      : keptBySlot(scoredMemos, found.search, [maxLexical, maxPiece, shard.heatRevision, options.weights, options.coldAfter, options.recencyHalfLifeDays, options.previousWeight, options.nextWeight, ctx.now, offsetMinutes]);
   const w = options.weights;
   const ranked: Candidate[] = new Array(ids.length);
   for (let i = 0; i < ids.length; i++) {
@@ -173,13 +176,17 @@ export function rankCandidates(
  * candidates; heat; the options; the time): the pipeline's second pass over a query reranks mostly the same
  * candidates, usually under the same scales.
  */
-const scoredMemos = new WeakMap<SharedSearch, { key: readonly unknown[]; bySlot: Array<{ features: Features; score: number } | undefined> }>();
+const scoredMemos: SlotMemos<{ features: Features; score: number }> = new WeakMap();
 
-function scoredOf(search: SharedSearch, key: readonly unknown[]): Array<{ features: Features; score: number } | undefined> {
-  const memo = scoredMemos.get(search);
-  if (memo !== undefined && memo.key.length === key.length && memo.key.every((k, i) => k === key[i])) return memo.bySlot;
-  const bySlot: Array<{ features: Features; score: number } | undefined> = [];
-  scoredMemos.set(search, { key, bySlot });
+/** Values by slot, kept with a search under a key. */
+type SlotMemos<T> = WeakMap<SharedSearch, LastMemo<Array<T | undefined>>>;
+
+/** The values kept with `search` under `key` (plain values compared one by one); none yet when the key is new. */
+function keptBySlot<T>(memos: SlotMemos<T>, search: SharedSearch, key: readonly unknown[]): Array<T | undefined> {
+  let memo = memos.get(search);
+  if (memo === undefined) memos.set(search, (memo = new LastMemo()));
+  let bySlot = memo.get(key);
+  if (bySlot === undefined) memo.set(key, (bySlot = []));
   return bySlot;
 }
 
@@ -192,7 +199,7 @@ type OwnFeatures = Pick<Features, 'entities' | 'speaker' | 'date' | 'recency' | 
  * best lexical and sentence scores among them) can differ. Docs are not kept: the retriever keeps their whole
  * ranking.
  */
-const ownMemos = new WeakMap<SharedSearch, { now: number; offsetMinutes: number; halfLife: number; bySlot: Array<OwnFeatures | undefined> }>();
+const ownMemos: SlotMemos<OwnFeatures> = new WeakMap();
 
 function ownFeaturesOf(
   query: RetrievalQuery,
@@ -229,12 +236,7 @@ function ownFeaturesOf(
     };
   };
   if (ctx.turnAt === undefined) return compute;
-  let memo = ownMemos.get(search);
-  if (memo === undefined || memo.now !== ctx.now || memo.offsetMinutes !== offsetMinutes || memo.halfLife !== options.recencyHalfLifeDays) {
-    memo = { now: ctx.now, offsetMinutes, halfLife: options.recencyHalfLifeDays, bySlot: [] };
-    ownMemos.set(search, memo);
-  }
-  const { bySlot } = memo;
+  const bySlot = keptBySlot(ownMemos, search, [ctx.now, offsetMinutes, options.recencyHalfLifeDays]);
   return (id, slot) => (bySlot[slot] ??= compute(id, slot));
 }
 
