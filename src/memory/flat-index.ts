@@ -193,7 +193,7 @@ export class FlatIndex implements VectorIndex {
       for (let l = 0; l < 8; l += 2) [lanes[listed * 8 + l], lanes[listed * 8 + l + 1]] = [qa, qb];
       listed++;
     }
-    const outOffset = this._rowsOffset + this._capacity * this._padded;
+    const outOffset = this._scoresOffset;
     this._kernel.scores(this._rowsOffset, 0, listed * 4, pairCount * 4, outOffset, Math.ceil(n / BLOCK_ROWS), this._blockBytes);
     const dots = new Int32Array(this._kernel.memory.buffer, outOffset, n);
     this._scan = { query, writes: this._writes, t, q1 };
@@ -247,7 +247,8 @@ export class FlatIndex implements VectorIndex {
 
   /** dot(query, the stored vector of `id`), bit for bit, without copying the vector. */
   dotWith(id: string, query: Float32Array): number | undefined {
-    return this.dotsWith([id], query)[0];
+    const slot = this._slots.get(id);
+    return slot === undefined ? undefined : this._exact(slot, query, nonZeros(query, this.dimensions));
   }
 
   /**
@@ -258,7 +259,7 @@ export class FlatIndex implements VectorIndex {
    */
   positiveDotsWith(ids: readonly string[], query: Float32Array): Array<number | undefined> {
     const scan = this._scan !== null && this._scan.query === query && this._scan.writes === this._writes && this._kernel !== null ? this._scan : null;
-    const dots = scan === null ? null : new Int32Array(this._kernel!.memory.buffer, this._rowsOffset + this._capacity * this._padded, this._ids.length);
+    const dots = scan === null ? null : new Int32Array(this._kernel!.memory.buffer, this._scoresOffset, this._ids.length);
     const nz = nonZeros(query, this.dimensions);
     return ids.map((id) => {
       const slot = this._slots.get(id);
@@ -269,15 +270,6 @@ export class FlatIndex implements VectorIndex {
         if (dots![slot]! * sc * scan.t + (sc * (scan.q1 + scan.t * this._l1[slot]!)) / 2 + 1e-6 < 0) return 0;
       }
       return Math.max(0, this._exact(slot, query, nz));
-    });
-  }
-
-  /** `dotWith` of each id, in order (undefined for an id not stored): the query is read once for all of them. */
-  dotsWith(ids: readonly string[], query: Float32Array): Array<number | undefined> {
-    const nz = nonZeros(query, this.dimensions);
-    return ids.map((id) => {
-      const slot = this._slots.get(id);
-      return slot === undefined ? undefined : this._exact(slot, query, nz);
     });
   }
 
@@ -296,6 +288,11 @@ export class FlatIndex implements VectorIndex {
   /** Byte offset of the int8 rows: after the query's pair list (int32 each) and lanes (16 bytes each), 16-byte aligned. */
   private get _rowsOffset(): number {
     return Math.ceil(((this._padded / 2) * 20) / 16) * 16;
+  }
+
+  /** Byte offset of the scan's int32 scores: after the rows (scratch, kept until the next scan). */
+  private get _scoresOffset(): number {
+    return this._rowsOffset + this._capacity * this._padded;
   }
 
   /** Bytes of a block of rows (see dot-kernel.ts). */
