@@ -189,7 +189,7 @@ export function gatherCandidates(query: RetrievalQuery, ctx: GatherContext, opti
   // Cosines for candidates the vector search did not return, floored at 0 as the reranker reads them
   // (remembered for a later pass over the same query).
   const missing = ids.filter((id, i) => vectorRank[slots[i]!] === 0 && !cosines.has(id));
-  if (missing.length > 0) for (const [id, cos] of shard.positiveCosines(missing, query.vectorText)) cosines.set(id, cos);
+  if (missing.length > 0) shard.positiveCosines(missing, query.vectorText, cosines);
   for (let i = 0; i < n; i++) {
     const slot = slots[i]!;
     const rank = vectorRank[slot]!;

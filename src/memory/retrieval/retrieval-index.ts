@@ -126,20 +126,19 @@ export class Shard {
   }
 
   /**
-   * Cosines of chunks against a query vector, floored at 0 (for candidates the vector search did not return: the
-   * reranker reads no cosine below 0, and the index answers those from its last scan's bounds where it can).
+   * Cosines of chunks against a query vector, floored at 0, written into `out` (for candidates the vector search
+   * did not return: the reranker reads no cosine below 0, and the index answers those from its last scan's bounds
+   * where it can). Ids without a vector get none.
    */
-  positiveCosines(ids: readonly string[], text: string): Map<string, number> {
-    const out = new Map<string, number>();
-    if (this._embedder === null || this._vectors === null) return out;
+  positiveCosines(ids: readonly string[], text: string, out: Map<string, number>): void {
+    if (this._embedder === null || this._vectors === null) return;
     const query = this._embed(text);
-    if (query === undefined) return out;
+    if (query === undefined) return;
     // In place: the same bits as max(0, dot(query, vector(id))), without copying each vector.
     const scores = this._vectors.positiveDotsWith(ids, query);
     ids.forEach((id, i) => {
       if (scores[i] !== undefined) out.set(id, scores[i]);
     });
-    return out;
   }
 
   /** The query's vector, embedded once per text while the shard is unchanged (a search asks for it twice or more). */
