@@ -29,19 +29,27 @@ function build(sessions = 6): RetrievalIndex {
   return index;
 }
 
+/** A request for user `u` in session S5 with other sessions open, asked on 8 Jan 2024; `fields` change the rest. */
+function ask(query: ReturnType<typeof buildQuery>, fields: Partial<RetrieveRequest> = {}): RetrieveRequest {
+  return {
+    query,
+    scope: { userId: 'u', sessionId: 'S5', otherSessions: true, docs: false },
+    exclude: new Set(),
+    budget: 120,
+    now: Date.UTC(2024, 0, 8),
+    counter,
+    labels: LABELS.en,
+    offsetMinutes: 0,
+    ...fields,
+  };
+}
+
+const WITH_DOCS = { userId: 'u', sessionId: 'S5', otherSessions: true, docs: true };
+
 describe('a repeated search (same query, other exclusions)', () => {
   it('gives exactly what a fresh index gives, though it reuses the first search', () => {
     const query = buildQuery({ message: 'what about the nginx upstream timeout during the backup?', entities: [], dates: [] });
-    const request = (exclude: string[]): RetrieveRequest => ({
-      query,
-      scope: { userId: 'u', sessionId: 'S5', otherSessions: true, docs: true },
-      exclude: new Set(exclude),
-      budget: 120,
-      now: Date.UTC(2024, 0, 8),
-      counter,
-      labels: LABELS.en,
-      offsetMinutes: 0,
-    });
+    const request = (exclude: string[]): RetrieveRequest => ask(query, { scope: WITH_DOCS, exclude: new Set(exclude) });
     const reused = build();
     const first = retrieve(reused, request([]));
     expect(first.injected.length).toBeGreaterThan(2);
@@ -55,16 +63,7 @@ describe('a repeated search (same query, other exclusions)', () => {
 
   it('asked again at another time, scores recency for that time, as a fresh index does', () => {
     const query = buildQuery({ message: 'what about the nginx upstream timeout during the backup?', entities: [], dates: [] });
-    const request = (now: number): RetrieveRequest => ({
-      query,
-      scope: { userId: 'u', sessionId: 'S5', otherSessions: true, docs: false },
-      exclude: new Set(),
-      budget: 120,
-      now,
-      counter,
-      labels: LABELS.en,
-      offsetMinutes: 0,
-    });
+    const request = (now: number): RetrieveRequest => ask(query, { now });
     const reused = build();
     const soon = retrieve(reused, request(Date.UTC(2024, 0, 8)));
     const later = retrieve(reused, request(Date.UTC(2024, 5, 8)));
@@ -75,17 +74,8 @@ describe('a repeated search (same query, other exclusions)', () => {
 
   it('searched once as deep as a later, larger pass needs, answers both passes as fresh searches would', () => {
     const query = buildQuery({ message: 'the garden tomatoes and the lake camping trip', entities: [], dates: [] });
-    const request = (budget: number, exclude: string[], searchDepthBudget?: number): RetrieveRequest => ({
-      query,
-      scope: { userId: 'u', sessionId: 'S5', otherSessions: true, docs: false },
-      exclude: new Set(exclude),
-      budget,
-      ...(searchDepthBudget === undefined ? {} : { searchDepthBudget }),
-      now: Date.UTC(2024, 0, 8),
-      counter,
-      labels: LABELS.en,
-      offsetMinutes: 0,
-    });
+    const request = (budget: number, exclude: string[], searchDepthBudget?: number): RetrieveRequest =>
+      ask(query, { budget, exclude: new Set(exclude), ...(searchDepthBudget === undefined ? {} : { searchDepthBudget }) });
     const reused = build(24);
     // Pools of 20 and 100 candidates a search (80 and 400 sentences), over 288 turns: the deeper lists reach
     // past the first pass's pools.
@@ -102,16 +92,7 @@ describe('a repeated search (same query, other exclusions)', () => {
 
   it('leaving out more turns than the first search ranked spare, still answers as a fresh search would', () => {
     const query = buildQuery({ message: 'the garden tomatoes and the lake camping trip', entities: [], dates: [] });
-    const request = (exclude: string[]): RetrieveRequest => ({
-      query,
-      scope: { userId: 'u', sessionId: 'S5', otherSessions: true, docs: false },
-      exclude: new Set(exclude),
-      budget: 60,
-      now: Date.UTC(2024, 0, 8),
-      counter,
-      labels: LABELS.en,
-      offsetMinutes: 0,
-    });
+    const request = (exclude: string[]): RetrieveRequest => ask(query, { budget: 60, exclude: new Set(exclude) });
     const reused = build(24);
     const first = retrieve(reused, request([]));
     // Seven turns in eight: far more of the best ones than a pass usually leaves out.
@@ -127,16 +108,7 @@ describe('a repeated search (same query, other exclusions)', () => {
   it('searches again once the index has changed', () => {
     const index = build();
     const query = buildQuery({ message: 'tell me about the kayak', entities: [], dates: [] });
-    const request: RetrieveRequest = {
-      query,
-      scope: { userId: 'u', sessionId: 'S5', otherSessions: true, docs: false },
-      exclude: new Set(),
-      budget: 120,
-      now: Date.UTC(2024, 0, 8),
-      counter,
-      labels: LABELS.en,
-      offsetMinutes: 0,
-    };
+    const request = ask(query);
     expect(retrieve(index, request).text).not.toContain('kayak');
     index.addTurn({ id: 'S5:13', userId: 'u', sessionId: 'S5', seq: 13, role: 'user', time: Date.UTC(2024, 0, 6, 10), text: 'We rented a kayak on the lake.', entities: [], dates: [], tags: [] });
     expect(retrieve(index, request).text).toContain('kayak');
@@ -144,17 +116,8 @@ describe('a repeated search (same query, other exclusions)', () => {
 });
 
 describe('the docs ranking of a second pass', () => {
-  const docsRequest = (query: ReturnType<typeof buildQuery>, budget: number, docsPoolBudget?: number): RetrieveRequest => ({
-    query,
-    scope: { userId: 'u', sessionId: 'S5', otherSessions: true, docs: true },
-    exclude: new Set(),
-    budget,
-    ...(docsPoolBudget === undefined ? {} : { docsPoolBudget }),
-    now: Date.UTC(2024, 0, 8),
-    counter,
-    labels: LABELS.en,
-    offsetMinutes: 0,
-  });
+  const docsRequest = (query: ReturnType<typeof buildQuery>, budget: number, docsPoolBudget?: number): RetrieveRequest =>
+    ask(query, { scope: WITH_DOCS, budget, ...(docsPoolBudget === undefined ? {} : { docsPoolBudget }) });
   const docsOf = (r: ReturnType<typeof retrieve>) => r.candidates.filter((c) => c.namespace === 'docs');
 
   function withDocs(): RetrievalIndex {
