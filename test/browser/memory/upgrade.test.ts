@@ -92,28 +92,89 @@ describe('another tab deletes or upgrades the database', () => {
     });
   }
 
-  it('while the store is still starting up: the store lets go at once and its open fails with a clear error', async () => {
-    const name = dbName('startup-delete');
+  /**
+   * A factory for the store that lets the test watch the store's own connection: `onOpen` gets it before the
+   * store adds its listeners, so a listener the test adds runs first in the same dispatch.
+   */
+  function watchedFactory(onOpen: (db: IDBDatabase) => void): IDBFactory {
+    return {
+      open: (name: string, version?: number) => {
+        const request = indexedDB.open(name, version);
+        request.addEventListener('success', () => onOpen(request.result));
+        return request;
+      },
+      deleteDatabase: (name: string) => indexedDB.deleteDatabase(name),
+      databases: () => indexedDB.databases(),
+      cmp: (a: unknown, b: unknown) => indexedDB.cmp(a, b),
+    };
+  }
+
+  /** Holds a read-write transaction on `meta` from a second connection until `release` is called. */
+  async function holdMeta(name: string): Promise<{ release: () => void }> {
+    const db = await new Promise<IDBDatabase>((resolve, reject) => {
+      const request = indexedDB.open(name);
+      request.onsuccess = () => resolve(request.result);
+      request.onerror = () => reject(request.error);
+    });
+    db.onversionchange = () => db.close();
+    let held = true;
+    const store = db.transaction('meta', 'readwrite').objectStore('meta');
+    // A transaction stays active only while it has requests in flight: keep one going until released.
+    const spin = (): void => {
+      if (held) store.get('embedder').onsuccess = spin;
+    };
+    spin();
+    return { release: () => void (held = false) };
+  }
+
+  async function seeded(label: string): Promise<string> {
+    const name = dbName(label);
     names.push(name);
-    // Enough stored turns that start-up (index rebuild, recovery) is still running when the other tab asks.
     const seed = await openStore(name);
     const session = await seed.createSession({ title: 'busy' });
-    for (let i = 0; i < 200; i++) await seed.appendTurn({ sessionId: session.id, role: i % 2 ? 'assistant' : 'user', content: `turn ${i} about nginx upstream ${i}` });
+    for (let i = 0; i < 4; i++) await seed.appendTurn({ sessionId: session.id, role: i % 2 ? 'assistant' : 'user', content: `turn ${i} about nginx` });
     await seed.close();
+    return name;
+  }
 
-    let deleted: Promise<string> | null = null;
+  it('while open() still reads the database: the store lets go at once and open() fails with a clear error', async () => {
+    const name = await seeded('open-delete');
+    // open() reads the embedder record before it resolves; the held transaction keeps that read waiting until the
+    // other tab's versionchange has reached the store's connection, whatever the machine's speed.
+    const lock = await holdMeta(name);
     const opening = openStore(name, {
-      // Start-up builds its vector index only once the other tab's delete has gone through (or after 5 s), so the
-      // versionchange surely arrives while start-up runs: 200 turns usually take long enough, but on a busy
-      // machine start-up could finish first, and that case is another test's.
+      indexedDB: watchedFactory((db) => db.addEventListener('versionchange', () => lock.release())),
+    });
+    // Queued behind the open: it reaches the new connection as a versionchange.
+    const deleted = deleteOutcome(name);
+    // A store that ignored the versionchange leaves the delete blocked: let open() finish so the test fails fast.
+    void deleted.then(lock.release);
+    void opening.then((store) => stores.push(store), () => undefined);
+    await expect(opening).rejects.toThrow(/another tab/);
+    // "blocked" would mean the store held on to its connection.
+    expect(await deleted).toBe('success');
+  });
+
+  it('while start-up still rebuilds the index: the store lets go at once and its next call fails with a clear error', async () => {
+    const name = await seeded('startup-delete');
+    let releaseIndex = (): void => undefined;
+    const indexHeld = new Promise<void>((resolve) => (releaseIndex = resolve));
+    const store = await openStore(name, {
+      // Start-up (index rebuild, recovery) runs after open() resolves; it stays in its first step until released.
       index: async (dimensions) => {
-        await Promise.race([deleted, new Promise((resolve) => setTimeout(resolve, 5000))]);
+        await indexHeld;
         return new FlatIndex(dimensions);
       },
     });
-    // Queued behind the open: it reaches the new connection as a versionchange while start-up runs.
-    deleted = deleteOutcome(name);
-    await expect(opening).rejects.toThrow(/another tab/);
-    expect(await deleted).toBe('success');
+    stores.push(store);
+    const changes: string[] = [];
+    store.subscribe((change) => changes.push(change.type));
+
+    expect(await deleteOutcome(name)).toBe('success');
+    expect(changes).toContain('closed');
+    releaseIndex();
+    await expect(store.appendTurn({ sessionId: 'any', role: 'user', content: 'hello' })).rejects.toThrow(/another tab/);
+    // Start-up cut short by the delete ends quietly: nothing waits on it forever.
+    await store.whenIdle();
   });
 });
