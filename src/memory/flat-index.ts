@@ -190,7 +190,10 @@ export class FlatIndex implements VectorIndex {
       const qb = 2 * p + 1 < query.length ? Math.round(query[2 * p + 1]! / t) : 0;
       if (qa === 0 && qb === 0) continue;
       pairs[listed] = p;
-      for (let l = 0; l < 8; l += 2) [lanes[listed * 8 + l], lanes[listed * 8 + l + 1]] = [qa, qb];
+      for (let l = listed * 8; l < listed * 8 + 8; l += 2) {
+        lanes[l] = qa;
+        lanes[l + 1] = qb;
+      }
       listed++;
     }
     const outOffset = this._scoresOffset;

@@ -113,7 +113,6 @@ export function retrieve(index: RetrievalIndex, request: RetrieveRequest): Retri
   );
   const docs = scope.docs ? rankDocs(index, query, poolFor(request.docsPoolBudget ?? request.budget), request) : [];
 
-
   const records: RecordSource = { index, memory, excluded };
   const items = mergeByScore(conversation, docs, records);
   const speakerOf = (turn: TurnEntry): string => turn.speaker ?? (turn.role === 'user' ? request.labels.user : request.labels.assistant);
