@@ -10,6 +10,7 @@ import { createExtractor, type Extractor } from '../working-memory/extract.ts';
 import type { Extraction } from '../working-memory/types.ts';
 import { entityKey } from '../retrieval/key-terms.ts';
 import type { Lang } from './labels.ts';
+import { DAY_MS } from '../../shared/time.ts';
 
 export interface WmItem {
   readonly kind: 'entity' | 'fact';
@@ -57,8 +58,6 @@ export interface WorkingMemoryOptions {
   /** The user's UTC offset, for resolving relative dates and for the times shown. */
   readonly offsetMinutes?: number;
 }
-
-const DAY_MS = 86_400_000;
 
 /** An ISO 8601 string for `ms` in the given offset: the extractor resolves 明天 / tomorrow in that calendar. */
 export function isoAt(ms: number, offsetMinutes: number): string {

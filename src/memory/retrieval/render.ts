@@ -4,6 +4,7 @@
  * (`Speaker: text`, or only the chosen sentences of it joined by " … "). Text is never rewritten: a sentence
  * appears verbatim. Pure, no DOM.
  */
+import { DAY_MS } from '../../shared/time.ts';
 
 export interface RecordLabels {
   /** Section heading for conversation records, e.g. `[相关历史（对话记录）]`. */
@@ -84,7 +85,6 @@ export interface DocLine {
   readonly parts: readonly string[];
 }
 
-const DAY_MS = 86_400_000;
 /** Date's range: ±8.64e15 ms, whole days either side of 1970. */
 const MAX_TIME = 8.64e15;
 

@@ -19,6 +19,7 @@ import type { TurnEntry } from './records.ts';
 import { dayOf } from './render.ts';
 import { LastMemo, type SharedSearch } from './search-memo.ts';
 import { terms } from './text-terms.ts';
+import { DAY_MS } from '../../shared/time.ts';
 
 export interface Features {
   /** BM25 of the turn, over the best in this search: [0, 1]. */
@@ -114,8 +115,6 @@ export interface CandidateContext extends GatherContext {
   /** Whether a chunk states something about its speaker (see persona.ts); docs leave it out. */
   readonly selfStatement?: (id: string) => boolean;
 }
-
-const DAY_MS = 86_400_000;
 
 export function rankCandidates(
   query: RetrievalQuery,

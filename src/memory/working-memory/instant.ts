@@ -4,9 +4,9 @@
  */
 import { AssistantError } from '../../shared/errors.ts';
 import type { Instant, LocalTime } from './types.ts';
+import { DAY_MS } from '../../shared/time.ts';
 
 const ISO = /^(\d{4})-(\d{2})-(\d{2})(?:[T ](\d{2}):(\d{2})(?::(\d{2})(?:[.,]\d+)?)?)?\s*(Z|[+-]\d{2}(?::?\d{2})?)?$/i;
-const DAY_MS = 86_400_000;
 
 export interface YMD {
   readonly year: number;

@@ -7,8 +7,7 @@ import { DEFAULT_WORKING_MEMORY_CONFIG, type RenderLang, type WorkingMemoryConfi
 import { fromDays, pad2, toLocalTime, weekdayOf } from './instant.ts';
 import { activeItems, type FactItem, type WmItem, type WorkingMemoryState } from './state.ts';
 import type { Instant } from './types.ts';
-
-const DAY_MS = 86_400_000;
+import { DAY_MS } from '../../shared/time.ts';
 
 interface Words {
   readonly title: string;
