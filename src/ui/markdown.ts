@@ -1,8 +1,8 @@
 /**
  * Markdown for the assistant's replies: `marked` (GFM) to HTML, code highlighted by highlight.js (core and a few
- * languages, so the bundle stays small), then DOMPurify. Whatever the model (or an imported file) writes, the
- * result is inert: no scripts, no event handlers, no `javascript:` links, no styles — and no images, because an
- * image would be a network request the page promised not to make.
+ * languages, so the bundle stays small), then DOMPurify with the explicit allow-list in sanitize-config.ts.
+ * Whatever the model (or an imported file, or a docs page) writes, the result is inert and loads nothing: no
+ * scripts, event handlers, styles, images, media, frames, forms, SVG or MathML; links only to http(s) or anchors.
  */
 import DOMPurify from 'dompurify';
 import hljs from 'highlight.js/lib/core';
@@ -15,6 +15,7 @@ import sql from 'highlight.js/lib/languages/sql';
 import typescript from 'highlight.js/lib/languages/typescript';
 import xml from 'highlight.js/lib/languages/xml';
 import { Marked, type Tokens } from 'marked';
+import { SANITIZE_CONFIG } from './sanitize-config.ts';
 
 hljs.registerLanguage('bash', bash);
 hljs.registerLanguage('css', css);
@@ -75,8 +76,12 @@ let purifier: ReturnType<typeof DOMPurify> | null = null;
 function purify(): ReturnType<typeof DOMPurify> {
   if (purifier !== null) return purifier;
   purifier = DOMPurify(window);
+  // `href` is allowed for links only (the allow-list is per attribute, not per tag).
+  purifier.addHook('uponSanitizeAttribute', (node, data) => {
+    if (data.attrName === 'href' && node.nodeName !== 'A') data.keepAttr = false;
+  });
   purifier.addHook('afterSanitizeAttributes', (node) => {
-    if (node.tagName === 'A') {
+    if (node.nodeName === 'A' && node.hasAttribute('href') && !node.getAttribute('href')!.startsWith('#')) {
       node.setAttribute('target', '_blank');
       node.setAttribute('rel', 'noopener noreferrer nofollow');
     }
@@ -84,12 +89,20 @@ function purify(): ReturnType<typeof DOMPurify> {
   return purifier;
 }
 
-const SANITIZE = {
-  USE_PROFILE: { html: true },
-  // Raw HTML in a reply can still carry these; none has a place in a chat bubble.
-  FORBID_TAGS: ['img', 'picture', 'source', 'video', 'audio', 'style', 'form', 'input', 'textarea', 'select', 'link', 'meta'],
-  FORBID_ATTR: ['style', 'srcset', 'ping', 'background'],
-};
+/** One render: the Markdown text and whether its sanitised HTML came from the cache (sanitised when first rendered). */
+export interface SanitizerInput {
+  text: string;
+  cached: boolean;
+}
+
+/** Watchers of what reaches the sanitiser, so a test proves a payload was really rendered, not skipped. */
+const sanitizeWatchers = new Set<(input: SanitizerInput) => void>();
+
+/** Calls `watch` with every text rendered (parsed and sanitised, or taken from the cache) until the returned function is called. */
+export function watchSanitizer(watch: (input: SanitizerInput) => void): () => void {
+  sanitizeWatchers.add(watch);
+  return () => sanitizeWatchers.delete(watch);
+}
 
 const cache = new Map<string, string>();
 const CACHE_MAX = 200;
@@ -98,9 +111,10 @@ const CACHE_MAX = 200;
 export function renderMarkdown(text: string, labels: MarkdownLabels): string {
   const key = `${labels.copy}\u0000${labels.image}\u0000${text}`;
   const hit = cache.get(key);
+  for (const watch of sanitizeWatchers) watch({ text, cached: hit !== undefined });
   if (hit !== undefined) return hit;
   const raw = parser(labels).parse(text, { async: false });
-  const html = String(purify().sanitize(raw, SANITIZE)).trim();
+  const html = String(purify().sanitize(raw, SANITIZE_CONFIG)).trim();
   if (cache.size >= CACHE_MAX) cache.delete(cache.keys().next().value!);
   cache.set(key, html);
   return html;
