@@ -3,6 +3,7 @@ import { html, nothing, type TemplateResult } from 'lit';
 import { unsafeHTML } from 'lit/directives/unsafe-html.js';
 import type { WidgetMessage } from './assistant-controller.ts';
 import type { WidgetStrings } from './i18n.ts';
+import { isAllowedHref } from '../ui/sanitize-config.ts';
 import { markdownHtml } from './lazy-markdown.ts';
 import type { DocSource } from './runtime/types.ts';
 
@@ -27,12 +28,17 @@ function distinct(list: readonly DocSource[]): DocSource[] {
   });
 }
 
+/** A source as a link when its target is an http(s) page or an anchor (the rule replies follow); else its label alone. */
+function sourceLink(source: DocSource): TemplateResult | string {
+  return isAllowedHref(source.href) ? html`<a href=${source.href}>${sourceLabel(source)}</a>` : sourceLabel(source);
+}
+
 function sources(list: readonly DocSource[], strings: WidgetStrings): TemplateResult | typeof nothing {
   if (list.length === 0) return nothing;
   return html`<div class="sources-block">
     <div class="sources-label" aria-hidden="true">${strings.sources}</div>
     <ul class="sources" part="sources" aria-label=${strings.sources}>
-      ${distinct(list).map((source) => html`<li><a href=${source.href}>${sourceLabel(source)}</a></li>`)}
+      ${distinct(list).map((source) => html`<li>${sourceLink(source)}</li>`)}
     </ul>
   </div>`;
 }
