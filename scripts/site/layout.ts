@@ -1,4 +1,6 @@
 /** The demo docs site's page: a nav of the pages, the page itself, its table of contents, and the widget. */
+import { DEFAULT_GGUF_URL } from '../../src/engine/model-sources.ts';
+import { buildCsp, cspMetaTag, inlineHash, modelConnectSources } from '../csp.ts';
 import { escapeHtml, type RenderedPage } from './render-page.ts';
 
 export interface NavEntry {
@@ -49,8 +51,27 @@ const STYLE = `
   @media (max-width: 900px) { .layout { grid-template-columns: minmax(0, 1fr); } nav.toc { display: none; } }
 `;
 
+/** The service worker's registration: inline (no extra request before the worker exists), allowed by its hash. */
+const registerScript = (root: string): string => `
+  // Offline after one visit: the widget's service worker keeps these pages, the widget, its tokenizer and the index.
+  if ('serviceWorker' in navigator) navigator.serviceWorker.register('${root}qwen-assistant-sw.js?widget=./widget/', { scope: '${root || './'}' }).catch(() => {});
+`;
+
+/**
+ * The page's Content-Security-Policy (scripts/csp.ts): the widget's model host (Hugging Face and its CDN for the
+ * default model; a relative model is the site's own), and this page's inline style and registration by hash.
+ */
+export function layoutPolicy(model: string, register: string): string {
+  return buildCsp({
+    connect: modelConnectSources([model.trim() === '' ? DEFAULT_GGUF_URL : model]),
+    styleHashes: [inlineHash(STYLE)],
+    scriptHashes: [inlineHash(register)],
+  });
+}
+
 export function renderLayout(options: LayoutOptions): string {
   const root = rootOf(options.page.url);
+  const register = registerScript(root);
   const nav = options.nav
     .map((entry) => {
       const current = entry.url === options.page.url ? ' aria-current="page"' : '';
@@ -65,6 +86,7 @@ export function renderLayout(options: LayoutOptions): string {
 <html lang="${escapeHtml(options.lang)}">
 <head>
 <meta charset="utf-8">
+${cspMetaTag(layoutPolicy(options.model, register))}
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>${escapeHtml(title)}</title>
 <style>${STYLE}</style>
@@ -82,10 +104,7 @@ ${options.content.html}
 <nav class="toc" aria-label="On this page">${toc === '' ? '' : `<h2>On this page</h2><ul>\n${toc}\n</ul>`}</nav>
 </div>
 <qwen-assistant docs-index="${root}docs-index/manifest.json" model="${escapeHtml(options.model)}"></qwen-assistant>
-<script type="module">
-  // Offline after one visit: the widget's service worker keeps these pages, the widget, its tokenizer and the index.
-  if ('serviceWorker' in navigator) navigator.serviceWorker.register('${root}qwen-assistant-sw.js?widget=./widget/', { scope: '${root || './'}' }).catch(() => {});
-</script>
+<script type="module">${register}</script>
 </body>
 </html>
 `;

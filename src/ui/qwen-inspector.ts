@@ -2,6 +2,7 @@ import { LitElement, css, html, nothing } from 'lit';
 import { customElement, property } from 'lit/decorators.js';
 import type { InspectorSnapshot } from './controllers/chat-controller.ts';
 import { INJECTED_FATES, engineView, preview, sectionView, sourceText, turnRows, type SectionId } from './data/inspector-view.ts';
+import { cssProps } from './css-props.ts';
 import { formatMs } from './format.ts';
 import { LocaleController, formatDateTime, formatNumber, t, type MessageKey } from './i18n/index.ts';
 import './qwen-token-bar.ts';
@@ -122,7 +123,7 @@ export class QwenInspector extends LitElement {
     return html`<section part="section" aria-labelledby="h-engine">
       <h3 id="h-engine">${t('inspector.engine')}</h3>
       <div class="cache-bar" role="img" aria-label=${t('inspector.cacheBar', { cached: e.cachedTokens, prefilled: e.prefilledTokens })}>
-        <span class="cached" style="width:${share}%"></span><span class="prefilled" style="width:${100 - share}%"></span>
+        <span class="cached" ${cssProps({ width: `${share}%` })}></span><span class="prefilled" ${cssProps({ width: `${100 - share}%` })}></span>
       </div>
       <dl data-engine>
         <dt>${t('inspector.promptTokens')}</dt>

@@ -4,6 +4,7 @@ import type { BackendPreference, LoadProgress, LoadResult, ModelSource } from '.
 import type { DownloadRate, EngineStatus } from './controllers/engine-controller.ts';
 import type { StorageState } from './controllers/model-controller.ts';
 import type { ModelCacheInfo } from './data/model-cache.ts';
+import { cssProps } from './css-props.ts';
 import { formatBytes, hostOf, modelName, progressText } from './format.ts';
 import { LocaleController, t, type MessageKey } from './i18n/index.ts';
 import './qwen-backend-badge.ts';
@@ -40,9 +41,18 @@ export class QwenModelManager extends LitElement {
         height: 100%;
         background: var(--qwen-accent, #3056d3);
       }
+      progress {
+        width: 100%;
+      }
       .choices {
         display: grid;
         gap: 0.3rem;
+        border: none;
+        padding: 0;
+        margin: 0;
+      }
+      .choices h3 {
+        margin-top: 1rem;
       }
       .choices label {
         display: flex;
@@ -102,7 +112,7 @@ export class QwenModelManager extends LitElement {
         ${loaded ? html`<dt>${t('settings.window')}</dt><dd>${loaded.contextWindow}</dd>` : nothing}
       </dl>
       ${this.status === 'loading'
-        ? html`<progress max="1" .value=${this.progress?.fraction ?? 0} aria-label=${t('load.progressLabel')} style="width:100%"></progress>
+        ? html`<progress max="1" .value=${this.progress?.fraction ?? 0} aria-label=${t('load.progressLabel')}></progress>
             <p class="muted" data-progress>${progressText(this.progress, this.rate)}</p>`
         : nothing}
       ${loaded === null && this.status !== 'loading' ? html`<div class="row"><button class="primary" @click=${() => fire(this, 'qwen-load')}>${t('load.button')}</button></div>` : nothing}
@@ -112,8 +122,8 @@ export class QwenModelManager extends LitElement {
   private _backend() {
     const options: BackendPreference[] = ['auto', 'webgpu', 'wasm'];
     return html`<section part="section">
-      <fieldset class="choices" style="border:none;padding:0;margin:0">
-        <legend><h3 style="margin-top:1rem">${t('model.backend')}</h3></legend>
+      <fieldset class="choices">
+        <legend><h3>${t('model.backend')}</h3></legend>
         ${options.map(
           (b) => html`<label>
             <input type="radio" name="backend" value=${b} .checked=${this.backend === b} ?disabled=${this.status === 'loading'}
@@ -153,7 +163,7 @@ export class QwenModelManager extends LitElement {
       <h3 id="h-storage">${t('model.storage')}</h3>
       <p>${t('model.storageUse', { used: formatBytes(s.usage), quota: formatBytes(s.quota) })}</p>
       <div class="meter" role="meter" aria-valuemin="0" aria-valuemax="100" aria-valuenow=${Math.round(share)} aria-label=${t('model.storage')}>
-        <span style="width:${share}%"></span>
+        <span ${cssProps({ width: `${share}%` })}></span>
       </div>
       <p data-persisted=${String(s.persisted)}>${s.persisted === true ? t('model.persisted') : s.persisted === false ? t('model.notPersisted') : t('model.persistUnknown')}</p>
       ${s.persisted === false ? html`<button @click=${() => fire(this, 'qwen-persist')}>${t('model.persist')}</button>` : nothing}

@@ -1,5 +1,6 @@
 import { LitElement, css, html, nothing } from 'lit';
 import { customElement, property } from 'lit/decorators.js';
+import { cssProps } from './css-props.ts';
 import { formatNumber } from './i18n/index.ts';
 
 export interface BarSegment {
@@ -87,7 +88,7 @@ export class QwenTokenBar extends LitElement {
     return html`
       <div class="bar" part="bar" role="img" aria-label=${this.label}>
         ${this.segments.map((s) =>
-          s.tokens > 0 ? html`<span style="width:${(100 * s.tokens) / total}%;background:${s.color}" title="${s.label}: ${s.tokens}"></span>` : nothing,
+          s.tokens > 0 ? html`<span ${cssProps({ width: `${(100 * s.tokens) / total}%`, background: s.color })} title="${s.label}: ${s.tokens}"></span>` : nothing,
         )}
       </div>
       <table part="legend">
@@ -101,7 +102,7 @@ export class QwenTokenBar extends LitElement {
         <tbody>
           ${this.segments.map(
             (s) => html`<tr data-section=${s.id} data-tokens=${s.tokens} data-budget=${s.budget ?? ''}>
-              <td><span class="swatch" style="background:${s.color}"></span>${s.label}</td>
+              <td><span class="swatch" ${cssProps({ background: s.color })}></span>${s.label}</td>
               <td class="num ${s.budget !== null && s.id !== 'answer' && s.tokens > s.budget ? 'over' : ''}">${formatNumber(s.tokens)}</td>
               <td class="num">${s.budget === null ? '—' : formatNumber(s.budget)}</td>
             </tr>`,

@@ -6,6 +6,7 @@
 import type { ReactiveController, ReactiveControllerHost } from 'lit';
 import { EngineClient } from '../../engine/client.ts';
 import type { BackendPreference, LoadProgress, LoadResult, ModelSource } from '../../engine/protocol.ts';
+import { assertModelAllowed } from '../../engine/model-urls.ts';
 import { AssistantError, toAssistantError } from '../../shared/errors.ts';
 
 export type EngineStatus = 'idle' | 'loading' | 'ready' | 'error';
@@ -25,6 +26,11 @@ export interface DownloadRate {
 }
 
 const RATE_WINDOW_MS = 3_000;
+
+/** What to do about a model host that the built page's Content-Security-Policy leaves out (see README). */
+export const allowModelHostHint = (origin: string): string =>
+  `To use it, rebuild the app with VITE_MODEL_GGUF_URL (or VITE_MODEL_MLC_URL) set to this model's URL, which adds ${origin} to connect-src, ` +
+  `or add ${origin} to connect-src in the Content-Security-Policy meta of index.html (and in the header, if your host sends one).`;
 
 export class EngineController implements ReactiveController {
   status: EngineStatus = 'idle';
@@ -111,6 +117,8 @@ export class EngineController implements ReactiveController {
     this._samples = [];
     this._host.requestUpdate();
     try {
+      // A host the page's CSP leaves out: say so now, rather than a blocked or silently allowed download.
+      assertModelAllowed(this._settings().source, allowModelHostHint);
       this.loaded = null;
       if (replacing) await this.client.unload().catch(() => {});
       await this.beforeLoad?.().catch(() => {});

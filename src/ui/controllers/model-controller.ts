@@ -5,6 +5,7 @@
 import type { ReactiveController, ReactiveControllerHost } from 'lit';
 import type { EngineClient } from '../../engine/client.ts';
 import type { ModelSource } from '../../engine/protocol.ts';
+import { pageAllowsConnect } from '../../shared/csp.ts';
 import { deleteModelCache, isModelCached, readModelCache, type ModelCacheInfo } from '../data/model-cache.ts';
 
 export interface StorageState {
@@ -45,6 +46,8 @@ export class ModelController implements ReactiveController {
   /** Asks the model host for the file's size (headers only); leaves the estimate when it cannot. */
   async probeSize(source: ModelSource): Promise<void> {
     if (source.ggufUrl === undefined || this.downloadBytes !== null) return;
+    // A host the page's CSP blocks: no request (it would only log a violation); loading says why.
+    if (!pageAllowsConnect(source.ggufUrl)) return;
     try {
       const response = await fetch(source.ggufUrl, { method: 'HEAD', cache: 'no-store' });
       const length = Number(response.headers.get('content-length'));

@@ -6,6 +6,7 @@
  */
 import type { TokenCounter } from '../../context/tokens.ts';
 import { EngineClient } from '../../engine/client.ts';
+import { assertModelAllowed } from '../../engine/model-urls.ts';
 import type { LoadProgress, LoadResult } from '../../engine/protocol.ts';
 import { MemoryStore } from '../../memory/store.ts';
 import { qwenCounter } from '../../ui/controllers/context-planner.ts';
@@ -27,6 +28,10 @@ export function openWidgetStore(config: WidgetRuntimeConfig, counter: TokenCount
   return MemoryStore.open({ name: `qwen-widget:${config.storeName}`, tokenCounter: counter });
 }
 
+/** What a site owner does about a model host that the page's Content-Security-Policy leaves out. */
+export const allowWidgetModelHint = (origin: string): string =>
+  `The site that embeds the widget must add ${origin} to connect-src in this page's Content-Security-Policy (its <meta http-equiv> and the header, if it sends one).`;
+
 /**
  * Loads the model (see `loadPayloadOf` for which engine). The engines' code and wasm (wllama's, web-llm's runtime)
  * come from the widget's base URL, the weights and web-llm's model library from the model sources.
@@ -37,5 +42,8 @@ export async function loadEngine(
   onProgress: (p: LoadProgress) => void,
   signal: AbortSignal | undefined,
 ): Promise<LoadResult> {
-  return client.load(loadPayloadOf(config), signal === undefined ? { onProgress } : { onProgress, signal });
+  const payload = loadPayloadOf(config);
+  // A `model`/`mlc-model` host outside the page's connect-src fails here, by name, not as a blocked download.
+  assertModelAllowed(payload.source, allowWidgetModelHint);
+  return client.load(payload, signal === undefined ? { onProgress } : { onProgress, signal });
 }
