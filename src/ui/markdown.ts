@@ -3,6 +3,11 @@
  * languages, so the bundle stays small), then DOMPurify with the explicit allow-list in sanitize-config.ts.
  * Whatever the model (or an imported file, or a docs page) writes, the result is inert and loads nothing: no
  * scripts, event handlers, styles, images, media, frames, forms, SVG or MathML; links only to http(s) or anchors.
+ *
+ * Raw HTML in the text is shown as text (as a chat shows what was written), except a few bare formatting tags
+ * such as `<kbd>`. So hostile markup never reaches an HTML parser at all: DOMPurify only ever sees what marked
+ * and highlight.js made, and stays as the second, independent layer. (Parsing it would be harmless but noisy: a
+ * page's Content-Security-Policy reports every inline style or handler even in an inert parse.)
  */
 import DOMPurify from 'dompurify';
 import hljs from 'highlight.js/lib/core';
@@ -40,6 +45,12 @@ export interface MarkdownLabels {
   image: string;
 }
 
+/** Raw HTML kept as markup: bare open/close formatting tags with no attributes. */
+const FORMATTING_TAG = /^<\/?(?:b|i|s|kbd|sub|sup|br)\s*\/?>$/i;
+
+/** A raw HTML token of the text: kept when it is a bare formatting tag, else shown as written. */
+const rawHtml = (text: string): string => (FORMATTING_TAG.test(text.trim()) ? text : escapeHtml(text));
+
 function codeBlock(token: Tokens.Code, labels: MarkdownLabels): string {
   const lang = (token.lang ?? '').trim().split(/\s+/)[0]!.toLowerCase();
   const known = lang !== '' && hljs.getLanguage(lang) !== undefined;
@@ -63,6 +74,7 @@ function parser(labels: MarkdownLabels): Marked {
     breaks: true,
     renderer: {
       code: (token) => codeBlock(token, labels),
+      html: ({ text }) => rawHtml(text),
       // Images become their alt text: never fetched.
       image: ({ text }) => `<span class="image-alt">[${escapeHtml(labels.image)}: ${escapeHtml(text)}]</span>`,
     },

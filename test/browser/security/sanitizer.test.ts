@@ -5,7 +5,9 @@
  */
 import { describe, expect, it } from 'vitest';
 import { EVIL_HOST, EXFIL_FUNCTION, EXFILTRATION_CORPUS } from '../../fixtures/exfiltration-corpus.ts';
+import DOMPurify from 'dompurify';
 import { renderMarkdown } from '../../../src/ui/markdown.ts';
+import { SANITIZE_CONFIG } from '../../../src/ui/sanitize-config.ts';
 import { RenderWatch, findActiveContent } from './audit.ts';
 
 const LABELS = { copy: 'Copy code', image: 'Image' };
@@ -50,8 +52,25 @@ describe('the reply renderer', () => {
     expect(box.textContent).toContain('y');
   });
 
+  it('shows raw HTML as the text it is, keeping only bare formatting tags', () => {
+    const box = rendered(`Embed it with <img src="https://${EVIL_HOST}/x" onerror="alert(1)"> or <b>bold</b>.\n\n<div style="color:red">block</div>`);
+    expect(box.textContent).toContain(`<img src="https://${EVIL_HOST}/x" onerror="alert(1)">`);
+    expect(box.textContent).toContain('<div style="color:red">block</div>');
+    expect(box.querySelector('b')!.textContent).toBe('bold');
+    expect(box.querySelectorAll('img, div[style]').length).toBe(0);
+  });
+
   it('every corpus payload renders to nothing active (the same check each rendering path makes)', () => {
     for (const payload of EXFILTRATION_CORPUS) expect(findActiveContent([rendered(payload.text)]), payload.id).toEqual([]);
+  });
+
+  it('the allow-list alone, given each payload as HTML, also leaves nothing active (the second layer holds by itself)', () => {
+    const purifier = DOMPurify(window);
+    for (const payload of EXFILTRATION_CORPUS) {
+      const box = document.createElement('div');
+      box.innerHTML = String(purifier.sanitize(payload.text, SANITIZE_CONFIG));
+      expect(findActiveContent([box]), payload.id).toEqual([]);
+    }
   });
 
   it('the watch sees a request and an execution when markup is not made inert', async () => {
