@@ -2,7 +2,7 @@
  * The exfiltration corpus in the production build, as a user's browser meets it: the service worker controls the
  * page, the real engine runs the generated model, and every request of the page, its workers and its service
  * worker is intercepted. The corpus arrives as an imported export (titles and messages) and as imported docs that
- * the next prompts quote; every conversation is opened, and the inspector shown. Nothing may be requested outside
+ * the next prompts quote; every title is listed, one conversation of each kind opened, and the inspector shown. Nothing may be requested outside
  * the app's origin (which here is also the model's host), no payload code may run, and the page's Content-Security-
  * Policy must report nothing it had to block.
  */
@@ -29,7 +29,7 @@ const EXPORT = JSON.stringify({
 });
 
 describe('the built app with the corpus', () => {
-  it('imports, opens and quotes every payload: 0 requests off the origin, 0 executions, 0 policy violations', async () => {
+  it('imports every payload, opens and quotes them: 0 requests off the origin, 0 executions, 0 policy violations', async () => {
     const { browser, origin } = built();
     const { context, requests, blocked } = await guardedContext(browser, [origin]);
     await context.addInitScript((exfil: string) => {
@@ -58,8 +58,10 @@ describe('the built app with the corpus', () => {
     await page.getByText(new RegExp(`^Imported ${EXFILTRATION_CORPUS.length} docs`)).waitFor();
     await page.getByRole('button', { name: 'Data', exact: true }).click();
 
-    // Open every imported conversation: its title in the list, its messages rendered.
-    for (const payload of EXFILTRATION_CORPUS) {
+    // Every title is in the list; one conversation of each kind is opened (the browser tests open them all).
+    await page.locator('qwen-conversation-list li[data-id] .open').nth(EXFILTRATION_CORPUS.length - 1).waitFor();
+    const oneOfEachKind = [...new Map(EXFILTRATION_CORPUS.map((p) => [p.kind, p])).values()];
+    for (const payload of oneOfEachKind) {
       await page.locator(`qwen-conversation-list li[data-id="payload-${payload.id}"] .open`).click();
       await page.locator('qwen-message-list li[data-role="assistant"] .content', { hasText: payloadMarker(payload) }).waitFor();
     }
