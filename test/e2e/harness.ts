@@ -11,7 +11,7 @@
 import { cpSync, existsSync, mkdirSync, rmSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import { dirname, join } from 'node:path';
-import { chromium, type Browser, type BrowserContext, type Page } from 'playwright';
+import { chromium, type APIResponse, type Browser, type BrowserContext, type Page, type Route } from 'playwright';
 import { build, preview, type PreviewServer } from 'vite';
 import { afterAll, beforeAll } from 'vitest';
 
@@ -78,12 +78,14 @@ export interface RequestLog {
 
 /**
  * A fresh browser profile in which every request is intercepted: requests to `allowed` origins go through,
- * anything else is aborted and kept in `blocked`.
+ * anything else is aborted and kept in `blocked`. `connect`: hosts added to the connect-src of the pages' CSP meta,
+ * as an operator allows a model host that the build did not know (README "Content-Security-Policy").
  */
 export async function guardedContext(
   browser: Browser,
   allowed: readonly string[],
   options: Parameters<Browser['newContext']>[0] = {},
+  { connect = [] }: { connect?: readonly string[] } = {},
 ): Promise<{ context: BrowserContext; requests: RequestLog[]; blocked: RequestLog[] }> {
   const context = await browser.newContext({ viewport: { width: 1280, height: 800 }, ...options });
   const requests: RequestLog[] = [];
@@ -95,12 +97,26 @@ export async function guardedContext(
     if (entry.url.startsWith('data:') || entry.url.startsWith('blob:')) return route.continue();
     if (allowed.includes(origin)) {
       requests.push(entry);
+      const path = new URL(entry.url).pathname;
+      if (connect.length > 0 && (path.endsWith('/') || path.endsWith('.html'))) return fulfillAllowing(route, connect);
       return route.continue();
     }
     blocked.push(entry);
     return route.abort('blockedbyclient');
   });
   return { context, requests, blocked };
+}
+
+/** Answers a page with `hosts` appended to its CSP meta's connect-src (the network error as it is, offline). */
+async function fulfillAllowing(route: Route, hosts: readonly string[]): Promise<void> {
+  let response: APIResponse;
+  try {
+    response = await route.fetch();
+  } catch {
+    return route.abort('internetdisconnected');
+  }
+  const html = (await response.text()).replace(/(http-equiv="Content-Security-Policy" content="[^"]*?connect-src 'self')/, `$1 ${hosts.join(' ')}`);
+  return route.fulfill({ response, body: html });
 }
 
 /** The app's shadow roots are open: Playwright's locators reach inside them. */

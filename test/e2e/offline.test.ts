@@ -32,7 +32,8 @@ describe('offline, reloads and data control in the built app', () => {
   it('works offline after the first visit; requests go only to the app and the model host', async () => {
     const { browser, origin, otherOrigin } = built();
     const modelUrl = `${otherOrigin}/models/test/qwen2-tiny.gguf`;
-    const { context, requests, blocked } = await guardedContext(browser, [origin, otherOrigin]);
+    // The model host is not in the build's policy: the page allows it as an operator would (its CSP meta).
+    const { context, requests, blocked } = await guardedContext(browser, [origin, otherOrigin], {}, { connect: [otherOrigin] });
     const page = await context.newPage();
     page.on('pageerror', (e) => console.log('pageerror:', e.message));
     await page.goto(`${origin}/?model=${encodeURIComponent(modelUrl)}`);
