@@ -4,7 +4,9 @@
  * left alone: wllama keeps them in the origin-private file system and web-llm in its own caches.
  *
  * - navigations and models/manifest.json: network first (an update arrives at once), the cached copy offline;
- * - /assets/* (content-hashed): cache first;
+ * - /assets/* (content-hashed) and tokenizer/*: cache first. The tokenizer is 5 MB that never changes under its
+ *   folder name (tokenizer/qwen2.5/): refreshing it in the background would download it again on every visit.
+ *   New tokenizer files need a new folder name (or a new SHELL cache name);
  * - other app files: the cached copy at once, refreshed in the background;
  * - model files, range requests, other origins: not touched.
  * Plain JavaScript in public/ so it is served at the site root as written, with no build step.
@@ -30,6 +32,8 @@ self.addEventListener('activate', (event) => {
 
 /** Where the page is told which self-hosted model to use: offline, the last answer must still hold. */
 const MANIFEST = 'models/manifest.json';
+/** Folders whose files never change under their name (see the header): served cache first. */
+const KEPT = ['assets/', 'tokenizer/'];
 
 function appPath(request) {
   const url = new URL(request.url);
@@ -97,7 +101,7 @@ self.addEventListener('fetch', (event) => {
   if (!handled(request)) return;
   if (request.mode === 'navigate') event.respondWith(navigation(request));
   else if (appPath(request) === MANIFEST) event.respondWith(networkFirst(request));
-  else if (new URL(request.url).pathname.startsWith(`${scope.pathname}assets/`)) event.respondWith(cacheFirst(request));
+  else if (KEPT.some((folder) => appPath(request).startsWith(folder))) event.respondWith(cacheFirst(request));
   else event.respondWith(staleWhileRevalidate(request, event));
 });
 

@@ -32,6 +32,8 @@ const ICONS: Record<PanelName, string> = { inspector: '◫', model: '▣', setti
 export const BACKEND_STORAGE_KEY = 'qwen.backend';
 /** Chunks of at least this many tokens are reused from wllama's KV cache even after earlier turns were dropped. */
 const KV_CHUNK_REUSE = 32;
+/** The exact Qwen token counter: one load per page, shared by the chat, the memory and the docs import. */
+const loadTokenCounter = () => import('./controllers/context-planner.ts').then((m) => m.qwenCounter());
 
 /**
  * The chat app: conversations, the chat with the model manager, settings, the context inspector and data control
@@ -84,7 +86,7 @@ export class QwenChatApp extends LitElement {
       await this.conversations.refresh();
       if (firstId !== null) this.conversations.select(firstId);
     },
-    counter: () => import('./controllers/context-planner.ts').then((m) => m.qwenCounter()),
+    counter: loadTokenCounter,
     docsImported: () => this.planner.invalidate(),
   });
 
@@ -144,9 +146,13 @@ export class QwenChatApp extends LitElement {
 
   private _load(): void {
     void this.engine.ensureReady().then(
-      () => {
-        cacheLoadedFiles(true);
+      async () => {
         void this.model.refresh(this.source);
+        // The tokenizer comes with the model, through the service worker, which keeps it: one download, the
+        // first message does not wait for it, and a user who goes offline now can still chat. A failure here
+        // shows at the first message, which loads it again.
+        await loadTokenCounter().catch(() => {});
+        cacheLoadedFiles();
       },
       () => {},
     );

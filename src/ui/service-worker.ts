@@ -3,9 +3,6 @@
  * runner serve modules that must never come from a cache. The page then hands it the files it loaded before the
  * worker took control, so the very first visit is enough to work offline.
  */
-/** Where the tokenizer files are served (as in controllers/context-planner.ts, which is loaded lazily). */
-const TOKENIZER_BASE = `${import.meta.env.BASE_URL}tokenizer/qwen2.5/`;
-
 const enabled = (): boolean => import.meta.env.PROD && typeof navigator !== 'undefined' && 'serviceWorker' in navigator;
 
 export function registerServiceWorker(): void {
@@ -24,16 +21,15 @@ export async function whenServiceWorkerReady(timeoutMs = 3_000): Promise<void> {
 }
 
 /**
- * Same-origin files this page has loaded, sent to the worker to cache; with `withTokenizer` (once the user chose
- * to download the model) the tokenizer files too, which the page otherwise fetches only at the first message.
+ * Same-origin files this page loaded without the worker (before it took control), sent to it to cache. A file that
+ * went through the worker (`workerStart` set) is in its cache already: asking again would download it twice.
  */
-export function cacheLoadedFiles(withTokenizer = false): void {
+export function cacheLoadedFiles(): void {
   if (!enabled()) return;
   const urls = new Set<string>([location.href]);
-  if (withTokenizer) for (const file of ['tokenizer.json', 'tokenizer_config.json']) urls.add(new URL(`${TOKENIZER_BASE}${file}`, location.href).href);
-  for (const entry of performance.getEntriesByType('resource')) {
+  for (const entry of performance.getEntriesByType('resource') as PerformanceResourceTiming[]) {
     const url = new URL(entry.name);
-    if (url.origin === location.origin && !url.pathname.includes('/models/')) urls.add(url.href);
+    if (url.origin === location.origin && !url.pathname.includes('/models/') && entry.workerStart === 0) urls.add(url.href);
   }
   const worker = navigator.serviceWorker.controller ?? null;
   if (worker !== null) worker.postMessage({ type: 'cache-urls', urls: [...urls] });

@@ -6,8 +6,9 @@
  *   navigator.serviceWorker.register('/qwen-assistant-sw.js?widget=/widget/');
  *
  * - the widget's own files (the build writes their list below; the entry and its static imports are precached at
- *   install): content-hashed ones cache first, the others
- *   (qwen-assistant.js, the tokenizer) network first with the cached copy offline;
+ *   install): content-hashed ones and the tokenizer cache first, the others (qwen-assistant.js) network first with
+ *   the cached copy offline. The tokenizer is 5 MB that never changes under its folder name (tokenizer/qwen2.5/):
+ *   network first would download it again on every page of the site; new tokenizer files need a new folder name;
  * - the site's pages and the docs index: network first, the cached copy offline;
  * - models (.gguf, MLC shards, web-llm's model libraries `*-webgpu.wasm`), range requests, other origins, non-GET:
  *   not touched. wllama keeps the model it downloaded in the origin-private file system and web-llm in its own Cache
@@ -26,6 +27,8 @@ const widgetBase = new URL(new URL(self.location.href).searchParams.get('widget'
 const widgetUrls = new Set(WIDGET_FILES.map((file) => new URL(file, widgetBase).href));
 /** Vite names chunks `name-<8 base64url chars>.ext`: such a file never changes. */
 const HASHED = /-[A-Za-z0-9_-]{8}\.[a-z0-9]+$/;
+/** The prepared tokenizer's folder: its files never change either (see the header). */
+const TOKENIZER = new URL('tokenizer/', widgetBase).href;
 
 self.addEventListener('install', (event) => {
   self.skipWaiting();
@@ -87,5 +90,6 @@ self.addEventListener('fetch', (event) => {
   const request = event.request;
   if (!handled(request)) return;
   const url = request.url.split('#')[0].split('?')[0];
-  event.respondWith(widgetUrls.has(url) && HASHED.test(url) ? cacheFirst(request) : networkFirst(request));
+  const kept = widgetUrls.has(url) && (HASHED.test(url) || url.startsWith(TOKENIZER));
+  event.respondWith(kept ? cacheFirst(request) : networkFirst(request));
 });
