@@ -3,7 +3,16 @@ import { parseBackend, resolveModelSource, type SelfHostedManifest } from './eng
 import { BACKEND_STORAGE_KEY } from './ui/qwen-chat-app.ts';
 import { registerServiceWorker } from './ui/service-worker.ts';
 
+/**
+ * Whether this build ships public/models/manifest.json (written by `npm run fetch-model`), decided at build time by
+ * scripts/self-hosted-manifest.ts: a build without one does not ask, so a normal load logs no 404. A config without
+ * that plugin leaves it undefined, and the page asks as it always did.
+ */
+declare const __QWEN_SELF_HOSTED_MANIFEST__: boolean | undefined;
+const shipsManifest = typeof __QWEN_SELF_HOSTED_MANIFEST__ === 'boolean' ? __QWEN_SELF_HOSTED_MANIFEST__ : true;
+
 async function readSelfHostedManifest(): Promise<SelfHostedManifest | undefined> {
+  if (!shipsManifest) return undefined;
   try {
     const response = await fetch(`${import.meta.env.BASE_URL}models/manifest.json`, { cache: 'no-cache' });
     return response.ok ? ((await response.json()) as SelfHostedManifest) : undefined;
