@@ -2,6 +2,7 @@ import { defineConfig, loadEnv } from 'vite';
 import { appConnectSources } from './scripts/csp.ts';
 import { cspMeta } from './scripts/csp-plugin.ts';
 import { isolationHeaders } from './scripts/isolation-headers.ts';
+import { selfHostedManifest } from './scripts/self-hosted-manifest.ts';
 
 // COOP/COEP make the page cross-origin isolated: SharedArrayBuffer, and so wllama's
 // multi-thread build. Without them the app still works, single-threaded.
@@ -12,7 +13,8 @@ export default defineConfig(({ mode }) => {
   return {
     // A static site, not an SPA: unknown paths answer 404 (a missing model file must not come back as index.html).
     appType: 'mpa',
-    plugins: [cspMeta(appConnectSources(env.VITE_MODEL_GGUF_URL, env.VITE_MODEL_MLC_URL))],
+    // selfHostedManifest: the page asks for models/manifest.json only when the build ships one (no 404 on a normal load).
+    plugins: [selfHostedManifest(), cspMeta(appConnectSources(env.VITE_MODEL_GGUF_URL, env.VITE_MODEL_MLC_URL))],
     server: { headers: isolationHeaders },
     preview: { headers: isolationHeaders },
     worker: { format: 'es' },

@@ -88,6 +88,8 @@ export function renderLayout(options: LayoutOptions): string {
 <meta charset="utf-8">
 ${cspMetaTag(layoutPolicy(options.model, register))}
 <meta name="viewport" content="width=device-width, initial-scale=1">
+<!-- An inline icon (img-src allows data:): no request for /favicon.ico, which the site does not have. -->
+<link rel="icon" href="data:image/svg+xml,%3Csvg xmlns='http://www.w3.org/2000/svg' viewBox='0 0 16 16'%3E%3Ccircle cx='8' cy='8' r='7' fill='%230a7'/%3E%3C/svg%3E">
 <title>${escapeHtml(title)}</title>
 <style>${STYLE}</style>
 <script type="module" src="${root}widget/qwen-assistant.js"></script>
