@@ -32,6 +32,16 @@ describe('parseFrontMatter', () => {
     expect(bad).toMatchObject({ reason: 'front_matter_line', code: 'invalid_input', params: { line: 3 } });
     expect(bad.message).toBe('front matter line 3 is not "key: value": "just words"');
   });
+
+  it('reads a line of a megabyte of blanks in linear time (found by fuzzing: the key pattern backtracked)', () => {
+    const blanks = ' '.repeat(1_000_000);
+    const started = performance.now();
+    expect(skipOf(() => parseFrontMatter(`---\na${blanks}x\n---\nbody`)).reason).toBe('front_matter_line');
+    expect(skipOf(() => parseFrontMatter(`---\n-${blanks}x\ry\n---\nbody`)).reason).toBe('front_matter_line');
+    expect(skipOf(() => parseFrontMatter(`---\nkey:${blanks}x\ry\n---\nbody`)).reason).toBe('front_matter_line');
+    expect(parseFrontMatter(`---\ntitle${blanks}:  "Spaced"\n---\nbody`)).toEqual({ title: 'Spaced', body: 'body' });
+    expect(performance.now() - started).toBeLessThan(1_000);
+  });
 });
 
 describe('decodeDocBytes', () => {
