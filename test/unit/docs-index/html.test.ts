@@ -49,6 +49,15 @@ describe('parseHtmlPage', () => {
     expect(fragment.title).toBeNull();
     expect(fragment.sections[0]!.blocks[0]!.text).toBe('text with a stray < sign');
   });
+
+  it('lexes unclosed tags in linear time (found by fuzzing: each `<` rescanned to the end of the file)', () => {
+    const started = performance.now();
+    const open = parseHtmlPage('<h2>Tags</h2>' + '<a x'.repeat(100_000));
+    expect(open.sections[0]!.blocks[0]!.text.startsWith('<a x<a x')).toBe(true);
+    expect(parseHtmlPage('<p>end</p>' + '</a'.repeat(100_000)).sections[0]!.blocks[0]!.text).toBe('end');
+    expect(parseHtmlPage('<p>x</p><a' + ' y="<"'.repeat(100_000)).sections[0]!.blocks[0]!.text).toBe('x');
+    expect(performance.now() - started).toBeLessThan(2_000);
+  });
 });
 
 describe('parseHtmlPage list items', () => {
