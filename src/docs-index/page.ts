@@ -10,6 +10,7 @@ import { DOCS_INDEX_VERSION, type DocsChunk, type DocsPageFile } from './format.
 import { parseFrontMatter } from './front-matter.ts';
 import { parseHtmlPage } from './html.ts';
 import { parseMarkdownPage } from './markdown.ts';
+import { checkNesting, isStackOverflow, tooDeep } from './nesting.ts';
 import type { ParsedPage } from './sections.ts';
 import { DocSkipError } from './skip.ts';
 import { splitPage, type TextChunk } from './split.ts';
@@ -43,11 +44,16 @@ export function parseDoc(path: string, text: string): ParsedDoc {
   if (kind === null) throw new DocSkipError('not_docs', 'not a Markdown or HTML file');
   let frontTitle: string | null = null;
   let page: ParsedPage;
-  if (kind === 'markdown') {
-    const front = parseFrontMatter(text);
-    frontTitle = front.title;
-    page = parseMarkdownPage(front.body);
-  } else page = parseHtmlPage(text);
+  try {
+    if (kind === 'markdown') {
+      const front = parseFrontMatter(text);
+      frontTitle = front.title;
+      checkNesting(front.body);
+      page = parseMarkdownPage(front.body);
+    } else page = parseHtmlPage(text);
+  } catch (error) {
+    throw isStackOverflow(error) ? tooDeep(error) : error;
+  }
   if (!page.sections.some((s) => s.blocks.length > 0)) throw new DocSkipError('empty', 'empty page (no text)');
   const name = path.replace(/\\/g, '/').split('/').pop()!.replace(/\.[^.]+$/, '');
   return { page, title: frontTitle ?? page.title ?? name };

@@ -11,6 +11,7 @@ export type DocSkipReason =
   | 'front_matter_unterminated'
   | 'front_matter_line'
   | 'empty'
+  | 'too_deep'
   | 'not_docs';
 
 export class DocSkipError extends AssistantError {

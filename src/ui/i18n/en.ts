@@ -270,6 +270,7 @@ export const en = {
   'data.docs.reason.front_matter_unterminated': 'front matter is not terminated (no closing "---")',
   'data.docs.reason.front_matter_line': 'front matter line {line} is not "key: value": {text}',
   'data.docs.reason.empty': 'empty page (no text)',
+  'data.docs.reason.too_deep': 'nested too deeply (more than {max} levels of lists or quotes)',
   'data.docs.reason.not_docs': 'not a Markdown or HTML file',
   'data.docs.reason.failed': 'could not be read ({detail})',
   'data.wipe.title': 'Delete all my data',

@@ -272,6 +272,7 @@ export const zh: Messages = {
   'data.docs.reason.front_matter_unterminated': 'front matter 没有结束（缺少结尾的 "---"）',
   'data.docs.reason.front_matter_line': 'front matter 第 {line} 行不是 "key: value"：{text}',
   'data.docs.reason.empty': '空页面（没有文字）',
+  'data.docs.reason.too_deep': '嵌套太深（列表或引用超过 {max} 层）',
   'data.docs.reason.not_docs': '不是 Markdown 或 HTML 文件',
   'data.docs.reason.failed': '无法读取（{detail}）',
   'data.wipe.title': '删除我的全部数据',
