@@ -2,6 +2,7 @@
  * The conversation export file (README, "Export format"): versioned JSON, and its validation on import. A file
  * is checked whole before anything is written, so a malformed or oversized one changes nothing.
  */
+import { AssistantError } from '../../shared/errors.ts';
 import type { MessageKey, MessageParams } from '../i18n/index.ts';
 
 export const EXPORT_FORMAT = 'qwen-local-assistant/conversations';
@@ -39,12 +40,13 @@ export interface ExportFile {
   conversations: ExportConversation[];
 }
 
-export class ImportError extends Error {
+/** A refused file: an `invalid_input` error like any other, with the message key the UI words it by. */
+export class ImportError extends AssistantError {
   constructor(
     readonly key: MessageKey,
     readonly params: MessageParams = {},
   ) {
-    super(key);
+    super('invalid_input', key);
     this.name = 'ImportError';
   }
 }
@@ -63,6 +65,16 @@ const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'obj
 const isTime = (v: unknown): v is number => typeof v === 'number' && Number.isFinite(v) && v >= 0 && v < 8.64e15;
 const isText = (v: unknown, max: number): v is string => typeof v === 'string' && v.length <= max;
 
+/**
+ * A version value as the message shows it. `String(v)` threw a TypeError on `{"toString": 1}` (JSON can own that
+ * key), so a crafted file failed with an uncoded error instead of this message.
+ */
+function describeVersion(v: unknown): string {
+  if (Array.isArray(v)) return '[…]';
+  if (typeof v === 'object' && v !== null) return '{…}';
+  return String(v).slice(0, 40);
+}
+
 /** Parses and checks a file's text; throws `ImportError` naming the first problem found. */
 export function parseExport(text: string): ExportFile {
   let data: unknown;
@@ -72,7 +84,7 @@ export function parseExport(text: string): ExportFile {
     throw new ImportError('data.import.notJson');
   }
   if (!isObject(data) || data.format !== EXPORT_FORMAT) throw new ImportError('data.import.notOurs');
-  if (data.version !== EXPORT_VERSION) throw new ImportError('data.import.version', { version: String(data.version), supported: EXPORT_VERSION });
+  if (data.version !== EXPORT_VERSION) throw new ImportError('data.import.version', { version: describeVersion(data.version), supported: EXPORT_VERSION });
   if (!Array.isArray(data.conversations)) throw new ImportError('data.import.field', { where: 'conversations' });
   if (data.conversations.length > IMPORT_MAX_CONVERSATIONS) throw new ImportError('data.import.tooMany', { max: IMPORT_MAX_CONVERSATIONS });
   const conversations = data.conversations.map((c: unknown, i: number) => checkConversation(c, i));
