@@ -100,5 +100,5 @@ describe('syncDocsIndex under mutated index files', () => {
       }),
       { numRuns: 150 },
     );
-  });
+  }, 30_000);
 });

@@ -48,7 +48,7 @@ describe('parseExport under mutation', () => {
       }),
       { numRuns: 200 },
     );
-  });
+  }, 30_000);
 });
 
 describe('parseExport regressions found by fuzzing', () => {

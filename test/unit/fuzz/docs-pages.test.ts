@@ -1,0 +1,49 @@
+/**
+ * Fuzzing the docs splitter (`chunkDoc`: front matter, Markdown or HTML, split into chunks), which both `index-docs`
+ * and the app's docs import run: a mutated page is either split into well-formed chunks or refused with a
+ * `DocSkipError` (an `invalid_input` AssistantError with a reason), within 2 s. A fast stand-in counts tokens here
+ * (the real tokenizer is linear but slow on 100 KB words); index-docs.test.ts runs the real one on smaller pages.
+ */
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { chunkDoc } from '../../../src/docs-index/page.ts';
+import { DocSkipError } from '../../../src/docs-index/skip.ts';
+import { PART_MAX_TOKENS, type TokenCount } from '../../../src/memory/chunking.ts';
+import { DOCS } from '../../fixtures/fuzz/docs-folder.ts';
+import { described, mutatedPage } from '../../fixtures/fuzz/text-mutations.ts';
+import { outcome } from '../../fixtures/fuzz/time-bound.ts';
+
+/** About a token per word or symbol, and one per 4 characters of a long word: deterministic and linear. */
+const counter: TokenCount = {
+  count: (text) => {
+    let tokens = 0;
+    for (const m of text.matchAll(/\p{L}+|\p{N}+|[^\s\p{L}\p{N}]/gu)) tokens += Math.ceil(m[0].length / 4);
+    return tokens;
+  },
+};
+
+const page = fc.constantFrom(...Object.keys(DOCS)).chain((path) => mutatedPage(DOCS[path]!).map((text) => described({ path, text }, text)));
+
+describe('chunkDoc under mutated Markdown and HTML', () => {
+  it('splits into bounded chunks with exact counts, or skips the page with a coded reason', async () => {
+    await fc.assert(
+      fc.asyncProperty(page, async ({ path, text }) => {
+        const result = await outcome(2_000, `chunkDoc(${path})`, () => chunkDoc(path, text, counter));
+        if (!result.ok) {
+          expect(result.error).toBeInstanceOf(DocSkipError);
+          expect((result.error as DocSkipError).code).toBe('invalid_input');
+          return;
+        }
+        expect(typeof result.value.title).toBe('string');
+        expect(result.value.chunks.length).toBeGreaterThan(0);
+        for (const c of result.value.chunks) {
+          expect(c.text).not.toBe('');
+          expect(c.tokens).toBe(counter.count(c.text));
+          // Over the limit only when one unbreakable piece is (a single over-long "word").
+          if (c.tokens > PART_MAX_TOKENS) expect(c.text.length).toBeGreaterThan(PART_MAX_TOKENS);
+        }
+      }),
+      { numRuns: 120 },
+    );
+  }, 60_000);
+});
