@@ -32,6 +32,7 @@ export default defineConfig({
           // Pre-bundled up front: discovering them mid-run makes Vite reload the page under a running test.
           include: [
             'dompurify',
+            'fast-check',
             'marked',
             'highlight.js/lib/core',
             'highlight.js/lib/languages/bash',

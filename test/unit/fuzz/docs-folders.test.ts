@@ -47,7 +47,7 @@ const folder = fc
       ).map((bytes) => [path, bytes] as const),
     ),
   )
-  .map((entries) => described({ files: Object.fromEntries(entries) as Record<string, Uint8Array> }, entries.map(([p, b]) => `${p}:${b.length}`).join(' ')));
+  .map((entries) => described({ files: Object.fromEntries(entries) as Record<string, Uint8Array<ArrayBuffer>> }, entries.map(([p, b]) => `${p}:${b.length}`).join(' ')));
 
 describe('index-docs on mutated folders', () => {
   it('indexes or skips each file with a coded reason, and writes an index that parses back', async () => {
