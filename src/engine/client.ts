@@ -24,10 +24,21 @@ export type ChatEvent = { type: 'delta'; text: string } | { type: 'final'; resul
 export interface EngineClientOptions {
   /** How to start the worker; tests may pass their own. */
   createWorker?: () => Worker;
-  /** A worker that has not answered a ping for this long while requests are pending is declared dead. */
+  /**
+   * A worker silent for this long while requests are pending is declared dead. Silence is counted only while this
+   * thread runs its timers, so a page that stalled (a long task, a throttled tab) does not blame the worker.
+   */
   heartbeatTimeoutMs?: number;
   heartbeatIntervalMs?: number;
 }
+
+/**
+ * Pings every half second and gives up after 3 s of silence: a worker that closed itself, was killed, or whose
+ * thread is stuck is found within 3.5 s (the UI promises 5). A busy engine is not silent: wllama computes in its own
+ * nested worker and web-llm on the GPU, so this worker's event loop answers pings during a long prefill.
+ */
+export const HEARTBEAT_TIMEOUT_MS = 3_000;
+export const HEARTBEAT_INTERVAL_MS = 500;
 
 interface Pending {
   method: Method;
@@ -45,7 +56,9 @@ export class EngineClient {
   private _nextId = 1;
   private readonly _pending = new Map<number, Pending>();
   private _heartbeat: ReturnType<typeof setInterval> | null = null;
-  private _lastSeen = 0;
+  /** Silence since the worker's last message, counted in beats of this thread (see `_beat`). */
+  private _silentMs = 0;
+  private _lastTick = 0;
   private readonly _createWorker: () => Worker;
   private readonly _heartbeatTimeoutMs: number;
   private readonly _heartbeatIntervalMs: number;
@@ -54,8 +67,8 @@ export class EngineClient {
 
   constructor(options: EngineClientOptions = {}) {
     this._createWorker = options.createWorker ?? createEngineWorker;
-    this._heartbeatTimeoutMs = options.heartbeatTimeoutMs ?? 20_000;
-    this._heartbeatIntervalMs = options.heartbeatIntervalMs ?? Math.min(1_000, this._heartbeatTimeoutMs / 4);
+    this._heartbeatTimeoutMs = options.heartbeatTimeoutMs ?? HEARTBEAT_TIMEOUT_MS;
+    this._heartbeatIntervalMs = options.heartbeatIntervalMs ?? Math.min(HEARTBEAT_INTERVAL_MS, this._heartbeatTimeoutMs / 4);
   }
 
   get hasWorker(): boolean {
@@ -189,12 +202,17 @@ export class EngineClient {
       this._fail(new AssistantError('worker_crashed', 'The engine worker sent a message that could not be read.'), true);
     });
     this._worker = worker;
-    this._lastSeen = Date.now();
+    this._heard();
     return worker;
   }
 
+  private _heard(): void {
+    this._silentMs = 0;
+    this._lastTick = performance.now();
+  }
+
   private _onMessage(message: WorkerMessage): void {
-    this._lastSeen = Date.now();
+    this._heard();
     if (message.type === 'pong') return;
     const pending = this._pending.get(message.id);
     if (pending === undefined) return; // cancelled or already settled
@@ -206,7 +224,7 @@ export class EngineClient {
   /** Pings only while something is pending, so an idle app does no work. */
   private _updateHeartbeat(): void {
     if (this._pending.size > 0 && this._heartbeat === null && this._worker !== null) {
-      this._lastSeen = Date.now();
+      this._heard();
       this._heartbeat = setInterval(() => this._beat(), this._heartbeatIntervalMs);
     } else if (this._pending.size === 0 && this._heartbeat !== null) {
       clearInterval(this._heartbeat);
@@ -217,7 +235,12 @@ export class EngineClient {
   private _beat(): void {
     const worker = this._worker;
     if (worker === null) return;
-    if (Date.now() - this._lastSeen > this._heartbeatTimeoutMs) {
+    // A beat counts at most two intervals: after a stall of this thread the worker's answers may still be queued
+    // behind this timer, so only time this thread was listening is held against the worker.
+    const now = performance.now();
+    this._silentMs += Math.min(now - this._lastTick, 2 * this._heartbeatIntervalMs);
+    this._lastTick = now;
+    if (this._silentMs > this._heartbeatTimeoutMs) {
       this._fail(new AssistantError('worker_crashed', 'The engine worker stopped responding.'), true);
       return;
     }

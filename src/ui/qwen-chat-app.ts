@@ -107,6 +107,8 @@ export class QwenChatApp extends LitElement {
         kvChunkReuse: KV_CHUNK_REUSE,
       }));
       this._engine.beforeLoad = () => whenServiceWorkerReady();
+      // After a crash the load panel offers Retry when the weights are still here, the download question otherwise.
+      this._engine.afterCrash = () => void this.model.refresh(this.source);
     }
     return this._engine;
   }
@@ -156,6 +158,13 @@ export class QwenChatApp extends LitElement {
       },
       () => {},
     );
+  }
+
+  /** Load (or Retry) from the load panel: a reply that failed with the engine is asked again, which loads it. */
+  private _loadOrRetry(): void {
+    const last = this.chat.messages.at(-1);
+    if (last?.role === 'assistant' && last.status === 'failed' && !this.chat.busy) void this.chat.regenerate();
+    else this._load();
   }
 
   private readonly _onKeyDown = (event: KeyboardEvent): void => {
@@ -309,10 +318,11 @@ export class QwenChatApp extends LitElement {
           .progress=${engine.progress}
           .rate=${engine.rate}
           .error=${chat.messages.length > 0 && engine.status === 'error' ? null : engine.error}
+          .cached=${this.model.cached}
           .source=${this.source}
           .backend=${this.backend}
           .downloadBytes=${this.model.downloadBytes}
-          @qwen-load=${() => this._load()}
+          @qwen-load=${() => this._loadOrRetry()}
         ></qwen-load-panel>
         <qwen-message-list
           .messages=${chat.messages}

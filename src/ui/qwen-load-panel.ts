@@ -12,6 +12,7 @@ import { fire } from './fire.ts';
 /**
  * Before anything large is fetched, says what will be downloaded — which model, how big, from where, and that it
  * stays on the device — and waits for the user's go. Then shows progress (bytes, speed, time left) or the error.
+ * After a failure (a crashed engine) with the weights on the device it offers Retry, never the download question.
  * @fires qwen-load - the user asked to load (or retry loading) the model
  * @csspart progress - the progress bar
  */
@@ -78,6 +79,8 @@ export class QwenLoadPanel extends LitElement {
   @property() backend: BackendPreference = 'auto';
   /** Size of the GGUF file from its host, when known. */
   @property({ attribute: false }) downloadBytes: number | null = null;
+  /** Whether the weights are on this device (null until known). */
+  @property({ attribute: false }) cached: boolean | null = null;
 
   constructor() {
     super();
@@ -109,6 +112,15 @@ export class QwenLoadPanel extends LitElement {
   override render() {
     if (this.status === 'ready') return nothing;
     if (this.status === 'loading') return this._progress();
+    if (this.status === 'error' && this.cached === true) {
+      // The error itself may be shown elsewhere (on the failed reply): then this card only says what to do.
+      return html`<div class="card error" role="alert" data-state="restart">
+        <p>${this.error?.message ?? t('load.stopped')}</p>
+        ${this.error !== null ? html`<p class="code">${t('load.errorCode', { code: this.error.code })}</p>` : nothing}
+        <p>${t('load.onDevice')}</p>
+        <button class="primary" @click=${this._load}>${t('load.restart')}</button>
+      </div>`;
+    }
     if (this.status === 'error' && this.error !== null) {
       return html`<div class="card error" role="alert">
         <p>${this.error.message}</p>

@@ -40,6 +40,8 @@ export class EngineController implements ReactiveController {
   error: AssistantError | null = null;
   /** Runs before a load starts a worker (the app waits for its service worker, so the engine's files are cached). */
   beforeLoad: (() => Promise<void>) | null = null;
+  /** Runs after the worker died (pending requests already failed): the app checks what is still on the device. */
+  afterCrash: ((error: AssistantError) => void) | null = null;
   private _loading: Promise<LoadResult> | null = null;
   private _loadedKey = '';
   private _samples: Array<{ at: number; bytes: number }> = [];
@@ -56,6 +58,7 @@ export class EngineController implements ReactiveController {
       this.loaded = null;
       this._loading = null;
       this._host.requestUpdate();
+      this.afterCrash?.(error);
     };
   }
 

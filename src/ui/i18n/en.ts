@@ -77,6 +77,9 @@ export const en = {
   'load.left': 'about {time} left',
   'load.errorCode': 'Error code: {code}',
   'load.retry': 'Try again',
+  'load.stopped': 'The engine stopped.',
+  'load.onDevice': 'The model is still on this device: Retry restarts the engine, with nothing to download.',
+  'load.restart': 'Retry',
 
   'time.seconds': '{s} s',
   'time.minutes': '{m} min {s} s',

@@ -79,6 +79,9 @@ export const zh: Messages = {
   'load.left': '约剩 {time}',
   'load.errorCode': '错误代码：{code}',
   'load.retry': '重试',
+  'load.stopped': '引擎已停止。',
+  'load.onDevice': '模型仍在此设备上：点“重新开始”会重启引擎，无需再次下载。',
+  'load.restart': '重新开始',
 
   'time.seconds': '{s} 秒',
   'time.minutes': '{m} 分 {s} 秒',

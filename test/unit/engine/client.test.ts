@@ -1,5 +1,5 @@
-import { describe, expect, it } from 'vitest';
-import { EngineClient } from '../../../src/engine/client.ts';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { EngineClient, HEARTBEAT_INTERVAL_MS, HEARTBEAT_TIMEOUT_MS } from '../../../src/engine/client.ts';
 import { EngineHandler } from '../../../src/engine/handler.ts';
 import type { ClientMessage, WorkerMessage } from '../../../src/engine/protocol.ts';
 import { AssistantError } from '../../../src/shared/errors.ts';
@@ -116,3 +116,57 @@ describe('EngineClient', () => {
     expect(Date.now() - started).toBeLessThan(900);
   });
 });
+
+describe('EngineClient liveness with the shipped heartbeat (fake time)', () => {
+  afterEach(() => vi.useRealTimers());
+
+  /** A client with the default heartbeat, over the real handler; time is fake, so a minute costs nothing. */
+  function defaultClient(script: Script) {
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'setInterval', 'clearInterval', 'Date', 'performance'] });
+    const workers: InProcessWorker[] = [];
+    const client = new EngineClient({
+      createWorker: () => {
+        const w = new InProcessWorker(script);
+        workers.push(w);
+        return w as unknown as Worker;
+      },
+    });
+    const crashes: string[] = [];
+    client.onCrash = (e) => crashes.push(e.code);
+    return { client, workers, crashes };
+  }
+
+  async function loaded(client: EngineClient): Promise<void> {
+    const load = client.load(LOAD);
+    await vi.advanceTimersByTimeAsync(10);
+    await load;
+  }
+
+  it('a 60 s prefill with no output is not a crash: the worker answers pings meanwhile, and the reply arrives', async () => {
+    const { client, crashes } = defaultClient({ deltas: ['after a minute'], delayMs: 60_000 });
+    await loaded(client);
+    const reply = collect(client.chat([{ role: 'user', content: 'a long prompt' }]));
+    await vi.advanceTimersByTimeAsync(60_100);
+    expect(await reply).toEqual(['after a minute']);
+    expect(crashes).toEqual([]);
+  });
+
+  it('a worker that goes silent (closed, killed or stuck) is declared dead within 5 s, and the next request starts a new one', async () => {
+    const { client, workers, crashes } = defaultClient({ deltas: ['a', 'b'], delayMs: 60_000 });
+    await loaded(client);
+    const reply = collect(client.chat([{ role: 'user', content: 'x' }])).catch((e: unknown) => e);
+    await vi.advanceTimersByTimeAsync(2_000);
+    workers[0]!.frozen = true;
+    const silentAt = Date.now();
+    let failedAt = 0;
+    void reply.then(() => (failedAt = Date.now()));
+    await vi.advanceTimersByTimeAsync(6_000);
+    expect(await reply).toMatchObject({ code: 'worker_crashed' });
+    expect(crashes).toEqual(['worker_crashed']);
+    expect(failedAt - silentAt).toBeGreaterThanOrEqual(HEARTBEAT_TIMEOUT_MS - HEARTBEAT_INTERVAL_MS);
+    expect(failedAt - silentAt).toBeLessThanOrEqual(5_000);
+    await loaded(client);
+    expect(workers).toHaveLength(2);
+  });
+});
+
