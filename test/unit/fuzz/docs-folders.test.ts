@@ -68,7 +68,7 @@ describe('index-docs on mutated folders', () => {
           expect([page.url, page.hash, page.chunks.length]).toEqual([entry.url, entry.hash, entry.chunks]);
         }
       }),
-      { numRuns: 40 },
+      { numRuns: 30 },
     );
   }, 120_000);
 });
@@ -89,7 +89,7 @@ describe("the app's docs import on mutated files", () => {
         expect(written).toHaveLength(result.docs);
         expect(written.reduce((n, w) => n + w.texts.length, 0)).toBe(result.chunks);
       }),
-      { numRuns: 40 },
+      { numRuns: 30 },
     );
   }, 120_000);
 });
