@@ -17,6 +17,7 @@ export {
   type RenderOptions,
 } from './chatml.ts';
 export { DEFAULT_CONTEXT_CONFIG, resolveConfig, validateConfig, type ContextConfig, type WordLists } from './config.ts';
+export { promptHead } from './head.ts';
 export { composeInput } from './input.ts';
 export {
   QWEN_TOKENIZER_FILES,

@@ -20,8 +20,8 @@ export interface InputMessage {
   /** Tokens the extras add to the message (0 when none are sent). */
   readonly extrasTokens: number;
   readonly extrasStatus: ExtrasStatus;
-  /** Set when the input itself was cut. */
-  readonly cut: { readonly originalTokens: number; readonly keptTokens: number } | null;
+  /** Set when the input itself was cut; `keptChars`: characters of the sanitized input sent (before the marker). */
+  readonly cut: { readonly originalTokens: number; readonly keptTokens: number; readonly keptChars: number } | null;
   readonly warnings: readonly string[];
 }
 
@@ -83,7 +83,7 @@ export function buildInputMessage(
     source,
     extrasTokens: 0,
     extrasStatus: status,
-    cut: { originalTokens: cut.originalTokens, keptTokens: cut.keptTokens },
+    cut: { originalTokens: cut.originalTokens, keptTokens: cut.keptTokens, keptChars: cut.message.content.length - config.truncationMarker.length },
     warnings,
   };
 }

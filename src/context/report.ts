@@ -15,8 +15,8 @@ export interface TurnReport {
   readonly detail: string;
   /** Tokens as sent (included) or as counted (excluded after counting); absent when never counted. */
   readonly tokens?: number;
-  /** Set when the message was cut to fit. */
-  readonly cut?: { readonly originalTokens: number; readonly keptTokens: number };
+  /** Set when the message was cut to fit; `keptChars` (the current input only): characters of it sent. */
+  readonly cut?: { readonly originalTokens: number; readonly keptTokens: number; readonly keptChars?: number };
 }
 
 /** Why this request re-selected its turns instead of appending to the previous prompt. */

@@ -38,6 +38,17 @@ export interface TurnRecord {
    * every finished turn.
    */
   streamingSince?: number;
+  /**
+   * A user turn too long for the window: how much of it the model got when it was last answered (characters from
+   * its start, and the tokens they made). Absent when all of it was sent. Kept because it depends on the settings
+   * of that moment, so it cannot be worked out again later.
+   */
+  sent?: SentPart;
+}
+
+export interface SentPart {
+  chars: number;
+  tokens: number;
 }
 
 /** Retrieval statistics, for heat: how often and how recently a chunk was recalled. */

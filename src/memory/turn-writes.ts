@@ -8,7 +8,7 @@ import { AssistantError } from '../shared/errors.ts';
 import { exchangeText, splitIntoParts, type TokenCount } from './chunking.ts';
 import { writeTx, type WriteTx } from './db.ts';
 import type { Embedder } from './embedders/embedder.ts';
-import type { ChunkRecord, TurnRecord } from './records.ts';
+import type { ChunkRecord, SentPart, TurnRecord } from './records.ts';
 import type { MemoryDatabase } from './schema.ts';
 import { isChunkRecord, isSessionRecord, isTurnRecord } from './validate.ts';
 
@@ -81,9 +81,20 @@ function nextChunk(ctx: WriteContext, previous: ChunkRecord | null, draft: Chunk
   };
 }
 
-/** Fills in the vectors of new chunk records when the embedder can make them synchronously. */
-export function embedInline(ctx: WriteContext, chunks: ReadonlyArray<{ text: string; embedding: ChunkRecord['embedding'] }>): void {
+/** Text embedded inside a write at most; a long paste's chunks go to the background embedding instead. */
+const INLINE_EMBED_MAX_CHARS = 16_000;
+
+/**
+ * Fills in the vectors of new chunk records when the embedder can make them synchronously and they are short
+ * enough not to hold up the page; the others are embedded in the background (`scheduleEmbedding`).
+ */
+export function embedInline(
+  ctx: WriteContext,
+  chunks: ReadonlyArray<{ text: string; embedding: ChunkRecord['embedding'] }>,
+  maxChars = Number.POSITIVE_INFINITY,
+): void {
   if (ctx.embedder.embedSync === undefined || chunks.length === 0) return;
+  if (chunks.reduce((n, c) => n + c.text.length, 0) > maxChars) return;
   const vectors = ctx.embedder.embedSync(chunks.map((c) => c.text));
   chunks.forEach((chunk, i) => (chunk.embedding = { embedder: ctx.embedderKey, vector: vectors[i]! }));
 }
@@ -153,7 +164,7 @@ export async function writeTurnChunks(tx: Tx, ctx: WriteContext, turn: TurnRecor
     }
     changes.written.push(next);
   }
-  embedInline(ctx, changes.written);
+  embedInline(ctx, changes.written, INLINE_EMBED_MAX_CHARS);
   for (const chunk of changes.written) await chunks.put(chunk);
   return changes;
 }
@@ -206,6 +217,8 @@ export interface TurnPatch {
   status?: TurnRecord['status'];
   tags?: string[];
   tokenCount?: number;
+  /** How much of a user turn the model got; null: all of it. */
+  sent?: SentPart | null;
 }
 
 /**
@@ -229,7 +242,9 @@ export function updateTurnTx(
       if (!isTurnRecord(existing)) throw new AssistantError('invalid_input', `Turn ${id} is malformed.`);
       if (options.onlyIfStreaming === true && existing.status !== 'streaming') return null;
       const content = patch.content ?? existing.content;
-      const { streamingSince, ...rest } = existing;
+      const { streamingSince, sent, ...rest } = existing;
+      // New content was not sent yet: what was said about the old one no longer holds.
+      const nextSent = patch.sent !== undefined ? patch.sent : patch.content === undefined ? sent : null;
       const status = patch.status ?? existing.status;
       const turn: TurnRecord = {
         ...rest,
@@ -239,6 +254,7 @@ export function updateTurnTx(
         tokenCount: patch.tokenCount ?? (patch.content === undefined ? existing.tokenCount : ctx.counter.count(content)),
         updatedAt: ctx.now,
         ...(status === 'streaming' ? { streamingSince: streamingSince ?? ctx.now } : {}),
+        ...(nextSent === undefined || nextSent === null ? {} : { sent: nextSent }),
       };
       await tx.objectStore('turns').put(turn);
       const changes = turn.status === 'streaming' ? emptyChanges() : await writeTurnChunks(tx, ctx, turn);

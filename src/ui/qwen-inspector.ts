@@ -1,7 +1,7 @@
 import { LitElement, css, html, nothing } from 'lit';
 import { customElement, property } from 'lit/decorators.js';
 import type { InspectorSnapshot } from './controllers/chat-controller.ts';
-import { INJECTED_FATES, engineView, preview, sectionView, sourceText, turnRows, type SectionId } from './data/inspector-view.ts';
+import { INJECTED_FATES, engineView, preview, sectionView, sourceText, turnRows, type SectionId, type SectionView } from './data/inspector-view.ts';
 import { cssProps } from './css-props.ts';
 import { formatMs } from './format.ts';
 import { LocaleController, formatDateTime, formatNumber, t, type MessageKey } from './i18n/index.ts';
@@ -109,10 +109,21 @@ export class QwenInspector extends LitElement {
         budgetHeading=${t('inspector.budget')}
         totalLabel=${t('inspector.window')}
       ></qwen-token-bar>
-      ${view.inputBudget === null
-        ? nothing
-        : html`<p class="muted" data-input-tokens=${view.inputTokens}>${t('inspector.inputBudget', { tokens: formatNumber(view.inputTokens), budget: formatNumber(view.inputBudget) })}</p>`}
+      ${this._inputLine(view)}
     </section>`;
+  }
+
+  /** The input against its budget; for a message cut to fit, what was sent against the room it had. */
+  private _inputLine(view: SectionView) {
+    const cut = view.messageCut;
+    if (cut !== null) {
+      const n = formatNumber;
+      const params = { kept: n(cut.keptTokens), room: n(cut.room), limit: n(cut.promptLimit), reserve: n(cut.reserve), sent: n(cut.sentChars), total: n(cut.totalChars) };
+      return html`<p class="muted" data-message-cut=${cut.keptTokens}>${t('inspector.messageCut', params)}</p>`;
+    }
+    if (view.inputBudget === null) return nothing;
+    const key = view.inputTokens > view.inputBudget ? 'inspector.inputOver' : 'inspector.inputBudget';
+    return html`<p class="muted" data-input-tokens=${view.inputTokens}>${t(key, { tokens: formatNumber(view.inputTokens), budget: formatNumber(view.inputBudget) })}</p>`;
   }
 
   private _engine(s: InspectorSnapshot) {

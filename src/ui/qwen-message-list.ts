@@ -3,11 +3,21 @@ import { customElement, property, state } from 'lit/decorators.js';
 import { repeat } from 'lit/directives/repeat.js';
 import { unsafeHTML } from 'lit/directives/unsafe-html.js';
 import type { UiMessage } from './controllers/chat-controller.ts';
-import { LocaleController, t } from './i18n/index.ts';
+import { LocaleController, formatNumber, t } from './i18n/index.ts';
 import { renderMarkdown } from './markdown.ts';
 import { markdownStyles } from './markdown-styles.ts';
 import { controls } from './styles.ts';
 import { fire } from './fire.ts';
+
+/** A user message longer than this shows its start, with a button for the rest. */
+const LONG_MESSAGE_CHARS = 4_000;
+
+/** The start of a long message, never ending inside a surrogate pair. */
+function shownStart(text: string): string {
+  const end = LONG_MESSAGE_CHARS / 2;
+  const code = text.charCodeAt(end - 1);
+  return text.slice(0, code >= 0xd800 && code <= 0xdbff ? end - 1 : end);
+}
 
 /**
  * The conversation. The user's text is shown as typed (never interpreted); replies are markdown, sanitised.
@@ -105,6 +115,8 @@ export class QwenMessageList extends LitElement {
   /** A reply is streaming: no regenerate or edit meanwhile. */
   @property({ type: Boolean }) busy = false;
   @state() private _editing = false;
+  /** Long messages the user opened in full (laying out 100,000 characters at once freezes the page). */
+  @state() private _expanded: ReadonlySet<string> = new Set();
   @state() private _draft = '';
 
   constructor() {
@@ -208,7 +220,18 @@ export class QwenMessageList extends LitElement {
         </div>
       </div>`;
     }
-    return html`<div class="content">${m.content}</div>
+    const long = m.content.length > LONG_MESSAGE_CHARS && !this._expanded.has(m.id);
+    return html`<div class="content">${long ? `${shownStart(m.content)}…` : m.content}</div>
+      ${long
+        ? html`<button class="ghost more" @click=${() => (this._expanded = new Set([...this._expanded, m.id]))}>
+            ${t('message.showAll', { total: formatNumber(m.content.length) })}
+          </button>`
+        : nothing}
+      ${m.sent === undefined
+        ? nothing
+        : html`<span class="note" data-sent=${m.sent.chars}
+            >${t('message.partlySent', { sent: formatNumber(m.sent.chars), total: formatNumber(m.content.length), tokens: formatNumber(m.sent.tokens) })}</span
+          >`}
       ${!this.busy && (isLastUser || isLast)
         ? html`<div class="actions">
             ${isLastUser ? html`<button class="ghost" @click=${() => this._startEdit(m)}>${t('message.edit')}</button>` : nothing}

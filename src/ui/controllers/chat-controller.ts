@@ -7,12 +7,14 @@
 import type { ReactiveController, ReactiveControllerHost } from 'lit';
 import { CHAT_DEFAULTS, type ChatResult } from '../../engine/protocol.ts';
 import type { ReplyWriter } from '../../memory/reply-writer.ts';
-import type { TurnRecord } from '../../memory/records.ts';
+import type { SentPart, TurnRecord } from '../../memory/records.ts';
 import type { MemoryStore } from '../../memory/store.ts';
 import { type AssistantError, isAbortError, toAssistantError } from '../../shared/errors.ts';
 import type { AppSettings } from '../data/settings.ts';
 import type { EngineController } from './engine-controller.ts';
 import { HIDDEN_TAG, isVisibleTurn } from '../data/visible-turns.ts';
+import { readSentPart, sameSentPart, sentPartOf } from '../data/sent-part.ts';
+import { yieldToPage } from '../yield.ts';
 import type { HistoryTurn, PlannedPrompt, PromptPlanner } from './memory-planner.ts';
 
 /** `stopped`/`failed` in this visit; `interrupted` for a reply found cut off in the store. */
@@ -29,6 +31,8 @@ export interface UiMessage {
   stats?: ChatResult;
   /** Number of text deltas received, so a user (and a test) can see the reply streamed. */
   chunks: number;
+  /** A user message too long for the window: the part the model got (stored with the turn). */
+  sent?: SentPart;
 }
 
 /** What the inspector draws: the last request's prompt report and, once the reply ended, the engine's counters. */
@@ -57,7 +61,16 @@ const pending = (() => {
 
 function fromTurn(t: TurnRecord): UiMessage {
   const status: MessageStatus = t.status === 'complete' ? 'complete' : 'interrupted';
-  return { id: t.id, role: t.role === 'assistant' ? 'assistant' : 'user', content: t.content, status, createdAt: t.createdAt, chunks: 0 };
+  const sent = t.role === 'user' ? readSentPart(t.sent) : null;
+  return {
+    id: t.id,
+    role: t.role === 'assistant' ? 'assistant' : 'user',
+    content: t.content,
+    status,
+    createdAt: t.createdAt,
+    chunks: 0,
+    ...(sent === null ? {} : { sent }),
+  };
 }
 
 export class ChatController implements ReactiveController {
@@ -126,6 +139,8 @@ export class ChatController implements ReactiveController {
     accepted?.();
     this.messages = [...this.messages, fromTurn(turn)];
     this._deps.touched();
+    // The message shows before its prompt is planned (each step its own task, so the page never stalls).
+    await yieldToPage();
     await this._generate(abort, false);
   }
 
@@ -180,6 +195,19 @@ export class ChatController implements ReactiveController {
     await this._generate(abort, true);
   }
 
+  /** Shows on the message (and keeps with its turn) how much of it the model got, when that changed. */
+  private _noteSent(user: UiMessage, sent: SentPart | null): void {
+    if (sameSentPart(user.sent ?? null, sent)) return;
+    if (sent === null) delete user.sent;
+    else user.sent = sent;
+    this.messages = [...this.messages];
+    this._host.requestUpdate();
+    void this._deps
+      .store()
+      .then((store) => store.updateTurn(user.id, { sent }))
+      .catch(() => null);
+  }
+
   private async _hide(messages: UiMessage[]): Promise<void> {
     const store = await this._deps.store();
     for (const m of messages) {
@@ -205,9 +233,12 @@ export class ChatController implements ReactiveController {
       await this._deps.engine.ensureReady();
       if (abort.signal.aborted) throw abort.signal.reason;
       const settings = this._deps.settings();
+      await yieldToPage();
       const planned = await this._deps.planner.plan({ sessionId, turn: { id: user.id, text: user.content, time: user.createdAt }, again });
       const snapshot: InspectorSnapshot = { ...planned, sessionId, input: { id: user.id, role: 'user', text: user.content }, at: Date.now(), result: null };
       this.lastSnapshot = snapshot;
+      this._noteSent(user, sentPartOf(planned.report, user.content));
+      await yieldToPage();
       if (abort.signal.aborted) throw abort.signal.reason;
       writer = await (await this._deps.store()).startReply(sessionId, { replyTo: user.id });
       update({ id: writer.turnId });

@@ -40,6 +40,8 @@ export class ConversationChunkStore implements ChunkStore {
     private readonly _wm: WorkingMemoryPort,
     /** Turns to leave out of the next rebuild (the message being asked again). */
     private readonly _exclude: ReadonlySet<string> = new Set(),
+    /** What of a stored text the memory keeps: the part a prompt can hold (the planner's `promptHead`). */
+    private readonly _head: (text: string) => string = (text) => text,
   ) {}
 
   putTurn(turn: TurnEntry): Promise<void> {
@@ -102,7 +104,8 @@ export class ConversationChunkStore implements ChunkStore {
 
   /** The pipeline's record of a stored turn (the same derivation it applies to a new message). */
   private _entry(t: TurnRecord, seq: number): TurnEntry {
-    const extraction = this._wm.extract(t.content, t.createdAt);
+    const text = this._head(t.content);
+    const extraction = this._wm.extract(text, t.createdAt);
     const typed = extraction.entities.map((e) => `${e.type}:${e.value.toLowerCase()}`);
     const deprecatedAt = this._side.deprecated[t.id];
     return {
@@ -112,10 +115,10 @@ export class ConversationChunkStore implements ChunkStore {
       seq,
       role: t.role === 'assistant' ? 'assistant' : 'user',
       time: t.createdAt,
-      text: t.content,
-      entities: [...new Set([...typed, ...keyTerms(t.content)])],
+      text,
+      entities: [...new Set([...typed, ...keyTerms(text)])],
       dates: [...new Set(extraction.entities.filter((e) => e.type === 'date').map((e) => e.value))],
-      tags: intentTags(t.content),
+      tags: intentTags(text),
       ...(deprecatedAt === undefined ? {} : { deprecatedAt }),
     };
   }

@@ -11,6 +11,7 @@ import type { WmItem, WorkingMemoryPort } from '../../memory/layered/working-mem
 import type { MemoryStore } from '../../memory/store.ts';
 import { sectionBudgetsOf, type AppSettings } from '../data/settings.ts';
 import { LOCAL_USER } from '../data/visible-turns.ts';
+import { yieldToPage } from '../yield.ts';
 
 /** The memory pipeline and its vocabularies load with the first message, not with the page. */
 const loadPipeline = () =>
@@ -21,6 +22,7 @@ const loadPipeline = () =>
     import('./layered-store.ts'),
     // The tokenizer library and the context engine come with it.
     import('./context-planner.ts').then((m) => m.qwenCounter()),
+    import('../../context/head.ts'),
   ]);
 
 export interface PlanRequest {
@@ -72,6 +74,8 @@ export class MemoryPlanner implements PromptPlanner {
   private _stale = true;
   /** Working memory lives across rebuilds (it is not in the store). */
   private _wm: RecordingWorkingMemory | null = null;
+  /** The part of a message the window can hold (set with the memory): all the memory ever sees of it. */
+  private _head: (text: string) => string = (text) => text;
 
   constructor(private readonly _deps: () => { store: Promise<MemoryStore>; settings: AppSettings }) {}
 
@@ -81,10 +85,13 @@ export class MemoryPlanner implements PromptPlanner {
 
   async plan(request: PlanRequest): Promise<PlannedPrompt> {
     const memory = await this._ready(request.again ? new Set([request.turn.id]) : null);
+    // A rebuild and the pipeline are separate tasks: each is bounded, together they could stall the page.
+    await yieldToPage();
     const result = await memory.handleUserMessage({
       userId: LOCAL_USER,
       sessionId: request.sessionId,
-      text: request.turn.text,
+      // A long paste is stored whole; working memory, the index and the prompt only need the part that can fit.
+      text: this._head(request.turn.text),
       time: request.turn.time,
       id: request.turn.id,
     });
@@ -108,13 +115,15 @@ export class MemoryPlanner implements PromptPlanner {
     const { store: storePromise, settings } = this._deps();
     const key = JSON.stringify([settings.systemPrompt, settings.window, settings.budgets, settings.recentExchanges, settings.embedder]);
     if (this._memory !== null && !this._stale && key === this._key && exclude === null) return this._memory;
-    const [store, [{ LayeredMemory }, { SessionWorkingMemory }, { RetrievalIndex }, { ConversationChunkStore }, counter]] = await Promise.all([
+    const [store, [{ LayeredMemory }, { SessionWorkingMemory }, { RetrievalIndex }, { ConversationChunkStore }, counter, { promptHead }]] = await Promise.all([
       storePromise,
       loadPipeline(),
     ]);
     const wm = (this._wm ??= new RecordingWorkingMemory(new SessionWorkingMemory({ offsetMinutes: -new Date().getTimezoneOffset() })));
     const base = settings.systemPrompt.trim();
-    const chunkStore = new ConversationChunkStore(store, wm, exclude ?? new Set());
+    const window = settings.window;
+    this._head = (text) => promptHead(text, window, counter);
+    const chunkStore = new ConversationChunkStore(store, wm, exclude ?? new Set(), this._head);
     const memory = new LayeredMemory({
       store: chunkStore,
       counter,

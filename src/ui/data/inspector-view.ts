@@ -22,6 +22,19 @@ export interface SectionView {
   /** The input budget (seed 001): the message and the recent turns together. */
   inputBudget: number | null;
   inputTokens: number;
+  /** Set when the message alone exceeded its room and was cut: what was sent of it, against what room. */
+  messageCut: MessageCut | null;
+}
+
+export interface MessageCut {
+  /** Tokens of the message as sent (marker included). */
+  keptTokens: number;
+  /** Room for the message: the prompt limit less the system prompt and the generation prompt. */
+  room: number;
+  promptLimit: number;
+  reserve: number;
+  sentChars: number;
+  totalChars: number;
 }
 
 /**
@@ -48,6 +61,22 @@ export function sectionView(snapshot: InspectorSnapshot): SectionView {
     segments,
     inputBudget: m?.budgets.input ?? null,
     inputTokens: s.history.tokens + s.input.tokens - s.extras.tokens,
+    messageCut: messageCut(snapshot),
+  };
+}
+
+function messageCut(snapshot: InspectorSnapshot): MessageCut | null {
+  const r = snapshot.report;
+  const cut = r.turns.at(-1)?.cut;
+  if (cut === undefined) return null;
+  const totalChars = snapshot.input.text.length;
+  return {
+    keptTokens: cut.keptTokens,
+    room: r.sections.input.limit,
+    promptLimit: r.budget.promptLimit,
+    reserve: r.budget.reserve,
+    sentChars: Math.min(totalChars, cut.keptChars ?? 0),
+    totalChars,
   };
 }
 

@@ -1,0 +1,25 @@
+/**
+ * How much of a long message the model got. The context engine cuts a message that alone exceeds its room; the
+ * chat says so on the message itself, and keeps the fact with the stored turn (it depends on the settings of the
+ * moment, so it cannot be worked out again after a reload).
+ */
+import type { SentPart } from '../../memory/records.ts';
+import type { LayeredReport } from '../../memory/layered/report.ts';
+
+/** The part of `content` the prompt of `report` carried, or null when all of it was sent. */
+export function sentPartOf(report: LayeredReport, content: string): SentPart | null {
+  const cut = report.turns.at(-1)?.cut;
+  if (cut === undefined) return null;
+  return { chars: Math.min(content.length, cut.keptChars ?? 0), tokens: cut.keptTokens };
+}
+
+/** A stored value read back: a `SentPart` only when it is one (records may be old or damaged). */
+export function readSentPart(value: unknown): SentPart | null {
+  if (typeof value !== 'object' || value === null) return null;
+  const { chars, tokens } = value as Partial<Record<keyof SentPart, unknown>>;
+  const whole = (n: unknown): n is number => typeof n === 'number' && Number.isInteger(n) && n >= 0;
+  return whole(chars) && whole(tokens) ? { chars, tokens } : null;
+}
+
+export const sameSentPart = (a: SentPart | null, b: SentPart | null): boolean =>
+  a === b || (a !== null && b !== null && a.chars === b.chars && a.tokens === b.tokens);
