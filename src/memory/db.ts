@@ -4,6 +4,7 @@
  */
 import { wrap, type IDBPTransaction, type StoreNames } from 'idb';
 import { AssistantError } from '../shared/errors.ts';
+import { watchTransactions } from './idle-close.ts';
 import { SCHEMA_VERSION, upgrade, type MemoryDatabase, type MemoryDB } from './schema.ts';
 
 export const DEFAULT_DB_NAME = 'qwen-memory';
@@ -31,6 +32,7 @@ export async function openMemoryDB(name: string, options: OpenOptions = {}): Pro
       upgrade(db, event.oldVersion, tx, now());
     });
     const db = await opened;
+    watchTransactions(db);
     db.addEventListener('versionchange', () => options.onVersionChange?.());
     db.addEventListener('close', () => options.onTerminated?.());
     return db;

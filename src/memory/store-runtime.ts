@@ -13,6 +13,7 @@ import type { ReplySink } from './reply-writer.ts';
 import { readEmbedderMeta, reembed, type ReembedOptions } from './reembed.ts';
 import type { MemoryDatabase } from './schema.ts';
 import { restoreStats, StatsKeeper } from './stats-keeper.ts';
+import { closeWhenIdle } from './idle-close.ts';
 import { ifLockFree, TabChannel, type TabMessage } from './tabs.ts';
 import { updateTurnTx, type ChunkChanges, type WriteContext } from './turn-writes.ts';
 import { activeVector, isChunkRecord, isDocChunkRecord, isTurnRecord, type MemoryLogger } from './validate.ts';
@@ -47,6 +48,8 @@ export class StoreRuntime {
   private readonly _listeners = new Set<(change: MemoryChange) => void>();
   private readonly _background = new Set<Promise<unknown>>();
   private _embedQueue: Promise<void> = Promise.resolve();
+  /** close() has begun: work it cuts short is expected, not worth a warning. */
+  private _closing = false;
 
   private constructor(options: RuntimeOptions, embedder: Embedder) {
     this._db = options.db;
@@ -306,7 +309,7 @@ export class StoreRuntime {
   track(promise: Promise<unknown>): void {
     const tracked = promise.catch((error: unknown) => {
       // Work cut short by close() (or by another tab's upgrade) is not a failure worth a warning.
-      if (this._db !== null) this.logger.warn('[memory] background task failed', error);
+      if (this._db !== null && !this._closing) this.logger.warn('[memory] background task failed', error);
     });
     this._background.add(tracked);
     void tracked.finally(() => this._background.delete(tracked));
@@ -377,9 +380,13 @@ export class StoreRuntime {
 
   async close(): Promise<void> {
     if (this._db === null) return;
+    this._closing = true;
     await this._embedQueue;
     await this.stats.persist(this._embedder).catch(() => undefined);
-    this._db?.close();
+    // Not while a write (a stopped reply being saved) still runs: see idle-close.ts.
+    const db = this._db;
+    if (db !== null) await closeWhenIdle(db);
+    if (this._db === null) return; // another tab's upgrade closed it meanwhile (closeForUpgrade cleaned up)
     this._db = null;
     this._index.dispose();
     this._tabs.close();
