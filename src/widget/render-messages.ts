@@ -3,7 +3,6 @@ import { html, nothing, type TemplateResult } from 'lit';
 import { unsafeHTML } from 'lit/directives/unsafe-html.js';
 import type { WidgetMessage } from './assistant-controller.ts';
 import type { WidgetStrings } from './i18n.ts';
-import { isAllowedHref } from '../ui/sanitize-config.ts';
 import { markdownHtml } from './lazy-markdown.ts';
 import type { DocSource } from './runtime/types.ts';
 
@@ -28,9 +27,23 @@ function distinct(list: readonly DocSource[]): DocSource[] {
   });
 }
 
-/** A source as a link when its target is an http(s) page or an anchor (the rule replies follow); else its label alone. */
+/**
+ * Whether a source may be a link: only to an http(s) page (a docs index could name `javascript:` or `data:`).
+ * Resolved as the browser would, so spaces or tabs in a scheme do not hide it. (Not the reply renderer's
+ * sanitize-config: that module is lazy, and sharing it would add a chunk to what the page loads eagerly.)
+ */
+function linkable(href: string): boolean {
+  try {
+    const { protocol } = new URL(href, document.baseURI);
+    return protocol === 'http:' || protocol === 'https:';
+  } catch {
+    return false;
+  }
+}
+
+/** A source as a link when it leads to an http(s) page; else its label alone. */
 function sourceLink(source: DocSource): TemplateResult | string {
-  return isAllowedHref(source.href) ? html`<a href=${source.href}>${sourceLabel(source)}</a>` : sourceLabel(source);
+  return linkable(source.href) ? html`<a href=${source.href}>${sourceLabel(source)}</a>` : sourceLabel(source);
 }
 
 function sources(list: readonly DocSource[], strings: WidgetStrings): TemplateResult | typeof nothing {

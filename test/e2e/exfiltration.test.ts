@@ -11,6 +11,8 @@ import { EXFIL_FUNCTION, EXFILTRATION_CORPUS, payloadMarker } from '../fixtures/
 import { guardedContext, sendAndWait, useBuiltApp, waitForReady } from './harness.ts';
 
 const built = useBuiltApp('exfiltration');
+/** Importing 104 conversations and embedding 104 docs takes seconds alone, and far longer on a loaded machine. */
+const SLOW = 120_000;
 
 const EXPORT = JSON.stringify({
   format: 'qwen-local-assistant/conversations',
@@ -51,11 +53,11 @@ describe('the built app with the corpus', () => {
 
     await page.getByRole('button', { name: 'Data' }).click();
     await page.getByLabel('Choose a file').setInputFiles({ name: 'export.json', mimeType: 'application/json', buffer: Buffer.from(EXPORT) });
-    await page.getByText(`Imported ${EXFILTRATION_CORPUS.length} conversations.`).waitFor();
+    await page.getByText(`Imported ${EXFILTRATION_CORPUS.length} conversations.`).waitFor({ timeout: SLOW });
     await page
       .getByLabel('Choose Markdown files')
       .setInputFiles(EXFILTRATION_CORPUS.map((p) => ({ name: `${p.id}.md`, mimeType: 'text/markdown', buffer: Buffer.from(`# The ${p.id} option\n\n${p.text}\n`) })));
-    await page.getByText(new RegExp(`^Imported ${EXFILTRATION_CORPUS.length} docs`)).waitFor();
+    await page.getByText(new RegExp(`^Imported ${EXFILTRATION_CORPUS.length} docs`)).waitFor({ timeout: SLOW });
     await page.getByRole('button', { name: 'Data', exact: true }).click();
 
     // Every title is in the list; one conversation of each kind is opened (the browser tests open them all).
