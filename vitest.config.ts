@@ -13,6 +13,9 @@ export default defineConfig({
           name: 'unit',
           include: ['test/unit/**/*.test.ts'],
           environment: 'node',
+          // A hang detector, not a speed check (speed is for benchmarks): the property and pipeline tests take 1-2 s
+          // alone and five times that on a loaded 2-core machine, past Vitest's default 5 s.
+          testTimeout: 30_000,
         },
       },
       {

@@ -56,7 +56,8 @@ describe('parseHtmlPage', () => {
     expect(open.sections[0]!.blocks[0]!.text.startsWith('<a x<a x')).toBe(true);
     expect(parseHtmlPage('<p>end</p>' + '</a'.repeat(100_000)).sections[0]!.blocks[0]!.text).toBe('end');
     expect(parseHtmlPage('<p>x</p><a' + ' y="<"'.repeat(100_000)).sections[0]!.blocks[0]!.text).toBe('x');
-    expect(performance.now() - started).toBeLessThan(2_000);
+    // Linear takes ~0.4 s here; the quadratic lexer took minutes. The bound is loose so a loaded CI machine passes.
+    expect(performance.now() - started).toBeLessThan(15_000);
   });
 });
 
