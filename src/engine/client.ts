@@ -30,6 +30,8 @@ export interface EngineClientOptions {
    */
   heartbeatTimeoutMs?: number;
   heartbeatIntervalMs?: number;
+  /** The silence allowed while a model loads (see `LOAD_SILENCE_MS`). */
+  loadSilenceMs?: number;
 }
 
 /**
@@ -39,6 +41,11 @@ export interface EngineClientOptions {
  */
 export const HEARTBEAT_TIMEOUT_MS = 3_000;
 export const HEARTBEAT_INTERVAL_MS = 500;
+/**
+ * Loading is the exception: evaluating an engine's module (web-llm's is megabytes of script), compiling its wasm and
+ * its shaders run on this worker's own thread, for seconds on a slow machine, so a load may be silent for longer.
+ */
+export const LOAD_SILENCE_MS = 30_000;
 
 interface Pending {
   method: Method;
@@ -62,6 +69,7 @@ export class EngineClient {
   private readonly _createWorker: () => Worker;
   private readonly _heartbeatTimeoutMs: number;
   private readonly _heartbeatIntervalMs: number;
+  private readonly _loadSilenceMs: number;
   /** Called when the worker dies, after pending requests were rejected. */
   onCrash: ((error: AssistantError) => void) | null = null;
 
@@ -69,6 +77,7 @@ export class EngineClient {
     this._createWorker = options.createWorker ?? createEngineWorker;
     this._heartbeatTimeoutMs = options.heartbeatTimeoutMs ?? HEARTBEAT_TIMEOUT_MS;
     this._heartbeatIntervalMs = options.heartbeatIntervalMs ?? Math.min(HEARTBEAT_INTERVAL_MS, this._heartbeatTimeoutMs / 4);
+    this._loadSilenceMs = Math.max(options.loadSilenceMs ?? LOAD_SILENCE_MS, this._heartbeatTimeoutMs);
   }
 
   get hasWorker(): boolean {
@@ -240,7 +249,8 @@ export class EngineClient {
     const now = performance.now();
     this._silentMs += Math.min(now - this._lastTick, 2 * this._heartbeatIntervalMs);
     this._lastTick = now;
-    if (this._silentMs > this._heartbeatTimeoutMs) {
+    const loading = [...this._pending.values()].some((p) => p.method === 'load');
+    if (this._silentMs > (loading ? this._loadSilenceMs : this._heartbeatTimeoutMs)) {
       this._fail(new AssistantError('worker_crashed', 'The engine worker stopped responding.'), true);
       return;
     }

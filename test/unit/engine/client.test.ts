@@ -10,6 +10,8 @@ class InProcessWorker extends EventTarget {
   terminated = false;
   /** Simulates a hang: the worker stops answering anything. */
   frozen = false;
+  /** Simulates a thread busy until then (Date.now()): messages both ways wait, as they queue behind a long task. */
+  busyUntil = 0;
   private readonly _handler: EngineHandler;
   constructor(script: Script) {
     super();
@@ -19,14 +21,14 @@ class InProcessWorker extends EventTarget {
       post: (message: WorkerMessage) => {
         if (this.terminated || this.frozen) return;
         const data = structuredClone(message);
-        setTimeout(() => this.dispatchEvent(new MessageEvent('message', { data })), 0);
+        setTimeout(() => this.dispatchEvent(new MessageEvent('message', { data })), Math.max(0, this.busyUntil - Date.now()));
       },
     });
   }
   postMessage(message: ClientMessage): void {
     if (this.terminated || this.frozen) return;
     const data = structuredClone(message);
-    setTimeout(() => this._handler.handle(data), 0);
+    setTimeout(() => this._handler.handle(data), Math.max(0, this.busyUntil - Date.now()));
   }
   terminate(): void {
     this.terminated = true;
@@ -148,6 +150,15 @@ describe('EngineClient liveness with the shipped heartbeat (fake time)', () => {
     const reply = collect(client.chat([{ role: 'user', content: 'a long prompt' }]));
     await vi.advanceTimersByTimeAsync(60_100);
     expect(await reply).toEqual(['after a minute']);
+    expect(crashes).toEqual([]);
+  });
+
+  it('a load may keep the worker\'s own thread busy for 10 s (an engine module evaluated, wasm compiled) without a false alarm', async () => {
+    const { client, workers, crashes } = defaultClient({});
+    const load = client.load(LOAD);
+    workers[0]!.busyUntil = Date.now() + 10_000;
+    await vi.advanceTimersByTimeAsync(10_100);
+    await expect(load).resolves.toMatchObject({ backend: 'wllama' });
     expect(crashes).toEqual([]);
   });
 
