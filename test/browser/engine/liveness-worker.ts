@@ -9,14 +9,12 @@
  * - anything else: streams a word every 50 ms until stopped.
  */
 import type { Backend } from '../../../src/engine/backends/backend.ts';
-import { EngineHandler } from '../../../src/engine/handler.ts';
-import type { ChatMessage, ChatOptions, ChatResult, WorkerMessage } from '../../../src/engine/protocol.ts';
+import type { ChatMessage, ChatOptions, ChatResult } from '../../../src/engine/protocol.ts';
 import { abortedError } from '../../../src/shared/errors.ts';
 import { CLOSE, CLOSING_MARKER, HANG, HANGING_MARKER, PREFILLED_REPLY } from './liveness-script.ts';
+import { SCRIPTED_RESULT as RESULT, serveBackend } from './serve-backend.ts';
 
 declare const self: DedicatedWorkerGlobalScope;
-
-const RESULT: ChatResult = { finishReason: 'stop', promptTokens: 1, cachedTokens: 0, completionTokens: 1, timings: { ttftMs: 1, totalMs: 1, prefillMs: 1, decodeMs: 1 } };
 
 /** Busy-waits `ms` on a nested worker's thread: the compute is elsewhere, this worker's event loop stays free. */
 function computeElsewhere(ms: number, signal: AbortSignal): Promise<void> {
@@ -75,10 +73,4 @@ const livenessBackend: Backend = {
   unload: async () => {},
 };
 
-const handler = new EngineHandler({
-  createBackend: async () => livenessBackend,
-  probeGpu: async () => ({ adapter: false, shaderF16: false, maxStorageBufferBindingSize: 0, maxBufferSize: 0, fallbackAdapter: false }),
-  post: (message: WorkerMessage, transfer: Transferable[] = []) => self.postMessage(message, transfer),
-});
-
-self.addEventListener('message', (event) => handler.handle(event.data));
+serveBackend(livenessBackend);

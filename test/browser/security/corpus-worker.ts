@@ -1,16 +1,14 @@
 /// <reference lib="webworker" />
 /**
- * An engine worker for the rendering tests: the real protocol and handler (src/engine/handler.ts), with a backend
+ * An engine worker for the rendering tests: the real protocol and handler (serve-backend.ts), with a backend
  * that answers each message with the corpus payload its text names (`[[payload:<id>]]`), streamed in three pieces
  * so that partial replies are rendered too. Without a tag it answers a plain sentence.
  */
 import type { Backend } from '../../../src/engine/backends/backend.ts';
-import { EngineHandler } from '../../../src/engine/handler.ts';
-import type { ChatMessage, ChatOptions, ChatResult, WorkerMessage } from '../../../src/engine/protocol.ts';
+import type { ChatMessage, ChatOptions, ChatResult } from '../../../src/engine/protocol.ts';
 import { abortedError } from '../../../src/shared/errors.ts';
 import { PAYLOAD_TAG, payloadById } from '../../fixtures/exfiltration-corpus.ts';
-
-declare const self: DedicatedWorkerGlobalScope;
+import { SCRIPTED_RESULT, serveBackend } from '../engine/serve-backend.ts';
 
 function replyTo(messages: ChatMessage[]): string {
   const last = messages.findLast((message) => message.role === 'user')?.content ?? '';
@@ -34,16 +32,10 @@ const corpusBackend: Backend = {
       if (signal.aborted) throw abortedError();
       onDelta(piece);
     }
-    return { finishReason: 'stop', promptTokens: 1, cachedTokens: 0, completionTokens: 1, timings: { ttftMs: 1, totalMs: 1, prefillMs: 1, decodeMs: 1 } };
+    return SCRIPTED_RESULT;
   },
   embed: async (texts: string[]) => texts.map(() => new Float32Array(8)),
   unload: async () => {},
 };
 
-const handler = new EngineHandler({
-  createBackend: async () => corpusBackend,
-  probeGpu: async () => ({ adapter: false, shaderF16: false, maxStorageBufferBindingSize: 0, maxBufferSize: 0, fallbackAdapter: false }),
-  post: (message: WorkerMessage, transfer: Transferable[] = []) => self.postMessage(message, transfer),
-});
-
-self.addEventListener('message', (event) => handler.handle(event.data));
+serveBackend(corpusBackend);

@@ -1,18 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { parseFrontMatter } from '../../../src/docs-index/front-matter.ts';
-import { DocSkipError } from '../../../src/docs-index/skip.ts';
 import { decodeDocBytes } from '../../../src/docs-index/decode.ts';
 import { publishedUrl } from '../../../src/docs-index/page.ts';
-
-function skipOf(fn: () => unknown): DocSkipError {
-  try {
-    fn();
-  } catch (error) {
-    if (error instanceof DocSkipError) return error;
-    throw error;
-  }
-  throw new Error('did not throw');
-}
+import { skipOf } from './skip-of.ts';
 
 describe('parseFrontMatter', () => {
   it('removes the block and keeps its title (quoted or not, CRLF or LF)', () => {

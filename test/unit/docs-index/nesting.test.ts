@@ -1,19 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { MAX_NESTING, markdownDepth } from '../../../src/docs-index/nesting.ts';
 import { parseDoc } from '../../../src/docs-index/page.ts';
-import { DocSkipError } from '../../../src/docs-index/skip.ts';
+import { skipOf } from './skip-of.ts';
 
 const nestedList = (depth: number): string => Array.from({ length: depth }, (_, i) => `${'  '.repeat(i)}- level ${i + 1}`).join('\n');
-
-function skipOf(fn: () => unknown): DocSkipError {
-  try {
-    fn();
-  } catch (error) {
-    if (error instanceof DocSkipError) return error;
-    throw error;
-  }
-  throw new Error('did not throw');
-}
 
 describe('markdownDepth', () => {
   it('counts indentation and markers of lines that open a container, not fenced code or plain indentation', () => {
