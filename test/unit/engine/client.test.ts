@@ -35,7 +35,8 @@ class InProcessWorker extends EventTarget {
   }
 }
 
-function makeClient(script: Script = {}, heartbeatTimeoutMs = 10_000) {
+/** A client over in-process workers running the real handler; `heartbeatTimeoutMs` null keeps the shipped heartbeat. */
+function makeClient(script: Script = {}, heartbeatTimeoutMs: number | null = 10_000) {
   const workers: InProcessWorker[] = [];
   const client = new EngineClient({
     createWorker: () => {
@@ -43,8 +44,7 @@ function makeClient(script: Script = {}, heartbeatTimeoutMs = 10_000) {
       workers.push(w);
       return w as unknown as Worker;
     },
-    heartbeatTimeoutMs,
-    heartbeatIntervalMs: 10,
+    ...(heartbeatTimeoutMs === null ? {} : { heartbeatTimeoutMs, heartbeatIntervalMs: 10 }),
   });
   return { client, workers };
 }
@@ -125,14 +125,7 @@ describe('EngineClient liveness with the shipped heartbeat (fake time)', () => {
   /** A client with the default heartbeat, over the real handler; time is fake, so a minute costs nothing. */
   function defaultClient(script: Script) {
     vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'setInterval', 'clearInterval', 'Date', 'performance'] });
-    const workers: InProcessWorker[] = [];
-    const client = new EngineClient({
-      createWorker: () => {
-        const w = new InProcessWorker(script);
-        workers.push(w);
-        return w as unknown as Worker;
-      },
-    });
+    const { client, workers } = makeClient(script, null);
     const crashes: string[] = [];
     client.onCrash = (e) => crashes.push(e.code);
     return { client, workers, crashes };
