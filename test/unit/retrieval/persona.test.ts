@@ -16,24 +16,24 @@ beforeAll(async () => {
 
 describe('persona signals', () => {
   it('tells a conjecture about a person from a plain question', () => {
-    expect(isHypothetical('Would Caroline likely enjoy a national park?')).toBe(true);
-    expect(isHypothetical("What might John's degree be in?")).toBe(true);
-    expect(isHypothetical('Would Melanie be considered religious?')).toBe(true);
+    expect(isHypothetical('Would Priya likely enjoy a long hike?')).toBe(true);
+    expect(isHypothetical("What might Tomas's job be?")).toBe(true);
+    expect(isHypothetical('Would Ines be considered a morning person?')).toBe(true);
     expect(isHypothetical('她会不会喜欢爬山？')).toBe(true);
     expect(isHypothetical('张伟可能学的是什么专业？')).toBe(true);
-    expect(isHypothetical('When did Caroline go to the LGBTQ support group?')).toBe(false);
+    expect(isHypothetical('When did Priya start her pottery class?')).toBe(false);
     expect(isHypothetical('他什么时候去的北京？')).toBe(false);
     // "likelihood" and "couldn't care less" are not the conjecture words.
     expect(isHypothetical('What is the likelihood table?')).toBe(false);
   });
 
   it('tells a statement about the speaker from other talk', () => {
-    expect(isSelfStatement("I've always liked Under Armour, working with them would be cool.")).toBe(true);
-    expect(isSelfStatement("I'm allergic to most reptiles and animals with fur.")).toBe(true);
-    expect(isSelfStatement('Winning a championship is my number one goal, but my dream is to coach.')).toBe(true);
+    expect(isSelfStatement("I've always liked old maps, collecting them would be fun.")).toBe(true);
+    expect(isSelfStatement("I'm allergic to peanuts and most tree nuts.")).toBe(true);
+    expect(isSelfStatement('Finishing the marathon is my first goal, but my dream is to run an ultra.')).toBe(true);
     expect(isSelfStatement('我一直很喜欢爬山，周末常去。')).toBe(true);
     expect(isSelfStatement('我的梦想是当一名心理咨询师。')).toBe(true);
-    expect(isSelfStatement('That photo of the lake is beautiful! Where was it taken?')).toBe(false);
+    expect(isSelfStatement('That bridge in your picture looks old! When was it built?')).toBe(false);
     expect(isSelfStatement('你去过那家店吗？')).toBe(false);
   });
 });

@@ -5,7 +5,7 @@ describe('deprecated topics', () => {
   it('keeps the topic as written, without the words that only point at it', () => {
     expect(deprecated('之前说的 Kafka 方案先放弃，日志先用 Filebeat。')).toEqual(['Kafka 方案']);
     expect(deprecated('Forget the Kafka idea, we will keep RabbitMQ.')).toEqual(['Kafka idea']);
-    expect(deprecated('forget 之前那个 blue-green 方案，直接 rolling update。')).toEqual(['blue-green 方案']);
+    expect(deprecated('forget 之前那个 canary 方案，直接全量发布。')).toEqual(['canary 方案']);
     expect(deprecated('之前讨论的微服务拆分方案作废，先保持单体。')).toEqual(['微服务拆分方案']);
     expect(deprecated("Let's scrap the GraphQL idea and stick with REST.")).toEqual(['GraphQL idea']);
     expect(deprecated('Forget about the migration plan for now.')).toEqual(['migration plan']);

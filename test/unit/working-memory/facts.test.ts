@@ -72,7 +72,7 @@ describe('decisions and preferences', () => {
     expect(facts('Budget is around $2,000, max $2,500.')).toEqual(['budget=2000 USD']);
     expect(facts('Heads up: the deadline moved to Friday.')).toEqual(['deadline=2026-03-06']);
     expect(facts('下下周二交报告，截止时间是晚上6点。')).toEqual(['deadline=2026-03-17']);
-    expect(facts('Please keep everything in eu-west-1 from now on.')).toEqual(['region=eu-west-1']);
+    expect(facts('From now on, please put everything in ap-southeast-2.')).toEqual(['region=ap-southeast-2']);
     expect(facts('以后请用中文回答，回答简短一点。')).toEqual(['answer language=Chinese', 'answer length=short']);
     expect(facts('I prefer answers in English, and keep them short.')).toEqual([
       'answer language=English',
