@@ -5,6 +5,7 @@ import { Slugger, slug } from '../../../src/docs-index/slug.ts';
 import { decodeVector, encodeVector } from '../../../src/docs-index/vector-codec.ts';
 import { AssistantError } from '../../../src/shared/errors.ts';
 import { HashedNgramEmbedder } from '../../../src/memory/embedders/hashed-ngram.ts';
+import { thrown } from '../thrown.ts';
 
 const HASH = 'a'.repeat(64);
 
@@ -30,15 +31,7 @@ function pageFile(overrides: Record<string, unknown> = {}): Record<string, unkno
   };
 }
 
-function errorOf(fn: () => unknown): AssistantError {
-  try {
-    fn();
-  } catch (error) {
-    if (error instanceof AssistantError) return error;
-    throw error;
-  }
-  throw new Error('did not throw');
-}
+const errorOf = (fn: () => unknown): AssistantError => thrown(fn, AssistantError);
 
 describe('parseDocsManifest / parseDocsPageFile', () => {
   it('round-trips a manifest and a page file through JSON', () => {
