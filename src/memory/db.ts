@@ -16,6 +16,11 @@ export interface OpenOptions {
   onVersionChange?: () => void;
   /** The browser closed the connection abnormally (storage cleared, disk error). */
   onTerminated?: () => void;
+  /**
+   * The open waits for another tab that holds an older version open and ignores the versionchange: tell the
+   * user to close it. The open goes on by itself once that tab closes (the promise resolves then).
+   */
+  onBlocked?: () => void;
   now?: () => number;
 }
 
@@ -26,6 +31,8 @@ export async function openMemoryDB(name: string, options: OpenOptions = {}): Pro
     // idb's openDB, but on any IDBFactory (idb's always uses the global one).
     const request = factory.open(name, SCHEMA_VERSION);
     const opened = wrap(request) as unknown as Promise<MemoryDatabase>;
+    // Without a listener a blocked open is silent: the page would wait for the other tab with no word to the user.
+    request.addEventListener('blocked', () => options.onBlocked?.());
     request.addEventListener('upgradeneeded', (event) => {
       const db = wrap(request.result) as unknown as MemoryDatabase;
       const tx = wrap(request.transaction!) as unknown as Parameters<typeof upgrade>[2];

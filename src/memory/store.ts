@@ -46,6 +46,8 @@ export interface MemoryStoreOptions {
   now?: () => number;
   /** How often a streaming reply is written (ms). */
   streamFlushMs?: number;
+  /** Opening waits for another tab holding an older schema open (see `OpenOptions.onBlocked`). */
+  onBlocked?: () => void;
 }
 
 export interface AppendTurnInput {
@@ -126,6 +128,7 @@ export class MemoryStore extends StoreData {
       ...(options.indexedDB === undefined ? {} : { factory: options.indexedDB }),
       onVersionChange: release,
       onTerminated: release,
+      ...(options.onBlocked === undefined ? {} : { onBlocked: options.onBlocked }),
     });
     const gone = (): AssistantError =>
       new AssistantError('internal', `The memory database "${name}" was deleted or upgraded by another tab while it opened; reload the page.`);

@@ -17,6 +17,8 @@ export type ErrorCode =
   | 'invalid_input'
   | 'invalid_config'
   | 'storage_full'
+  /** Another tab holds the database open at an older version, so it cannot be upgraded until that tab closes. */
+  | 'storage_blocked'
   /** A docs index (manifest or page file) that is not in the index format. */
   | 'docs_index_invalid'
   /** No docs index at the configured URL (HTTP 404/410). */

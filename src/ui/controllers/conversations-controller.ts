@@ -1,13 +1,14 @@
 /**
  * The conversation list: sessions from the memory store (IndexedDB), the open one, and search over titles and
  * messages. The last opened conversation is remembered and reopened on the next visit. Changes made in another
- * tab arrive through the store's subscription.
+ * tab arrive through the store's subscription: the list refreshes, and `onRemoteTurns` tells the open chat.
  */
 import type { ReactiveController, ReactiveControllerHost } from 'lit';
 import type { SessionRecord } from '../../memory/records.ts';
 import { MemoryStore } from '../../memory/store.ts';
 import { AssistantError, toAssistantError } from '../../shared/errors.ts';
 import { isVisibleTurn } from '../data/visible-turns.ts';
+import { t } from '../i18n/index.ts';
 
 export const LAST_SESSION_KEY = 'qwen.lastSession';
 const TITLE_CHARS = 48;
@@ -50,6 +51,8 @@ export class ConversationsController implements ReactiveController {
   onActiveChange: ((id: string | null) => void) | null = null;
   /** Called after conversations were deleted or imported (the memory rebuilds). */
   onDataChange: (() => void) | null = null;
+  /** Called when another tab wrote turns (the open conversation and the prompt's memory read them again). */
+  onRemoteTurns: ((sessionId: string) => void) | null = null;
 
   private _store: Promise<MemoryStore> | null = null;
   private _unsubscribe: (() => void) | null = null;
@@ -85,10 +88,15 @@ export class ConversationsController implements ReactiveController {
     }
     if (this._store === null) {
       const name = this._dbName();
-      this._store = MemoryStore.open(name === undefined ? {} : { name });
+      // An old tab blocking the upgrade: say so; the open continues (and the notice goes) once that tab closes.
+      const onBlocked = (): void => this._fail(new AssistantError('storage_blocked', t('storage.blocked')));
+      this._store = MemoryStore.open(name === undefined ? { onBlocked } : { name, onBlocked });
       this._store.then(
         (store) => {
+          if (this.error?.code === 'storage_blocked') this.error = null;
           this._unsubscribe = store.subscribe((change) => {
+            // The list alone was refreshed here once; the open conversation never heard of the other tab's turns.
+            if (change.origin === 'remote' && change.type === 'turns') this.onRemoteTurns?.(change.sessionId);
             if (change.origin === 'remote' || change.type === 'everything-deleted') void this.refresh();
           });
         },

@@ -23,12 +23,15 @@ export const en = {
   'composer.hint': 'Enter sends · Shift+Enter new line · Esc stops',
   'composer.send': 'Send',
   'composer.stop': 'Stop',
+  'composer.long': 'A long text ({total} characters): shown here in part so the page stays responsive; it is sent whole.',
+  'composer.clear': 'Clear',
 
   'message.you': 'You:',
   'message.assistant': 'Assistant:',
   'message.typing': '…',
   'message.stopped': 'Stopped.',
   'message.interrupted': 'Interrupted: this reply was cut off. Regenerate to get a full one.',
+  'message.queued': 'Waiting for the reply another tab is getting in this conversation; then this message is saved and sent. Stop puts it back in the message box.',
   'message.showAll': 'Show all {total} characters',
   'message.partlySent': 'Only the first {sent} of {total} characters (about {tokens} tokens) were sent to the model; the whole message is saved.',
   'message.copy': 'Copy',
@@ -288,6 +291,9 @@ export const en = {
   'data.wipe.confirm': 'Delete everything',
   'data.wipe.done': 'All your data was deleted from this device.',
   'data.wipe.failed': 'Not everything could be deleted: {reason}',
+  'storage.blocked': 'Another tab of this app is still open with an older version of your data, so it cannot be updated. Close that tab (or reload it); this page then continues by itself, and nothing is lost. (storage_blocked)',
+  'storage.importFull': 'The browser ran out of room for this site during the import. Nothing was imported and your data is as before; free some space (delete old conversations or other sites\' data) and try again. (storage_full)',
+  'storage.replyFull': 'The browser ran out of room while saving this reply: it is shown whole here, but only part of it is saved, marked interrupted. Your message is saved. Free some space, then regenerate. (storage_full)',
 } as const;
 
 export type Messages = { readonly [K in keyof typeof en]: string };

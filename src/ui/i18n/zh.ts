@@ -25,12 +25,15 @@ export const zh: Messages = {
   'composer.hint': 'Enter 发送 · Shift+Enter 换行 · Esc 停止',
   'composer.send': '发送',
   'composer.stop': '停止',
+  'composer.long': '长文本（{total} 个字符）：此处只显示开头，以免页面卡顿；发送时发送全文。',
+  'composer.clear': '清除',
 
   'message.you': '你：',
   'message.assistant': '助手：',
   'message.typing': '…',
   'message.stopped': '已停止。',
   'message.interrupted': '已中断：这条回复没有写完。点“重新生成”得到完整回复。',
+  'message.queued': '正在等另一个标签页在这个对话里的回复；之后这条消息会保存并发送。点“停止”会把它放回输入框。',
   'message.showAll': '显示全部 {total} 个字符',
   'message.partlySent': '只有前 {sent} 个字符（共 {total} 个，约 {tokens} 个 token）发送给了模型；完整的消息已保存。',
   'message.copy': '复制',
@@ -290,4 +293,7 @@ export const zh: Messages = {
   'data.wipe.confirm': '全部删除',
   'data.wipe.done': '你的全部数据已从这台设备上删除。',
   'data.wipe.failed': '有些数据没能删除：{reason}',
+  'storage.blocked': '本应用的另一个标签页仍以旧版本打开着你的数据，所以无法更新。请关闭（或刷新）那个标签页，本页会自动继续，不会丢失任何内容。(storage_blocked)',
+  'storage.importFull': '导入时浏览器给本网站的存储空间已满。没有导入任何内容，你的数据保持原样；请释放一些空间（删除旧对话或其他网站的数据）后重试。(storage_full)',
+  'storage.replyFull': '保存这条回复时浏览器的存储空间已满：这里显示的是完整回复，但只保存了一部分，并标记为已中断。你的消息已保存。请释放一些空间后重新生成。(storage_full)',
 };
