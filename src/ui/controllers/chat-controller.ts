@@ -15,6 +15,7 @@ import type { EngineController } from './engine-controller.ts';
 import { HIDDEN_TAG, isVisibleTurn } from '../data/visible-turns.ts';
 import { readSentPart, sameSentPart, sentPartOf } from '../data/sent-part.ts';
 import { yieldToPage } from '../yield.ts';
+import { replySaveError } from './reply-save-error.ts';
 import type { HistoryTurn, PlannedPrompt, PromptPlanner } from './memory-planner.ts';
 
 /** `stopped`/`failed` in this visit; `interrupted` for a reply found cut off in the store. */
@@ -262,8 +263,10 @@ export class ChatController implements ReactiveController {
         }
       }
     } catch (error) {
-      if (writer !== null && !finished) await writer.interrupt().catch(() => null);
-      if (isAbortError(error) || abort.signal.aborted) update({ status: 'stopped' });
+      const saveError = writer !== null && !finished ? await writer.interrupt().then(() => null, (e: unknown) => e) : null;
+      const unsaved = replySaveError(saveError ?? error);
+      if (unsaved !== null) update({ status: 'failed', error: unsaved });
+      else if (isAbortError(error) || abort.signal.aborted) update({ status: 'stopped' });
       else update({ status: 'failed', error: toAssistantError(error) });
     } finally {
       if (writer !== null) await this._deps.planner.recordReply(sessionId, writer.turnId, reply.content, Date.now()).catch(() => {});

@@ -106,7 +106,8 @@ export class DataController implements ReactiveController {
       // Half an import is worse than none: take back what was written.
       for (const id of created) await store.deleteSession(id).catch(() => {});
       if (error instanceof ImportError) this._notify({ kind: 'error', key: error.key, params: error.params });
-      else this._notify({ kind: 'error', key: 'data.import.failed', params: { reason: error instanceof Error ? error.message : String(error) } });
+      else if (isStorageFull(error)) this._notify({ kind: 'error', key: 'storage.importFull' });
+      else this._notify({ kind: 'error', key: 'data.import.failed', params: { reason: withCode(error) } });
       return false;
     } finally {
       this.busy = false;
@@ -166,6 +167,15 @@ export class DataController implements ReactiveController {
     this.notice = notice;
     this._host.requestUpdate();
   }
+}
+
+const isStorageFull = (error: unknown): boolean => (error as { code?: unknown } | null)?.code === 'storage_full';
+
+/** An error's message with its code, so a report can name it. */
+function withCode(error: unknown): string {
+  const code = (error as { code?: unknown } | null)?.code;
+  const message = error instanceof Error ? error.message : String(error);
+  return typeof code === 'string' ? `${message} (${code})` : message;
 }
 
 function deleteDatabase(name: string): Promise<void> {
