@@ -1,19 +1,19 @@
 /**
  * The production build served by `vite preview` (COOP/COEP, the service worker) and a Chromium to drive it.
- * Each e2e file builds into its own folder; only the public files the tests need are copied (not the 500 MB
- * benchmark model that may sit in public/models).
+ * The app is built once per run (global-setup.ts) and each e2e file serves that folder with its own server.
  *
  * The model can be fetched from a second origin: the app is served at http://127.0.0.1:<port> and the same
  * server answers as http://localhost:<port>, which the browser treats as another site (with CORS, as a model
  * host must send under COEP). Service-worker network events are on, so `context.route` sees the worker's own
  * requests too.
  */
-import { cpSync, existsSync, mkdirSync, rmSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
-import { dirname, join } from 'node:path';
+import { join } from 'node:path';
 import { chromium, type APIResponse, type Browser, type BrowserContext, type Page, type Route } from 'playwright';
-import { build, preview, type PreviewServer } from 'vite';
+import { preview, type PreviewServer } from 'vite';
 import { afterAll, beforeAll } from 'vitest';
+import { SHARED_APP_DIR } from './global-setup.ts';
 
 /** As in ARCHITECTURE.md: Debian's Chromium, headless, nothing running in the background. */
 export const CHROMIUM_ARGS = ['--no-sandbox', '--disable-background-networking', '--disable-component-update', '--no-first-run', '--disable-sync'];
@@ -26,34 +26,16 @@ export interface BuiltApp {
   browser: Browser;
 }
 
-const PUBLIC_FILES = ['sw.js', 'tokenizer', 'models/test/qwen2-tiny.gguf', 'models/test/qwen2-tiny-loop.gguf'];
-
-/** Builds and serves the app once for the calling file; the getter is valid inside tests. */
+/** Serves the app built once for the run (global-setup.ts) for the calling file; the getter is valid inside tests. */
 export function useBuiltApp(name: string): () => BuiltApp {
-  const out = `.cache/e2e-${name}`;
   let server: PreviewServer | undefined;
   let app: BuiltApp | undefined;
 
   beforeAll(async () => {
     // Set before the browser starts: lets context.route see requests made by the service worker itself.
     process.env.PW_EXPERIMENTAL_SERVICE_WORKER_NETWORK_EVENTS = '1';
-    rmSync(out, { recursive: true, force: true });
-    // Vitest runs with NODE_ENV=test, which would make this a development build (no service worker, Lit's dev
-    // mode): build as `npm run build` does.
-    const nodeEnv = process.env.NODE_ENV;
-    process.env.NODE_ENV = 'production';
-    try {
-      await build({ configFile: 'vite.config.ts', mode: 'production', logLevel: 'error', build: { outDir: out, emptyOutDir: true, copyPublicDir: false } });
-    } finally {
-      process.env.NODE_ENV = nodeEnv;
-    }
-    for (const file of PUBLIC_FILES) {
-      const from = join('public', file);
-      if (!existsSync(from)) continue;
-      mkdirSync(dirname(join(out, file)), { recursive: true });
-      cpSync(from, join(out, file), { recursive: true });
-    }
-    server = await preview({ configFile: 'vite.config.ts', logLevel: 'error', build: { outDir: out }, preview: { port: 0, host: '127.0.0.1' } });
+    if (!existsSync(join(SHARED_APP_DIR, 'index.html'))) throw new Error(`${SHARED_APP_DIR} is missing: the e2e global setup builds it (run through the e2e project) [${name}]`);
+    server = await preview({ configFile: 'vite.config.ts', logLevel: 'error', build: { outDir: SHARED_APP_DIR }, preview: { port: 0, host: '127.0.0.1' } });
     const port = (server.httpServer.address() as AddressInfo).port;
     const browser = await chromium.launch({ executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium', args: CHROMIUM_ARGS });
     app = { origin: `http://127.0.0.1:${port}`, otherOrigin: `http://localhost:${port}`, browser };
@@ -62,7 +44,6 @@ export function useBuiltApp(name: string): () => BuiltApp {
   afterAll(async () => {
     await app?.browser.close();
     await new Promise<void>((resolve) => (server ? server.httpServer.close(() => resolve()) : resolve()));
-    rmSync(out, { recursive: true, force: true });
   });
 
   return () => {

@@ -5,9 +5,9 @@
  *   const site = useSite('offline', { isolation: false });
  *   it('…', async () => { const { origin, browser } = site(); … });
  *
- * The site is built from docs/site (or `docsDir`) into .cache/site-<name> with the widget in widget/, the test
- * model in widget/models/test/ (the `model` attribute points at it unless `model` is given) and the docs index in
- * docs-index/. As in harness.ts, the same server also answers as http://localhost:<port>, a second origin.
+ * The site is built from docs/site (or `docsDir`) into .cache/site-<name> with the widget (built once per run by
+ * global-setup.ts) in widget/, the test model in widget/models/test/ (the `model` attribute points at it unless
+ * `model` is given) and the docs index in docs-index/. As in harness.ts, the same server also answers as http://localhost:<port>, a second origin.
  */
 import { rmSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
@@ -15,7 +15,8 @@ import { chromium, type Browser } from 'playwright';
 import { preview, type PreviewServer } from 'vite';
 import { afterAll, beforeAll } from 'vitest';
 import { isolationHeaders } from '../../scripts/isolation-headers.ts';
-import { buildSite, buildWidget } from '../../scripts/site/build.ts';
+import { buildSite } from '../../scripts/site/build.ts';
+import { SHARED_WIDGET_DIR } from './global-setup.ts';
 import { CHROMIUM_ARGS } from './harness.ts';
 
 export interface UseSiteOptions {
@@ -44,23 +45,20 @@ export interface ServedSite {
 /** Builds and serves the site once for the calling file; the getter is valid inside tests. */
 export function useSite(name: string, options: UseSiteOptions): () => ServedSite {
   const dir = `.cache/site-${name}`;
-  const widgetDir = `.cache/site-${name}-widget`;
   let server: PreviewServer | undefined;
   let site: ServedSite | undefined;
 
   beforeAll(async () => {
     // Lets context.route see the requests the service worker makes itself.
     process.env.PW_EXPERIMENTAL_SERVICE_WORKER_NETWORK_EVENTS = '1';
-    await buildWidget(widgetDir);
     const built = await buildSite({
       outDir: dir,
-      widgetDir,
+      widgetDir: SHARED_WIDGET_DIR,
       testModel: true,
       ...(options.model !== undefined ? { model: options.model } : {}),
       ...(options.docsDir !== undefined ? { docsDir: options.docsDir } : {}),
       log: () => {},
     });
-    rmSync(widgetDir, { recursive: true, force: true });
     server = await preview({
       configFile: false,
       root: process.cwd(),
