@@ -4,7 +4,8 @@
  * what the tabs must share beyond that:
  * - BroadcastChannel: what changed, so each tab updates its in-memory vector index and its UI;
  * - Web Locks: "this reply is still streaming" (a lock per streaming turn, held by its writer: a turn left
- *   `streaming` whose lock is free was cut by a closed tab or a crash), and "one re-embedding job at a time".
+ *   `streaming` whose lock is free was cut by a closed tab or a crash), "one re-embedding job at a time", and
+ *   "one exchange at a time per conversation" (question stored to reply ended), so exchanges never interleave.
  * Both degrade to no-ops where the API is missing (old browsers, Node).
  */
 import type { Namespace } from './vector-index.ts';
@@ -58,21 +59,42 @@ function locks(): LockManager | null {
   return typeof navigator !== 'undefined' && navigator.locks !== undefined ? navigator.locks : null;
 }
 
+/** The lock a conversation's exchange holds, from storing the question to the end of its reply. */
+export function exchangeLockName(sessionId: string): string {
+  return `qwen-exchange:${sessionId}`;
+}
+
+export interface QueueOptions {
+  /** Called (once) when another holder makes this request wait. */
+  onQueued?: () => void;
+  /** Gives up waiting: the promise rejects with an AbortError and the lock is never taken. */
+  signal?: AbortSignal;
+}
+
 /**
  * Takes an exclusive lock and holds it until `release()` (or until the page dies, which is the point).
  * Resolves once the lock is held.
  */
-export async function holdLock(name: string): Promise<() => void> {
+export async function holdLock(name: string, options: QueueOptions = {}): Promise<() => void> {
   const manager = locks();
   if (manager === null) return () => {};
   let release!: () => void;
   const held = new Promise<void>((resolve) => (release = resolve));
-  await new Promise<void>((acquired, failed) => {
-    manager.request(name, () => {
-      acquired();
-      return held;
-    }).catch(failed);
-  });
+  const take = (lockOptions: LockOptions): Promise<boolean> =>
+    new Promise<boolean>((acquired, failed) => {
+      manager
+        .request(name, lockOptions, (lock) => {
+          acquired(lock !== null);
+          return lock === null ? undefined : held;
+        })
+        .catch(failed);
+    });
+  // A free lock is taken at once; only a wait is worth telling the caller about.
+  if (options.onQueued !== undefined) {
+    if (await take({ ifAvailable: true })) return release;
+    options.onQueued();
+  }
+  await take(options.signal === undefined ? {} : { signal: options.signal });
   return release;
 }
 

@@ -95,6 +95,11 @@ export class QwenChatApp extends LitElement {
     new LocaleController(this);
     this.conversations.onActiveChange = (id) => void this.chat.open(id);
     this.conversations.onDataChange = () => this.planner.invalidate();
+    // Another tab wrote turns: the open conversation shows them, and the next prompt's memory is read again.
+    this.conversations.onRemoteTurns = (sessionId) => {
+      this.planner.invalidate();
+      void this.chat.refresh(sessionId).catch(() => {});
+    };
     this.settings.onChange = () => this.planner.invalidate();
   }
 
@@ -189,7 +194,12 @@ export class QwenChatApp extends LitElement {
   }
 
   private _onSend(event: CustomEvent<{ text: string }>): void {
-    void this.chat.send(event.detail.text, () => (this._composer.value = ''));
+    void this.chat.send(
+      event.detail.text,
+      () => (this._composer.value = ''),
+      // A waiting message that was stopped: back into the composer, before anything typed since.
+      (text) => (this._composer.value = this._composer.value === '' ? text : `${text}\n${this._composer.value}`),
+    );
   }
 
   /** Opens a conversation (null: a new one); on a small screen the list, laid over the chat, closes. */

@@ -227,6 +227,7 @@ export class QwenMessageList extends LitElement {
             ${t('message.showAll', { total: formatNumber(m.content.length) })}
           </button>`
         : nothing}
+      ${m.status === 'queued' ? html`<span class="note" data-status="queued">${t('message.queued')}</span>` : nothing}
       ${m.sent === undefined
         ? nothing
         : html`<span class="note" data-sent=${m.sent.chars}

@@ -12,14 +12,19 @@ import type { MemoryStore } from '../../memory/store.ts';
 import { type AssistantError, isAbortError, toAssistantError } from '../../shared/errors.ts';
 import type { AppSettings } from '../data/settings.ts';
 import type { EngineController } from './engine-controller.ts';
+import { enterExchange, warnBeforeUnload } from './exchange-lock.ts';
 import { HIDDEN_TAG, isVisibleTurn } from '../data/visible-turns.ts';
+import { groupExchanges, withUnstored } from '../data/exchanges.ts';
 import { readSentPart, sameSentPart, sentPartOf } from '../data/sent-part.ts';
 import { yieldToPage } from '../yield.ts';
 import { replySaveError } from './reply-save-error.ts';
 import type { HistoryTurn, PlannedPrompt, PromptPlanner } from './memory-planner.ts';
 
-/** `stopped`/`failed` in this visit; `interrupted` for a reply found cut off in the store. */
-export type MessageStatus = 'complete' | 'streaming' | 'stopped' | 'failed' | 'interrupted';
+/**
+ * `stopped`/`failed` in this visit; `interrupted` for a reply found cut off in the store; `queued` for a question
+ * waiting (not stored yet) while another tab's exchange in this conversation ends.
+ */
+export type MessageStatus = 'complete' | 'streaming' | 'stopped' | 'failed' | 'interrupted' | 'queued';
 
 export interface UiMessage {
   /** The stored turn's id; `pending:<n>` for a reply that failed before it was stored. */
@@ -34,6 +39,8 @@ export interface UiMessage {
   chunks: number;
   /** A user message too long for the window: the part the model got (stored with the turn). */
   sent?: SentPart;
+  /** A reply's question (its stored `replyTo`). */
+  replyTo?: string;
 }
 
 /** What the inspector draws: the last request's prompt report and, once the reply ended, the engine's counters. */
@@ -59,6 +66,12 @@ const pending = (() => {
   let n = 0;
   return () => `pending:${++n}`;
 })();
+const queuedId = (() => {
+  let n = 0;
+  return () => `queued:${++n}`;
+})();
+/** Only in this tab: a question waiting for the lock, a reply that failed before it was stored. */
+const unstored = (m: UiMessage): boolean => m.id.startsWith('pending:') || m.id.startsWith('queued:');
 
 function fromTurn(t: TurnRecord): UiMessage {
   const status: MessageStatus = t.status === 'complete' ? 'complete' : 'interrupted';
@@ -71,8 +84,12 @@ function fromTurn(t: TurnRecord): UiMessage {
     createdAt: t.createdAt,
     chunks: 0,
     ...(sent === null ? {} : { sent }),
+    ...(t.role === 'assistant' && t.replyTo !== null ? { replyTo: t.replyTo } : {}),
   };
 }
+
+/** An empty reply that never completed says nothing: not shown (unless this tab is still writing it). */
+const emptyCut = (t: TurnRecord): boolean => t.role === 'assistant' && t.content === '' && t.status !== 'complete';
 
 export class ChatController implements ReactiveController {
   messages: UiMessage[] = [];
@@ -83,6 +100,11 @@ export class ChatController implements ReactiveController {
   error: AssistantError | null = null;
   private _abort: AbortController | null = null;
   private _loadRun = 0;
+  /** Other tabs' writes to the open conversation seen so far, and how many of them the list shows. */
+  private _remoteWrites = 0;
+  private _shownWrites = 0;
+  /** This tab holds the conversation's exchange lock: its own writes are under way, the list is its own. */
+  private _inExchange = false;
 
   constructor(
     private readonly _host: ReactiveControllerHost,
@@ -110,39 +132,107 @@ export class ChatController implements ReactiveController {
     this.error = null;
     this._host.requestUpdate();
     if (sessionId === null) return;
+    this._shownWrites = this._remoteWrites;
     const turns = await (await this._deps.store()).listTurns(sessionId);
     if (run !== this._loadRun) return;
-    this.messages = turns.filter((t) => isVisibleTurn(t) && !(t.role === 'assistant' && t.content === '' && t.status !== 'complete')).map(fromTurn);
+    this.messages = groupExchanges(turns.filter((t) => isVisibleTurn(t) && !emptyCut(t))).map(fromTurn);
     this._host.requestUpdate();
   }
 
   /**
-   * Stores the message, then streams the reply. `accepted` runs once the message is stored (the composer
-   * clears then); when storing fails the text stays where the user typed it.
+   * Another tab wrote to a conversation: the open one is read again. What only this tab has (a waiting question,
+   * the reply it streams) stays; during this tab's own exchange the read waits for its end.
    */
-  async send(text: string, accepted?: () => void): Promise<void> {
+  async refresh(sessionId: string): Promise<void> {
+    if (sessionId !== this.sessionId) return;
+    this._remoteWrites++;
+    if (this._inExchange) return;
+    await this._reread(sessionId);
+  }
+
+  /** `inside`: called by this tab's exchange itself, under the lock. */
+  private async _reread(sessionId: string, inside = false): Promise<void> {
+    const run = this._loadRun;
+    const seen = this._remoteWrites;
+    const turns = await (await this._deps.store()).listTurns(sessionId);
+    // Another conversation opened meanwhile, or this tab's exchange began: its list is newer than this read.
+    if (run !== this._loadRun || sessionId !== this.sessionId || (this._inExchange && !inside)) return;
+    const local = new Map(this.messages.map((m) => [m.id, m]));
+    const shown = groupExchanges(turns.filter((t) => isVisibleTurn(t) && (local.has(t.id) || !emptyCut(t))));
+    this.messages = withUnstored(
+      shown.map((t) => local.get(t.id) ?? fromTurn(t)),
+      this.messages.filter(unstored),
+    );
+    this._shownWrites = Math.max(this._shownWrites, seen);
+    this._host.requestUpdate();
+  }
+
+  /** Waits for the conversation's exchange lock (see exchange-lock.ts), held until the reply ends. */
+  private async _enterExchange(sessionId: string, signal: AbortSignal, onQueued?: () => void): Promise<() => void> {
+    const release = await enterExchange(sessionId, signal, onQueued);
+    this._inExchange = true;
+    return () => {
+      this._inExchange = false;
+      release();
+    };
+  }
+
+  /**
+   * Stores the message, then streams the reply. `accepted` runs once the message is stored, or shown as waiting
+   * for another tab's exchange (the composer clears then); when storing fails the text stays where the user typed
+   * it, or goes back there (`returned`) from a waiting message that was stopped.
+   */
+  async send(text: string, accepted?: () => void, returned?: (text: string) => void): Promise<void> {
     if (this.busy || text.trim() === '') return;
     const abort = new AbortController();
     this._abort = abort;
     let turn: TurnRecord;
+    let sessionId: string;
+    let leave: (() => void) | null = null;
+    let queued: UiMessage | null = null;
     try {
       const store = await this._deps.store();
-      const sessionId = this.sessionId ?? (await this._deps.createSession(text));
+      sessionId = this.sessionId ?? (await this._deps.createSession(text));
       this.sessionId = sessionId;
+      // The question is stored inside the lock, so exchanges never interleave in storage. While another tab's
+      // exchange ends it shows as waiting (the composer is free again), and closing the tab asks first.
+      leave = await this._enterExchange(sessionId, abort.signal, () => {
+        queued = { id: queuedId(), role: 'user', content: text, status: 'queued', createdAt: Date.now(), chunks: 0 };
+        this.messages = [...this.messages, queued];
+        accepted?.();
+        globalThis.addEventListener?.('beforeunload', warnBeforeUnload);
+        this._host.requestUpdate();
+      });
       turn = await store.appendTurn({ sessionId, role: 'user', content: text });
     } catch (error) {
+      leave?.();
       this._abort = null;
-      this.error = toAssistantError(error);
+      if (queued !== null) {
+        this.messages = this.messages.filter((m) => m !== queued);
+        returned?.(text); // stopped or failed while waiting: the text goes back where it was typed
+      }
+      if (!isAbortError(error)) this.error = toAssistantError(error);
       this._host.requestUpdate();
       return;
+    } finally {
+      globalThis.removeEventListener?.('beforeunload', warnBeforeUnload);
     }
     this.error = null;
-    accepted?.();
-    this.messages = [...this.messages, fromTurn(turn)];
+    if (queued === null) accepted?.();
+    this.messages = [...this.messages.filter((m) => m !== queued), fromTurn(turn)];
+    if (this._shownWrites !== this._remoteWrites) await this._catchUp(sessionId, turn.id);
     this._deps.touched();
     // The message shows before its prompt is planned (each step its own task, so the page never stalls).
     await yieldToPage();
-    await this._generate(abort, false);
+    await this._generate(abort, false, leave);
+  }
+
+  /** Inside the lock, before a reply: the list gets what other tabs wrote, with `last` (this question) at its end. */
+  private async _catchUp(sessionId: string, last?: string): Promise<void> {
+    // On failure the list is kept as it was: the next change or visit reads it again.
+    await this._reread(sessionId, true).catch(() => undefined);
+    const at = last === undefined ? -1 : this.messages.findIndex((m) => m.id === last);
+    if (at >= 0 && at < this.messages.length - 1) this.messages = [...this.messages.filter((m) => m.id !== last), this.messages[at]!];
   }
 
   stop(): void {
@@ -154,6 +244,8 @@ export class ChatController implements ReactiveController {
     if (this.busy || this.sessionId === null) return;
     const abort = new AbortController();
     this._abort = abort;
+    const leave = await this._lockFor(this.sessionId, abort);
+    if (leave === null) return;
     const last = this.messages.at(-1);
     if (last?.role === 'assistant') {
       this.messages = this.messages.slice(0, -1);
@@ -161,11 +253,27 @@ export class ChatController implements ReactiveController {
       await this._hide([last]);
     }
     if (this.messages.at(-1)?.role !== 'user') {
+      leave();
       this._abort = null;
       this._host.requestUpdate();
       return;
     }
-    await this._generate(abort, true);
+    await this._generate(abort, true, leave);
+  }
+
+  /** The exchange lock for a regenerate or an edit, with the list caught up; null when stopped while waiting. */
+  private async _lockFor(sessionId: string, abort: AbortController): Promise<(() => void) | null> {
+    this._host.requestUpdate();
+    try {
+      const leave = await this._enterExchange(sessionId, abort.signal);
+      if (this._shownWrites !== this._remoteWrites) await this._catchUp(sessionId);
+      return leave;
+    } catch {
+      // Only a stop ends the wait (holdLock rejects on abort alone).
+      if (this._abort === abort) this._abort = null;
+      this._host.requestUpdate();
+      return null;
+    }
   }
 
   /** Kept for callers of the first version: a retry is a regenerate. */
@@ -176,14 +284,18 @@ export class ChatController implements ReactiveController {
   /** Replaces the last user message with `text` and asks again; the replies after it are replaced. */
   async editLast(text: string): Promise<void> {
     if (this.busy || this.sessionId === null || text.trim() === '') return;
-    const index = this.messages.findLastIndex((m) => m.role === 'user');
-    if (index < 0) return;
+    if (this.messages.findLastIndex((m) => m.role === 'user') < 0) return;
     const abort = new AbortController();
     this._abort = abort;
+    const leave = await this._lockFor(this.sessionId, abort);
+    if (leave === null) return;
+    // Read after the wait: another tab's exchange may have come first, and its question is now the last one.
+    const index = this.messages.findLastIndex((m) => m.role === 'user');
     const user = this.messages[index]!;
     try {
       await (await this._deps.store()).updateTurn(user.id, { content: text });
     } catch (error) {
+      leave();
       this._abort = null;
       this.error = toAssistantError(error);
       this._host.requestUpdate();
@@ -193,7 +305,7 @@ export class ChatController implements ReactiveController {
     this.messages = [...this.messages.slice(0, index), { ...user, content: text, createdAt: Date.now() }];
     this._host.requestUpdate();
     await this._hide(replaced);
-    await this._generate(abort, true);
+    await this._generate(abort, true, leave);
   }
 
   /** Shows on the message (and keeps with its turn) how much of it the model got, when that changed. */
@@ -216,11 +328,11 @@ export class ChatController implements ReactiveController {
     }
   }
 
-  /** Streams a reply to the last message (a user message). */
-  private async _generate(abort: AbortController, again: boolean): Promise<void> {
+  /** Streams a reply to the last message (a user message); `leave` ends the exchange (its lock) once the reply did. */
+  private async _generate(abort: AbortController, again: boolean, leave: () => void): Promise<void> {
     const sessionId = this.sessionId!;
     const user = this.messages.at(-1)!;
-    const reply: UiMessage = { id: pending(), role: 'assistant', content: '', status: 'streaming', createdAt: Date.now(), chunks: 0 };
+    const reply: UiMessage = { id: pending(), role: 'assistant', content: '', status: 'streaming', createdAt: Date.now(), chunks: 0, replyTo: user.id };
     this.messages = [...this.messages, reply];
     this._host.requestUpdate();
     const update = (patch: Partial<UiMessage>): void => {
@@ -270,6 +382,9 @@ export class ChatController implements ReactiveController {
       else update({ status: 'failed', error: toAssistantError(error) });
     } finally {
       if (writer !== null) await this._deps.planner.recordReply(sessionId, writer.turnId, reply.content, Date.now()).catch(() => {});
+      leave();
+      // Other tabs' writes seen during the exchange (only where Web Locks are missing) show now.
+      if (this.sessionId !== null && this._shownWrites !== this._remoteWrites) void this._reread(this.sessionId).catch(() => undefined);
       if (this._abort === abort) this._abort = null;
       this._deps.touched();
       this._host.requestUpdate();

@@ -9,9 +9,8 @@ import type { TokenCount } from '../../memory/chunking.ts';
 import type { MemoryStore } from '../../memory/store.ts';
 import type { DocsImportProgress, DocsImportSkip } from '../data/docs-import.ts';
 import { clearAllFilesAndCaches } from '../data/model-cache.ts';
-import { ImportError, buildExport, exportFileName, readExportFile, type ExportConversation, type ExportFile } from '../data/export-format.ts';
+import { ImportError, buildExport, exportFileName, exportMessages, readExportFile, type ExportConversation, type ExportFile } from '../data/export-format.ts';
 import type { MessageKey, MessageParams } from '../i18n/index.ts';
-import { isVisibleTurn } from '../data/visible-turns.ts';
 
 export interface DataNotice {
   kind: 'ok' | 'error';
@@ -56,13 +55,13 @@ export class DataController implements ReactiveController {
     const sessions = (await store.listSessions()).filter((s) => id === undefined || s.id === id);
     const conversations: ExportConversation[] = [];
     for (const s of sessions) {
-      const turns = (await store.listTurns(s.id)).filter((t) => isVisibleTurn(t) && !(t.role === 'assistant' && t.content === ''));
+      const turns = await store.listTurns(s.id);
       conversations.push({
         id: s.id,
         title: s.title,
         createdAt: s.createdAt,
         updatedAt: s.updatedAt,
-        messages: turns.map((t) => ({ role: t.role, content: t.content, createdAt: t.createdAt, status: t.status === 'complete' ? 'complete' : 'interrupted' })),
+        messages: exportMessages(turns),
       });
     }
     return buildExport(conversations);

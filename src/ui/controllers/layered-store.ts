@@ -12,6 +12,7 @@ import { keyTerms } from '../../memory/retrieval/key-terms.ts';
 import { InMemoryChunkStore, type ChunkStore, type DocEntry, type HeatEntry, type SessionEntry, type TurnEntry } from '../../memory/retrieval/records.ts';
 import type { WorkingMemoryPort } from '../../memory/layered/working-memory.ts';
 import { LOCAL_USER, isVisibleTurn } from '../data/visible-turns.ts';
+import { groupExchanges } from '../data/exchanges.ts';
 
 export const LAYERED_STORAGE_KEY = 'qwen.layered.v1';
 
@@ -59,7 +60,8 @@ export class ConversationChunkStore implements ChunkStore {
       const turns = (await this._store.listTurns(session.id)).filter(
         (t) => isVisibleTurn(t) && t.status !== 'streaming' && t.content !== '' && !this._exclude.has(t.id),
       );
-      turns.forEach((t, i) => out.push(this._entry(t, i + 1)));
+      // The prompt's history follows this order: each reply after its question, even in interleaved old data.
+      groupExchanges(turns).forEach((t, i) => out.push(this._entry(t, i + 1)));
     }
     return out;
   }

@@ -2,8 +2,11 @@
  * The conversation export file (README, "Export format"): versioned JSON, and its validation on import. A file
  * is checked whole before anything is written, so a malformed or oversized one changes nothing.
  */
+import type { TurnRecord } from '../../memory/records.ts';
 import { AssistantError } from '../../shared/errors.ts';
 import type { MessageKey, MessageParams } from '../i18n/index.ts';
+import { groupExchanges } from './exchanges.ts';
+import { isVisibleTurn } from './visible-turns.ts';
 
 export const EXPORT_FORMAT = 'qwen-local-assistant/conversations';
 export const EXPORT_VERSION = 1;
@@ -49,6 +52,15 @@ export class ImportError extends AssistantError {
     super('invalid_input', key);
     this.name = 'ImportError';
   }
+}
+
+/**
+ * A conversation's stored turns as the file's messages: what the user sees (no hidden or empty replies), each reply
+ * right after its question, so a file from interleaved data reads (and imports) as whole exchanges.
+ */
+export function exportMessages(turns: readonly TurnRecord[]): ExportMessage[] {
+  const shown = turns.filter((t) => isVisibleTurn(t) && !(t.role === 'assistant' && t.content === ''));
+  return groupExchanges(shown).map((t) => ({ role: t.role, content: t.content, createdAt: t.createdAt, status: t.status === 'complete' ? 'complete' : 'interrupted' }));
 }
 
 export function buildExport(conversations: ExportConversation[], now = Date.now()): ExportFile {
