@@ -6,6 +6,8 @@ export type ErrorCode =
   | 'aborted'
   | 'worker_crashed'
   | 'model_not_found'
+  /** The weights are not on this device (never downloaded, or evicted by the browser) and the user has not agreed to download them. */
+  | 'model_not_downloaded'
   | 'network'
   | 'load_failed'
   | 'webgpu_unavailable'

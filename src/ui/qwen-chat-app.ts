@@ -114,6 +114,11 @@ export class QwenChatApp extends LitElement {
       this._engine.beforeLoad = () => whenServiceWorkerReady();
       // After a crash the load panel offers Retry when the weights are still here, the download question otherwise.
       this._engine.afterCrash = () => void this.model.refresh(this.source);
+      // Evicted weights are not downloaded again without the user's go (the load card asks), unless `autoload`.
+      this._engine.canLoadWithoutAsking = async () => {
+        await this.model.refresh(this.source);
+        return this.autoload || this.model.cached === true;
+      };
     }
     return this._engine;
   }
@@ -167,6 +172,7 @@ export class QwenChatApp extends LitElement {
 
   /** Load (or Retry) from the load panel: a reply that failed with the engine is asked again, which loads it. */
   private _loadOrRetry(): void {
+    this.engine.agreeToDownload();
     const last = this.chat.messages.at(-1);
     if (last?.role === 'assistant' && last.status === 'failed' && !this.chat.busy) void this.chat.regenerate();
     else this._load();

@@ -8,6 +8,7 @@ import { EngineClient } from '../../engine/client.ts';
 import type { BackendPreference, LoadProgress, LoadResult, ModelSource } from '../../engine/protocol.ts';
 import { assertModelAllowed } from '../../engine/model-urls.ts';
 import { AssistantError, toAssistantError } from '../../shared/errors.ts';
+import { t } from '../i18n/index.ts';
 
 export type EngineStatus = 'idle' | 'loading' | 'ready' | 'error';
 
@@ -42,6 +43,14 @@ export class EngineController implements ReactiveController {
   beforeLoad: (() => Promise<void>) | null = null;
   /** Runs after the worker died (pending requests already failed): the app checks what is still on the device. */
   afterCrash: ((error: AssistantError) => void) | null = null;
+  /**
+   * Whether a load may go ahead unasked (set by the app): the weights are on this device, or the page said to
+   * load at once. When it says no, only a load the user agreed to (`agreeToDownload`) may fetch them: weights the
+   * browser evicted behind the app's back are not downloaded again (hundreds of MB) because a message was sent or
+   * the engine restarted.
+   */
+  canLoadWithoutAsking: (() => Promise<boolean>) | null = null;
+  private _downloadAgreed = false;
   private _loading: Promise<LoadResult> | null = null;
   private _loadedKey = '';
   private _samples: Array<{ at: number; bytes: number }> = [];
@@ -83,6 +92,11 @@ export class EngineController implements ReactiveController {
     return this._loading;
   }
 
+  /** The user said go (or the page was told to load at once): the next load may download the weights. */
+  agreeToDownload(): void {
+    this._downloadAgreed = true;
+  }
+
   /** Frees the model (before its files are deleted); the next request loads it again. */
   async unload(): Promise<void> {
     await this._loading?.catch(() => {});
@@ -122,6 +136,9 @@ export class EngineController implements ReactiveController {
     try {
       // A host the page's CSP leaves out: say so now, rather than a blocked or silently allowed download.
       assertModelAllowed(this._settings().source, allowModelHostHint);
+      if (!this._downloadAgreed && this.canLoadWithoutAsking !== null && !(await this.canLoadWithoutAsking())) {
+        throw new AssistantError('model_not_downloaded', t('load.notOnDevice'));
+      }
       this.loaded = null;
       if (replacing) await this.client.unload().catch(() => {});
       await this.beforeLoad?.().catch(() => {});
@@ -139,10 +156,13 @@ export class EngineController implements ReactiveController {
       this.loaded = result;
       this._loadedKey = key;
       this.status = 'ready';
+      // Agreed for this download only: weights evicted later are asked for again.
+      this._downloadAgreed = false;
       return result;
     } catch (error) {
       this.error = error instanceof AssistantError ? error : toAssistantError(error, 'load_failed');
-      this.status = 'error';
+      // Nothing failed, the weights are just not here: back to the first-run question (the download card).
+      this.status = this.error.code === 'model_not_downloaded' ? 'idle' : 'error';
       this.loaded = null;
       throw this.error;
     } finally {
