@@ -7,7 +7,7 @@
  * most W tokens comes out the same.
  */
 import { sanitizeText } from './sanitize.ts';
-import type { TokenCounter } from './tokens.ts';
+import { newlineSegments, type TokenCounter } from './tokens.ts';
 
 /** Pieces beyond the window, so the piece a cut falls in (and any one it changes) is never among the first W. */
 const MARGIN_PIECES = 64;
@@ -34,4 +34,41 @@ export function promptHead(text: string, windowTokens: number, counter: TokenCou
     if (counter.atLeast(sanitizeText(head)) > need) return head;
   }
   return text;
+}
+
+/** Lines are counted in groups of at least this many characters (the counter remembers the lines of longer texts). */
+const GROUP_CHARS = 1_000;
+/** Counting work between two pauses. */
+const SLICE_MS = 12;
+
+/**
+ * `promptHead` for the page's thread, and tighter: with a tokenizer whose lines tokenize independently, the lines
+ * are counted exactly, a group at a time with `pause` between, until they hold more than the window: the tokens
+ * of those lines are then the first tokens of the whole text. A 100,000-character paste is thus never tokenized
+ * in one task, and the start kept is only as long as it must be (the cheap bound of `promptHead` counts a run of
+ * Chinese characters as one piece, so its start may be half the text). The counts stay in the counter's memo,
+ * so the prompt's own counting of the start is look-ups. Falls back to `promptHead` otherwise.
+ */
+export async function promptHeadSliced(text: string, windowTokens: number, counter: TokenCounter, pause: () => Promise<void>): Promise<string> {
+  const need = windowTokens + MARGIN_PIECES;
+  if (counter.splitsAfterNewline !== true || text.length <= need * CHARS_PER_TOKEN_GUESS) return promptHead(text, windowTokens, counter);
+  let since = performance.now();
+  let tokens = 0;
+  let end = 0;
+  let group = '';
+  for (const segment of newlineSegments(text)) {
+    group += segment;
+    if (group.length < GROUP_CHARS) continue;
+    // Counted as the engine will see it: sanitized (sanitizing never moves a newline).
+    tokens += counter.count(sanitizeText(group));
+    end += group.length;
+    group = '';
+    if (tokens > need) return end < text.length ? text.slice(0, end) : text;
+    if (performance.now() - since >= SLICE_MS) {
+      await pause();
+      since = performance.now();
+    }
+  }
+  // Too few lines to cut at (one long line): the cheap bound decides.
+  return promptHead(text, windowTokens, counter);
 }

@@ -48,6 +48,8 @@ export interface TokenCounter {
   decode(ids: readonly number[]): string;
   /** A lower bound on `count(text)` that costs no tokenizing (0 when the tokenizer offers none). */
   atLeast(text: string): number;
+  /** Lines tokenize independently (`TextTokenizer.splitsAfterNewline`): a text's count is its lines' counts added up. */
+  readonly splitsAfterNewline?: boolean;
   readonly stats: TokenCounterStats;
 }
 
@@ -105,6 +107,10 @@ export class CachedTokenCounter implements TokenCounter {
 
   /** Counts of lines of long texts (only for a tokenizer that splits after newlines). */
   private _segments = new Map<string, number>();
+
+  get splitsAfterNewline(): boolean {
+    return this._tokenizer.splitsAfterNewline === true;
+  }
 
   constructor(tokenizer: TextTokenizer, options: CachedTokenCounterOptions = {}) {
     this._tokenizer = tokenizer;

@@ -4,6 +4,7 @@
  */
 import type { ChatMessage } from '../engine/protocol.ts';
 import { uncachedMessageTokens } from './chatml.ts';
+import { promptHead } from './head.ts';
 import type { ContextConfig } from './config.ts';
 import type { ExcludeReason, Pick, SelectionUnit } from './select.ts';
 import type { TokenCounter } from './tokens.ts';
@@ -68,7 +69,8 @@ export function cutToFit(
   if (originalTokens <= maxTokens) return { message, originalTokens, keptTokens: originalTokens };
   const { content } = message;
   const overhead = size({ role: message.role, content: config.truncationMarker });
-  const ids = counter.encode(content);
+  // Only the start can be kept: tokenizing a 100,000-character paste whole would block the page (head.ts).
+  const ids = counter.encode(promptHead(content, maxTokens, counter));
   let k = Math.min(ids.length, maxTokens - overhead);
   for (let attempt = 0; attempt < 12 && k >= config.minCutTokens; attempt++) {
     let end = graphemeBoundary(content, decodedPrefixLength(ids, k, content, counter));

@@ -4,10 +4,13 @@
  * 400 tokens each, cut at paragraph, then sentence, then character boundaries. Parts are exact slices of the
  * turn: joined in order they give the turn's content back. Pure, no DOM.
  */
+import { newlineSegments } from '../context/tokens.ts';
 
 /** What the store needs of a tokenizer; the context engine's `TokenCounter` fits. */
 export interface TokenCount {
   count(text: string): number;
+  /** A cheap lower bound on `count(text)`, when the tokenizer has one (the Qwen counter does). */
+  atLeast?(text: string): number;
 }
 
 export const PART_MAX_TOKENS = 400;
@@ -86,16 +89,18 @@ function fitPrefix(text: string, start: number, end: number, max: number, counte
 }
 
 /**
- * Pieces of at most `max` tokens each, covering `text` exactly and in order. Empty when the text fits in one
- * piece (the exchange chunk then covers it).
+ * The splitting, as steps: it yields after each bounded piece of work (one paragraph, one sentence cut, one
+ * packed part), so a driver may give the page a turn in between. Returns the parts.
  */
-export function splitIntoParts(text: string, counter: TokenCount, max = PART_MAX_TOKENS): TextPart[] {
-  if (text.length === 0 || counter.count(text) <= max) return [];
+function* partSteps(text: string, counter: TokenCount, max: number): Generator<void, TextPart[]> {
+  // A cheap lower bound first: a 100,000-character paste is not tokenized whole just to learn it is long.
+  if (text.length === 0 || ((counter.atLeast?.(text) ?? 0) <= max && counter.count(text) <= max)) return [];
   // Atoms: paragraphs, then sentences of paragraphs that are too long, then hard cuts of sentences too long.
   const atoms: Array<{ start: number; end: number; tokens: number }> = [];
   for (const para of splitKeeping(text, 0, PARAGRAPH)) {
     const paraText = text.slice(para.start, para.end);
-    const paraTokens = counter.count(paraText);
+    const paraTokens = (counter.atLeast?.(paraText) ?? 0) > max ? max + 1 : counter.count(paraText);
+    yield;
     if (paraTokens <= max) {
       atoms.push({ ...para, tokens: paraTokens });
       continue;
@@ -106,6 +111,7 @@ export function splitIntoParts(text: string, counter: TokenCount, max = PART_MAX
         const len = fitPrefix(text, start, sentence.end, max, counter);
         atoms.push({ start, end: start + len, tokens: counter.count(text.slice(start, start + len)) });
         start += len;
+        yield;
       }
     }
   }
@@ -129,8 +135,65 @@ export function splitIntoParts(text: string, counter: TokenCount, max = PART_MAX
       j--;
     }
     i = j;
+    yield;
   }
   return parts;
+}
+
+/**
+ * Pieces of at most `max` tokens each, covering `text` exactly and in order. Empty when the text fits in one
+ * piece (the exchange chunk then covers it).
+ */
+export function splitIntoParts(text: string, counter: TokenCount, max = PART_MAX_TOKENS): TextPart[] {
+  const steps = partSteps(text, counter, max);
+  for (;;) {
+    const step = steps.next();
+    if (step.done === true) return step.value;
+  }
+}
+
+/** Work done between two pauses of `splitIntoPartsSliced`: well under a frame, even on a loaded machine. */
+const SLICE_MS = 12;
+
+/**
+ * `splitIntoParts` for a long text on the page's thread: the same parts, but it pauses (`pause`, e.g. a yield to
+ * the event loop) whenever it has worked `SLICE_MS`, so tokenizing a long paste never blocks the page for long.
+ */
+export async function splitIntoPartsSliced(text: string, counter: TokenCount, pause: () => Promise<void>, max = PART_MAX_TOKENS): Promise<TextPart[]> {
+  const steps = partSteps(text, counter, max);
+  let since = performance.now();
+  for (;;) {
+    const step = steps.next();
+    if (step.done === true) return step.value;
+    if (performance.now() - since >= SLICE_MS) {
+      await pause();
+      since = performance.now();
+    }
+  }
+}
+
+/** Lines are counted in groups of at least this many characters (a line-memoizing counter keeps longer texts' lines). */
+const COUNT_GROUP_CHARS = 1_000;
+
+/**
+ * `counter.count(text)` for a long text on the page's thread, exact, in slices: the lines are counted first, a
+ * group at a time with pauses between, which fills the memo of a counter that counts long texts line by line
+ * (the app's Qwen counter); the final whole count is then mostly look-ups. Any other counter just counts twice.
+ */
+export async function countSliced(text: string, counter: TokenCount, pause: () => Promise<void>): Promise<number> {
+  let since = performance.now();
+  let group = '';
+  for (const segment of newlineSegments(text)) {
+    group += segment;
+    if (group.length < COUNT_GROUP_CHARS) continue;
+    counter.count(group);
+    group = '';
+    if (performance.now() - since >= SLICE_MS) {
+      await pause();
+      since = performance.now();
+    }
+  }
+  return counter.count(text);
 }
 
 /** The text of an exchange chunk: the user's message, then the reply. */

@@ -12,6 +12,10 @@ import type { MemoryDatabase } from './schema.ts';
 import type { MemoryLogger } from './validate.ts';
 
 const SAVE_DELAY_MS = 2_000;
+/** A change of more text than this is counted in the background, a text at a time (a 100,000-character paste). */
+const SYNC_CHARS = 16_000;
+/** Counting work between two yields to the page. */
+const SLICE_MS = 12;
 
 export class StatsKeeper {
   private readonly _db: MemoryDatabase;
@@ -26,10 +30,43 @@ export class StatsKeeper {
     this._now = now;
   }
 
+  /** Changes still being counted in the background, in order; `discard` makes them stop. */
+  private _queue: Promise<void> = Promise.resolve();
+  private _queued = 0;
+  private _generation = 0;
+
   change(embedder: Embedder, added: readonly string[], removed: readonly string[]): void {
-    if (embedder.stats === undefined || (added.length === 0 && removed.length === 0)) return;
-    embedder.stats.remove(removed);
-    embedder.stats.add(added);
+    const stats = embedder.stats;
+    if (stats === undefined || (added.length === 0 && removed.length === 0)) return;
+    const chars = [...added, ...removed].reduce((n, t) => n + t.length, 0);
+    if (chars <= SYNC_CHARS && this._queued === 0) {
+      stats.remove(removed);
+      stats.add(added);
+      this._changed(embedder);
+      return;
+    }
+    // Queued behind any earlier one, so changes still apply in order.
+    const generation = this._generation;
+    this._queued++;
+    this._queue = this._queue.then(async () => {
+      let since = performance.now();
+      for (const [texts, apply] of [[removed, (t: string) => stats.remove([t])], [added, (t: string) => stats.add([t])]] as const) {
+        for (const text of texts) {
+          if (generation !== this._generation) return;
+          apply(text);
+          if (performance.now() - since >= SLICE_MS) {
+            await yieldToEventLoop();
+            since = performance.now();
+          }
+        }
+      }
+      if (generation === this._generation) this._changed(embedder);
+    })
+      .catch((error: unknown) => this._logger.warn('[memory] counting IDF statistics failed', error))
+      .finally(() => this._queued--);
+  }
+
+  private _changed(embedder: Embedder): void {
     this._dirty = true;
     if (this._timer === null) {
       this._timer = setTimeout(() => {
@@ -52,6 +89,7 @@ export class StatsKeeper {
 
   /** Forgets unsaved changes (after "delete everything"). */
   discard(): void {
+    this._generation++;
     if (this._timer !== null) clearTimeout(this._timer);
     this._timer = null;
     this._dirty = false;

@@ -5,10 +5,11 @@
  * overlapping read-write transactions one after the other, across connections.
  */
 import { AssistantError } from '../shared/errors.ts';
-import { exchangeText, splitIntoParts, type TokenCount } from './chunking.ts';
+import { countSliced, exchangeText, splitIntoParts, splitIntoPartsSliced, type TextPart, type TokenCount } from './chunking.ts';
 import { writeTx, type WriteTx } from './db.ts';
 import type { Embedder } from './embedders/embedder.ts';
 import type { ChunkRecord, SentPart, TurnRecord } from './records.ts';
+import { yieldToEventLoop } from './memory-index.ts';
 import type { MemoryDatabase } from './schema.ts';
 import { isChunkRecord, isSessionRecord, isTurnRecord } from './validate.ts';
 
@@ -65,14 +66,15 @@ export async function takeSeq(tx: Tx, sessionId: string, now: number): Promise<n
   return seq;
 }
 
-type ChunkDraft = Omit<ChunkRecord, 'rev' | 'createdAt' | 'updatedAt' | 'heat' | 'tokenCount' | 'embedding'>;
+type ChunkDraft = Omit<ChunkRecord, 'rev' | 'createdAt' | 'updatedAt' | 'heat' | 'tokenCount' | 'embedding'> & { tokens?: number };
 
 /** The record to write for `draft`, or null when the stored chunk already has this text (its vector and heat stay). */
 function nextChunk(ctx: WriteContext, previous: ChunkRecord | null, draft: ChunkDraft): ChunkRecord | null {
   if (previous !== null && previous.text === draft.text && previous.turnIds.join() === draft.turnIds.join()) return null;
+  const { tokens, ...record } = draft;
   return {
-    ...draft,
-    tokenCount: ctx.counter.count(draft.text),
+    ...record,
+    tokenCount: tokens ?? ctx.counter.count(draft.text),
     rev: (previous?.rev ?? 0) + 1,
     createdAt: previous?.createdAt ?? ctx.now,
     updatedAt: ctx.now,
@@ -99,11 +101,31 @@ export function embedInline(
   chunks.forEach((chunk, i) => (chunk.embedding = { embedder: ctx.embedderKey, vector: vectors[i]! }));
 }
 
+/** Content at least this long is split and counted before its transaction, in slices (`LongContent`). */
+const AHEAD_CHARS = 8_000;
+
+/**
+ * The parts and the token count of a long text, worked out before the transaction that stores it: a transaction
+ * commits once the page gets a turn, so inside it a 100,000-character paste would be tokenized in one long task.
+ */
+export interface LongContent {
+  content: string;
+  parts: TextPart[];
+  tokens: number;
+}
+
+/** `LongContent` for a long text, in slices that leave the page responsive; null for a short one. */
+export async function longContent(counter: TokenCount, content: string): Promise<LongContent | null> {
+  if (content.length < AHEAD_CHARS) return null;
+  const parts = await splitIntoPartsSliced(content, counter, yieldToEventLoop);
+  return { content, parts, tokens: await countSliced(content, counter, yieldToEventLoop) };
+}
+
 /**
  * Brings the chunks of a finished turn (not streaming) up to date: its exchange chunk and its parts. Unchanged
- * chunks are left alone, so their vectors and heat stay.
+ * chunks are left alone, so their vectors and heat stay. `ahead`: the turn's content split beforehand.
  */
-export async function writeTurnChunks(tx: Tx, ctx: WriteContext, turn: TurnRecord): Promise<ChunkChanges> {
+export async function writeTurnChunks(tx: Tx, ctx: WriteContext, turn: TurnRecord, ahead: LongContent | null = null): Promise<ChunkChanges> {
   const changes = emptyChanges();
   if (turn.role === 'system' || turn.status === 'streaming') return changes;
   const chunks = tx.objectStore('chunks');
@@ -141,11 +163,12 @@ export async function writeTurnChunks(tx: Tx, ctx: WriteContext, turn: TurnRecor
   // Parts of a long turn; parts of an earlier, longer version of it are deleted.
   const oldParts = new Map<string, ChunkRecord>();
   for (const record of await chunks.getAll(partsRange(turn.id))) if (isChunkRecord(record)) oldParts.set(record.id, record);
-  splitIntoParts(turn.content, ctx.counter).forEach((part, i) => {
+  const parts = ahead !== null && ahead.content === turn.content ? ahead.parts : splitIntoParts(turn.content, ctx.counter);
+  parts.forEach((part, i) => {
     const id = partId(turn.id, i);
     drafts.push({
       previous: oldParts.get(id) ?? null,
-      draft: { id, sessionId: turn.sessionId, kind: 'part', turnIds: [turn.id], part: i, start: part.start, end: part.end, text: part.text },
+      draft: { id, sessionId: turn.sessionId, kind: 'part', turnIds: [turn.id], part: i, start: part.start, end: part.end, text: part.text, tokens: part.tokens },
     });
     oldParts.delete(id);
   });
@@ -182,7 +205,9 @@ export interface TurnDraft {
 }
 
 /** Appends a turn; an id already stored returns the stored turn unchanged (a retried append is not a duplicate). */
-export function appendTurnTx(ctx: WriteContext, draft: TurnDraft): Promise<{ turn: TurnRecord; created: boolean; changes: ChunkChanges }> {
+export async function appendTurnTx(ctx: WriteContext, draft: TurnDraft): Promise<{ turn: TurnRecord; created: boolean; changes: ChunkChanges }> {
+  // A streaming reply's text is not final (it is split once finished); a system turn has no chunks.
+  const ahead = draft.status === 'streaming' || draft.role === 'system' ? null : await longContent(ctx.counter, draft.content);
   return writeTx(ctx.db, TURN_STORES, async (tx) => {
     const existing: unknown = await tx.objectStore('turns').get(draft.id);
     if (existing !== undefined) {
@@ -200,14 +225,14 @@ export function appendTurnTx(ctx: WriteContext, draft: TurnDraft): Promise<{ tur
       content: draft.content,
       createdAt: draft.createdAt ?? ctx.now,
       updatedAt: ctx.now,
-      tokenCount: draft.tokenCount ?? ctx.counter.count(draft.content),
+      tokenCount: draft.tokenCount ?? ahead?.tokens ?? ctx.counter.count(draft.content),
       status: draft.status,
       tags: draft.tags,
       replyTo,
       ...(draft.status === 'streaming' ? { streamingSince: ctx.now } : {}),
     };
     await tx.objectStore('turns').put(turn);
-    const changes = await writeTurnChunks(tx, ctx, turn);
+    const changes = await writeTurnChunks(tx, ctx, turn, ahead);
     return { turn, created: true, changes };
   });
 }
@@ -225,7 +250,7 @@ export interface TurnPatch {
  * Updates a turn. While it streams only the turn is written (cheap, often); once it is finished its chunks
  * follow in the same transaction. Returns null when the turn is gone (deleted meanwhile): nothing is resurrected.
  */
-export function updateTurnTx(
+export async function updateTurnTx(
   ctx: WriteContext,
   id: string,
   patch: TurnPatch,
@@ -233,6 +258,7 @@ export function updateTurnTx(
 ): Promise<{ turn: TurnRecord; changes: ChunkChanges } | null> {
   // Partial text of a streaming reply is rewritten many times a second; a full commit is kept for the rest.
   const streaming = patch.status === 'streaming';
+  const ahead = streaming || patch.content === undefined ? null : await longContent(ctx.counter, patch.content);
   return writeTx(
     ctx.db,
     TURN_STORES,
@@ -251,13 +277,16 @@ export function updateTurnTx(
         content,
         status,
         tags: patch.tags ?? existing.tags,
-        tokenCount: patch.tokenCount ?? (patch.content === undefined ? existing.tokenCount : ctx.counter.count(content)),
+        tokenCount: patch.tokenCount ?? (patch.content === undefined ? existing.tokenCount : (ahead?.tokens ?? ctx.counter.count(content))),
         updatedAt: ctx.now,
         ...(status === 'streaming' ? { streamingSince: streamingSince ?? ctx.now } : {}),
         ...(nextSent === undefined || nextSent === null ? {} : { sent: nextSent }),
       };
       await tx.objectStore('turns').put(turn);
-      const changes = turn.status === 'streaming' ? emptyChanges() : await writeTurnChunks(tx, ctx, turn);
+      // Chunks follow the text and the status only: a patch of neither (the sent part, tags) leaves them as they
+      // are, and a long turn is not split again inside the transaction.
+      const same = patch.content === undefined && status === existing.status;
+      const changes = turn.status === 'streaming' || same ? emptyChanges() : await writeTurnChunks(tx, ctx, turn, ahead);
       if (turn.status !== 'streaming' && options.touchSession !== false) {
         const session: unknown = await tx.objectStore('sessions').get(turn.sessionId);
         if (isSessionRecord(session)) await tx.objectStore('sessions').put({ ...session, updatedAt: ctx.now });

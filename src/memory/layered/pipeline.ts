@@ -18,6 +18,7 @@ import { isBlank } from '../../context/sanitize.ts';
 import { MemoCounter, type TokenCounter } from '../../context/tokens.ts';
 import type { ChatMessage } from '../../engine/protocol.ts';
 import { AssistantError } from '../../shared/errors.ts';
+import { yieldToEventLoop } from '../memory-index.ts';
 import { intentTags } from '../retrieval/intent.ts';
 import { keyTerms } from '../retrieval/key-terms.ts';
 import type { PackOptions } from '../retrieval/pack.ts';
@@ -93,6 +94,9 @@ interface SessionRuntime {
   context: ContextState | null;
   lastVoidAt: number;
 }
+
+/** Messages at least this long are handled in several tasks (see `handleUserMessage`). */
+const LONG_MESSAGE_CHARS = 2_000;
 
 const key = (userId: string, sessionId: string): string => `${userId}\u0000${sessionId}`;
 
@@ -202,6 +206,9 @@ export class LayeredMemory {
       }
     }
 
+    // A long message (a paste) costs tens of milliseconds per step: the page gets a turn between them.
+    const pause = input.text.length >= LONG_MESSAGE_CHARS ? yieldToEventLoop : async () => {};
+    await pause();
     const history = this._history(input.userId, input.sessionId, turn.seq);
 
     // 3. Which memory this session may read.
@@ -247,6 +254,7 @@ export class LayeredMemory {
       const used = state.sentTokens.reduce((n, t) => n + t, 0) + added + GENERATION_PROMPT_TOKENS + inputTokens;
       return b.window - b.reserve - used;
     };
+    await pause();
     const run = (ex: Set<string>, budget = retrievalBudget): { r: RetrievalResult; parts: BlockParts; deferred: string[] } => {
       const r = retrieve(this.index, {
         query,

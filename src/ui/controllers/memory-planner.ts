@@ -76,6 +76,7 @@ export class MemoryPlanner implements PromptPlanner {
   private _wm: RecordingWorkingMemory | null = null;
   /** The part of a message the window can hold (set with the memory): all the memory ever sees of it. */
   private _head: (text: string) => string = (text) => text;
+  private _headSliced: (text: string) => Promise<string> = (text) => Promise.resolve(text);
 
   constructor(private readonly _deps: () => { store: Promise<MemoryStore>; settings: AppSettings }) {}
 
@@ -87,11 +88,14 @@ export class MemoryPlanner implements PromptPlanner {
     const memory = await this._ready(request.again ? new Set([request.turn.id]) : null);
     // A rebuild and the pipeline are separate tasks: each is bounded, together they could stall the page.
     await yieldToPage();
+    // A long paste is stored whole; working memory, the index and the prompt only need the part that can fit,
+    // found a slice at a time.
+    const text = await this._headSliced(request.turn.text);
+    await yieldToPage();
     const result = await memory.handleUserMessage({
       userId: LOCAL_USER,
       sessionId: request.sessionId,
-      // A long paste is stored whole; working memory, the index and the prompt only need the part that can fit.
-      text: this._head(request.turn.text),
+      text,
       time: request.turn.time,
       id: request.turn.id,
     });
@@ -115,7 +119,7 @@ export class MemoryPlanner implements PromptPlanner {
     const { store: storePromise, settings } = this._deps();
     const key = JSON.stringify([settings.systemPrompt, settings.window, settings.budgets, settings.recentExchanges, settings.embedder]);
     if (this._memory !== null && !this._stale && key === this._key && exclude === null) return this._memory;
-    const [store, [{ LayeredMemory }, { SessionWorkingMemory }, { RetrievalIndex }, { ConversationChunkStore }, counter, { promptHead }]] = await Promise.all([
+    const [store, [{ LayeredMemory }, { SessionWorkingMemory }, { RetrievalIndex }, { ConversationChunkStore }, counter, { promptHead, promptHeadSliced }]] = await Promise.all([
       storePromise,
       loadPipeline(),
     ]);
@@ -123,6 +127,7 @@ export class MemoryPlanner implements PromptPlanner {
     const base = settings.systemPrompt.trim();
     const window = settings.window;
     this._head = (text) => promptHead(text, window, counter);
+    this._headSliced = (text) => promptHeadSliced(text, window, counter, yieldToPage);
     const chunkStore = new ConversationChunkStore(store, wm, exclude ?? new Set(), this._head);
     const memory = new LayeredMemory({
       store: chunkStore,
