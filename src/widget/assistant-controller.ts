@@ -4,7 +4,7 @@
  * message list, stops and retries. The element only renders what this holds.
  */
 import type { ReactiveController, ReactiveControllerHost } from 'lit';
-import type { DocSource, WidgetRuntime, WidgetRuntimeConfig, WidgetStatus } from './runtime/types.ts';
+import type { DocSource, SentPart, WidgetRuntime, WidgetRuntimeConfig, WidgetStatus } from './runtime/types.ts';
 
 export type MessageState = 'streaming' | 'complete' | 'stopped' | 'error';
 
@@ -14,6 +14,8 @@ export interface WidgetMessage {
   text: string;
   state: MessageState;
   sources: readonly DocSource[];
+  /** For a long question: how much of it the model got (null: all of it, or not asked yet). */
+  sent: SentPart | null;
   /** For an assistant message: the question it answers (Retry asks it again). */
   readonly question: string;
 }
@@ -141,7 +143,7 @@ export class AssistantController implements ReactiveController {
   }
 
   private _message(role: WidgetMessage['role'], text: string, question: string): WidgetMessage {
-    return { id: this._nextId++, role, text, state: role === 'user' ? 'complete' : 'streaming', sources: [], question };
+    return { id: this._nextId++, role, text, state: role === 'user' ? 'complete' : 'streaming', sources: [], sent: null, question };
   }
 
   private _ensureRuntime(): Promise<WidgetRuntime> {
@@ -163,6 +165,7 @@ export class AssistantController implements ReactiveController {
   private async _answerQuestion(question: string): Promise<void> {
     const controller = new AbortController();
     this._answer = controller;
+    const asked = this.messages.findLast((m) => m.role === 'user');
     const reply = this._message('assistant', '', question);
     this.messages = [...this.messages, reply];
     this._host.requestUpdate();
@@ -171,6 +174,10 @@ export class AssistantController implements ReactiveController {
       await runtime.ready(controller.signal);
       const result = await runtime.ask(question, {
         signal: controller.signal,
+        onSent: (sent) => {
+          if (asked !== undefined) asked.sent = sent;
+          this._host.requestUpdate();
+        },
         onDelta: (delta) => {
           reply.text += delta;
           this._host.requestUpdate();

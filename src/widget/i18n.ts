@@ -21,6 +21,8 @@ export interface WidgetStrings {
   copied: string;
   image: string;
   hint: string;
+  /** `{sent}`, `{total}`, `{tokens}`: numbers. */
+  partlySent: string;
 }
 
 const en: WidgetStrings = {
@@ -43,6 +45,7 @@ const en: WidgetStrings = {
   copied: 'Copied',
   image: 'image',
   hint: 'Enter to send · Shift+Enter for a new line · Esc to close',
+  partlySent: 'Only the first {sent} of {total} characters (about {tokens} tokens) were sent to the model; your whole question is kept.',
 };
 
 const zh: WidgetStrings = {
@@ -65,6 +68,7 @@ const zh: WidgetStrings = {
   copied: '已复制',
   image: '图片',
   hint: 'Enter 发送 · Shift+Enter 换行 · Esc 关闭',
+  partlySent: '只有前 {sent} 个字符（共 {total} 个，约 {tokens} 个词元）发送给了模型；完整的问题已保存。',
 };
 
 export const STRINGS: Readonly<Record<WidgetLang, WidgetStrings>> = { en, zh };

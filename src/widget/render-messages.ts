@@ -64,6 +64,15 @@ function assistantBody(message: WidgetMessage, strings: WidgetStrings, rerender:
   return html`${text}${note}${sources(message.sources, strings)}`;
 }
 
+/** On a question too long for the model: how much of it was sent. */
+function sentNote(message: WidgetMessage, strings: WidgetStrings): TemplateResult | typeof nothing {
+  const sent = message.sent;
+  if (sent === null) return nothing;
+  const numbers: Record<string, number> = { sent: sent.chars, total: message.text.length, tokens: sent.tokens };
+  const text = strings.partlySent.replace(/\{(\w+)\}/g, (_, name: string) => (numbers[name] ?? 0).toLocaleString('en'));
+  return html`<div class="note" data-sent=${sent.chars}>${text}</div>`;
+}
+
 export function renderMessage(message: WidgetMessage, strings: WidgetStrings, rerender: () => void): TemplateResult {
   const label = message.role === 'user' ? strings.you : strings.assistant;
   return html`<div
@@ -73,5 +82,5 @@ export function renderMessage(message: WidgetMessage, strings: WidgetStrings, re
     data-state=${message.state}
     aria-label=${label}
     aria-busy=${message.state === 'streaming' ? 'true' : 'false'}
-  >${message.role === 'user' ? html`<div class="text">${message.text}</div>` : assistantBody(message, strings, rerender)}</div>`;
+  >${message.role === 'user' ? html`<div class="text">${message.text}</div>${sentNote(message, strings)}` : assistantBody(message, strings, rerender)}</div>`;
 }

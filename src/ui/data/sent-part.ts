@@ -4,14 +4,9 @@
  * moment, so it cannot be worked out again after a reload).
  */
 import type { SentPart } from '../../memory/records.ts';
-import type { LayeredReport } from '../../memory/layered/report.ts';
 
-/** The part of `content` the prompt of `report` carried, or null when all of it was sent. */
-export function sentPartOf(report: LayeredReport, content: string): SentPart | null {
-  const cut = report.turns.at(-1)?.cut;
-  if (cut === undefined) return null;
-  return { chars: Math.min(content.length, cut.keptChars ?? 0), tokens: cut.keptTokens };
-}
+/** Worked out from a prompt's report where the widget's runtime can use it too. */
+export { sentPartOf } from '../../memory/layered/sent-part.ts';
 
 /** A stored value read back: a `SentPart` only when it is one (records may be old or damaged). */
 export function readSentPart(value: unknown): SentPart | null {

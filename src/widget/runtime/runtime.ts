@@ -5,9 +5,12 @@
  * labelled as docs), the reply streamed and stored as it arrives, and the doc chunks the prompt used returned as
  * links.
  */
+import { promptHeadSliced } from '../../context/head.ts';
 import type { TokenCounter } from '../../context/tokens.ts';
 import { EngineClient } from '../../engine/client.ts';
 import { CHAT_DEFAULTS, type LoadResult } from '../../engine/protocol.ts';
+import { sentPartOf } from '../../memory/layered/sent-part.ts';
+import { yieldToEventLoop } from '../../memory/memory-index.ts';
 import type { MemoryStore } from '../../memory/store.ts';
 import { AssistantError, isAbortError, toAssistantError } from '../../shared/errors.ts';
 import { DocsMemoryBuilder, type DocsMemory } from './docs-memory.ts';
@@ -213,7 +216,15 @@ export class WidgetRuntimeImpl implements WidgetRuntime {
     const sessionId = (this._sessionId ??= (await store.createSession({ title: text.slice(0, 80) })).id);
     // Write first: the question is stored before anything can fail.
     const question = await store.appendTurn({ sessionId, role: 'user', content: text });
-    const planned = await docs.memory.handleUserMessage({ userId: VISITOR, sessionId, text, time: question.createdAt, id: question.id });
+    // A long question is stored whole, and the model gets the start that fits, as in the app: the memory and the
+    // prompt work on the start a window can hold (found a slice at a time), and the reader is told.
+    const head = await promptHeadSliced(text, docs.memory.budgets.window, await this._counter!, yieldToEventLoop);
+    const planned = await docs.memory.handleUserMessage({ userId: VISITOR, sessionId, text: head, time: question.createdAt, id: question.id });
+    const sent = sentPartOf(planned.report, text);
+    if (sent !== null) {
+      options.onSent?.(sent);
+      await store.updateTurn(question.id, { sent });
+    }
     const writer = await store.startReply(sessionId, { replyTo: question.id });
     let reply = '';
     let finishReason: string = 'stop';
@@ -244,6 +255,7 @@ export class WidgetRuntimeImpl implements WidgetRuntime {
       finishReason,
       sources: sourcesOf(planned.report, docs.links),
       prompt: planned.messages.map((m) => ({ role: m.role, content: m.content })),
+      sent,
     };
   }
 

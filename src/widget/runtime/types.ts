@@ -48,9 +48,17 @@ export interface DocSource {
   readonly heading: string;
 }
 
+/** How much of a long question the model got: characters from its start, and the tokens they made. */
+export interface SentPart {
+  readonly chars: number;
+  readonly tokens: number;
+}
+
 export interface AskOptions {
   readonly signal?: AbortSignal;
   readonly onDelta?: (text: string) => void;
+  /** Called before the answer streams when the question was too long to send whole. */
+  readonly onSent?: (sent: SentPart) => void;
 }
 
 export interface AskResult {
@@ -59,6 +67,8 @@ export interface AskResult {
   readonly sources: readonly DocSource[];
   /** The prompt as sent (ChatML messages), for the inspector and tests. */
   readonly prompt: ReadonlyArray<{ readonly role: string; readonly content: string }>;
+  /** The part of the question the model got; null when it got all of it. */
+  readonly sent: SentPart | null;
 }
 
 export interface WidgetRuntime {

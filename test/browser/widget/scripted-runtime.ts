@@ -2,11 +2,13 @@
  * A runtime the test scripts, for the shell's own tests (the real one is tested with the real engine): replies are
  * streamed as the test releases them, sources and errors are whatever the test says. Tests only, never in src.
  */
-import type { AskOptions, AskResult, DocSource, WidgetRuntime, WidgetRuntimeConfig, WidgetStatus } from '../../../src/widget/runtime/types.ts';
+import type { AskOptions, AskResult, DocSource, SentPart, WidgetRuntime, WidgetRuntimeConfig, WidgetStatus } from '../../../src/widget/runtime/types.ts';
 
 export interface ScriptedAnswer {
   deltas: string[];
   sources?: DocSource[];
+  /** The part of the question "sent to the model" (a long question), reported before the deltas. */
+  sent?: SentPart;
   /** Rejects with this error (an AssistantError-like `{code, message}`) after the deltas. */
   error?: { code: string; message: string };
 }
@@ -75,13 +77,14 @@ export class ScriptedRuntime implements WidgetRuntime {
     this.setStatus({ phase: 'answering' });
     let reply = '';
     try {
+      if (answer.sent !== undefined) options.onSent?.(answer.sent);
       for (const delta of answer.deltas) {
         await this._permit(options.signal);
         reply += delta;
         options.onDelta?.(delta);
       }
       if (answer.error !== undefined) throw Object.assign(new Error(answer.error.message), answer.error);
-      return { reply, finishReason: 'stop', sources: answer.sources ?? [], prompt: [{ role: 'user', content: text }] };
+      return { reply, finishReason: 'stop', sources: answer.sources ?? [], prompt: [{ role: 'user', content: text }], sent: answer.sent ?? null };
     } finally {
       this.setStatus({ phase: 'ready' });
     }

@@ -1,0 +1,13 @@
+/**
+ * How much of a long message the model got: the context engine cuts a message that alone exceeds its room, and
+ * the app and the widget both say so on the message itself.
+ */
+import type { SentPart } from '../records.ts';
+import type { LayeredReport } from './report.ts';
+
+/** The part of `content` the prompt of `report` carried, or null when all of it was sent. */
+export function sentPartOf(report: LayeredReport, content: string): SentPart | null {
+  const cut = report.turns.at(-1)?.cut;
+  if (cut === undefined) return null;
+  return { chars: Math.min(content.length, cut.keptChars ?? 0), tokens: cut.keptTokens };
+}
