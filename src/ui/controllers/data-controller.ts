@@ -103,8 +103,11 @@ export class DataController implements ReactiveController {
       return true;
     } catch (error) {
       // Half an import is worse than none: take back what was written.
-      for (const id of created) await store.deleteSession(id).catch(() => {});
-      if (error instanceof ImportError) this._notify({ kind: 'error', key: error.key, params: error.params });
+      const left: string[] = [];
+      for (const id of created) await store.deleteSession(id).catch(() => left.push(id));
+      // The notices below say nothing was imported: true only if the undo went through.
+      if (left.length > 0) this._notify({ kind: 'error', key: 'data.import.undoFailed', params: { count: left.length, reason: withCode(error) } });
+      else if (error instanceof ImportError) this._notify({ kind: 'error', key: error.key, params: error.params });
       else if (isStorageFull(error)) this._notify({ kind: 'error', key: 'storage.importFull' });
       else this._notify({ kind: 'error', key: 'data.import.failed', params: { reason: withCode(error) } });
       return false;

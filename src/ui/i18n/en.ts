@@ -264,6 +264,7 @@ export const en = {
   'data.import.tooMany': 'The file holds more than {max} items. Nothing was imported.',
   'data.import.tooLarge': 'The file is {size} MB; the limit is {max} MB. Nothing was imported.',
   'data.import.failed': 'The import failed and was undone: {reason}',
+  'data.import.undoFailed': 'The import failed ({reason}) and {count} of its conversations could not be taken back; they are in the list, possibly incomplete: delete them there.',
   'data.docs.title': 'Import docs',
   'data.docs.help': 'A folder of Markdown files (or chosen files) becomes knowledge the assistant can quote, kept apart from your conversations. Each file is split by heading; importing a file again replaces it. Files over 2 MB, binary files, broken front matter and empty pages are skipped.',
   'data.docs.folder': 'Import docs folder',

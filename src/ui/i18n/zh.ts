@@ -266,6 +266,7 @@ export const zh: Messages = {
   'data.import.tooMany': '文件包含超过 {max} 项，没有导入任何内容。',
   'data.import.tooLarge': '文件大小为 {size} MB，上限是 {max} MB。没有导入任何内容。',
   'data.import.failed': '导入失败，已撤销：{reason}',
+  'data.import.undoFailed': '导入失败（{reason}），其中 {count} 个对话未能撤销；它们在列表中，可能不完整，请在列表中删除。',
   'data.docs.title': '导入文档',
   'data.docs.help': '把一个 Markdown 文件夹（或选中的文件）导入为助手可以引用的知识，与对话记录分开保存。每个文件按标题切分；再次导入同一文件会替换它。超过 2 MB 的文件、二进制文件、front matter 损坏的文件和空页面会被跳过。',
   'data.docs.folder': '导入文档文件夹',

@@ -9,7 +9,7 @@ import { EXPORT_FORMAT } from '../../../src/ui/data/export-format.ts';
 import { changedStores, dumpDatabase } from '../fuzz/store-dump.ts';
 import type { TurnRecord } from '../../../src/memory/records.ts';
 import { rawDB } from '../memory/helpers.ts';
-import { LOOP_MODEL_URL, conversationTitles, freshStart, messageItems, mountApp, unmountApp, waitReady } from './app-helpers.ts';
+import { LOOP_MODEL_URL, conversationTitles, freshStart, messageItems, mountApp, unmountApp } from './app-helpers.ts';
 import { appStorageWithRoom, randomText } from './quota-bucket.ts';
 
 let undo: (() => Promise<void>) | null = null;
@@ -83,11 +83,13 @@ async function fillQuota(): Promise<void> {
 
 it('a reply that fills the quota while streaming stays on screen, and the user is told; the question stays stored', async () => {
   // The model is downloaded first (it goes to the origin-private files, which the quota also counts).
-  await waitReady(mountApp({ ggufUrl: LOOP_MODEL_URL }).app);
+  // Generous waits: a hang detector, and this machine may be loaded by other jobs.
+  const ready = (app: HTMLElement & { engine: { status: string } }) => expect.poll(() => app.engine.status, { timeout: 90_000 }).toBe('ready');
+  await ready(mountApp({ ggufUrl: LOOP_MODEL_URL }).app);
   await unmountApp();
   undo = await appStorageWithRoom(4 * 1024 * 1024);
   const { app, dbName } = mountApp({ ggufUrl: LOOP_MODEL_URL });
-  await waitReady(app);
+  await ready(app);
   const question = 'Tell me everything about compost heaps.';
   await page.getByRole('textbox', { name: 'Message' }).fill(question);
   await userEvent.keyboard('{Enter}');
@@ -120,4 +122,4 @@ it('a reply that fills the quota while streaming stays on screen, and the user i
   await userEvent.keyboard('{Enter}');
   await expect.element(page.getByRole('alert').filter({ hasText: 'storage_full' })).toBeVisible();
   await expect.element(page.getByRole('textbox', { name: 'Message' })).toHaveValue('A second question that cannot be stored.');
-}, 120_000);
+}, 240_000);
