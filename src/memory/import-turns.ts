@@ -10,7 +10,7 @@
 import { AssistantError } from '../shared/errors.ts';
 import { exchangeText, splitIntoParts } from './chunking.ts';
 import { newId, writeTx } from './db.ts';
-import type { ChunkRecord, TurnRecord } from './records.ts';
+import type { ChunkRecord, SentPart, TurnRecord } from './records.ts';
 import {
   embedInline,
   emptyChanges,
@@ -33,6 +33,8 @@ export interface ImportTurnInput {
   createdAt?: number;
   status?: 'complete' | 'interrupted';
   tags?: string[];
+  /** How much of a long user message the model got (kept from an export). */
+  sent?: SentPart;
 }
 
 /** Splits turns into batches of about `size`, each ending just before a user turn. */
@@ -97,6 +99,7 @@ export function prepareBatch(ctx: WriteContext, sessionId: string, batch: readon
       status: input.status ?? 'complete',
       tags: input.tags ?? [],
       replyTo: input.role === 'assistant' ? (lastUser?.id ?? null) : null,
+      ...(input.sent === undefined ? {} : { sent: input.sent }),
     };
     turns.push(turn);
     if (turn.role === 'system') continue;

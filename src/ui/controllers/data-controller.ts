@@ -95,7 +95,7 @@ export class DataController implements ReactiveController {
         created.push(session.id);
         await store.importTurns(
           session.id,
-          c.messages.map((m) => ({ role: m.role, content: m.content, createdAt: m.createdAt, status: m.status })),
+          c.messages.map((m) => ({ role: m.role, content: m.content, createdAt: m.createdAt, status: m.status, ...(m.sent === undefined ? {} : { sent: m.sent }) })),
         );
       }
       this._notify({ kind: 'ok', key: 'data.import.done', params: { count: parsed.conversations.length } });

@@ -2,10 +2,11 @@
  * The conversation export file (README, "Export format"): versioned JSON, and its validation on import. A file
  * is checked whole before anything is written, so a malformed or oversized one changes nothing.
  */
-import type { TurnRecord } from '../../memory/records.ts';
+import type { SentPart, TurnRecord } from '../../memory/records.ts';
 import { AssistantError } from '../../shared/errors.ts';
 import type { MessageKey, MessageParams } from '../i18n/index.ts';
 import { groupExchanges } from './exchanges.ts';
+import { readSentPart } from './sent-part.ts';
 import { isVisibleTurn } from './visible-turns.ts';
 
 export const EXPORT_FORMAT = 'qwen-local-assistant/conversations';
@@ -25,6 +26,8 @@ export interface ExportMessage {
   /** Epoch milliseconds. */
   createdAt: number;
   status: ExportStatus;
+  /** A user message too long for the window: how much of it the model got (absent in older files: all of it). */
+  sent?: SentPart;
 }
 
 export interface ExportConversation {
@@ -60,7 +63,7 @@ export class ImportError extends AssistantError {
  */
 export function exportMessages(turns: readonly TurnRecord[]): ExportMessage[] {
   const shown = turns.filter((t) => isVisibleTurn(t) && !(t.role === 'assistant' && t.content === ''));
-  return groupExchanges(shown).map((t) => ({ role: t.role, content: t.content, createdAt: t.createdAt, status: t.status === 'complete' ? 'complete' : 'interrupted' }));
+  return groupExchanges(shown).map((t) => ({ role: t.role, content: t.content, createdAt: t.createdAt, status: t.status === 'complete' ? 'complete' : 'interrupted', ...(t.sent === undefined ? {} : { sent: t.sent }) }));
 }
 
 export function buildExport(conversations: ExportConversation[], now = Date.now()): ExportFile {
@@ -120,7 +123,11 @@ function checkConversation(c: unknown, i: number): ExportConversation {
     if (!isTime(m.createdAt)) throw new ImportError('data.import.field', { where: `${at}.createdAt` });
     const status = m.status ?? 'complete';
     if (status !== 'complete' && status !== 'interrupted') throw new ImportError('data.import.field', { where: `${at}.status` });
-    return { role: m.role, content: m.content, createdAt: m.createdAt, status };
+    const sent = m.sent === undefined ? undefined : readSentPart(m.sent);
+    if (sent === null || (sent !== undefined && (m.role !== 'user' || sent.chars > m.content.length))) {
+      throw new ImportError('data.import.field', { where: `${at}.sent` });
+    }
+    return { role: m.role, content: m.content, createdAt: m.createdAt, status, ...(sent === undefined ? {} : { sent }) };
   });
   return { id: c.id, title: c.title, createdAt: c.createdAt, updatedAt: c.updatedAt, messages };
 }
