@@ -72,6 +72,11 @@ const queuedId = (() => {
 })();
 /** Only in this tab: a question waiting for the lock, a reply that failed before it was stored. */
 const unstored = (m: UiMessage): boolean => m.id.startsWith('pending:') || m.id.startsWith('queued:');
+/**
+ * This tab's own account of a stored message (streaming, stopped, failed, with the engine's counters) beats a
+ * re-read; anything else is read afresh (another tab's reply seen mid-stream is complete by now).
+ */
+const live = (m: UiMessage | undefined): m is UiMessage => m !== undefined && ((m.status !== 'complete' && m.status !== 'interrupted') || m.stats !== undefined);
 
 function fromTurn(t: TurnRecord): UiMessage {
   const status: MessageStatus = t.status === 'complete' ? 'complete' : 'interrupted';
@@ -157,7 +162,7 @@ export class ChatController implements ReactiveController {
     const turns = await (await this._deps.store()).listTurns(sessionId);
     // Another conversation opened meanwhile, or this tab's exchange began: its list is newer than this read.
     if (run !== this._loadRun || sessionId !== this.sessionId || (this._inExchange && !inside)) return;
-    const local = new Map(this.messages.map((m) => [m.id, m]));
+    const local = new Map(this.messages.filter((m) => live(m)).map((m) => [m.id, m]));
     const shown = groupExchanges(turns.filter((t) => isVisibleTurn(t) && (local.has(t.id) || !emptyCut(t))));
     this.messages = withUnstored(
       shown.map((t) => local.get(t.id) ?? fromTurn(t)),
