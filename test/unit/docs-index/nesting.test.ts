@@ -24,7 +24,7 @@ describe('parseDoc on deeply nested Markdown (found by fuzzing)', () => {
   it('skips an 800-level nested list at once (marked took 12 s: cubic in the depth)', () => {
     const started = performance.now();
     expect(skipOf(() => parseDoc('list.md', nestedList(800))).reason).toBe('too_deep');
-    expect(performance.now() - started).toBeLessThan(200);
+    expect(performance.now() - started).toBeLessThan(1_000);
   });
 
   it('still parses nesting up to the limit', () => {
