@@ -2,7 +2,9 @@
  * Persists an assistant reply while it streams: every delta is kept in memory and written at most every
  * `flushMs` (one write in flight at a time, the latest text wins), so a closed tab or a crash loses at most the
  * last few tokens. The writer holds a Web Lock named after the turn for as long as it lives: a turn found
- * `streaming` whose lock is free was cut off, and the next start marks it `interrupted`.
+ * `streaming` whose lock is free was cut off, and the next start marks it `interrupted`. A write that fails (a full
+ * quota) changes nothing stored: the store keeps the last write that fit, the whole text stays here for the next
+ * try, and `flush`/`complete`/`interrupt` reject with the error (`storage_full`) so the caller can say so.
  */
 import { AssistantError } from '../shared/errors.ts';
 import type { TurnRecord } from './records.ts';

@@ -1,7 +1,8 @@
 /**
  * The quota fills up while the app writes (Chromium, quota lowered through the DevTools protocol). An import that
  * hits it leaves every stored record as it was and says why; a reply that hits it while streaming stays on the
- * screen whole, the user's message stays stored, and the user is told.
+ * screen whole, the user's message stays stored, and the user is told. Decided: the store keeps the reply as of
+ * its last write that fit (never a torn record), and a reload shows that text marked interrupted.
  */
 import { afterEach, beforeEach, expect, it } from 'vitest';
 import { page, userEvent } from 'vitest/browser';
@@ -9,7 +10,7 @@ import { EXPORT_FORMAT } from '../../../src/ui/data/export-format.ts';
 import { changedStores, dumpDatabase } from '../fuzz/store-dump.ts';
 import type { TurnRecord } from '../../../src/memory/records.ts';
 import { rawDB } from '../memory/helpers.ts';
-import { LOOP_MODEL_URL, conversationTitles, freshStart, messageItems, mountApp, unmountApp } from './app-helpers.ts';
+import { LOOP_MODEL_URL, conversationTitles, freshStart, messageItems, messageTexts, mountApp, unmountApp } from './app-helpers.ts';
 import { appStorageWithRoom, randomText } from './quota-bucket.ts';
 
 let undo: (() => Promise<void>) | null = null;
@@ -109,17 +110,25 @@ it('a reply that fills the quota while streaming stays on screen, and the user i
   const finalText = shown();
   expect(finalText.length).toBeGreaterThan(atFill);
 
-  // Stored: the question whole; the reply as of its last write that fit (a prefix of what was shown), or nothing.
+  // Stored: the question whole; the reply (stored as it started) as of its last write that fit, a prefix of what
+  // was shown.
   const db = await rawDB(dbName);
   const turns = (await db.getAll('turns')) as TurnRecord[];
   db.close();
   expect(turns.find((t) => t.role === 'user')?.content).toBe(question);
-  const stored = turns.find((t) => t.role === 'assistant');
-  if (stored !== undefined) expect(finalText.startsWith(stored.content) && stored.content.length < finalText.length).toBe(true);
+  const stored = turns.find((t) => t.role === 'assistant')!;
+  expect(finalText.startsWith(stored.content) && stored.content.length < finalText.length).toBe(true);
 
   // Sending now cannot store the message: the app says so and the text stays in the composer.
   await page.getByRole('textbox', { name: 'Message' }).fill('A second question that cannot be stored.');
   await userEvent.keyboard('{Enter}');
   await expect.element(page.getByRole('alert').filter({ hasText: 'storage_full' })).toBeVisible();
   await expect.element(page.getByRole('textbox', { name: 'Message' })).toHaveValue('A second question that cannot be stored.');
+
+  // A reload, still with no room: the question, and the reply as stored, shown as interrupted.
+  await unmountApp();
+  const again = mountApp({ dbName, ggufUrl: LOOP_MODEL_URL, autoload: false }).app;
+  await expect.poll(() => messageTexts(again, 'user')).toEqual([question]);
+  await expect.poll(() => messageItems(again, 'assistant')[0]?.dataset.status).toBe('interrupted');
+  expect(messageTexts(again, 'assistant')[0]!.trim()).toBe(stored.content.trim());
 }, 240_000);
