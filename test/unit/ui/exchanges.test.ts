@@ -1,6 +1,9 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import type { TurnRecord } from '../../../src/memory/records.ts';
 import { groupExchanges, withUnstored, type ExchangeTurn } from '../../../src/ui/data/exchanges.ts';
+import { exportMessages } from '../../../src/ui/data/export-format.ts';
+import { HIDDEN_TAG } from '../../../src/ui/data/visible-turns.ts';
 
 const q = (id: string): ExchangeTurn => ({ id, role: 'user', replyTo: null });
 const r = (id: string, replyTo: string | null | undefined): ExchangeTurn => ({ id, role: 'assistant', replyTo });
@@ -69,5 +72,38 @@ describe('withUnstored', () => {
 
   it('appends a reply whose question is not in the list', () => {
     expect(ids(withUnstored([q('q1')], [r('pending:2', 'elsewhere')]))).toEqual(['q1', 'pending:2']);
+  });
+});
+
+describe('exportMessages', () => {
+  const turn = (seq: number, role: 'user' | 'assistant', content: string, replyTo: string | null = null, tags: string[] = []): TurnRecord => ({
+    id: `t${seq}`,
+    sessionId: 's',
+    seq,
+    role,
+    content,
+    createdAt: 1_000 + seq,
+    updatedAt: 1_000 + seq,
+    tokenCount: 3,
+    status: 'complete',
+    tags,
+    replyTo,
+  });
+
+  it('writes old interleaved exchanges whole, without hidden or empty replies', () => {
+    const stored = [
+      turn(1, 'user', 'Which bus goes to the harbour?'),
+      turn(2, 'user', 'How long do I steep green tea?'),
+      turn(3, 'assistant', 'About two minutes, below boiling.', 't2'),
+      turn(4, 'assistant', 'An older answer, replaced by Regenerate.', 't1', [HIDDEN_TAG]),
+      turn(5, 'assistant', '', 't1'),
+      turn(6, 'assistant', 'Line 12, from the main square.', 't1'),
+    ];
+    expect(exportMessages(stored).map((m) => `${m.role}: ${m.content}`)).toEqual([
+      'user: Which bus goes to the harbour?',
+      'assistant: Line 12, from the main square.',
+      'user: How long do I steep green tea?',
+      'assistant: About two minutes, below boiling.',
+    ]);
   });
 });
