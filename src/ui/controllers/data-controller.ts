@@ -154,7 +154,7 @@ export class DataController implements ReactiveController {
     this._host.requestUpdate();
     try {
       await this._deps.beforeWipe();
-      await wipeOrigin();
+      await wipeOrigin(() => this._notify({ kind: 'error', key: 'data.wipe.blocked' }));
       await this._deps.afterWipe();
       this._notify({ kind: 'ok', key: 'data.wipe.done' });
     } catch (error) {
@@ -180,19 +180,21 @@ function withCode(error: unknown): string {
   return typeof code === 'string' ? `${message} (${code})` : message;
 }
 
-function deleteDatabase(name: string): Promise<void> {
+function deleteDatabase(name: string, onBlocked?: () => void): Promise<void> {
   return new Promise((resolve, reject) => {
     const request = indexedDB.deleteDatabase(name);
     request.onsuccess = () => resolve();
     request.onerror = () => reject(request.error ?? new Error(`Could not delete the database ${name}.`));
-    // "blocked": another tab still has it open; it closes on versionchange and the delete then succeeds.
+    // "blocked": another tab still has it open. Ours close on versionchange; one that does not (an old or frozen
+    // tab) holds the delete until it closes, so the user is told to close it; the delete then goes on.
+    request.onblocked = () => onBlocked?.();
   });
 }
 
-/** Everything this origin stores, gone. */
-export async function wipeOrigin(): Promise<void> {
+/** Everything this origin stores, gone. `onBlocked`: another tab keeps a database open (see deleteDatabase). */
+export async function wipeOrigin(onBlocked?: () => void): Promise<void> {
   const databases = (await indexedDB.databases?.()) ?? [];
-  for (const db of databases) if (db.name) await deleteDatabase(db.name);
+  for (const db of databases) if (db.name) await deleteDatabase(db.name, onBlocked);
   try {
     localStorage.clear();
     sessionStorage.clear();

@@ -292,6 +292,7 @@ export const en = {
   'data.wipe.confirm': 'Delete everything',
   'data.wipe.done': 'All your data was deleted from this device.',
   'data.wipe.failed': 'Not everything could be deleted: {reason}',
+  'data.wipe.blocked': 'Another tab of this app keeps your data open. Close it to finish deleting; this page goes on by itself. (storage_blocked)',
   'storage.blocked': 'Another tab of this app is still open with an older version of your data, so it cannot be updated. Close that tab (or reload it); this page then continues by itself, and nothing is lost. (storage_blocked)',
   'storage.importFull': 'The browser ran out of room for this site during the import. Nothing was imported and your data is as before; free some space (delete old conversations or other sites\' data) and try again. (storage_full)',
   'storage.replyFull': 'The browser ran out of room while saving this reply: it is shown whole here, but only part of it is saved, marked interrupted. Your message is saved. Free some space, then regenerate. (storage_full)',

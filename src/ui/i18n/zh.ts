@@ -294,6 +294,7 @@ export const zh: Messages = {
   'data.wipe.confirm': '全部删除',
   'data.wipe.done': '你的全部数据已从这台设备上删除。',
   'data.wipe.failed': '有些数据没能删除：{reason}',
+  'data.wipe.blocked': '本应用的另一个标签页还打开着你的数据。关闭它即可完成删除，本页会自动继续。(storage_blocked)',
   'storage.blocked': '本应用的另一个标签页仍以旧版本打开着你的数据，所以无法更新。请关闭（或刷新）那个标签页，本页会自动继续，不会丢失任何内容。(storage_blocked)',
   'storage.importFull': '导入时浏览器给本网站的存储空间已满。没有导入任何内容，你的数据保持原样；请释放一些空间（删除旧对话或其他网站的数据）后重试。(storage_full)',
   'storage.replyFull': '保存这条回复时浏览器的存储空间已满：这里显示的是完整回复，但只保存了一部分，并标记为已中断。你的消息已保存。请释放一些空间后重新生成。(storage_full)',
