@@ -296,7 +296,7 @@ export const en = {
   'storage.blocked': 'Another tab of this app is still open with an older version of your data, so it cannot be updated. Close that tab (or reload it); this page then continues by itself, and nothing is lost. (storage_blocked)',
   'storage.importFull': 'The browser ran out of room for this site during the import. Nothing was imported and your data is as before; free some space (delete old conversations or other sites\' data) and try again. (storage_full)',
   'storage.replyFull': 'The browser ran out of room while saving this reply: it is shown whole here, but only part of it is saved, marked interrupted. Your message is saved. Free some space, then regenerate. (storage_full)',
-  'load.notOnDevice': 'The model is no longer on this device (the browser may have removed it to free space). Your conversations are kept. Download it again to continue. (model_not_downloaded)',
+  'load.notOnDevice': 'The model is not on this device: not downloaded yet, or removed by the browser to free space. Your conversations are kept; download it to continue. (model_not_downloaded)',
 } as const;
 
 export type Messages = { readonly [K in keyof typeof en]: string };

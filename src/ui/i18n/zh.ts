@@ -298,5 +298,5 @@ export const zh: Messages = {
   'storage.blocked': '本应用的另一个标签页仍以旧版本打开着你的数据，所以无法更新。请关闭（或刷新）那个标签页，本页会自动继续，不会丢失任何内容。(storage_blocked)',
   'storage.importFull': '导入时浏览器给本网站的存储空间已满。没有导入任何内容，你的数据保持原样；请释放一些空间（删除旧对话或其他网站的数据）后重试。(storage_full)',
   'storage.replyFull': '保存这条回复时浏览器的存储空间已满：这里显示的是完整回复，但只保存了一部分，并标记为已中断。你的消息已保存。请释放一些空间后重新生成。(storage_full)',
-  'load.notOnDevice': '模型已不在这台设备上（浏览器可能为释放空间删除了它）。你的对话都还在。请重新下载模型后继续。(model_not_downloaded)',
+  'load.notOnDevice': '模型不在这台设备上：尚未下载，或浏览器为释放空间删除了它。你的对话都还在；下载模型后即可继续。(model_not_downloaded)',
 };

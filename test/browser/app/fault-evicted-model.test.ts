@@ -57,7 +57,7 @@ it('evicted while open, then the engine restarts: no silent download; the card a
   await userEvent.keyboard('{Enter}');
   await expect.poll(() => messageItems(app, 'user').length).toBe(3);
   await expect.poll(() => last().querySelector<HTMLElement>('.note[data-status="failed"]')?.dataset.code).toBe('model_not_downloaded');
-  expect(last().textContent).toContain('no longer on this device');
+  expect(last().textContent).toContain('removed by the browser to free space');
   expect(workers.length).toBe(workersBefore);
   expect(await ggufs()).toBe(0);
   await expect.element(downloadCard()).toBeVisible();
