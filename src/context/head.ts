@@ -52,7 +52,7 @@ const SLICE_MS = 12;
 export async function promptHeadSliced(text: string, windowTokens: number, counter: TokenCounter, pause: () => Promise<void>): Promise<string> {
   const need = windowTokens + MARGIN_PIECES;
   if (counter.splitsAfterNewline !== true || text.length <= need * CHARS_PER_TOKEN_GUESS) return promptHead(text, windowTokens, counter);
-  let since = performance.now();
+  let since = Date.now();
   let tokens = 0;
   let end = 0;
   let group = '';
@@ -64,9 +64,9 @@ export async function promptHeadSliced(text: string, windowTokens: number, count
     end += group.length;
     group = '';
     if (tokens > need) return end < text.length ? text.slice(0, end) : text;
-    if (performance.now() - since >= SLICE_MS) {
+    if (Date.now() - since >= SLICE_MS) {
       await pause();
-      since = performance.now();
+      since = Date.now();
     }
   }
   // Too few lines to cut at (one long line): the cheap bound decides.
