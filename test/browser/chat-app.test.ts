@@ -20,6 +20,11 @@ function mount(ggufUrl = TINY_MODEL_URL, heartbeatTimeoutMs = 1_500): { app: Qwe
 }
 
 const messages = () => page.elementLocator(document.body).getByRole('listitem');
+
+/** A first visit downloads nothing unasked: the user agrees on the load card first. */
+async function agreeToLoad(): Promise<void> {
+  await userEvent.click(page.getByRole('button', { name: 'Load the model' }));
+}
 const assistantReplies = (app: QwenChatApp) =>
   [...(app.shadowRoot!.querySelector('qwen-message-list')!.shadowRoot!.querySelectorAll('li[data-role="assistant"]'))] as HTMLElement[];
 
@@ -43,6 +48,7 @@ describe('<qwen-chat-app> end to end with the generated model', () => {
 
   it('type, Enter, the exact reply streams in several chunks; Shift+Enter makes a new line; a second message works', async () => {
     const { app } = mount();
+    await agreeToLoad();
     const input = page.getByRole('textbox', { name: 'Message' });
     await userEvent.click(input);
     await userEvent.keyboard('你好{Shift>}{Enter}{/Shift}there');
@@ -64,6 +70,7 @@ describe('<qwen-chat-app> end to end with the generated model', () => {
 
   it('Stop ends a reply mid-stream, marks it stopped, and the next message works', async () => {
     const { app } = mount(LOOP_MODEL_URL);
+    await agreeToLoad();
     const input = page.getByRole('textbox', { name: 'Message' });
     await userEvent.type(input, 'go on forever{Enter}');
     // The first reply waits for the model to load, which takes far longer on a loaded CI machine.
@@ -81,6 +88,7 @@ describe('<qwen-chat-app> end to end with the generated model', () => {
 
   it('a killed worker mid-stream: the UI says so with the code, keeps the user text, and Regenerate works', async () => {
     const { app, workers } = mount(LOOP_MODEL_URL, 1_000);
+    await agreeToLoad();
     const input = page.getByRole('textbox', { name: 'Message' });
     await userEvent.type(input, 'keep this question{Enter}');
     await expect.poll(() => Number(assistantReplies(app)[0]?.dataset.chunks ?? 0), { timeout: 45_000 }).toBeGreaterThan(2);
