@@ -7,17 +7,11 @@ const chromiumPath = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 
 export default defineConfig({
   test: {
-    // Two at a time on this 2-core machine: the unit files first (group 0, two at once), then the browser files next
-    // to the e2e files (group 1: one of each at a time). Run one after the other, the suite kept the two cores only
-    // about half busy (the tests wait on pages, workers and timers). The browser files cannot run next to each other
-    // (they share one origin's storage), and two e2e files at once each took twice as long.
-    maxWorkers: 2,
     projects: [
       {
         test: {
           name: 'unit',
           include: ['test/unit/**/*.test.ts'],
-          sequence: { groupOrder: 0 },
           environment: 'node',
           // A hang detector, not a speed check (speed is for benchmarks): the property and pipeline tests take 1-2 s
           // alone and five times that on a loaded 2-core machine, past Vitest's default 5 s.
@@ -28,8 +22,6 @@ export default defineConfig({
         test: {
           name: 'e2e',
           include: ['test/e2e/**/*.test.ts'],
-          sequence: { groupOrder: 1 },
-          fileParallelism: false,
           environment: 'node',
           // The production app and widget, built once for all e2e files.
           globalSetup: ['test/e2e/global-setup.ts'],
@@ -69,7 +61,6 @@ export default defineConfig({
           // Loading a model takes a second or two here; UI assertions wait for it rather than for a fixed sleep.
           expect: { poll: { timeout: 15_000, interval: 50 } },
           fileParallelism: false,
-          sequence: { groupOrder: 1 },
           browser: {
             enabled: true,
             headless: true,
