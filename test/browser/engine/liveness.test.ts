@@ -112,10 +112,11 @@ describe('a worker that stops without an error event is found within 5 s', () =>
 });
 
 describe('no false alarm while the engine is busy', () => {
-  // 12 s of silent, CPU-bound "prefill" on a nested worker: four times the heartbeat's 3 s limit with the shipped
-  // settings, so every ping in it is answered by this worker's free event loop, not by luck. (A full minute runs
-  // in fake time in test/unit/engine/client.test.ts; here it would add a minute of wall time to every CI run.)
-  const PREFILL_MS = 4 * HEARTBEAT_TIMEOUT_MS;
+  // 6 s of silent, CPU-bound "prefill" on a nested worker: twice the heartbeat's 3 s limit with the shipped
+  // settings (a ping every 0.5 s), so a whole limit's worth of pings in it is answered by this worker's free event
+  // loop, not by luck. (A full minute runs in fake time in test/unit/engine/client.test.ts; here it would add a
+  // minute of wall time to every CI run.)
+  const PREFILL_MS = 2 * HEARTBEAT_TIMEOUT_MS;
 
   it(`a ${PREFILL_MS / 1000} s prefill that sends nothing is not a crash: the reply arrives in the same worker`, async () => {
     const { app, workers } = mount(createLivenessWorker);
