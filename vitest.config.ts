@@ -14,8 +14,10 @@ export default defineConfig({
           include: ['test/unit/**/*.test.ts'],
           environment: 'node',
           // A hang detector, not a speed check (speed is for benchmarks): the property and pipeline tests take 1-2 s
-          // alone and five times that on a loaded 2-core machine, past Vitest's default 5 s.
-          testTimeout: 30_000,
+          // alone and ten times that on a loaded 2-core machine, past Vitest's default 5 s; so does writing the test
+          // model in a beforeAll, past the default 10 s for hooks.
+          testTimeout: 60_000,
+          hookTimeout: 60_000,
         },
       },
       {
