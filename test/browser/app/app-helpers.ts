@@ -3,9 +3,11 @@ import { expect } from 'vitest';
 import { page, userEvent } from 'vitest/browser';
 import '../../../src/ui/qwen-chat-app.ts';
 import type { QwenChatApp } from '../../../src/ui/qwen-chat-app.ts';
+import { EngineClient } from '../../../src/engine/client.ts';
+import { SCRIPTED_ENDLESS_URL, SCRIPTED_MODEL_URL, SCRIPTED_REPLY, createScriptedUiWorker } from '../engine/ui-script.ts';
 import { LOOP_MODEL_URL, TINY_MODEL_URL, clientWithWorkers } from '../helpers.ts';
 
-export { LOOP_MODEL_URL, TINY_MODEL_URL };
+export { LOOP_MODEL_URL, SCRIPTED_ENDLESS_URL, SCRIPTED_MODEL_URL, SCRIPTED_REPLY, TINY_MODEL_URL };
 
 const PREFIX = 'qwen-test-app-';
 
@@ -37,20 +39,42 @@ export function deleteTestDatabase(name: string): Promise<void> {
 }
 
 export interface MountOptions {
+  /**
+   * `wllama` (the default): the real engine worker, on the generated test model (a few seconds per mount: it
+   * downloads and loads the model). `scripted`: the real handler and protocol in a worker, with a scripted backend
+   * (test/browser/engine/ui-worker.ts) for tests whose subject is the app around the model; its `ggufUrl` is
+   * `SCRIPTED_MODEL_URL` (a fixed reply, the default) or `SCRIPTED_ENDLESS_URL` (a reply until stopped).
+   */
+  engine?: 'wllama' | 'scripted';
   ggufUrl?: string;
   dbName?: string;
   autoload?: boolean;
   width?: string;
 }
 
-/** A chat app on the test model (CPU engine), in a page-sized box. */
+/** A client on the scripted UI engine, whose workers the test can reach. */
+function scriptedClient(heartbeatTimeoutMs: number): { client: EngineClient; workers: Worker[] } {
+  const workers: Worker[] = [];
+  const client = new EngineClient({
+    heartbeatTimeoutMs,
+    createWorker: () => {
+      const worker = createScriptedUiWorker();
+      workers.push(worker);
+      return worker;
+    },
+  });
+  return { client, workers };
+}
+
+/** A chat app on the test model (CPU engine) or the scripted one, in a page-sized box. */
 export function mountApp(options: MountOptions = {}): { app: QwenChatApp; workers: Worker[]; dbName: string } {
-  const { client, workers } = clientWithWorkers(5_000);
+  const scripted = options.engine === 'scripted';
+  const { client, workers } = scripted ? scriptedClient(5_000) : clientWithWorkers(5_000);
   const app = document.createElement('qwen-chat-app');
   const dbName = options.dbName ?? freshDbName();
   app.client = client;
   app.dbName = dbName;
-  app.source = { ggufUrl: options.ggufUrl ?? TINY_MODEL_URL };
+  app.source = { ggufUrl: options.ggufUrl ?? (scripted ? SCRIPTED_MODEL_URL : TINY_MODEL_URL) };
   app.backend = 'wasm';
   app.autoload = options.autoload ?? true;
   app.style.height = '700px';

@@ -2,12 +2,12 @@
  * Conversations as a user handles them: the first message creates one (titled from it), "New conversation",
  * switching, renaming inline, searching titles and message text, deleting after a confirmation, and the last one
  * reopened when the app starts again on the same database (a real reload is in test/e2e/offline.test.ts).
+ * The replies come from the scripted engine (test/browser/engine/ui-worker.ts): the conversations are the subject.
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { page, userEvent } from 'vitest/browser';
-import { TEST_MODEL_REPLY } from '../../../scripts/test-model/reply.ts';
 import { MemoryStore } from '../../../src/memory/store.ts';
-import { LOOP_MODEL_URL, conversationTitles, deleteTestDatabase, freshStart, messageItems, messageTexts, mountApp, resetAppStorage, sendAndWait, unmountApp, waitReady } from './app-helpers.ts';
+import { SCRIPTED_ENDLESS_URL, SCRIPTED_REPLY, conversationTitles, deleteTestDatabase, freshStart, messageItems, messageTexts, mountApp, resetAppStorage, sendAndWait, unmountApp, waitReady } from './app-helpers.ts';
 
 beforeEach(() => freshStart());
 afterEach(async () => {
@@ -17,7 +17,7 @@ afterEach(async () => {
 
 describe('conversations', () => {
   it('create, switch, rename, search by title and content, delete after confirming, and reopen the last one', async () => {
-    const { app, dbName } = mountApp();
+    const { app, dbName } = mountApp({ engine: 'scripted' });
     await waitReady(app);
 
     await sendAndWait(app, 'Plan a trip to Hangzhou in May');
@@ -31,7 +31,7 @@ describe('conversations', () => {
     // Switching shows that conversation's messages.
     await userEvent.click(page.getByRole('button', { name: 'Plan a trip to Hangzhou in May', exact: true }));
     await expect.poll(() => messageTexts(app, 'user')).toEqual(['Plan a trip to Hangzhou in May']);
-    expect(messageTexts(app, 'assistant')).toEqual([TEST_MODEL_REPLY]);
+    expect(messageTexts(app, 'assistant')).toEqual([SCRIPTED_REPLY]);
 
     // Rename inline: Enter saves; Escape would cancel.
     await userEvent.click(page.getByRole('button', { name: 'Rename “Plan a trip to Hangzhou in May”' }));
@@ -51,7 +51,7 @@ describe('conversations', () => {
     await expect.poll(() => conversationTitles(app)).toEqual(['Hangzhou trip']);
     await search.fill('binary');
     await expect.poll(() => conversationTitles(app)).toEqual(['Explain binary search']);
-    await search.fill('tiny test model'); // only in the replies
+    await search.fill('scripted engine'); // only in the replies
     await expect.poll(() => conversationTitles(app).length).toBe(2);
     await search.fill('nothing like this');
     await expect.element(page.getByText('No conversation matches.')).toBeVisible();
@@ -69,10 +69,10 @@ describe('conversations', () => {
 
     // Start again on the same database: the list and the last opened conversation come back.
     await unmountApp();
-    const again = mountApp({ dbName }).app;
+    const again = mountApp({ engine: 'scripted', dbName }).app;
     await expect.poll(() => conversationTitles(again)).toEqual(['Hangzhou trip']);
     await expect.poll(() => messageTexts(again, 'user')).toEqual(['Plan a trip to Hangzhou in May']);
-    expect(messageTexts(again, 'assistant')).toEqual([TEST_MODEL_REPLY]);
+    expect(messageTexts(again, 'assistant')).toEqual([SCRIPTED_REPLY]);
 
     const store = await MemoryStore.open({ name: dbName });
     const sessions = await store.listSessions();
@@ -83,7 +83,7 @@ describe('conversations', () => {
 
 describe('taken off the page', () => {
   it('mid-reply: the database is let go, and the reply ending later neither reopens nor recreates it', async () => {
-    const { app, dbName } = mountApp({ ggufUrl: LOOP_MODEL_URL });
+    const { app, dbName } = mountApp({ engine: 'scripted', ggufUrl: SCRIPTED_ENDLESS_URL });
     await waitReady(app);
     await userEvent.type(page.getByRole('textbox', { name: 'Message' }), 'go on forever{Enter}');
     await expect.poll(() => Number(messageItems(app, 'assistant')[0]?.dataset.chunks ?? 0)).toBeGreaterThan(2);

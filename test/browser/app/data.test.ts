@@ -2,13 +2,14 @@
  * Data control: export all conversations (the file the button downloads), import it back, and broken files —
  * not JSON, another app's, a newer version, damaged inside, too large — each refused with its own message and
  * nothing changed. ("Delete all my data" runs against the built app, with its service worker, in test/e2e.)
+ * The replies come from the scripted engine (test/browser/engine/ui-worker.ts): what is exported is the subject
+ * here, not the model.
  */
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { page, userEvent } from 'vitest/browser';
-import { TEST_MODEL_REPLY } from '../../../scripts/test-model/reply.ts';
 import { MemoryStore } from '../../../src/memory/store.ts';
 import { EXPORT_FORMAT, IMPORT_MAX_BYTES, type ExportFile } from '../../../src/ui/data/export-format.ts';
-import { conversationTitles, freshStart, mountApp, resetAppStorage, sendAndWait, unmountApp, waitReady } from './app-helpers.ts';
+import { SCRIPTED_REPLY, conversationTitles, freshStart, mountApp, resetAppStorage, sendAndWait, unmountApp, waitReady } from './app-helpers.ts';
 
 beforeEach(() => freshStart());
 afterEach(async () => {
@@ -38,7 +39,7 @@ function choose(input: HTMLInputElement, chosen: File): void {
 
 describe('data control', () => {
   it('exports all conversations to a versioned file and imports it back', async () => {
-    const { app, dbName } = mountApp();
+    const { app, dbName } = mountApp({ engine: 'scripted' });
     await waitReady(app);
     await sendAndWait(app, 'Remember that my cat is called Mochi');
     let exported: Blob | null = null;
@@ -56,7 +57,7 @@ describe('data control', () => {
     expect(data.conversations).toHaveLength(1);
     expect(data.conversations[0]!.messages.map((m) => [m.role, m.content, m.status])).toEqual([
       ['user', 'Remember that my cat is called Mochi', 'complete'],
-      ['assistant', TEST_MODEL_REPLY, 'complete'],
+      ['assistant', SCRIPTED_REPLY, 'complete'],
     ]);
 
     // Importing the same file again adds a copy (its id is taken, so it gets a new one).
@@ -68,7 +69,7 @@ describe('data control', () => {
   });
 
   it('a broken or oversized file gets a clear error and changes nothing', async () => {
-    const { app, dbName } = mountApp();
+    const { app, dbName } = mountApp({ engine: 'scripted' });
     await waitReady(app);
     await sendAndWait(app, 'Something worth keeping');
     const before = await snapshotStore(dbName);

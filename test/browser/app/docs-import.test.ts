@@ -1,7 +1,8 @@
 /**
  * Data → Import docs: Markdown files become doc chunks in the store's docs namespace (split by heading, each with
  * its file path, anchor and heading), a malformed file is skipped with its reason shown and the rest imported, and
- * the next prompt can quote the docs under the documentation label, never as conversation records.
+ * the next prompt can quote the docs under the documentation label, never as conversation records. The reply
+ * comes from the scripted engine (test/browser/engine/ui-worker.ts): the prompt it is sent is the subject.
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { page, userEvent } from 'vitest/browser';
@@ -30,7 +31,7 @@ const BROKEN = '---\ntitle: Never closed\n# Heading\n\nThis text must not be imp
 
 describe('importing docs', () => {
   it('stores the chunks of the good file, shows why the malformed one was skipped, and the prompt can use them', async () => {
-    const { app, dbName } = mountApp();
+    const { app, dbName } = mountApp({ engine: 'scripted' });
     await waitReady(app);
     await userEvent.click(page.getByRole('button', { name: 'Data' }));
     const panel = shadow(app).querySelector('qwen-data-panel')!;

@@ -1,6 +1,7 @@
 /**
  * Download progress as the user reads it: bytes of the total, speed, time left — from the engine's progress
- * events over time (a scripted engine sends a slow 100 MB download, so speed and time left are known).
+ * events over time (a scripted engine sends a slow 100 MB download, so speed and time left are known). Once they
+ * are read, the rest of the download arrives at once: waiting the other seconds for it tested nothing more.
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import { page } from 'vitest/browser';
@@ -16,9 +17,10 @@ afterEach(async () => {
 
 const MB = 1024 * 1024;
 
-/** An engine whose model arrives at 20 MB/s, in steps of 100 ms. */
-function slowEngine(): EngineClient {
+/** An engine whose model arrives at 20 MB/s, in steps of 100 ms, until `hurry()`: then the rest comes at once. */
+function slowEngine(): { client: EngineClient; hurry: () => void } {
   let worker = false;
+  let fast = false;
   const client = {
     onCrash: null,
     get hasWorker() {
@@ -29,7 +31,7 @@ function slowEngine(): EngineClient {
       const total = 100 * MB;
       for (let loaded = 0; loaded <= total; loaded += 2 * MB) {
         options.onProgress?.({ phase: 'download', loadedBytes: loaded, totalBytes: total, fraction: loaded / total, text: 'Downloading the model' });
-        await new Promise((resolve) => setTimeout(resolve, 100));
+        if (!fast) await new Promise((resolve) => setTimeout(resolve, 100));
       }
       return { backend: 'wllama', reason: 'scripted', modelUrl: payload.source.ggufUrl ?? '', contextWindow: payload.contextWindow };
     },
@@ -38,18 +40,22 @@ function slowEngine(): EngineClient {
       worker = false;
     },
   };
-  return client as unknown as EngineClient;
+  return { client: client as unknown as EngineClient, hurry: () => (fast = true) };
 }
 
 describe('download progress', () => {
   it('shows bytes, speed and time left while the model downloads', async () => {
     const app = document.createElement('qwen-chat-app');
-    app.client = slowEngine();
+    const engine = slowEngine();
+    app.client = engine.client;
     app.dbName = freshDbName();
     app.source = { ggufUrl: '/models/test/qwen2-tiny.gguf' };
     app.backend = 'wasm';
     app.style.height = '600px';
     document.body.replaceChildren(app);
+    // The user agreed on the load card (a first visit downloads nothing unasked; without this the load is refused
+    // with model_not_downloaded unless an earlier file happened to leave the test model on the device).
+    app.engine.agreeToDownload();
     void app.engine.ensureReady();
 
     const status = page.getByRole('status').filter({ hasText: 'Downloading the model' });
@@ -60,6 +66,7 @@ describe('download progress', () => {
     const progress = app.engine.progress!;
     // Time left is what remains at the measured speed.
     expect(left).toBeCloseTo((progress.totalBytes - progress.loadedBytes) / app.engine.rate!.bytesPerSecond, 5);
+    engine.hurry();
     await expect.poll(() => app.engine.status, { timeout: 10_000 }).toBe('ready');
   });
 });

@@ -1,8 +1,11 @@
 /**
- * The context inspector after real requests to the test model: the sections of the last prompt add up to the
- * window, the prompt size equals what the engine counted, the cached and prefilled tokens are the engine's, every
- * turn is listed with its fate, working memory shows what the user said and where, and memory from an earlier
- * conversation is listed once the session rule lets it in.
+ * The context inspector after requests through the app: the sections of the last prompt add up to the window,
+ * every turn is listed with its fate, working memory shows what the user said and where, memory from an earlier
+ * conversation is listed once the session rule lets it in, and the engine's numbers are shown as it reported them.
+ * That layout is checked over six messages on the scripted engine (test/browser/engine/ui-worker.ts), whose rough
+ * token counts differ from the context engine's, so a field that showed our count instead of the engine's would
+ * fail. The real engine (the generated test model) is then asked twice: the prompt size it counted equals the
+ * context engine's count, and the cached and prefilled tokens shown are its own.
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { page, userEvent } from 'vitest/browser';
@@ -17,9 +20,12 @@ afterEach(async () => {
 const inspector = () => shadow(document.querySelector('qwen-chat-app')!.shadowRoot!.querySelector('qwen-inspector'));
 const num = (text: string | null | undefined): number => Number((text ?? '').replace(/[^\d]/g, ''));
 
+/** A field of the inspector's engine section, as shown. */
+const field = (name: string) => inspector().querySelector(`dd[data-field="${name}"]`)?.textContent;
+
 describe('context inspector', () => {
-  it('shows the last request: sections against the budget, the engine’s own numbers, turns, memory', async () => {
-    const { app } = mountApp();
+  it('shows the last request: sections against the budget, the engine’s numbers as reported, turns, memory', async () => {
+    const { app } = mountApp({ engine: 'scripted' });
     await waitReady(app);
     // An earlier conversation about a server…
     await sendAndWait(app, 'Our billing server 10.0.0.5 runs PostgreSQL and nginx.');
@@ -49,11 +55,12 @@ describe('context inspector', () => {
     expect(tokens.system).toBeGreaterThan(0);
     expect(tokens.message).toBeGreaterThan(0);
 
-    // The engine's numbers, shown as the engine reported them; the context engine counted the same prompt.
-    const field = (name: string) => inspector().querySelector(`dd[data-field="${name}"]`)?.textContent;
+    // The engine's numbers, shown as the engine reported them (the scripted engine counts otherwise than the
+    // context engine, which the field says).
+    expect(engine.promptTokens).not.toBe(snapshot.report.promptTokens);
     expect(num(field('prompt')?.split('(')[0])).toBe(engine.promptTokens);
-    expect(engine.promptTokens).toBe(snapshot.report.promptTokens);
-    expect(field('prompt')).toContain('the context engine counted the same');
+    expect(field('prompt')).toContain(`the context engine counted ${snapshot.report.promptTokens}`);
+    expect(engine.cachedTokens).toBeGreaterThan(0);
     expect(num(field('cached')?.split('(')[0])).toBe(engine.cachedTokens);
     expect(num(field('prefilled'))).toBe(engine.promptTokens - engine.cachedTokens);
     expect(num(field('completion'))).toBe(engine.completionTokens);
@@ -77,5 +84,29 @@ describe('context inspector', () => {
     expect(candidates.length).toBe(snapshot.report.memory.retrieval.candidates.length);
     expect(candidates.length).toBeGreaterThan(0);
     expect(candidates.some((c) => c.textContent!.includes('Our billing server 10.0.0.5'))).toBe(true);
+  });
+
+  it('the real engine counted the same prompt as the context engine, and the cache it reused is shown', async () => {
+    const { app } = mountApp();
+    await waitReady(app);
+    await sendAndWait(app, 'Our billing server 10.0.0.5 runs PostgreSQL and nginx.');
+    await sendAndWait(app, 'Is the billing server 10.0.0.5 healthy?');
+    await userEvent.click(page.getByRole('button', { name: 'Inspector' }));
+    await expect.element(page.getByRole('heading', { name: 'Context inspector' })).toBeVisible();
+    const snapshot = app.chat.lastSnapshot!;
+    const engine = app.chat.lastStats!;
+    expect(snapshot.result).toEqual(engine);
+
+    // The prompt size llama.cpp counted is the context engine's count of the same prompt.
+    expect(num(field('prompt')?.split('(')[0])).toBe(engine.promptTokens);
+    expect(engine.promptTokens).toBe(snapshot.report.promptTokens);
+    expect(field('prompt')).toContain('the context engine counted the same');
+    // The second message reused the first exchange from the KV cache: the engine's own numbers, as shown.
+    expect(engine.cachedTokens).toBeGreaterThan(0);
+    expect(num(field('cached')?.split('(')[0])).toBe(engine.cachedTokens);
+    expect(num(field('prefilled'))).toBe(engine.promptTokens - engine.cachedTokens);
+    expect(num(field('completion'))).toBe(engine.completionTokens);
+    expect(field('ttft')).toMatch(/\d+ (ms|s)/);
+    expect(field('speed')).toMatch(/tokens\/s/);
   });
 });

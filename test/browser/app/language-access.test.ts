@@ -1,14 +1,15 @@
 /**
  * Language and access: the UI follows the browser's language and can be switched (the choice is kept), both
  * languages have every text, panels open and close from the keyboard with focus returned, Esc stops a reply,
- * and the live region announces replies politely.
+ * and the live region announces replies politely. The reply that Esc stops comes from the scripted engine
+ * (test/browser/engine/ui-worker.ts), one that goes on until stopped.
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { page, userEvent } from 'vitest/browser';
 import { en } from '../../../src/ui/i18n/en.ts';
 import { browserLang, locale } from '../../../src/ui/i18n/index.ts';
 import { zh } from '../../../src/ui/i18n/zh.ts';
-import { LOOP_MODEL_URL, freshStart, messageItems, mountApp, resetAppStorage, unmountApp, waitReady } from './app-helpers.ts';
+import { SCRIPTED_ENDLESS_URL, freshStart, messageItems, mountApp, resetAppStorage, unmountApp, waitReady } from './app-helpers.ts';
 
 beforeEach(() => freshStart());
 afterEach(async () => {
@@ -26,7 +27,7 @@ describe('language and access', () => {
     expect(Object.keys(zh).sort()).toEqual(Object.keys(en).sort());
     expect(Object.entries(zh).filter(([, text]) => text.trim() === '')).toEqual([]);
 
-    const { dbName } = mountApp({ autoload: false });
+    const { dbName } = mountApp({ engine: 'scripted', autoload: false });
     expect(locale.lang).toBe(browserLang(navigator.languages));
     await userEvent.selectOptions(page.getByRole('combobox', { name: 'Language' }), 'zh');
     await expect.element(page.getByRole('textbox', { name: '消息' })).toBeVisible();
@@ -35,7 +36,7 @@ describe('language and access', () => {
     expect(document.documentElement.lang).toBe('zh-CN');
 
     await unmountApp();
-    mountApp({ dbName, autoload: false });
+    mountApp({ engine: 'scripted', dbName, autoload: false });
     await expect.element(page.getByRole('button', { name: '发送' })).toBeVisible();
     await userEvent.selectOptions(page.getByRole('combobox', { name: '语言' }), 'en');
     await expect.element(page.getByRole('button', { name: 'Send' })).toBeVisible();
@@ -43,7 +44,7 @@ describe('language and access', () => {
   });
 
   it('works from the keyboard: panels open and close with focus returned, Esc stops a reply, replies are announced', async () => {
-    const { app } = mountApp({ ggufUrl: LOOP_MODEL_URL });
+    const { app } = mountApp({ engine: 'scripted', ggufUrl: SCRIPTED_ENDLESS_URL });
     await waitReady(app);
     const inspectorButton = page.getByRole('button', { name: 'Inspector' });
     (inspectorButton.element() as HTMLElement).focus();

@@ -2,13 +2,15 @@
  * Messages as a user meets them: markdown rendered and sanitised (a reply with a script tag and an `onerror`
  * image arrives through an imported file, as an attacker would send it), code highlighted with a working copy
  * button, and the last exchange stopped, regenerated and edited — with the store agreeing afterwards.
+ * The replies come from the scripted engine (test/browser/engine/ui-worker.ts), a fixed one or one that goes on
+ * until stopped: what the app does with them is the subject. Stopping the real engine mid-stream is in
+ * test/browser/chat-app.test.ts and engine-wllama.test.ts.
  */
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { page, userEvent } from 'vitest/browser';
-import { TEST_MODEL_REPLY } from '../../../scripts/test-model/reply.ts';
 import { MemoryStore } from '../../../src/memory/store.ts';
 import { EXPORT_FORMAT } from '../../../src/ui/data/export-format.ts';
-import { LOOP_MODEL_URL, freshStart, messageItems, messageList, messageTexts, mountApp, resetAppStorage, sendAndWait, unmountApp, waitReady } from './app-helpers.ts';
+import { SCRIPTED_ENDLESS_URL, SCRIPTED_REPLY, freshStart, messageItems, messageList, messageTexts, mountApp, resetAppStorage, sendAndWait, unmountApp, waitReady } from './app-helpers.ts';
 
 beforeEach(() => freshStart());
 afterEach(async () => {
@@ -51,7 +53,7 @@ async function importThrough(file: File): Promise<void> {
 
 describe('messages', () => {
   it('renders markdown inert: no script runs, no handler survives, code is highlighted and copies', async () => {
-    const { app } = mountApp({ autoload: false });
+    const { app } = mountApp({ engine: 'scripted', autoload: false });
     delete (window as { __pwned?: string }).__pwned;
     await importThrough(exportFile([{ role: 'user', content: 'Show me <b>raw</b> html' }, { role: 'assistant', content: HOSTILE }]));
 
@@ -78,7 +80,7 @@ describe('messages', () => {
   });
 
   it('stop, regenerate and edit the last message; the store holds only what is shown', async () => {
-    const { app, dbName } = mountApp({ ggufUrl: LOOP_MODEL_URL });
+    const { app, dbName } = mountApp({ engine: 'scripted', ggufUrl: SCRIPTED_ENDLESS_URL });
     await waitReady(app);
     const input = page.getByRole('textbox', { name: 'Message' });
     await userEvent.type(input, 'count to a million{Enter}');
@@ -122,7 +124,7 @@ describe('messages', () => {
   });
 
   it('a reply to an edited message answers the edit; the live region reads the finished reply', async () => {
-    const { app } = mountApp();
+    const { app } = mountApp({ engine: 'scripted' });
     await waitReady(app);
     await sendAndWait(app, 'first try');
     await userEvent.click(page.getByRole('button', { name: 'Edit' }));
@@ -132,6 +134,6 @@ describe('messages', () => {
     await expect.poll(() => messageItems(app, 'assistant')[0]?.dataset.status).toBe('complete');
     expect(app.chat.lastSnapshot!.input.text).toBe('second try');
     const live = app.shadowRoot!.querySelector('[aria-live="polite"]')!;
-    expect(live.textContent).toBe(TEST_MODEL_REPLY);
+    expect(live.textContent).toBe(SCRIPTED_REPLY);
   });
 });

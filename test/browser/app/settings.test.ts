@@ -1,6 +1,8 @@
 /**
  * Settings as a user edits them: every invalid value gets its own message and nothing is kept; valid values are
- * kept across a restart and shape the next prompt (system prompt, recent turns, budgets).
+ * kept across a restart and shape the next prompt (system prompt, recent turns, budgets). The engine is the
+ * scripted one (test/browser/engine/ui-worker.ts) behind the real handler: the load it is asked for (its window)
+ * and the prompt it is sent are the subject, not the model.
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { page, userEvent } from 'vitest/browser';
@@ -15,7 +17,7 @@ afterEach(async () => {
 
 describe('settings', () => {
   it('refuses invalid values field by field, keeps valid ones, and the next prompt follows them', async () => {
-    const { app, dbName } = mountApp();
+    const { app, dbName } = mountApp({ engine: 'scripted' });
     await userEvent.click(page.getByRole('button', { name: 'Settings' }));
 
     await page.getByLabelText('Context window (tokens)').fill('100');
@@ -62,7 +64,7 @@ describe('settings', () => {
 
     // A restart keeps them.
     await unmountApp();
-    mountApp({ dbName, autoload: false });
+    mountApp({ engine: 'scripted', dbName, autoload: false });
     await userEvent.click(page.getByRole('button', { name: 'Settings' }));
     await expect.element(page.getByLabelText('Context window (tokens)')).toHaveValue(2048);
     await expect.element(page.getByLabelText('System prompt')).toHaveValue('You answer like a ship’s captain.');
