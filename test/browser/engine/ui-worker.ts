@@ -15,8 +15,13 @@ import { SCRIPTED_ENDLESS_URL, SCRIPTED_MODEL_URL, SCRIPTED_REPLY } from './ui-s
 
 /** What the scripted "download" reports, in four steps (the generated test model's size). */
 const MODEL_BYTES = 16_273_984;
-/** Pause between two streamed chunks: a reply takes a few frames, as a real stream does. */
+/** Pause between two chunks of the fixed reply: it takes a few frames, as a real stream does. */
 const CHUNK_MS = 10;
+/**
+ * Pause between two chunks of the endless reply: a few chunks arrive within a tenth of a second, and the default
+ * answer room (512 tokens) lasts 15 s, so a test stops it long before it ends by itself (`length`).
+ */
+const ENDLESS_CHUNK_MS = 30;
 
 const tick = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -80,7 +85,7 @@ class ScriptedUiBackend implements Backend {
           finishReason = 'length';
           break;
         }
-        await tick(CHUNK_MS);
+        await tick(endless ? ENDLESS_CHUNK_MS : CHUNK_MS);
         if (signal.aborted) throw abortedError();
         const text = endless ? `word${sent} ` : script[sent]!;
         if (ttftMs < 0) ttftMs = performance.now() - started;
