@@ -6,14 +6,15 @@
  *   is marked interrupted and can be regenerated;
  * - "delete all my data" leaves IndexedDB, the caches, the origin-private files and localStorage empty.
  */
-import { describe, expect, it } from 'vitest';
+import type { BrowserContext, Page } from 'playwright';
+import { afterAll, describe, expect, it } from 'vitest';
 import { TEST_MODEL_REPLY } from '../../scripts/test-model/reply.ts';
-import { conversationTitles, guardedContext, messageStates, sendAndWait, useBuiltApp, waitForReady } from './harness.ts';
+import { conversationTitles, guardedContext, messageStates, sendAndWait, useBuiltApp, waitForReady, type RequestLog } from './harness.ts';
 
 const built = useBuiltApp('offline');
 
 /** Waits until the service worker controls the page and has cached the page and its engine files. */
-async function waitForShellCache(page: import('playwright').Page): Promise<string[]> {
+async function waitForShellCache(page: Page): Promise<string[]> {
   await page.waitForFunction(() => navigator.serviceWorker.controller !== null, undefined, { timeout: 20_000 });
   const deadline = Date.now() + 20_000;
   for (;;) {
@@ -28,51 +29,79 @@ async function waitForShellCache(page: import('playwright').Page): Promise<strin
   }
 }
 
+/** The returning user's browser the three tests share: one profile, visited first as a newcomer (see firstVisit). */
+interface Visit {
+  context: BrowserContext;
+  page: Page;
+  requests: RequestLog[];
+  blocked: RequestLog[];
+  modelUrl: string;
+}
+
 describe('offline, reloads and data control in the built app', () => {
+  // One profile for the file: the tests follow one user, visit after visit, so the model is downloaded and the
+  // first reply's tokenizer built once rather than once per test. Each test still starts from a first visit when
+  // it runs alone (`-t`), and asserts only what it does itself.
+  let visit: Promise<Visit> | undefined;
+  afterAll(async () => (await visit?.catch(() => undefined))?.context.close());
+
+  /**
+   * A first visit (asked first; the model comes from its host, another origin, with CORS), one reply, and the
+   * service worker's shell cache filled. The model host is not in the build's policy: the page allows it as an
+   * operator would (its CSP meta). Every request of the profile is intercepted and logged.
+   */
+  function firstVisit(): Promise<Visit> {
+    visit ??= (async () => {
+      const { browser, origin, otherOrigin } = built();
+      const modelUrl = `${otherOrigin}/models/test/qwen2-tiny.gguf`;
+      const { context, requests, blocked } = await guardedContext(browser, [origin, otherOrigin], {}, { connect: [otherOrigin] });
+      const page = await context.newPage();
+      page.on('pageerror', (e) => console.log('pageerror:', e.message));
+      await page.goto(`${origin}/?model=${encodeURIComponent(modelUrl)}`);
+      await page.getByRole('button', { name: 'Load the model' }).click();
+      await waitForReady(page);
+      await sendAndWait(page, 'Nightly backup at 02:00 on 10.1.2.3');
+      await waitForShellCache(page);
+      return { context, page, requests, blocked, modelUrl };
+    })();
+    return visit;
+  }
+
   it('works offline after the first visit; requests go only to the app and the model host', async () => {
-    const { browser, origin, otherOrigin } = built();
-    const modelUrl = `${otherOrigin}/models/test/qwen2-tiny.gguf`;
-    // The model host is not in the build's policy: the page allows it as an operator would (its CSP meta).
-    const { context, requests, blocked } = await guardedContext(browser, [origin, otherOrigin], {}, { connect: [otherOrigin] });
-    const page = await context.newPage();
-    page.on('pageerror', (e) => console.log('pageerror:', e.message));
-    await page.goto(`${origin}/?model=${encodeURIComponent(modelUrl)}`);
-
-    // First visit: asked first; the model comes from its host (another origin, with CORS).
-    await page.getByRole('button', { name: 'Load the model' }).click();
-    await waitForReady(page);
-    await sendAndWait(page, 'Nightly backup at 02:00 on 10.1.2.3');
-    await waitForShellCache(page);
-
+    const { origin, otherOrigin } = built();
+    const { context, page, requests, blocked, modelUrl } = await firstVisit();
     // Network off; reload: the page, the engine and the model come from this device.
     await context.setOffline(true);
-    const requestsBefore = requests.length;
-    await page.reload();
-    await waitForReady(page);
-    expect(await page.getByRole('button', { name: 'Load the model' }).count()).toBe(0);
-    expect(await conversationTitles(page)).toEqual(['Nightly backup at 02:00 on 10.1.2.3']);
-    expect(await messageStates(page)).toEqual(['user:complete', 'assistant:complete']);
-    await sendAndWait(page, 'When does the backup run?');
-    await page.getByLabel('Conversation').getByText(TEST_MODEL_REPLY).nth(1).waitFor();
-    expect(await page.evaluate(() => navigator.onLine)).toBe(false);
-    // Offline, nothing reached the network: whatever was asked for was answered on the device.
-    const offlineRequests = requests.slice(requestsBefore);
-    expect(offlineRequests.filter((r) => !r.url.startsWith(origin))).toEqual([]);
+    try {
+      const requestsBefore = requests.length;
+      await page.reload();
+      await waitForReady(page);
+      expect(await page.getByRole('button', { name: 'Load the model' }).count()).toBe(0);
+      expect(await conversationTitles(page)).toEqual(['Nightly backup at 02:00 on 10.1.2.3']);
+      expect(await messageStates(page)).toEqual(['user:complete', 'assistant:complete']);
+      await sendAndWait(page, 'When does the backup run?');
+      await page.getByLabel('Conversation').getByText(TEST_MODEL_REPLY).nth(1).waitFor();
+      expect(await page.evaluate(() => navigator.onLine)).toBe(false);
+      // Offline, nothing reached the network: whatever was asked for was answered on the device.
+      const offlineRequests = requests.slice(requestsBefore);
+      expect(offlineRequests.filter((r) => !r.url.startsWith(origin))).toEqual([]);
+    } finally {
+      await context.setOffline(false);
+    }
 
     // Over the whole visit: the app's origin, and the model host only for the model file.
     expect(blocked).toEqual([]);
     const toModelHost = requests.filter((r) => r.url.startsWith(otherOrigin));
     expect(toModelHost.length).toBeGreaterThan(0);
     expect(toModelHost.every((r) => r.url === modelUrl && (r.method === 'GET' || r.method === 'HEAD'))).toBe(true);
-    await context.close();
   }, 120_000);
 
   it('conversations survive reloads; a reply cut off by a reload is marked and can be regenerated', async () => {
-    const { browser, origin } = built();
-    const { context, blocked } = await guardedContext(browser, [origin]);
-    const page = await context.newPage();
-    await page.goto(`${origin}/?model=test&autoload=1`);
-    await waitForReady(page);
+    const { origin } = built();
+    const { page, blocked } = await firstVisit();
+    // What this profile held before (the first visit's conversation): kept as it is, next to what is done here.
+    const earlier = await conversationTitles(page);
+    await page.getByRole('button', { name: 'New conversation' }).first().click();
     await sendAndWait(page, 'Recipe ideas for dinner');
     await page.getByRole('button', { name: 'New conversation' }).first().click();
     await sendAndWait(page, 'Draft an email to the landlord');
@@ -88,7 +117,7 @@ describe('offline, reloads and data control in the built app', () => {
 
     await page.reload();
     await waitForReady(page);
-    expect((await conversationTitles(page)).sort()).toEqual(['Dinner plans', 'Draft an email to the landlord']);
+    expect((await conversationTitles(page)).sort()).toEqual([...earlier, 'Dinner plans', 'Draft an email to the landlord'].sort());
     await page.getByRole('heading', { name: 'Draft an email to the landlord' }).waitFor();
     expect(await messageStates(page)).toEqual(['user:complete', 'assistant:complete']);
 
@@ -120,17 +149,11 @@ describe('offline, reloads and data control in the built app', () => {
     await page.waitForFunction(() => (document.querySelector('qwen-chat-app') as unknown as { chat: { busy: boolean } }).chat.busy === false);
     expect(await messageStates(page)).toEqual(['user:complete', 'assistant:stopped']);
     expect(blocked).toEqual([]);
-    await context.close();
   }, 120_000);
 
   it('"delete all my data" empties IndexedDB, every cache, the origin-private files and localStorage', async () => {
-    const { browser, origin } = built();
-    const { context } = await guardedContext(browser, [origin]);
-    const page = await context.newPage();
-    await page.goto(`${origin}/?model=test`);
-    await page.getByRole('button', { name: 'Load the model' }).click();
-    await waitForReady(page);
-    await sendAndWait(page, 'Something private');
+    const { page } = await firstVisit();
+    // The profile holds conversations, a model in the origin-private files, the shell cache and settings.
     await waitForShellCache(page);
     const inventory = () =>
       page.evaluate(async () => {
@@ -149,6 +172,7 @@ describe('offline, reloads and data control in the built app', () => {
     expect(before.caches.length).toBeGreaterThan(0);
     expect(before.files).toContain('cache');
     expect(before.localStorage).toBeGreaterThan(0);
+    expect((await conversationTitles(page)).length).toBeGreaterThan(0);
 
     await page.getByRole('button', { name: 'Data' }).click();
     await page.getByRole('button', { name: 'Delete all my data' }).click();
@@ -158,6 +182,5 @@ describe('offline, reloads and data control in the built app', () => {
     expect(await inventory()).toEqual({ databases: [], caches: [], files: [], localStorage: 0 });
     expect(await conversationTitles(page)).toEqual([]);
     await page.getByRole('button', { name: 'Load the model' }).waitFor();
-    await context.close();
   }, 120_000);
 });
