@@ -8,7 +8,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Page } from 'playwright';
-import { describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { LIVE_MESSAGES, sampleExport } from './fixtures/sample-conversations.ts';
 import { guardedContext, sendAndWait, useBuiltApp, waitForReady } from './harness.ts';
 
@@ -24,9 +24,9 @@ async function shoot(page: Page, name: string): Promise<void> {
   expect(png.byteLength).toBeGreaterThan(20_000);
 }
 
-async function prepare(lang: 'en' | 'zh', colorScheme: 'light' | 'dark'): Promise<{ page: Page; close: () => Promise<void> }> {
+async function prepare(lang: 'en' | 'zh'): Promise<{ page: Page; close: () => Promise<void> }> {
   const { browser, origin } = built();
-  const { context } = await guardedContext(browser, [origin], { locale: lang === 'zh' ? 'zh-CN' : 'en-US', colorScheme, deviceScaleFactor: 1 });
+  const { context } = await guardedContext(browser, [origin], { locale: lang === 'zh' ? 'zh-CN' : 'en-US', colorScheme: 'light', deviceScaleFactor: 1 });
   const page = await context.newPage();
   await page.goto(`${origin}/?model=test&autoload=1`);
   await waitForReady(page);
@@ -47,10 +47,30 @@ async function prepare(lang: 'en' | 'zh', colorScheme: 'light' | 'dark'): Promis
   return { page, close: () => context.close() };
 }
 
+/** Closes the open panel, if any, with its ✕ (the next screenshot starts from the main screen, as after prepare). */
+async function closePanel(page: Page, lang: 'en' | 'zh'): Promise<void> {
+  const close = page.getByRole('button', { name: lang === 'zh' ? '关闭面板' : 'Close the panel' });
+  if ((await close.count()) > 0) await close.click();
+  await page.evaluate(() => (document.activeElement as HTMLElement | null)?.blur());
+}
+
 describe('screenshots for the README', () => {
+  // One prepared page per language (the UI follows the browser's language, a setting of the profile): the English
+  // one serves both the light and the dark screenshots, the theme being the system's (emulated per page).
+  const prepared = new Map<'en' | 'zh', ReturnType<typeof prepare>>();
+  const preparedPage = (lang: 'en' | 'zh') => {
+    if (!prepared.has(lang)) prepared.set(lang, prepare(lang));
+    return prepared.get(lang)!;
+  };
+  afterAll(async () => {
+    for (const page of prepared.values()) await (await page.catch(() => undefined))?.close();
+  });
+
   for (const lang of ['en', 'zh'] as const) {
     it(`main screen and inspector (${lang})`, async () => {
-      const { page, close } = await prepare(lang, 'light');
+      const { page } = await preparedPage(lang);
+      await page.emulateMedia({ colorScheme: 'light' });
+      await closePanel(page, lang);
       expect(await page.evaluate(() => document.documentElement.lang)).toBe(lang === 'zh' ? 'zh-CN' : 'en');
       await shoot(page, `main-${lang}`);
       await page.getByRole('button', { name: lang === 'zh' ? '上下文检查器' : 'Inspector' }).click();
@@ -60,17 +80,22 @@ describe('screenshots for the README', () => {
       // Further down: the memory that was considered, and working memory with where each item came from.
       await page.locator('qwen-inspector #h-retrieval').evaluate((h) => h.scrollIntoView({ block: 'start' }));
       await shoot(page, `inspector-memory-${lang}`);
-      await close();
     }, 120_000);
   }
 
   it('dark theme follows the system', async () => {
-    const { page, close } = await prepare('en', 'dark');
-    const background = await page.evaluate(() => getComputedStyle(document.querySelector('qwen-chat-app')!).backgroundColor);
-    expect(background).toBe('rgb(23, 23, 26)');
-    await page.getByRole('button', { name: 'Inspector' }).click();
-    await page.locator('qwen-inspector dd[data-field="prompt"]').waitFor();
-    await shoot(page, 'inspector-en-dark');
-    await close();
+    const { page } = await preparedPage('en');
+    await closePanel(page, 'en');
+    const background = () => page.evaluate(() => getComputedStyle(document.querySelector('qwen-chat-app')!).backgroundColor);
+    expect(await background()).not.toBe('rgb(23, 23, 26)');
+    await page.emulateMedia({ colorScheme: 'dark' });
+    try {
+      expect(await background()).toBe('rgb(23, 23, 26)');
+      await page.getByRole('button', { name: 'Inspector' }).click();
+      await page.locator('qwen-inspector dd[data-field="prompt"]').waitFor();
+      await shoot(page, 'inspector-en-dark');
+    } finally {
+      await page.emulateMedia({ colorScheme: 'light' });
+    }
   }, 120_000);
 });
