@@ -1,12 +1,21 @@
 /**
- * A normal visit to the production build is clean: no console error, no uncaught exception and no failed or
- * refused request, in the page, its workers (the engine and wllama's own) or the service worker. A build without
- * a self-hosted model does not ask for models/manifest.json (which answered 404 on every load).
+ * A normal visit to the production build, served by `vite preview` as a newcomer would run it, is clean: no console
+ * error, no uncaught exception and no failed or refused request, in the page, its workers (the engine and wllama's
+ * own) or the service worker. A build without a self-hosted model does not ask for models/manifest.json (which
+ * answered 404 on every load).
+ *
+ * The visit with the generated test model is one fresh profile that carries several checks, each of which used to
+ * pay for its own model load (built-app.test.ts, csp.test.ts's app-meta test, tokenizer-fetch.test.ts's app test):
+ * COOP/COEP are sent, the shipped CSP meta holds and 0 violations happen (every panel opened), no engine file is
+ * fetched before the user's go, the model answers on wllama, the tokenizer (5 MB) is fetched from the network once
+ * over two replies and the next visit gets it from the service worker's cache.
  */
 import type { BrowserContext, ConsoleMessage, Page } from 'playwright';
 import { describe, expect, it } from 'vitest';
 import { TEST_MODEL_REPLY } from '../../scripts/test-model/reply.ts';
+import { DEFAULT_MODEL_CONNECT } from '../../scripts/csp.ts';
 import { guardedContext, sendAndWait, useBuiltApp, waitForReady } from './harness.ts';
+import { expectStrictPolicy, metaPolicy, networkFetches, pageResponses, waitUntilCached, watchCsp } from './visit-checks.ts';
 
 const built = useBuiltApp('clean-load');
 
@@ -61,24 +70,77 @@ describe('a normal load of the built app', () => {
     await context.close();
   }, 120_000);
 
-  it('loading the model, answering and coming back log no error and make no failed request', async () => {
-    const { browser, origin } = built();
-    const { context, blocked } = await guardedContext(browser, [origin]);
-    const problems = recordProblems(context);
-    const page = await context.newPage();
-    await page.goto(`${origin}/?model=test`);
-    await page.getByRole('button', { name: 'Load the model' }).click();
-    await waitForReady(page);
-    await sendAndWait(page, 'Hello');
-    await page.getByLabel('Conversation').getByText(TEST_MODEL_REPLY).waitFor();
-    await waitForCached(page, /\/tokenizer\.json$/);
-    // The next visit: the model is on the device, the app files come from the service worker.
-    await page.reload();
-    await waitForReady(page);
-    await sendAndWait(page, 'Hello again');
-    await page.getByLabel('Conversation').getByText(TEST_MODEL_REPLY).nth(1).waitFor();
-    expect(problems).toEqual([]);
-    expect(blocked).toEqual([]);
-    await context.close();
-  }, 240_000);
+  it(
+    'a first visit with the test model and the next: COOP/COEP and the strict CSP meta sent, no engine fetched before the user asks, ' +
+      'it answers on wllama and every panel opens with 0 CSP violations, the tokenizer is fetched once over two replies and read from ' +
+      "the service worker's cache on the next visit, and no error is logged nor request failed",
+    async () => {
+      const { browser, origin } = built();
+      const tokenizer = `${origin}/tokenizer/qwen2.5/tokenizer.json`;
+      const model = '/models/test/qwen2-tiny.gguf';
+      const { context, requests, blocked } = await guardedContext(browser, [origin]);
+      const problems = recordProblems(context);
+      const csp = await watchCsp(context);
+      const first = await context.newPage();
+      const response = await first.goto(`${origin}/?model=test`);
+      expect(response?.headers()['cross-origin-opener-policy']).toBe('same-origin');
+      expect(response?.headers()['cross-origin-embedder-policy']).toBe('require-corp');
+
+      // The policy ships as a meta, first in the head, with the directives README.md promises.
+      const policy = await metaPolicy(first);
+      expectStrictPolicy(policy);
+      expect(policy.get('script-src')).toEqual(["'self'", "'wasm-unsafe-eval'"]);
+      // Hugging Face, the hosts its downloads redirect to, and web-llm's model libraries; nothing else.
+      expect(policy.get('connect-src')).toEqual(["'self'", ...DEFAULT_MODEL_CONNECT]);
+      expect(DEFAULT_MODEL_CONNECT).toEqual(expect.arrayContaining(['https://huggingface.co', 'https://*.hf.co', 'https://raw.githubusercontent.com']));
+
+      await first.getByRole('button', { name: 'Load the model' }).waitFor();
+      // Nothing of the engines, the weights or the tokenizer is fetched before the user's go; only the model's
+      // size is asked for (a HEAD request, no body), to say how much will be downloaded.
+      const engineFiles = requests.map((r) => ({ path: new URL(r.url).pathname, method: r.method })).filter((r) => /wllama|web-?llm|\.wasm|\.gguf|tokenizer/i.test(r.path));
+      expect(engineFiles.filter((r) => r.method !== 'HEAD')).toEqual([]);
+      expect(engineFiles.every((r) => r.path.endsWith(model))).toBe(true);
+
+      await first.getByRole('button', { name: 'Load the model' }).click();
+      await waitForReady(first);
+      await first.getByText(/CPU · wllama — WASM CPU, \d+ threads? \(the model source is a GGUF file\)/).waitFor({ timeout: 30_000 });
+      expect(await first.evaluate(() => crossOriginIsolated)).toBe(true);
+      await sendAndWait(first, 'Backups run at 02:00');
+      await first.getByLabel('Conversation').getByText(TEST_MODEL_REPLY).waitFor();
+      await sendAndWait(first, 'When do backups run?');
+      await first.getByLabel('Conversation').getByText(TEST_MODEL_REPLY).nth(1).waitFor();
+      expect(requests.some((r) => r.method === 'GET' && new URL(r.url).pathname.endsWith(model))).toBe(true);
+
+      // Every panel: the inspector's token and cache bars and the model manager's meters set widths at run time.
+      for (const name of ['Inspector', 'Model', 'Settings', 'Data']) {
+        await first.getByRole('toolbar').getByRole('button', { name }).click();
+        await first.getByRole('region', { name, exact: true }).waitFor();
+      }
+      await first.getByRole('toolbar').getByRole('button', { name: 'Inspector' }).click();
+      await first.locator('qwen-inspector [data-engine]').waitFor();
+
+      await waitUntilCached(first, 'qwen-shell-v1', tokenizer);
+      expect(networkFetches(requests, tokenizer)).toBe(1);
+      await first.waitForTimeout(300);
+      expect(await csp.found()).toEqual([]);
+      await first.close();
+
+      // The next visit: the model is on the device and loads at once; the app files and the tokenizer come from the
+      // service worker.
+      const second = await context.newPage();
+      const responses = pageResponses(second, tokenizer);
+      await second.goto(`${origin}/?model=test`);
+      await waitForReady(second);
+      await sendAndWait(second, 'And on Sundays?');
+      // The last conversation reopened: its two replies and this one.
+      await second.getByLabel('Conversation').getByText(TEST_MODEL_REPLY).nth(2).waitFor();
+      expect(responses).toEqual([true]);
+      expect(networkFetches(requests, tokenizer)).toBe(1);
+      expect(await csp.found()).toEqual([]);
+      expect(problems).toEqual([]);
+      expect(blocked).toEqual([]);
+      await context.close();
+    },
+    240_000,
+  );
 });
