@@ -49,17 +49,26 @@ function handled(request) {
   return path === MANIFEST || (!path.startsWith('models/') && !path.endsWith('.gguf') && path !== 'sw.js');
 }
 
-async function put(request, response) {
+/**
+ * Keeps a copy of a good same-origin response and hands the response on at once: the page reads the body while
+ * the cache writes its copy (the 5 MB tokenizer no longer waits for the write), and `event.waitUntil` keeps this
+ * worker alive until the copy is stored.
+ */
+function put(event, request, response) {
   if (!response.ok || response.type !== 'basic') return response;
   const copy = response.clone();
-  const cache = await caches.open(SHELL);
-  await cache.put(request, copy).catch(() => {});
+  event.waitUntil(
+    caches
+      .open(SHELL)
+      .then((cache) => cache.put(request, copy))
+      .catch(() => {}),
+  );
   return response;
 }
 
-async function networkFirst(request) {
+async function networkFirst(request, event) {
   try {
-    return await put(request, await fetch(request));
+    return put(event, request, await fetch(request));
   } catch (error) {
     const cached = await caches.match(request, MATCH);
     if (cached) return cached;
@@ -67,12 +76,12 @@ async function networkFirst(request) {
   }
 }
 
-async function navigation(request) {
+async function navigation(request, event) {
   try {
     const response = await fetch(request);
     // One page for every query string (?model=…): keep it under the scope's URL too.
-    if (response.ok) await put(new Request(scope.href), response.clone());
-    return await put(request, response);
+    if (response.ok) put(event, new Request(scope.href), response.clone());
+    return put(event, request, response);
   } catch (error) {
     const cached = (await caches.match(request, { ignoreSearch: true, ignoreVary: true })) ?? (await caches.match(scope.href, { ignoreVary: true }));
     if (cached) return cached;
@@ -80,15 +89,15 @@ async function navigation(request) {
   }
 }
 
-async function cacheFirst(request) {
+async function cacheFirst(request, event) {
   const cached = await caches.match(request, MATCH);
   if (cached) return cached;
-  return put(request, await fetch(request));
+  return put(event, request, await fetch(request));
 }
 
 async function staleWhileRevalidate(request, event) {
   const cached = await caches.match(request, MATCH);
-  const fresh = fetch(request).then((response) => put(request, response));
+  const fresh = fetch(request).then((response) => put(event, request, response));
   if (cached) {
     event.waitUntil(fresh.catch(() => {}));
     return cached;
@@ -99,9 +108,9 @@ async function staleWhileRevalidate(request, event) {
 self.addEventListener('fetch', (event) => {
   const request = event.request;
   if (!handled(request)) return;
-  if (request.mode === 'navigate') event.respondWith(navigation(request));
-  else if (appPath(request) === MANIFEST) event.respondWith(networkFirst(request));
-  else if (KEPT.some((folder) => appPath(request).startsWith(folder))) event.respondWith(cacheFirst(request));
+  if (request.mode === 'navigate') event.respondWith(navigation(request, event));
+  else if (appPath(request) === MANIFEST) event.respondWith(networkFirst(request, event));
+  else if (KEPT.some((folder) => appPath(request).startsWith(folder))) event.respondWith(cacheFirst(request, event));
   else event.respondWith(staleWhileRevalidate(request, event));
 });
 
@@ -116,9 +125,8 @@ self.addEventListener('message', (event) => {
         if (typeof url !== 'string') continue;
         const request = new Request(url);
         if (!handled(request) || (await cache.match(request, MATCH))) continue;
-        await fetch(request)
-          .then((response) => put(request, response))
-          .catch(() => {});
+        const response = await fetch(request).catch(() => null);
+        if (response?.ok && response.type === 'basic') await cache.put(request, response).catch(() => {});
       }
     })(),
   );
