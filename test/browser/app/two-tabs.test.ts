@@ -7,7 +7,7 @@ import { MemoryStore } from '../../../src/memory/store.ts';
 import type { TurnRecord } from '../../../src/memory/records.ts';
 import { LAST_SESSION_KEY } from '../../../src/ui/controllers/conversations-controller.ts';
 import type { QwenChatApp } from '../../../src/ui/qwen-chat-app.ts';
-import { freshDbName, freshStart, resetAppStorage } from './app-helpers.ts';
+import { SCRIPTED_REPLY, freshDbName, freshStart, resetAppStorage } from './app-helpers.ts';
 
 interface Tab {
   frame: HTMLIFrameElement;
@@ -92,7 +92,8 @@ afterEach(async () => {
 });
 
 describe('two tabs on one conversation', () => {
-  // Two model loads, ten replies and two reloads on a loaded 2-core machine: a hang detector, not a speed check.
+  // Two tabs on the scripted engine (app-tab.ts), ten replies and two reloads on a loaded 2-core machine: a hang
+  // detector, not a speed check.
   it('both send at once for five rounds: both show the same ten exchanges in order, before and after a reload', { timeout: 300_000 }, async () => {
     const dbName = freshDbName();
     const store = await MemoryStore.open({ name: dbName });
@@ -100,9 +101,10 @@ describe('two tabs on one conversation', () => {
     await store.close();
     // Both tabs reopen the last conversation, as after a restart with two windows.
     localStorage.setItem(LAST_SESSION_KEY, session.id);
+    // Both open at once, as two windows restored together.
     const a = openTab(dbName);
-    await ready(a, 0);
     const b = openTab(dbName);
+    await ready(a, 0);
     await ready(b, 0);
 
     const sent: string[] = [];
@@ -120,6 +122,8 @@ describe('two tabs on one conversation', () => {
 
     const before = shown(a);
     expect(before.filter((m) => m.role === 'user').map((m) => m.text).sort()).toEqual([...sent].sort());
+    // Every reply is shown whole (the scripted engine's fixed reply), in both tabs.
+    expect(before.filter((m) => m.role === 'assistant').map((m) => m.text.trim())).toEqual(Array(10).fill(SCRIPTED_REPLY));
     // Each reply shown is the stored reply to the question above it.
     const check = await MemoryStore.open({ name: dbName });
     try {
