@@ -2,7 +2,8 @@
  * Exchanges as whole units (issue 15): a reply shows, is prompted and is exported right after its question even in
  * data two tabs interleaved before the exchange lock; and a question sent while another tab's exchange holds the
  * lock waits, visibly and revocably, then is stored after that exchange. The "other tab" here is the test page's
- * own connection to the database: its own store, BroadcastChannel and Web Locks, as a second tab has.
+ * own connection to the database: its own store, BroadcastChannel and Web Locks, as a second tab has. The app runs
+ * on the scripted UI engine: these are about storage order, the prompt's history and the lock, not the model.
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { page, userEvent } from 'vitest/browser';
@@ -10,7 +11,7 @@ import { MemoryStore } from '../../../src/memory/store.ts';
 import { exchangeLockName } from '../../../src/memory/tabs.ts';
 import { LAST_SESSION_KEY } from '../../../src/ui/controllers/conversations-controller.ts';
 import type { QwenChatApp } from '../../../src/ui/qwen-chat-app.ts';
-import { freshDbName, freshStart, messageItems, messageTexts, mountApp, resetAppStorage, unmountApp } from './app-helpers.ts';
+import { SCRIPTED_REPLY, freshDbName, freshStart, messageItems, messageTexts, mountApp, resetAppStorage, unmountApp } from './app-helpers.ts';
 
 const stores: MemoryStore[] = [];
 
@@ -31,7 +32,7 @@ async function otherTab(title: string): Promise<{ dbName: string; store: MemoryS
   return { dbName, store, sessionId: id };
 }
 
-/** The model loaded (slow on a loaded 2-core machine: a hang detector, not a speed check). */
+/** The engine loaded (generous on a loaded 2-core machine: a hang detector, not a speed check). */
 const ready = (app: QwenChatApp) => expect.poll(() => app.engine.status, { timeout: 90_000 }).toBe('ready');
 
 const composerText = (): string => (page.getByRole('textbox', { name: 'Message' }).element() as HTMLTextAreaElement).value;
@@ -46,7 +47,7 @@ describe('exchanges', () => {
     const rB = await store.appendTurn({ sessionId, role: 'assistant', content: 'Most museums close on Mondays; check its site.', replyTo: qB.id });
     const grouped = [qB, rB, qA, rA];
 
-    const { app } = mountApp({ dbName });
+    const { app } = mountApp({ engine: 'scripted', dbName });
     await expect.poll(() => messageTexts(app)).toEqual(grouped.map((t) => t.content));
     expect(messageItems(app).map((li) => li.dataset.id)).toEqual(grouped.map((t) => t.id));
 
@@ -58,6 +59,7 @@ describe('exchanges', () => {
     await input.fill('And what about Tuesdays?');
     await userEvent.keyboard('{Enter}');
     await expect.poll(() => messageItems(app, 'assistant').map((li) => li.dataset.status), { timeout: 90_000 }).toEqual(Array(3).fill('complete'));
+    expect(messageTexts(app, 'assistant').at(-1)!.trim()).toBe(SCRIPTED_REPLY);
     // The prompt's history, and the messages the model got, pair each reply with its question.
     expect(app.chat.lastSnapshot!.history.map((h) => h.id)).toEqual(grouped.map((t) => t.id));
     const contents = new Set(grouped.map((t) => t.content));
@@ -66,7 +68,7 @@ describe('exchanges', () => {
 
   it('a question sent during another tab’s exchange waits, shown and revocable, and is stored after that exchange', { timeout: 180_000 }, async () => {
     const { dbName, store, sessionId } = await otherTab('Waiting');
-    const { app } = mountApp({ dbName });
+    const { app } = mountApp({ engine: 'scripted', dbName });
     // The other tab is mid-exchange: it holds the conversation's lock.
     let endExchange!: () => void;
     const held = new Promise<void>((resolve) => (endExchange = resolve));
