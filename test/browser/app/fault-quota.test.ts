@@ -3,6 +3,10 @@
  * hits it leaves every stored record as it was and says why; a reply that hits it while streaming stays on the
  * screen whole, the user's message stays stored, and the user is told. Decided: the store keeps the reply as of
  * its last write that fit (never a torn record), and a reload shows that text marked interrupted.
+ *
+ * The app runs on the scripted UI engine (the real handler and worker protocol; for the reply, one that streams
+ * until stopped): the subject is the store under a full quota, not the model, and the scripted engine downloads
+ * nothing, so no model file in the origin-private files takes a share of the quota either.
  */
 import { afterEach, beforeEach, expect, it } from 'vitest';
 import { page, userEvent } from 'vitest/browser';
@@ -10,7 +14,7 @@ import { EXPORT_FORMAT } from '../../../src/ui/data/export-format.ts';
 import { changedStores, dumpDatabase } from '../fuzz/store-dump.ts';
 import type { TurnRecord } from '../../../src/memory/records.ts';
 import { rawDB } from '../memory/helpers.ts';
-import { LOOP_MODEL_URL, conversationTitles, freshStart, messageItems, messageTexts, mountApp, unmountApp } from './app-helpers.ts';
+import { SCRIPTED_ENDLESS_URL, conversationTitles, freshStart, messageItems, messageTexts, mountApp, unmountApp } from './app-helpers.ts';
 import { appStorageWithRoom, randomText } from './quota-bucket.ts';
 
 let undo: (() => Promise<void>) | null = null;
@@ -39,9 +43,17 @@ const exportFile = (conversations: Array<{ id: string; title: string; messages: 
     { type: 'application/json' },
   );
 
+/** What a file picker does to the input: the chosen file in `files`, then `change`. */
+function choose(input: HTMLInputElement, chosen: File): void {
+  const transfer = new DataTransfer();
+  transfer.items.add(chosen);
+  input.files = transfer.files;
+  input.dispatchEvent(new Event('change', { bubbles: true }));
+}
+
 it('an import that fills the quota changes nothing stored and says the storage is full', async () => {
   undo = await appStorageWithRoom(2 * 1024 * 1024);
-  const { app, dbName } = mountApp({ autoload: false });
+  const { app, dbName } = mountApp({ engine: 'scripted', autoload: false });
   await userEvent.click(page.getByRole('button', { name: 'Data' }));
   const upload = (f: File) => userEvent.upload(page.getByLabelText('Choose a file'), f);
 
@@ -51,7 +63,9 @@ it('an import that fills the quota changes nothing stored and says the storage i
 
   // A small conversation that fits, then one far over the room left, in more than one write batch.
   const big: Msg[] = Array.from({ length: 1_100 }, (_, i) => ({ role: i % 2 === 0 ? 'user' : 'assistant', content: randomText(1_200, i + 1) }));
-  await upload(exportFile([
+  // Chosen in the page itself, as the file picker hands it over: sending these 4 MB through userEvent.upload's
+  // test-runner channel took seconds of every run and tests nothing of the app.
+  choose(page.getByLabelText('Choose a file').element() as HTMLInputElement, exportFile([
     { id: 'small', title: 'Bike repair', messages: [{ role: 'user', content: 'How tight should the chain be?' }] },
     { id: 'big', title: 'Long notes', messages: big },
   ]));
@@ -83,13 +97,11 @@ async function fillQuota(): Promise<void> {
 }
 
 it('a reply that fills the quota while streaming stays on screen, and the user is told; the question stays stored', async () => {
-  // The model is downloaded first (it goes to the origin-private files, which the quota also counts).
-  // Generous waits: a hang detector, and this machine may be loaded by other jobs.
+  // Generous waits: a hang detector, and this machine may be loaded by other jobs. (The scripted engine downloads
+  // nothing, so there is no model to put in the origin-private files before the quota is lowered.)
   const ready = (app: HTMLElement & { engine: { status: string } }) => expect.poll(() => app.engine.status, { timeout: 90_000 }).toBe('ready');
-  await ready(mountApp({ ggufUrl: LOOP_MODEL_URL }).app);
-  await unmountApp();
   undo = await appStorageWithRoom(4 * 1024 * 1024);
-  const { app, dbName } = mountApp({ ggufUrl: LOOP_MODEL_URL });
+  const { app, dbName } = mountApp({ engine: 'scripted', ggufUrl: SCRIPTED_ENDLESS_URL });
   await ready(app);
   const question = 'Tell me everything about compost heaps.';
   await page.getByRole('textbox', { name: 'Message' }).fill(question);
@@ -127,7 +139,7 @@ it('a reply that fills the quota while streaming stays on screen, and the user i
 
   // A reload, still with no room: the question, and the reply as stored, shown as interrupted.
   await unmountApp();
-  const again = mountApp({ dbName, ggufUrl: LOOP_MODEL_URL, autoload: false }).app;
+  const again = mountApp({ engine: 'scripted', dbName, ggufUrl: SCRIPTED_ENDLESS_URL, autoload: false }).app;
   await expect.poll(() => messageTexts(again, 'user')).toEqual([question]);
   await expect.poll(() => messageItems(again, 'assistant')[0]?.dataset.status).toBe('interrupted');
   expect(messageTexts(again, 'assistant')[0]!.trim()).toBe(stored.content.trim());
