@@ -6,7 +6,7 @@
  * - `SCRIPTED_ENDLESS_URL`: like `qwen2-tiny-loop.gguf`, a reply that goes on until it is stopped (or runs out of
  *   room: `length`).
  * The real engine (wllama on the generated models) stays in the tests that check it: test/browser/engine-wllama,
- * chat-app, app/inspector, app/exchanges, app/big-input, app/model-manager.
+ * chat-app, app/inspector, app/model-manager.
  */
 export const SCRIPTED_MODEL_URL = 'scripted://ui/reply.gguf';
 export const SCRIPTED_ENDLESS_URL = 'scripted://ui/endless.gguf';
