@@ -8,15 +8,17 @@
  *   (web-llm's default model libraries) or any CDN.
  * - given a model config there, web-llm next asks for its model library in the folder's libs/, not GitHub.
  * - a bad `mlc-model` is reported on the console by name, and the widget runs wllama only: web-llm is never loaded.
+ * The three share one page: the first loads it in a fresh profile, the others set `mlc-model` on it (a new runtime,
+ * with its own engine worker, each time).
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Page } from 'playwright';
-import { describe, expect, it } from 'vitest';
+import type { BrowserContext, Page } from 'playwright';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { TEST_MODEL_REPLY } from '../../scripts/test-model/reply.ts';
 import { TEST_MODEL_ATTRIBUTE } from '../../scripts/site/build.ts';
 import { useSite } from './site-harness.ts';
-import { input, launcher, recordRequests, servePage, waitForStatus, widget, widgetReady } from './widget-pages.ts';
+import { input, launcher, servePage, setAttribute, statusText, waitForStatus, widget, widgetReady } from './widget-pages.ts';
 
 const site = useSite('widget-webgpu', { isolation: false, docsDir: 'test/e2e/fixtures/widget-runtime-docs', args: ['--enable-unsafe-webgpu'] });
 
@@ -46,14 +48,50 @@ function webLlmChunk(widgetDir: string): string {
 }
 
 describe('the widget on WebGPU, self-hosted', () => {
+  // One page for the three: the first test loads it in a fresh profile; the others change `mlc-model` on it, which
+  // gives the widget a new runtime (a new engine worker that picks its engine again) without a new page.
+  let context: BrowserContext;
+  let page: Page;
+  /** Every request of the context since the current test began. */
+  let requests: string[] = [];
+  let warnings: string[] = [];
+  let errors: string[] = [];
+
+  beforeAll(async () => {
+    context = await site().browser.newContext();
+    context.on('request', (request) => {
+      const url = request.url();
+      if (!url.startsWith('data:') && !url.startsWith('blob:')) requests.push(url);
+    });
+  });
+
+  afterAll(() => context?.close());
+
+  beforeEach(() => {
+    requests = [];
+    warnings.length = 0;
+    errors.length = 0;
+  });
+
+  /** The panel closed and its conversation cleared, `mlc-model` set to `value`: the next open makes a new runtime. */
+  async function switchMlcModel(value: string): Promise<void> {
+    if (page === undefined) throw new Error('this test continues on the page the first test of this file opens');
+    await widget(page).getByRole('button', { name: 'New conversation' }).click();
+    await widget(page).getByRole('button', { name: 'Close' }).click();
+    await setAttribute(page, 'mlc-model', value);
+    // The runtime that loaded is gone: its status with it.
+    expect(await statusText(page)).toBe('Starting…');
+  }
+
   it('with mlc-model tries web-llm from the site first, falls back to wllama with a notice, and asks only the site', async () => {
-    const { origin, browser, dir } = site();
-    const context = await browser.newContext();
-    const requests = recordRequests(context);
+    const { origin, dir } = site();
     const url = await servePage(context, origin, { attributes: `${DOCS} model="${TEST_MODEL_ATTRIBUTE}" mlc-model="models/mlc/"` });
-    const page = await context.newPage();
-    const warnings = consoleLines(page, 'warning');
+    page = await context.newPage();
+    warnings = consoleLines(page, 'warning');
+    errors = consoleLines(page, 'error');
     await page.goto(url);
+    // The host page is served; nothing else needs intercepting (an intercepting context also skips the HTTP cache).
+    await context.unroute(url);
     await widgetReady(page);
     const config = await page.evaluate(() => (document.querySelector('qwen-assistant') as unknown as { runtimeConfig: { mlcModel: string; base: string } }).runtimeConfig);
     expect(config).toMatchObject({ mlcModel: 'models/mlc/', base: `${origin}/widget/` });
@@ -83,51 +121,45 @@ describe('the widget on WebGPU, self-hosted', () => {
     expect(requests.length).toBeGreaterThan(10);
     expect(requests.filter((u) => !u.startsWith(`${origin}/`))).toEqual([]);
     expect(requests.filter((u) => THIRD_PARTIES.test(new URL(u).host))).toEqual([]);
-    await context.close();
   }, 240_000);
 
   it("asks for web-llm's model library below the mlc-model folder too (libs/, as fetch-model writes it), never GitHub", async () => {
-    const { origin, browser } = site();
-    const context = await browser.newContext();
-    const requests = recordRequests(context);
+    const { origin, dir } = site();
     // A model config exists (web-llm reads it first, then the model library, then tokenizer and weights); the
     // library does not, so web-llm still fails, a step later.
-    await context.route(`${origin}/widget/models/mlc/*/resolve/main/mlc-chat-config.json`, (route) =>
-      route.fulfill({ status: 200, contentType: 'application/json', body: '{}' }),
-    );
-    const url = await servePage(context, origin, { attributes: `${DOCS} model="${TEST_MODEL_ATTRIBUTE}" mlc-model="${origin}/widget/models/mlc"` });
-    const page = await context.newPage();
-    await page.goto(url);
-    await widgetReady(page);
-    const f16 = await page.evaluate(async () => {
-      const adapter = await (navigator as unknown as { gpu?: { requestAdapter(): Promise<{ features: Set<string> } | null> } }).gpu?.requestAdapter();
-      return adapter?.features.has('shader-f16') ?? false;
-    });
-    await launcher(page).click();
-    expect(await waitForStatus(page, /doc pages/)).toBe(`${SINGLE_THREAD} · WebGPU could not load the model, so it runs on the CPU · 3 doc pages`);
-    expect(requests).toContain(`${origin}/widget/models/mlc/libs/Qwen2-0.5B-Instruct-${f16 ? 'q4f16_1' : 'q4f32_1'}_cs1k-webgpu.wasm`);
-    expect(requests.filter((u) => !u.startsWith(`${origin}/`))).toEqual([]);
-    await context.close();
+    const configs = `${origin}/widget/models/mlc/*/resolve/main/mlc-chat-config.json`;
+    await context.route(configs, (route) => route.fulfill({ status: 200, contentType: 'application/json', body: '{}' }));
+    try {
+      await switchMlcModel(`${origin}/widget/models/mlc`);
+      const f16 = await page.evaluate(async () => {
+        const adapter = await (navigator as unknown as { gpu?: { requestAdapter(): Promise<{ features: Set<string> } | null> } }).gpu?.requestAdapter();
+        return adapter?.features.has('shader-f16') ?? false;
+      });
+      await launcher(page).click();
+      expect(await waitForStatus(page, /doc pages/)).toBe(`${SINGLE_THREAD} · WebGPU could not load the model, so it runs on the CPU · 3 doc pages`);
+      expect(requests).toContain(`${origin}/widget/models/mlc/libs/Qwen2-0.5B-Instruct-${f16 ? 'q4f16_1' : 'q4f32_1'}_cs1k-webgpu.wasm`);
+      // The new runtime fetched web-llm again (its own engine worker): the next test's check that web-llm is not
+      // fetched is not hidden by a cache.
+      expect(requests).toContain(`${origin}/widget/${webLlmChunk(join(dir, 'widget'))}`);
+      expect(requests.filter((u) => !u.startsWith(`${origin}/`))).toEqual([]);
+    } finally {
+      await context.unroute(configs);
+    }
   }, 240_000);
 
   it('a bad mlc-model is named on the console, and the widget runs wllama only without loading web-llm', async () => {
-    const { origin, browser, dir } = site();
-    const context = await browser.newContext();
-    const requests = recordRequests(context);
-    const url = await servePage(context, origin, { attributes: `${DOCS} model="${TEST_MODEL_ATTRIBUTE}" mlc-model="models/qwen2-tiny.gguf"` });
-    const page = await context.newPage();
-    const errors = consoleLines(page, 'error');
-    await page.goto(url);
-    await widgetReady(page);
-    expect(errors).toContain(
-      'qwen-assistant: invalid attribute "mlc-model": "models/qwen2-tiny.gguf" is a file; give the MLC model folder written by npm run fetch-model (public/models/mlc/); using ""',
-    );
+    const { origin, dir } = site();
+    await switchMlcModel('models/qwen2-tiny.gguf');
+    await expect
+      .poll(() => errors)
+      .toContain(
+        'qwen-assistant: invalid attribute "mlc-model": "models/qwen2-tiny.gguf" is a file; give the MLC model folder written by npm run fetch-model (public/models/mlc/); using ""',
+      );
     await launcher(page).click();
     expect(await waitForStatus(page, /doc pages/)).toBe(`${SINGLE_THREAD} · 3 doc pages`);
     await askAndWait(page, 'Which port does the Zorblax daemon listen on?');
     expect(requests).not.toContain(`${origin}/widget/${webLlmChunk(join(dir, 'widget'))}`);
     expect(requests.filter((u) => u.includes('/mlc') || u.includes('qwen2-tiny.gguf/'))).toEqual([]);
     expect(requests.filter((u) => !u.startsWith(`${origin}/`))).toEqual([]);
-    await context.close();
   }, 240_000);
 });
