@@ -77,6 +77,8 @@ describe('<qwen-assistant> on a hostile page', () => {
   /** Both pages in the same state: opened, a question sent, the (missing) model's error shown. */
   async function open(page: Page, url: string): Promise<void> {
     await page.goto(url);
+    // The page is served; nothing else needs intercepting (an intercepting context also skips the HTTP cache).
+    await context.unroute(url);
     await widgetReady(page);
     await launcher(page).click();
     await input(page).fill('How do I install it?');
@@ -92,8 +94,9 @@ describe('<qwen-assistant> on a hostile page', () => {
     context = await browser.newContext({ viewport: { width: 1280, height: 800 }, reducedMotion: 'reduce' });
     plain = await context.newPage();
     hostile = await context.newPage();
-    await open(plain, await servePage(context, origin, PLAIN));
-    await open(hostile, await servePage(context, origin, HOSTILE));
+    const urls = [await servePage(context, origin, PLAIN), await servePage(context, origin, HOSTILE)] as const;
+    // Side by side: each page loads the widget's runtime (its tokenizer is built on the page) until the error shows.
+    await Promise.all([open(plain, urls[0]), open(hostile, urls[1])]);
   }, 120_000);
 
   afterAll(() => context.close());
