@@ -1,10 +1,11 @@
 /**
  * The widget's runtime in the built demo site, served as most docs hosts are — without COOP/COEP:
- * - it runs single-threaded and says so, answers from the docs with a link to the page and heading, and every
- *   request it ever makes (page, workers, service worker) goes to the site's origin, where the widget and the
- *   model live: no CDN, no third party;
+ * - it runs single-threaded and says so, answers from the docs with links (`Title › Heading`) that land on their
+ *   headings, and every request it ever makes (page, workers, service worker) goes to the site's origin, where the
+ *   widget and the model live: no CDN, no third party;
  * - with the network cut after the first visit it still answers, and after an offline reload (the site's service
- *   worker keeps the pages, the widget and the docs index; wllama keeps the model) it loads and answers again;
+ *   worker keeps the pages, the widget and the docs index; wllama keeps the model) the page shows and the widget
+ *   loads and gives the same answer again;
  * - on a browser without JSPI (Safari, older Chromium) wllama switches to its compat build, which comes from the
  *   widget's folder too.
  */
@@ -21,16 +22,21 @@ const site = useSite('widget-runtime', { isolation: false, docsDir: 'test/e2e/fi
 const QUESTION = 'Which port does the Zorblax daemon listen on?';
 const SINGLE_THREAD = 'WASM CPU, single thread (this page is not cross-origin isolated)';
 
-/** Asks in the panel and waits for the n-th complete answer (1-based); returns its sources' links. */
-async function ask(page: Page, question: string, nth: number): Promise<string[]> {
+/** Asks in the panel and waits for the n-th complete answer (1-based); returns its text and its sources (label, link). */
+async function ask(page: Page, question: string, nth: number): Promise<{ text: string; sources: Array<[string, string]> }> {
   await input(page).fill(question);
   await input(page).press('Enter');
   const answer = widget(page).getByText(TEST_MODEL_REPLY).nth(nth - 1);
   await answer.waitFor({ timeout: 90_000 });
   const sources = widget(page).locator('[part="sources"]').nth(nth - 1);
   await sources.waitFor({ timeout: 10_000 });
-  return sources.locator('a').evaluateAll((links) => links.map((a) => (a as HTMLAnchorElement).href));
+  return {
+    text: (await widget(page).locator('[part~="message"][part~="assistant"]').nth(nth - 1).textContent()) ?? '',
+    sources: await sources.locator('a').evaluateAll((links) => links.map((a) => [a.textContent ?? '', (a as HTMLAnchorElement).href] as [string, string])),
+  };
 }
+
+const hrefs = (answer: { sources: Array<[string, string]> }): string[] => answer.sources.map(([, href]) => href);
 
 /** The widget build's copies of @wllama/wllama-compat's files (glue and wasm), found by their sizes. */
 function compatFiles(widgetDir: string): string[] {
@@ -45,7 +51,7 @@ async function waitForServiceWorker(page: Page): Promise<void> {
 }
 
 describe('the widget runtime on a docs host without COOP/COEP', () => {
-  it('answers single-threaded from the docs, asks only its own origin, and keeps working offline', async () => {
+  it('answers single-threaded from the docs with links that land on their headings, asks only its own origin, and gives the same answer offline after one visit', async () => {
     const { origin, browser } = site();
     const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
     const requests = recordRequests(context);
@@ -62,8 +68,18 @@ describe('the widget runtime on a docs host without COOP/COEP', () => {
     const ready = await waitForStatus(page, /doc pages/);
     expect(ready).toContain(SINGLE_THREAD);
     expect(ready).toMatch(/· 3 doc pages$/);
-    const links = await ask(page, QUESTION, 1);
-    expect(links).toContain(`${origin}/guide/config.html#daemon-port`);
+    const first = await ask(page, QUESTION, 1);
+    const portLink = `${origin}/guide/config.html#daemon-port`;
+    expect(hrefs(first)).toContain(portLink);
+    // Each source is a page of the site, labelled with its title and the heading.
+    for (const [label, href] of first.sources) {
+      expect(href.startsWith(`${origin}/`)).toBe(true);
+      expect(label).toMatch(/^(Zorblax docs|Configuration|Theming)( › .+)?$/);
+    }
+    // A source link lands on its heading.
+    await widget(page).locator(`[part="sources"] a[href="${portLink}"]`).first().click();
+    await page.waitForURL(portLink);
+    expect(await page.locator('[id="daemon-port"]').count()).toBe(1);
 
     // Network cut: the loaded widget still answers.
     await context.setOffline(true);
@@ -72,11 +88,14 @@ describe('the widget runtime on a docs host without COOP/COEP', () => {
     // Offline reload: the page, the widget and the docs index come from the service worker, the model from
     // wllama's cache on this device.
     await page.reload();
+    await expect(page.locator('main h1').textContent()).resolves.toBe('#Configuration');
     await widgetReady(page);
     await launcher(page).click();
     const again = await waitForStatus(page, /doc pages/);
     expect(again).toContain(SINGLE_THREAD);
-    expect(await ask(page, QUESTION, 1)).toContain(`${origin}/guide/config.html#daemon-port`);
+    const offline = await ask(page, QUESTION, 1);
+    expect(hrefs(offline)).toContain(portLink);
+    expect(offline.text).toBe(first.text);
 
     // Over the whole visit: only the site's origin (the widget's folder holds the widget, its engine files and
     // the model), nothing from a CDN or any other host.
