@@ -12,13 +12,13 @@ export const wasmLoad = (ggufUrl = TINY_MODEL_URL): LoadPayload => ({
   contextWindow: 1024,
 });
 
-/** A client whose workers the test can reach, to kill one as a crash would. */
-export function clientWithWorkers(heartbeatTimeoutMs = 1_500): { client: EngineClient; workers: Worker[] } {
+/** A client whose workers the test can reach, to kill one as a crash would; `createWorker`: the real engine's by default. */
+export function clientWithWorkers(heartbeatTimeoutMs = 1_500, createWorker: () => Worker = createEngineWorker): { client: EngineClient; workers: Worker[] } {
   const workers: Worker[] = [];
   const client = new EngineClient({
     heartbeatTimeoutMs,
     createWorker: () => {
-      const worker = createEngineWorker();
+      const worker = createWorker();
       workers.push(worker);
       return worker;
     },

@@ -3,7 +3,6 @@ import { expect } from 'vitest';
 import { page, userEvent } from 'vitest/browser';
 import '../../../src/ui/qwen-chat-app.ts';
 import type { QwenChatApp } from '../../../src/ui/qwen-chat-app.ts';
-import { EngineClient } from '../../../src/engine/client.ts';
 import { SCRIPTED_ENDLESS_URL, SCRIPTED_MODEL_URL, SCRIPTED_REPLY, createScriptedUiWorker } from '../engine/ui-script.ts';
 import { LOOP_MODEL_URL, TINY_MODEL_URL, clientWithWorkers } from '../helpers.ts';
 
@@ -52,24 +51,10 @@ export interface MountOptions {
   width?: string;
 }
 
-/** A client on the scripted UI engine, whose workers the test can reach. */
-function scriptedClient(heartbeatTimeoutMs: number): { client: EngineClient; workers: Worker[] } {
-  const workers: Worker[] = [];
-  const client = new EngineClient({
-    heartbeatTimeoutMs,
-    createWorker: () => {
-      const worker = createScriptedUiWorker();
-      workers.push(worker);
-      return worker;
-    },
-  });
-  return { client, workers };
-}
-
 /** A chat app on the test model (CPU engine) or the scripted one, in a page-sized box. */
 export function mountApp(options: MountOptions = {}): { app: QwenChatApp; workers: Worker[]; dbName: string } {
   const scripted = options.engine === 'scripted';
-  const { client, workers } = scripted ? scriptedClient(5_000) : clientWithWorkers(5_000);
+  const { client, workers } = clientWithWorkers(5_000, scripted ? createScriptedUiWorker : undefined);
   const app = document.createElement('qwen-chat-app');
   const dbName = options.dbName ?? freshDbName();
   app.client = client;
