@@ -31,13 +31,27 @@ function parts(text: string, max: number, counter: TokenCount): string[] {
   return cut.length === 0 ? [text] : cut.map((p) => p.text);
 }
 
+/** The longest info string each piece of a cut code block repeats; a language name is far shorter. */
+const INFO_MAX_CHARS = 40;
+
+/**
+ * The fence line each piece of a cut code block opens with. The block's own info string, unless it would take more
+ * than a quarter of the budget: then only its first word (the language), cut short. A page whose fence line was
+ * 16,000 characters long left a 1-token budget per piece, so it became 10,000 chunks that each repeated that line.
+ */
+function reopening(info: string, budget: number, counter: TokenCount): string {
+  const open = '```' + info + '\n';
+  if (info.length <= INFO_MAX_CHARS || counter.count(open) <= budget / 4) return open;
+  return '```' + (info.trim().split(/\s/)[0] ?? '').slice(0, INFO_MAX_CHARS) + '\n';
+}
+
 /** A block as units that each fit in `budget` tokens. */
 function units(block: PageBlock, budget: number, counter: TokenCount): Unit[] {
   const tokens = counter.count(block.text);
   if (tokens <= budget) return [{ text: block.text, tokens }];
   const fence = block.code ? FENCE.exec(block.text) : null;
   if (fence !== null) {
-    const open = '```' + fence[1]! + '\n';
+    const open = reopening(fence[1]!, budget, counter);
     const wrapTokens = counter.count(open) + counter.count('\n```') + 1;
     return parts(fence[2]!, Math.max(1, budget - wrapTokens), counter)
       .map((p) => open + p.replace(/\n+$/, '') + '\n```')

@@ -78,6 +78,8 @@ export function exportFileName(now = Date.now(), title?: string): string {
 
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 const isTime = (v: unknown): v is number => typeof v === 'number' && Number.isFinite(v) && v >= 0 && v < 8.64e15;
+/** A checked time as stored: JSON can spell `-0`, which passes `>= 0` but would not survive a re-export as itself. */
+const time = (v: number): number => v + 0;
 const isText = (v: unknown, max: number): v is string => typeof v === 'string' && v.length <= max;
 
 /**
@@ -127,9 +129,9 @@ function checkConversation(c: unknown, i: number): ExportConversation {
     if (sent === null || (sent !== undefined && (m.role !== 'user' || sent.chars > m.content.length))) {
       throw new ImportError('data.import.field', { where: `${at}.sent` });
     }
-    return { role: m.role, content: m.content, createdAt: m.createdAt, status, ...(sent === undefined ? {} : { sent }) };
+    return { role: m.role, content: m.content, createdAt: time(m.createdAt), status, ...(sent === undefined ? {} : { sent }) };
   });
-  return { id: c.id, title: c.title, createdAt: c.createdAt, updatedAt: c.updatedAt, messages };
+  return { id: c.id, title: c.title, createdAt: time(c.createdAt), updatedAt: time(c.updatedAt), messages };
 }
 
 /** Reads a picked file with the size check first (an oversized file is never read into memory). */

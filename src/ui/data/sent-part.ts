@@ -13,7 +13,8 @@ export function readSentPart(value: unknown): SentPart | null {
   if (typeof value !== 'object' || value === null) return null;
   const { chars, tokens } = value as Partial<Record<keyof SentPart, unknown>>;
   const whole = (n: unknown): n is number => typeof n === 'number' && Number.isInteger(n) && n >= 0;
-  return whole(chars) && whole(tokens) ? { chars, tokens } : null;
+  // `+ 0` turns a `-0` (which JSON can spell and `>= 0` lets through) into 0.
+  return whole(chars) && whole(tokens) ? { chars: chars + 0, tokens: tokens + 0 } : null;
 }
 
 export const sameSentPart = (a: SentPart | null, b: SentPart | null): boolean =>

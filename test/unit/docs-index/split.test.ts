@@ -63,6 +63,22 @@ describe('splitPage (real Qwen tokenizer)', () => {
     expect(lines).toEqual(huge.split('\n'));
   });
 
+  it('re-opens the pieces of a cut code block with a short fence line when its own is huge', () => {
+    const huge = Array.from({ length: 200 }, (_, i) => `const value${i} = compute(${i}, "docs");`).join('\n');
+    // One long word (Markdown keeps only an info string's first word, so a long second word never gets here).
+    const info = 'ts' + '-a1b2'.repeat(1200);
+    const pieces = chunkDoc('i.md', `## Huge\n\n\`\`\`${info}\n${huge}\n\`\`\`\n`, counter).chunks;
+    // About as many pieces as without the long line (each piece did repeat it, leaving a 1-token budget per piece).
+    expect(pieces.length).toBeGreaterThan(2);
+    expect(pieces.length).toBeLessThan(12);
+    for (const p of pieces) {
+      expect(p.tokens).toBeLessThanOrEqual(400);
+      expect(p.text.startsWith(`Huge\n\n\`\`\`${info.slice(0, 40)}\n`)).toBe(true);
+      expect(p.text.endsWith('\n```')).toBe(true);
+    }
+    expect(pieces.flatMap((p) => p.text.split('\n').filter((l) => l.startsWith('const ')))).toEqual(huge.split('\n'));
+  });
+
   it('splits a Chinese page at 。 and gives CJK anchors', () => {
     const zh = Array.from({ length: 80 }, (_, i) => `第${i}句说明文档知识与对话记录分开保存，小部件只从站点自己的文档回答。`).join('');
     const md = `# 小部件指南\n\n## 安装 与 配置\n\n${zh}\n\n## 隐私\n\n所有数据都留在浏览器里。\n`;

@@ -66,4 +66,13 @@ describe('parseExport regressions found by fuzzing', () => {
       expect(error).toMatchObject({ code: 'invalid_input', key: 'data.import.version', params: { version: shown, supported: 1 } });
     }
   });
+
+  it('stores a time or a sent part spelled -0 as 0, so what was accepted re-exports as itself', () => {
+    const file = `{"format":"qwen-local-assistant/conversations","version":1,"conversations":[{"id":"c","title":"t","createdAt":-0,"updatedAt":-0,"messages":[{"role":"user","content":"hi","createdAt":-0,"sent":{"chars":-0,"tokens":-0}}]}]}`;
+    const parsed = parseExport(file);
+    const [c] = parsed.conversations;
+    expect(Object.is(c!.createdAt, 0) && Object.is(c!.updatedAt, 0) && Object.is(c!.messages[0]!.createdAt, 0)).toBe(true);
+    expect(Object.is(c!.messages[0]!.sent!.chars, 0) && Object.is(c!.messages[0]!.sent!.tokens, 0)).toBe(true);
+    expect(parseExport(JSON.stringify(parsed))).toEqual(parsed);
+  });
 });
