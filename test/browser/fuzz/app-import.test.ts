@@ -12,7 +12,7 @@ import { MemoryStore } from '../../../src/memory/store.ts';
 import { DataController } from '../../../src/ui/controllers/data-controller.ts';
 import { mutatedText } from '../../fixtures/fuzz/json-mutations.ts';
 import { described } from '../../fixtures/fuzz/text-mutations.ts';
-import { within } from '../../fixtures/fuzz/time-bound.ts';
+import { within, fuzzRuns } from '../../fixtures/fuzz/time-bound.ts';
 import { canonical, changedStores, dumpDatabase, type Dump } from './store-dump.ts';
 
 const name = `test-fuzz-import-${Date.now().toString(36)}`;
@@ -77,7 +77,7 @@ describe('conversation import under mutation (IndexedDB)', () => {
         await store.whenIdle();
         before = await dumpDatabase(name);
       }),
-      { numRuns: 60 },
+      fuzzRuns(60, 60_000),
     );
   }, 60_000);
 });

@@ -18,7 +18,7 @@ import { AssistantError } from '../../../src/shared/errors.ts';
 import { syncDocsIndex } from '../../../src/widget/runtime/docs-sync.ts';
 import { mutatedText } from '../../fixtures/fuzz/json-mutations.ts';
 import { described } from '../../fixtures/fuzz/text-mutations.ts';
-import { within } from '../../fixtures/fuzz/time-bound.ts';
+import { within, fuzzRuns } from '../../fixtures/fuzz/time-bound.ts';
 import { pageFile, type FixturePage } from '../widget-runtime/docs-fixture.ts';
 import { canonical, dumpDatabase } from './store-dump.ts';
 
@@ -136,7 +136,7 @@ describe('docs sync under mutated index files (IndexedDB)', () => {
           await store.close();
         }
       }),
-      { numRuns: 40 },
+      fuzzRuns(40, 90_000),
     );
   }, 90_000);
 });

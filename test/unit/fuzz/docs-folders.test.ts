@@ -17,7 +17,7 @@ import type { MemoryStore } from '../../../src/memory/store.ts';
 import { importDocFiles } from '../../../src/ui/data/docs-import.ts';
 import { DOCS, writeDocs } from '../../fixtures/fuzz/docs-folder.ts';
 import { described, mutatedPage } from '../../fixtures/fuzz/text-mutations.ts';
-import { within } from '../../fixtures/fuzz/time-bound.ts';
+import { within, fuzzRuns } from '../../fixtures/fuzz/time-bound.ts';
 
 let counter: CachedTokenCounter;
 const dirs: string[] = [];
@@ -68,7 +68,7 @@ describe('index-docs on mutated folders', () => {
           expect([page.url, page.hash, page.chunks.length]).toEqual([entry.url, entry.hash, entry.chunks]);
         }
       }),
-      { numRuns: 30 },
+      fuzzRuns(30, 120_000),
     );
   }, 120_000);
 });
@@ -89,7 +89,7 @@ describe("the app's docs import on mutated files", () => {
         expect(written).toHaveLength(result.docs);
         expect(written.reduce((n, w) => n + w.texts.length, 0)).toBe(result.chunks);
       }),
-      { numRuns: 30 },
+      fuzzRuns(30, 120_000),
     );
   }, 120_000);
 });

@@ -11,7 +11,7 @@ import { DocSkipError } from '../../../src/docs-index/skip.ts';
 import { PART_MAX_TOKENS, type TokenCount } from '../../../src/memory/chunking.ts';
 import { DOCS } from '../../fixtures/fuzz/docs-folder.ts';
 import { described, mutatedPage } from '../../fixtures/fuzz/text-mutations.ts';
-import { outcome } from '../../fixtures/fuzz/time-bound.ts';
+import { outcome, fuzzRuns } from '../../fixtures/fuzz/time-bound.ts';
 
 /** About a token per word or symbol, and one per 4 characters of a long word: deterministic and linear. */
 const counter: TokenCount = {
@@ -43,7 +43,7 @@ describe('chunkDoc under mutated Markdown and HTML', () => {
           if (c.tokens > PART_MAX_TOKENS) expect(c.text.length).toBeGreaterThan(PART_MAX_TOKENS);
         }
       }),
-      { numRuns: 120 },
+      fuzzRuns(120, 60_000),
     );
   }, 60_000);
 });

@@ -20,7 +20,7 @@ import { AssistantError } from '../../../src/shared/errors.ts';
 import { syncDocsIndex } from '../../../src/widget/runtime/docs-sync.ts';
 import { DOCS, writeDocs } from '../../fixtures/fuzz/docs-folder.ts';
 import { mutatedText } from '../../fixtures/fuzz/json-mutations.ts';
-import { outcome } from '../../fixtures/fuzz/time-bound.ts';
+import { outcome, fuzzRuns } from '../../fixtures/fuzz/time-bound.ts';
 
 type Json = Parameters<typeof mutatedText>[0];
 const BASE = 'http://docs.test/index/';
@@ -98,7 +98,7 @@ describe('syncDocsIndex under mutated index files', () => {
         }
         expect(deleted).toEqual(failed.length === 0 && !read.pages.some((p) => p.url === 'gone.html') ? ['gone.html'] : []);
       }),
-      { numRuns: 150 },
+      fuzzRuns(150, 30_000),
     );
   }, 30_000);
 });

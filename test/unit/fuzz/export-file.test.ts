@@ -8,7 +8,7 @@ import { describe, expect, it } from 'vitest';
 import { AssistantError } from '../../../src/shared/errors.ts';
 import { ImportError, buildExport, parseExport, type ExportConversation } from '../../../src/ui/data/export-format.ts';
 import { mutatedText } from '../../fixtures/fuzz/json-mutations.ts';
-import { outcome } from '../../fixtures/fuzz/time-bound.ts';
+import { outcome, fuzzRuns } from '../../fixtures/fuzz/time-bound.ts';
 
 const conversations: ExportConversation[] = [
   {
@@ -46,7 +46,7 @@ describe('parseExport under mutation', () => {
           for (const m of c.messages) expect(Number.isFinite(m.createdAt)).toBe(true);
         }
       }),
-      { numRuns: 200 },
+      fuzzRuns(200, 30_000),
     );
   }, 30_000);
 });

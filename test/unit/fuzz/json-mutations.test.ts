@@ -5,6 +5,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { mutate, mutatedText, serialize } from '../../fixtures/fuzz/json-mutations.ts';
+import { fuzzRuns } from '../../fixtures/fuzz/time-bound.ts';
 
 describe('json mutations', () => {
   it('duplicating the root array repeats its first item instead of putting the root inside itself', () => {
@@ -16,7 +17,7 @@ describe('json mutations', () => {
     const valid = { version: 1, pages: [{ url: 'a.html', chunks: [{ text: 'hi', path: ['x', 'y'] }] }], meta: { dims: 8 } };
     fc.assert(
       fc.property(mutatedText(valid, 200_000), (text) => typeof text === 'string'),
-      { numRuns: 300 },
+      fuzzRuns(300, 60_000),
     );
   });
 });
