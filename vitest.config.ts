@@ -13,6 +13,9 @@ export default defineConfig({
           name: 'unit',
           include: ['test/unit/**/*.test.ts'],
           environment: 'node',
+          // One Node worker, so this project joins the browser project's group (which runs one file at a time) and
+          // the two run side by side; see the browser project's note.
+          maxWorkers: 1,
           // A hang detector, not a speed check (speed is for benchmarks): the property and pipeline tests take 1-2 s
           // alone and ten times that on a loaded 2-core machine, past Vitest's default 5 s; so does writing the test
           // model in a beforeAll, past the default 10 s for hooks.
@@ -25,6 +28,8 @@ export default defineConfig({
           name: 'e2e',
           include: ['test/e2e/**/*.test.ts'],
           environment: 'node',
+          // Side by side with the browser project, one file at a time (see the unit project's note).
+          maxWorkers: 1,
           // The production app and widget, built once for all e2e files.
           globalSetup: ['test/e2e/global-setup.ts'],
           testTimeout: 120_000,
@@ -62,6 +67,9 @@ export default defineConfig({
           hookTimeout: 60_000,
           // Loading a model takes a second or two here; UI assertions wait for it rather than for a fixed sleep.
           expect: { poll: { timeout: 15_000, interval: 50 } },
+          // One file at a time: the tests share one page and one dev server. Vitest puts projects limited to one
+          // worker into one group whose Node files and browser files run concurrently; a project left at the default
+          // goes into an earlier group, and the browser files would wait for every Node file to finish.
           fileParallelism: false,
           browser: {
             enabled: true,
