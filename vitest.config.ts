@@ -5,6 +5,17 @@ import { readRequestLog, startRequestLog } from './test/browser/commands/request
 
 const chromiumPath = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 
+/** Unit files that mock a module (`vi.mock`), so they need a module graph of their own. */
+const UNIT_ISOLATED = ['test/unit/docs-index/write-index.test.ts'];
+
+/**
+ * Node files run one at a time, side by side with the browser files. Vitest runs the Node files and the browser
+ * files of one group concurrently, and groups one after another; a group's projects must agree on `maxWorkers`.
+ * Left at the defaults, the browser project (one file at a time) went into a group of its own that waited for every
+ * Node file, with one core idle for most of the unit files.
+ */
+const BESIDE_THE_BROWSER = { maxWorkers: 1, sequence: { groupOrder: 1 } } as const;
+
 export default defineConfig({
   test: {
     projects: [
@@ -12,10 +23,13 @@ export default defineConfig({
         test: {
           name: 'unit',
           include: ['test/unit/**/*.test.ts'],
+          exclude: UNIT_ISOLATED,
           environment: 'node',
-          // One Node worker, so this project joins the browser project's group (which runs one file at a time) and
-          // the two run side by side; see the browser project's note.
-          maxWorkers: 1,
+          // All unit files in one module graph: importing the tokenizer and the memory code again for each of ~90
+          // files cost 120 CPU-seconds (37 without isolation), on a machine whose two cores the browser tests also
+          // need. A file that mocks a module belongs in UNIT_ISOLATED.
+          isolate: false,
+          ...BESIDE_THE_BROWSER,
           // A hang detector, not a speed check (speed is for benchmarks): the property and pipeline tests take 1-2 s
           // alone and ten times that on a loaded 2-core machine, past Vitest's default 5 s; so does writing the test
           // model in a beforeAll, past the default 10 s for hooks.
@@ -25,11 +39,20 @@ export default defineConfig({
       },
       {
         test: {
+          name: 'unit-isolated',
+          include: UNIT_ISOLATED,
+          environment: 'node',
+          ...BESIDE_THE_BROWSER,
+          testTimeout: 60_000,
+          hookTimeout: 60_000,
+        },
+      },
+      {
+        test: {
           name: 'e2e',
           include: ['test/e2e/**/*.test.ts'],
           environment: 'node',
-          // Side by side with the browser project, one file at a time (see the unit project's note).
-          maxWorkers: 1,
+          ...BESIDE_THE_BROWSER,
           // The production app and widget, built once for all e2e files.
           globalSetup: ['test/e2e/global-setup.ts'],
           testTimeout: 120_000,
@@ -67,10 +90,9 @@ export default defineConfig({
           hookTimeout: 60_000,
           // Loading a model takes a second or two here; UI assertions wait for it rather than for a fixed sleep.
           expect: { poll: { timeout: 15_000, interval: 50 } },
-          // One file at a time: the tests share one page and one dev server. Vitest puts projects limited to one
-          // worker into one group whose Node files and browser files run concurrently; a project left at the default
-          // goes into an earlier group, and the browser files would wait for every Node file to finish.
+          // One file at a time: the tests share one page and one dev server.
           fileParallelism: false,
+          sequence: { groupOrder: 1 },
           browser: {
             enabled: true,
             headless: true,
