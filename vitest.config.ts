@@ -96,8 +96,8 @@ export default defineConfig({
           browser: {
             enabled: true,
             // All browser files in one page: the app's modules, Lit and the tokenizer load once rather than once per
-            // file (about 40 CPU-seconds of the suite). Each test mounts its own element on its own database names
-            // and removes it, so no file depends on a fresh page.
+            // file (about 40 CPU-seconds of the suite). The tests mount their elements in place of the body's
+            // children and use fresh database names, so no file depends on a fresh page.
             isolate: false,
             headless: true,
             screenshotFailures: false,
