@@ -9,17 +9,18 @@
  */
 import { createWriteStream } from 'node:fs';
 import { mkdir, rename, stat, writeFile } from 'node:fs/promises';
-import { dirname, join } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import type { ReadableStream as WebReadableStream } from 'node:stream/web';
+import { pathToFileURL } from 'node:url';
 import { DEFAULT_GGUF_FILE, mlcSourceAt, type SelfHostedManifest } from '../src/engine/model-sources.ts';
 
 const HF = (process.env.HF_ENDPOINT ?? 'https://huggingface.co').replace(/\/$/, '');
 const MLC_LIBS = 'https://raw.githubusercontent.com/mlc-ai/binary-mlc-llm-libs/main/web-llm-models/v0_2_86/base';
 const OUT = join(process.cwd(), 'public', 'models');
 
-class DownloadError extends Error {}
+export class DownloadError extends Error {}
 
 async function download(url: string, path: string): Promise<void> {
   let response: Response;
@@ -47,7 +48,33 @@ async function download(url: string, path: string): Promise<void> {
 async function fetchJson<T>(url: string, path: string): Promise<T> {
   await download(url, path);
   const { readFile } = await import('node:fs/promises');
-  return JSON.parse(await readFile(path, 'utf8')) as T;
+  try {
+    return JSON.parse(await readFile(path, 'utf8')) as T;
+  } catch {
+    throw new DownloadError(`${url} is not JSON (does the host answer unknown paths with a page?).`);
+  }
+}
+
+/**
+ * A model folder's weights index. web-llm 0.2.86 asks only for `tensor-cache.json` (`TENSOR_CACHE_MANIFEST_FILENAME`,
+ * node_modules/@mlc-ai/web-llm/lib/index.js:3238, used at 3537); older MLC conversions publish the same file as
+ * `ndarray-cache.json`. Either way it is saved under the name web-llm asks for, or the self-hosted folder 404s on it.
+ */
+export async function fetchTensorCache(folderUrl: string, local: string): Promise<{ records: { dataPath: string }[] }> {
+  const path = join(local, 'tensor-cache.json');
+  let index: { records?: unknown };
+  try {
+    index = await fetchJson(`${folderUrl}/resolve/main/tensor-cache.json`, path);
+  } catch (error) {
+    if (!(error instanceof DownloadError && error.message.endsWith('answered HTTP 404.'))) throw error;
+    console.log('  (no tensor-cache.json in this folder: taking its older name, ndarray-cache.json)');
+    index = await fetchJson(`${folderUrl}/resolve/main/ndarray-cache.json`, path);
+  }
+  const records = Array.isArray(index.records) ? index.records : null;
+  if (records === null || !records.every((r) => typeof (r as { dataPath?: unknown })?.dataPath === 'string')) {
+    throw new DownloadError(`${folderUrl}'s weights index has no list of records with a dataPath each.`);
+  }
+  return { records: records as { dataPath: string }[] };
 }
 
 async function fetchGguf(): Promise<string> {
@@ -70,7 +97,7 @@ async function fetchMlc(): Promise<void> {
     console.log(`MLC model for WebGPU: ${id}`);
     const local = join(OUT, 'mlc', id, 'resolve', 'main');
     const config = await fetchJson<{ tokenizer_files?: string[] }>(`${folderUrl}/resolve/main/mlc-chat-config.json`, join(local, 'mlc-chat-config.json'));
-    const cache = await fetchJson<{ records: { dataPath: string }[] }>(`${folderUrl}/resolve/main/ndarray-cache.json`, join(local, 'ndarray-cache.json'));
+    const cache = await fetchTensorCache(folderUrl, local);
     const files = [...(config.tokenizer_files ?? []), ...cache.records.map((r) => r.dataPath)];
     for (const file of files) await download(`${folderUrl}/resolve/main/${file}`, join(local, file));
     const lib = libUrl.split('/').at(-1)!;
@@ -93,7 +120,8 @@ async function main(): Promise<void> {
   console.log(`Wrote ${join(OUT, 'manifest.json')}: the app now loads the model from this server.`);
 }
 
-main().catch((error: unknown) => {
+const isMain = process.argv[1] !== undefined && import.meta.url === pathToFileURL(resolve(process.argv[1])).href;
+if (isMain) main().catch((error: unknown) => {
   if (error instanceof DownloadError) {
     console.error(`fetch-model: ${error.message}`);
     console.error('Nothing was changed in the app. Run this where the internet is reachable (or set HF_ENDPOINT to a mirror), or copy the files into public/models/ by hand.');

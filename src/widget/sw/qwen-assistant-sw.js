@@ -57,7 +57,7 @@ function handled(request) {
   if (request.method !== 'GET' || request.headers.has('range')) return false;
   const url = new URL(request.url);
   if (url.origin !== scope.origin || !url.href.startsWith(scope.href)) return false;
-  return !/\.gguf$|\/resolve\/main\/|params_shard_\d+\.bin$|ndarray-cache\.json$|-webgpu\.wasm$/.test(url.pathname);
+  return !/\.gguf$|\/resolve\/main\/|params_shard_\d+\.bin$|(?:tensor|ndarray)-cache\.json$|-webgpu\.wasm$/.test(url.pathname);
 }
 
 async function put(request, response) {
