@@ -2,7 +2,7 @@
  * The widget runtime in real Chromium, with the generated test model, the real tokenizer and a docs index written
  * in the index format: an answer drawn from the docs (its chunk in the prompt under the docs label, its link among
  * the sources), an incremental re-index that fetches only the changed page and drops a removed one, and a
- * malformed manifest that fails with a code and loses nothing.
+ * malformed manifest that fails with a code and loses nothing. Those last two run on the scripted engine.
  */
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { TEST_MODEL_REPLY } from '../../../scripts/test-model/reply.ts';
@@ -11,6 +11,7 @@ import { LABELS } from '../../../src/memory/layered/labels.ts';
 import { MemoryStore } from '../../../src/memory/store.ts';
 import { createWidgetRuntimeWith, type WidgetRuntimeImpl } from '../../../src/widget/runtime/index.ts';
 import type { WidgetRuntimeConfig, WidgetStatus } from '../../../src/widget/runtime/types.ts';
+import { SCRIPTED_MODEL_URL, createScriptedUiWorker } from '../engine/ui-script.ts';
 import { clearRequests, fixtureDir, requestsUnder, writeDocsIndex, removeFixtures, writeRaw, type FixturePage } from './docs-fixture.ts';
 
 const PORT_FACT = 'The Zorblax daemon listens on port 7341 by default; change it with the --zorblax-port flag.';
@@ -49,7 +50,9 @@ afterEach(async () => {
 
 function open(docsIndex: string, storeName: string, model = 'models/test/qwen2-tiny.gguf'): WidgetRuntimeImpl {
   const config: WidgetRuntimeConfig = { base: '/', model, docsIndex, lang: 'en', window: 1024, storeName };
-  const runtime = createWidgetRuntimeWith(config);
+  // The docs-sync tests run on the scripted engine (the real handler and worker protocol over a backend double):
+  // their subject is the index and the prompt, and each opens the runtime twice.
+  const runtime = createWidgetRuntimeWith(config, model === SCRIPTED_MODEL_URL ? { createWorker: createScriptedUiWorker } : {});
   runtimes.push(runtime);
   if (!stores.includes(storeName)) stores.push(storeName);
   return runtime;
@@ -101,7 +104,7 @@ describe('widget runtime: answers from the docs', () => {
     const dir = fixtureDir('reindex');
     const { manifestUrl } = await writeDocsIndex(dir, PAGES);
     const storeName = `reindex-${Date.now()}`;
-    const first = open(manifestUrl, storeName);
+    const first = open(manifestUrl, storeName, SCRIPTED_MODEL_URL);
     await first.ready();
     await first.dispose();
 
@@ -109,7 +112,7 @@ describe('widget runtime: answers from the docs', () => {
     const faq: FixturePage = { ...PAGES[1]!, sections: [{ anchor: 'license', heading: 'FAQ › License', text: 'The toolkit is released under the Apache-2.0 license since version 2.' }] };
     const { files } = await writeDocsIndex(dir, [PAGES[0]!, faq]);
     clearRequests();
-    const second = open(manifestUrl, storeName);
+    const second = open(manifestUrl, storeName, SCRIPTED_MODEL_URL);
     await second.ready();
     const fetched = requestsUnder(`/${dir}/`);
     expect(fetched.sort()).toEqual([`/${dir}/manifest.json`, `/${dir}/pages/${files[1]!.hash}.json`].sort());
@@ -130,12 +133,12 @@ describe('widget runtime: answers from the docs', () => {
     const dir = fixtureDir('malformed');
     const { manifestUrl, manifest } = await writeDocsIndex(dir, PAGES);
     const storeName = `malformed-${Date.now()}`;
-    const first = open(manifestUrl, storeName);
+    const first = open(manifestUrl, storeName, SCRIPTED_MODEL_URL);
     await first.ready();
     await first.dispose();
 
     await writeRaw(`${dir}/manifest.json`, JSON.stringify({ ...manifest, pages: 'oops' }));
-    const broken = open(manifestUrl, storeName);
+    const broken = open(manifestUrl, storeName, SCRIPTED_MODEL_URL);
     const error = await broken.ready().catch((e: unknown) => e);
     expect(error).toMatchObject({ code: 'docs_index_invalid' });
     expect(broken.status).toMatchObject({ phase: 'error', error: { code: 'docs_index_invalid' } });
