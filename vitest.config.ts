@@ -26,7 +26,7 @@ export default defineConfig({
           exclude: UNIT_ISOLATED,
           environment: 'node',
           // All unit files in one module graph: importing the tokenizer and the memory code again for each of ~90
-          // files cost 120 CPU-seconds (37 without isolation), on a machine whose two cores the browser tests also
+          // files cost about 120 CPU-seconds (42-45 shared), on a machine whose two cores the browser tests also
           // need. A file that mocks a module belongs in UNIT_ISOLATED.
           isolate: false,
           ...BESIDE_THE_BROWSER,
