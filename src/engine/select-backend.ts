@@ -10,8 +10,14 @@ export interface GpuCapabilities {
   shaderF16: boolean;
   maxStorageBufferBindingSize: number;
   maxBufferSize: number;
+  maxComputeWorkgroupStorageSize: number;
+  maxStorageBuffersPerShaderStage: number;
   /** A software adapter such as SwiftShader. */
   fallbackAdapter: boolean;
+  /** What the adapter says it is (vendor, architecture or description), for the badge; '' when unknown. */
+  description: string;
+  /** WebGPU was found unusable earlier in this page session (its device was lost): auto never picks it again. */
+  lostThisSession?: boolean;
 }
 
 export interface BackendPlan {
@@ -21,22 +27,55 @@ export interface BackendPlan {
   why: string;
 }
 
-/** web-llm's small models need 128 MiB storage-buffer bindings (its `low_resource_required`). */
-export const MIN_GPU_BUFFER_BYTES = 128 * 1024 * 1024;
+/**
+ * The adapter limits web-llm 0.2.86 requires before it creates a device (`detectGPUDevice`,
+ * node_modules/@mlc-ai/web-llm/lib/index.js around lines 4775–4818). It asks for 1 GiB buffers and falls back to
+ * these minimums; below any of them it throws after the model library was already downloaded.
+ */
+export const WEBLLM_REQUIRED_LIMITS = {
+  maxBufferSize: 1 << 28, // 256 MiB (index.js ~4777–4790)
+  maxStorageBufferBindingSize: 1 << 27, // 128 MiB (~4792–4806)
+  maxComputeWorkgroupStorageSize: 32 << 10, // 32 KiB (~4807–4812)
+  maxStorageBuffersPerShaderStage: 10, // (~4813–4818)
+} as const;
 
+/** Each web-llm requirement this adapter misses, in words; empty when web-llm can create its device. */
+export function webLlmShortfalls(gpu: GpuCapabilities): string[] {
+  if (!gpu.adapter) return ['no WebGPU adapter'];
+  const short: string[] = [];
+  for (const [name, need] of Object.entries(WEBLLM_REQUIRED_LIMITS) as Array<[keyof typeof WEBLLM_REQUIRED_LIMITS, number]>) {
+    if (!(gpu[name] >= need)) short.push(`${name} ${formatLimit(gpu[name])} < ${formatLimit(need)}`);
+  }
+  return short;
+}
+
+function formatLimit(value: number): string {
+  if (value >= 1 << 20) return `${Math.round(value / (1 << 20))} MiB`;
+  if (value >= 1 << 10) return `${Math.round(value / (1 << 10))} KiB`;
+  return String(value);
+}
+
+/** web-llm can run on this adapter (it may be a software one: see `describeGpu` and `planBackends`). */
 export function gpuIsEnough(gpu: GpuCapabilities): boolean {
-  return (
-    gpu.adapter &&
-    gpu.maxStorageBufferBindingSize >= MIN_GPU_BUFFER_BYTES &&
-    gpu.maxBufferSize >= MIN_GPU_BUFFER_BYTES
-  );
+  return webLlmShortfalls(gpu).length === 0;
 }
 
 export function describeGpu(gpu: GpuCapabilities): string {
   if (!gpu.adapter) return 'no WebGPU adapter';
-  if (!gpuIsEnough(gpu)) return 'WebGPU adapter limits too small';
+  const short = webLlmShortfalls(gpu);
+  if (short.length > 0) return `WebGPU adapter limits too small for web-llm (${short.join(', ')})`;
   const variant = gpu.shaderF16 ? 'q4f16' : 'q4f32 — no shader-f16';
   return `WebGPU, ${variant}${gpu.fallbackAdapter ? ' (software adapter)' : ''}`;
+}
+
+/** Why the automatic choice does not take WebGPU on this adapter; null when it does. */
+function whyNotAutoWebGpu(gpu: GpuCapabilities): string | null {
+  if (gpu.lostThisSession === true) return 'the WebGPU device was lost earlier in this session';
+  if (!gpuIsEnough(gpu)) return describeGpu(gpu);
+  // A software adapter (SwiftShader, WARP) runs a 0.5B model slower than wllama on the CPU, after a download of
+  // the MLC weights: only a user who forces WebGPU gets it.
+  if (gpu.fallbackAdapter) return 'only a software WebGPU adapter (forced WebGPU can still use it)';
+  return null;
 }
 
 export function planBackends(preference: BackendPreference, gpu: GpuCapabilities, source: ModelSource): BackendPlan {
@@ -52,11 +91,12 @@ export function planBackends(preference: BackendPreference, gpu: GpuCapabilities
       ? { order: ['webllm'], why: 'chosen in settings' }
       : { order: [], why: 'WebGPU was chosen, but the model source has no MLC model' };
   }
-  if (canWebLlm && gpuIsEnough(gpu)) {
+  const notWebGpu = whyNotAutoWebGpu(gpu);
+  if (canWebLlm && notWebGpu === null) {
     return { order: canWllama ? ['webllm', 'wllama'] : ['webllm'], why: 'WebGPU adapter available' };
   }
   if (canWllama) {
-    return { order: ['wllama'], why: canWebLlm ? describeGpu(gpu) : 'the model source is a GGUF file' };
+    return { order: ['wllama'], why: canWebLlm ? notWebGpu! : 'the model source is a GGUF file' };
   }
-  return { order: [], why: `${describeGpu(gpu)}, and the model source has no GGUF file for the CPU` };
+  return { order: [], why: `${notWebGpu ?? describeGpu(gpu)}, and the model source has no GGUF file for the CPU` };
 }

@@ -5,6 +5,7 @@
  */
 import type { Backend } from '../../../src/engine/backends/backend.ts';
 import { EngineHandler } from '../../../src/engine/handler.ts';
+import { NO_GPU } from '../../../src/engine/probe-gpu.ts';
 import type { ChatResult, WorkerMessage } from '../../../src/engine/protocol.ts';
 
 declare const self: DedicatedWorkerGlobalScope;
@@ -15,7 +16,7 @@ export const SCRIPTED_RESULT: ChatResult = { finishReason: 'stop', promptTokens:
 export function serveBackend(backend: Backend): void {
   const handler = new EngineHandler({
     createBackend: async () => backend,
-    probeGpu: async () => ({ adapter: false, shaderF16: false, maxStorageBufferBindingSize: 0, maxBufferSize: 0, fallbackAdapter: false }),
+    probeGpu: async () => NO_GPU,
     post: (message: WorkerMessage, transfer: Transferable[] = []) => self.postMessage(message, transfer),
   });
   self.addEventListener('message', (event) => handler.handle(event.data));

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { describeGpu, planBackends, type GpuCapabilities } from '../../../src/engine/select-backend.ts';
+import { capabilitiesOf } from '../../../src/engine/probe-gpu.ts';
+import { WEBLLM_REQUIRED_LIMITS, describeGpu, planBackends, webLlmShortfalls, type GpuCapabilities } from '../../../src/engine/select-backend.ts';
 
 const MLC = { modelId: 'm', urlF16: 'a', urlF32: 'b', libF16: 'c', libF32: 'd' };
 const both = { ggufUrl: '/m.gguf', mlc: MLC };
@@ -8,7 +9,10 @@ const gpu = (over: Partial<GpuCapabilities> = {}): GpuCapabilities => ({
   shaderF16: true,
   maxStorageBufferBindingSize: 1 << 30,
   maxBufferSize: 1 << 30,
+  maxComputeWorkgroupStorageSize: 32 << 10,
+  maxStorageBuffersPerShaderStage: 10,
   fallbackAdapter: false,
+  description: 'a test GPU',
   ...over,
 });
 
@@ -32,5 +36,55 @@ describe('planBackends', () => {
   it('uses what the source offers: a GGUF-only source never tries web-llm', () => {
     expect(planBackends('auto', gpu(), { ggufUrl: '/t.gguf' })).toEqual({ order: ['wllama'], why: 'the model source is a GGUF file' });
     expect(planBackends('wasm', gpu(), { mlc: MLC }).order).toEqual([]);
+  });
+
+  it('never picks a software (fallback) adapter automatically: the CPU runs, and the badge says why', () => {
+    const plan = planBackends('auto', gpu({ fallbackAdapter: true }), both);
+    expect(plan.order).toEqual(['wllama']);
+    expect(plan.why).toMatch(/software WebGPU adapter/);
+    // Forced, it is still used (the SwiftShader tests reach web-llm this way).
+    expect(planBackends('webgpu', gpu({ fallbackAdapter: true }), both).order).toEqual(['webllm']);
+  });
+  it('never picks WebGPU again once its device was lost in this session', () => {
+    const plan = planBackends('auto', gpu({ lostThisSession: true }), both);
+    expect(plan).toEqual({ order: ['wllama'], why: 'the WebGPU device was lost earlier in this session' });
+  });
+});
+
+/**
+ * The thresholds of web-llm 0.2.86's own `detectGPUDevice` (node_modules/@mlc-ai/web-llm/lib/index.js ~4775–4818),
+ * restated here from that source, not from the constant under test: an adapter just below any of them is refused
+ * before anything is downloaded; one exactly at all of them is accepted.
+ */
+describe("the adapter check equals web-llm's required limits", () => {
+  const atMinimum = gpu({ maxBufferSize: 256 * 1024 * 1024, maxStorageBufferBindingSize: 128 * 1024 * 1024, maxComputeWorkgroupStorageSize: 32 * 1024, maxStorageBuffersPerShaderStage: 10 });
+  it('accepts an adapter exactly at every minimum', () => {
+    expect(webLlmShortfalls(atMinimum)).toEqual([]);
+    expect(planBackends('auto', atMinimum, both).order).toEqual(['webllm', 'wllama']);
+  });
+  it.each([
+    ['maxBufferSize', 256 * 1024 * 1024 - 1],
+    ['maxStorageBufferBindingSize', 128 * 1024 * 1024 - 1],
+    ['maxComputeWorkgroupStorageSize', 32 * 1024 - 1],
+    ['maxStorageBuffersPerShaderStage', 8], // WebGPU's default, which web-llm rejects
+  ] as const)('refuses one below on %s, and names the limit on the badge', (name, value) => {
+    const short = gpu({ ...atMinimum, [name]: value });
+    expect(webLlmShortfalls(short)).toHaveLength(1);
+    const plan = planBackends('auto', short, both);
+    expect(plan.order).toEqual(['wllama']);
+    expect(plan.why).toContain(name);
+  });
+  it('keeps the constant and the restated thresholds the same', () => {
+    expect(WEBLLM_REQUIRED_LIMITS).toEqual({ maxBufferSize: 268435456, maxStorageBufferBindingSize: 134217728, maxComputeWorkgroupStorageSize: 32768, maxStorageBuffersPerShaderStage: 10 });
+  });
+  it('reads the limits, the fallback flag and the name from an adapter', () => {
+    const adapter = {
+      features: { has: (name: string) => name === 'shader-f16' },
+      limits: { maxStorageBufferBindingSize: 1 << 27, maxBufferSize: 1 << 28, maxComputeWorkgroupStorageSize: 1 << 14, maxStorageBuffersPerShaderStage: 8 },
+      info: { isFallbackAdapter: true, vendor: 'google', architecture: 'swiftshader', description: '' },
+    };
+    const caps = capabilitiesOf(adapter);
+    expect(caps).toMatchObject({ adapter: true, shaderF16: true, fallbackAdapter: true, description: 'google · swiftshader' });
+    expect(webLlmShortfalls(caps)).toEqual(['maxComputeWorkgroupStorageSize 16 KiB < 32 KiB', 'maxStorageBuffersPerShaderStage 8 < 10']);
   });
 });
