@@ -98,6 +98,16 @@ export interface ChatResult {
   /** Prompt tokens the engine reused from its KV cache instead of prefilling. */
   cachedTokens: number;
   completionTokens: number;
+  /**
+   * Counters computed by the backend rather than reported by the engine (web-llm reports only the tokens it
+   * prefilled): the inspector labels them as derived.
+   */
+  derived?: Array<'promptTokens' | 'cachedTokens'>;
+  /**
+   * The reply as the engine recorded it, where that can differ from the streamed deltas joined (web-llm's
+   * `getMessage()`): stored and re-sent as the reply, so the engine's cache can be continued.
+   */
+  text?: string;
   timings: ChatTimings;
 }
 

@@ -1,20 +1,22 @@
 /**
- * WebGPU backend: @mlc-ai/web-llm on an MLC model folder. Runs inside our engine worker, so it uses
- * MLCEngine directly. web-llm reuses its KV cache only when the request's earlier messages are exactly
- * the previous conversation; its `usage.prompt_tokens` then counts only the new part, and we derive the
- * cached count from the previous request's totals.
+ * WebGPU backend: @mlc-ai/web-llm on an MLC model folder. Runs inside our engine worker, so it uses MLCEngine
+ * directly. web-llm reuses its KV cache only under its own rules (webllm-cache.ts); its `usage.prompt_tokens` then
+ * counts only what it prefilled, so the prompt's total and the cached part are derived here, and labelled so.
+ * A lost GPU device ends this backend: it reports `webgpu_unavailable`, and the handler drops it.
  */
-import type { ChatCompletionMessageParam, MLCEngine } from '@mlc-ai/web-llm';
+import type { ChatCompletionMessageParam } from '@mlc-ai/web-llm';
 import { sanitizeText } from '../../context/sanitize.ts';
 import { AssistantError, abortedError, isAbortError } from '../../shared/errors.ts';
 import { probeWebGpu } from '../probe-gpu.ts';
-import type { ChatMessage, ChatOptions, ChatResult, FinishReason, LoadPayload, LoadProgress, MlcModelSource } from '../protocol.ts';
-import { describeGpu, gpuIsEnough } from '../select-backend.ts';
+import type { ChatMessage, ChatOptions, ChatResult, LoadPayload, LoadProgress, MlcModelSource } from '../protocol.ts';
+import { describeGpu, gpuIsEnough, type GpuCapabilities } from '../select-backend.ts';
 import type { Backend, BackendLoadInfo } from './backend.ts';
 import { explainLoadFailure } from './load-errors.ts';
+import { importWebLlm, isDeviceGone, type WebLlmEngine, type WebLlmModule } from './webllm-api.ts';
+import { EMPTY_CACHE, afterReply, reusesCache, type WebLlmCacheState, type WebLlmFinish } from './webllm-cache.ts';
 
 function absolute(url: string): string {
-  return new URL(url, globalThis.location.href).href;
+  return new URL(url, globalThis.location?.href).href;
 }
 
 /** The variant to load: f16 weights need the adapter's `shader-f16` feature. */
@@ -23,22 +25,37 @@ export function pickMlcVariant(source: MlcModelSource, shaderF16: boolean): { mo
   return { modelId: source.modelId.replace('q4f16_1', 'q4f32_1'), url: absolute(source.urlF32), lib: absolute(source.libF32) };
 }
 
+export interface WebLlmBackendDeps {
+  webllm: () => Promise<WebLlmModule>;
+  probeGpu: () => Promise<GpuCapabilities>;
+}
+
+const DEFAULT_DEPS: WebLlmBackendDeps = { webllm: importWebLlm, probeGpu: probeWebGpu };
+
+/** The error that ends this backend: the handler drops it, and the app goes on on the CPU. */
+function deviceGoneError(cause: unknown): AssistantError {
+  const detail = cause instanceof Error ? `${cause.name}: ${cause.message}` : String(cause);
+  return new AssistantError('webgpu_unavailable', `The GPU stopped working (its WebGPU device was lost): ${detail}`, { cause });
+}
+
 export class WebLlmBackend implements Backend {
   readonly kind = 'webllm' as const;
-  private _engine: MLCEngine | null = null;
-  private _embedder: Promise<MLCEngine> | null = null;
+  private _engine: WebLlmEngine | null = null;
+  private _embedder: Promise<WebLlmEngine> | null = null;
   private _source: MlcModelSource | null = null;
-  /** The conversation the KV cache holds after the last request, and its size in tokens. */
-  private _cachedConversation: ChatMessage[] = [];
-  private _cachedTokens = 0;
+  /** What web-llm's KV cache holds after the last request, by web-llm's rules. */
+  private _cache: WebLlmCacheState = EMPTY_CACHE;
+
+  constructor(private readonly _deps: WebLlmBackendDeps = DEFAULT_DEPS) {}
 
   async load(payload: LoadPayload, onProgress: (p: LoadProgress) => void, signal: AbortSignal): Promise<BackendLoadInfo> {
     const source = payload.source.mlc;
     if (source === undefined) throw new AssistantError('invalid_config', 'No MLC (WebGPU) model is configured.');
-    const gpu = await probeWebGpu();
+    const gpu = await this._deps.probeGpu();
     if (!gpuIsEnough(gpu)) throw new AssistantError('webgpu_unavailable', `WebGPU cannot run the model: ${describeGpu(gpu)}.`);
+    if (signal.aborted) throw abortedError();
     const variant = pickMlcVariant(source, gpu.shaderF16);
-    const webllm = await import('@mlc-ai/web-llm');
+    const webllm = await this._deps.webllm();
     const engine = new webllm.MLCEngine({
       appConfig: {
         model_list: [
@@ -60,15 +77,22 @@ export class WebLlmBackend implements Backend {
     } catch (error) {
       await engine.unload().catch(() => {});
       if (signal.aborted) throw abortedError();
-      const message = error instanceof Error ? `${error.name}: ${error.message}` : String(error);
-      if (/device.*lost|DeviceLost/i.test(message)) throw new AssistantError('webgpu_unavailable', `The WebGPU device was lost while loading (${message}).`);
+      if (isDeviceGone(error)) throw new AssistantError('webgpu_unavailable', `The WebGPU device was lost while loading (${String((error as Error).message ?? error)}).`, { cause: error });
       throw await explainLoadFailure(`${variant.url}/resolve/main/mlc-chat-config.json`, error);
     } finally {
       signal.removeEventListener('abort', onAbort);
     }
+    // An unload during `reload()` (our abort, above) makes web-llm return normally (index.js ~18199–18204), with
+    // nothing loaded: a cancelled load is not a loaded model.
+    if (signal.aborted) {
+      await engine.unload().catch(() => {});
+      throw abortedError();
+    }
     this._engine = engine;
     this._source = source;
-    return { reason: describeGpu(gpu), modelUrl: variant.url };
+    this._cache = EMPTY_CACHE;
+    const adapter = gpu.description === '' ? '' : ` on ${gpu.description}`;
+    return { reason: `${describeGpu(gpu)}${adapter}`, modelUrl: variant.url };
   }
 
   async chat(
@@ -78,17 +102,19 @@ export class WebLlmBackend implements Backend {
     signal: AbortSignal,
   ): Promise<ChatResult> {
     const engine = this._require();
-    const extendsCache = isExtension(this._cachedConversation, messages);
+    // web-llm compares what it was sent, so the cache is tracked on the sanitized text.
+    const sent = messages.map((m) => ({ role: m.role, content: sanitizeText(m.content) }));
+    const reused = reusesCache(this._cache, sent);
     const started = performance.now();
     let ttftMs = -1;
-    let reply = '';
-    let finishReason: FinishReason = 'stop';
+    let finish: WebLlmFinish = 'stop';
     let usage: { prompt_tokens: number; completion_tokens: number; extra: { time_to_first_token_s: number; e2e_latency_s: number } } | undefined;
+    let recorded: string;
     const onAbort = (): void => void engine.interruptGenerate();
     signal.addEventListener('abort', onAbort, { once: true });
     try {
       const stream = await engine.chat.completions.create({
-        messages: messages.map((m) => ({ role: m.role, content: sanitizeText(m.content) }) as ChatCompletionMessageParam),
+        messages: sent as ChatCompletionMessageParam[],
         stream: true,
         stream_options: { include_usage: true },
         max_tokens: options.maxTokens,
@@ -100,37 +126,47 @@ export class WebLlmBackend implements Backend {
         const text = choice?.delta?.content ?? '';
         if (text) {
           if (ttftMs < 0) ttftMs = performance.now() - started;
-          reply += text;
           onDelta(text);
         }
-        if (choice?.finish_reason === 'length') finishReason = 'length';
+        const reason = choice?.finish_reason;
+        if (reason === 'length' || reason === 'abort' || reason === 'stop') finish = reason;
         if (chunk.usage) usage = chunk.usage;
       }
+      // The reply web-llm holds in its conversation, and compares the next request's history against. The
+      // stream's deltas hold back incomplete characters (`makeStreamDeltaChunk`, ~18387–18390), so their sum
+      // can differ from it.
+      recorded = await engine.getMessage();
     } catch (error) {
-      this._forgetCache();
+      this._cache = EMPTY_CACHE;
       if (signal.aborted || isAbortError(error)) throw abortedError();
+      if (isDeviceGone(error)) {
+        await this._dropAfterDeviceLoss();
+        throw deviceGoneError(error);
+      }
       const message = error instanceof Error ? `${error.name}: ${error.message}` : String(error);
       const code = /ContextWindowSizeExceeded/i.test(message) ? 'context_overflow' : 'inference_failed';
       throw new AssistantError(code, `The model failed while answering: ${message}`, { cause: error });
     } finally {
       signal.removeEventListener('abort', onAbort);
     }
-    if (signal.aborted) {
-      this._forgetCache();
+    if (signal.aborted || finish === 'abort') {
+      this._cache = EMPTY_CACHE;
       throw abortedError();
     }
-    const newPromptTokens = usage?.prompt_tokens ?? 0;
-    const cachedTokens = extendsCache ? this._cachedTokens : 0;
+    const prefilled = usage?.prompt_tokens ?? 0;
     const completionTokens = usage?.completion_tokens ?? 0;
-    this._cachedConversation = [...messages, { role: 'assistant', content: reply }];
-    this._cachedTokens = cachedTokens + newPromptTokens + completionTokens;
+    const cachedTokens = reused ? this._cache.filled : 0;
+    this._cache = afterReply(this._cache, sent, reused, { promptTokens: prefilled, completionTokens }, finish, recorded);
     const totalMs = performance.now() - started;
     const prefillMs = (usage?.extra.time_to_first_token_s ?? 0) * 1000;
     return {
-      finishReason,
-      promptTokens: cachedTokens + newPromptTokens,
+      finishReason: finish,
+      promptTokens: cachedTokens + prefilled,
       cachedTokens,
       completionTokens,
+      // web-llm reports only what it prefilled: the prompt's total and its cached part are ours, by its rules.
+      derived: ['promptTokens', 'cachedTokens'],
+      text: recorded,
       timings: {
         ttftMs: ttftMs < 0 ? totalMs : ttftMs,
         totalMs,
@@ -154,12 +190,18 @@ export class WebLlmBackend implements Backend {
     });
     const embedder = await this._embedder;
     if (signal.aborted) throw abortedError();
-    const response = await embedder.embeddings.create({ input: texts.map(sanitizeText) });
-    return response.data.map((item) => Float32Array.from(item.embedding));
+    try {
+      const response = await embedder.embeddings.create({ input: texts.map(sanitizeText) });
+      return response.data.map((item) => Float32Array.from(item.embedding));
+    } catch (error) {
+      if (!isDeviceGone(error)) throw error;
+      await this._dropAfterDeviceLoss();
+      throw deviceGoneError(error);
+    }
   }
 
-  private async _loadEmbedder(spec: { modelId: string; url: string; lib: string }): Promise<MLCEngine> {
-    const webllm = await import('@mlc-ai/web-llm');
+  private async _loadEmbedder(spec: { modelId: string; url: string; lib: string }): Promise<WebLlmEngine> {
+    const webllm = await this._deps.webllm();
     const url = absolute(spec.url);
     const embedder = new webllm.MLCEngine({
       appConfig: { model_list: [{ model: url, model_id: spec.modelId, model_lib: absolute(spec.lib), model_type: webllm.ModelType.embedding }] },
@@ -179,24 +221,18 @@ export class WebLlmBackend implements Backend {
     this._engine = null;
     this._embedder = null;
     this._source = null;
-    this._forgetCache();
+    this._cache = EMPTY_CACHE;
     await engine?.unload();
     await (await embedder?.catch(() => null))?.unload();
   }
 
-  private _forgetCache(): void {
-    this._cachedConversation = [];
-    this._cachedTokens = 0;
+  /** After a device loss nothing of this backend works again: free what is left, and refuse further requests. */
+  private async _dropAfterDeviceLoss(): Promise<void> {
+    await this.unload().catch(() => {});
   }
 
-  private _require(): MLCEngine {
+  private _require(): WebLlmEngine {
     if (this._engine === null) throw new AssistantError('not_loaded', 'No model is loaded yet.');
     return this._engine;
   }
-}
-
-/** True when `next` starts with every message of `previous`, unchanged (what web-llm needs to reuse its cache). */
-export function isExtension(previous: ChatMessage[], next: ChatMessage[]): boolean {
-  if (previous.length === 0 || next.length <= previous.length) return false;
-  return previous.every((m, i) => next[i]?.role === m.role && next[i]?.content === m.content);
 }
