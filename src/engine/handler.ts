@@ -34,6 +34,8 @@ type Emit<M extends Method> = (event: RequestMap[M]['event']) => void;
 
 export class EngineHandler {
   private _backend: Backend | null = null;
+  /** A WebGPU backend lost its device in this worker: later loads do not choose it again. */
+  private _webgpuLost = false;
   private _queue: Promise<unknown> = Promise.resolve();
   private readonly _controllers = new Map<number, AbortController>();
 
@@ -78,10 +80,11 @@ export class EngineHandler {
         const options = { ...CHAT_DEFAULTS, ...message.payload.options };
         validateChat(message.payload.messages, options);
         const emit = this._emitter(message.id, 'chat');
-        return backend.chat(message.payload.messages, options, (text) => emit({ text }), signal);
+        return this._dropIfGpuLost(backend, backend.chat(message.payload.messages, options, (text) => emit({ text }), signal));
       }
       case 'embed': {
-        const vectors = await this._requireBackend().embed(message.payload.texts, signal);
+        const backend = this._requireBackend();
+        const vectors = await this._dropIfGpuLost(backend, backend.embed(message.payload.texts, signal));
         return { vectors };
       }
       case 'unload':
@@ -94,6 +97,23 @@ export class EngineHandler {
         await this._unload();
         await this._cache().delete(message.payload.source, message.payload.all);
         return null;
+    }
+  }
+
+  /**
+   * A WebGPU backend whose device was lost can do nothing more (web-llm unloaded itself): it is dropped, so the
+   * app sees `not_loaded` state rather than a dead "ready" engine, and WebGPU is not chosen again by this worker.
+   */
+  private async _dropIfGpuLost<T>(backend: Backend, request: Promise<T>): Promise<T> {
+    try {
+      return await request;
+    } catch (error) {
+      if (backend.kind === 'webllm' && toAssistantError(error).code === 'webgpu_unavailable') {
+        this._webgpuLost = true;
+        if (this._backend === backend) this._backend = null;
+        await backend.unload().catch(() => {});
+      }
+      throw error;
     }
   }
 
@@ -116,7 +136,7 @@ export class EngineHandler {
   /** Tries the planned backends in order; a failed first choice falls back to the next with a notice. */
   private async _load(payload: LoadPayload, emit: Emit<'load'>, signal: AbortSignal): Promise<LoadResult> {
     await this._unload();
-    const gpu = await this._deps.probeGpu();
+    const gpu = { ...(await this._deps.probeGpu()), lostThisSession: this._webgpuLost || payload.webgpuLost === true };
     const plan = planBackends(payload.backend, gpu, payload.source);
     if (plan.order.length === 0) throw new AssistantError('invalid_config', `No backend can run this model: ${plan.why}.`);
     let notice: string | undefined;

@@ -49,6 +49,11 @@ export interface LoadPayload {
    * 0 turns it off: only a common prefix is reused. Default 0.
    */
   kvChunkReuse?: number;
+  /**
+   * WebGPU's device was lost earlier in this page session (the worker that saw it may be gone): the automatic
+   * choice, and a forced WebGPU too, take the CPU engine instead of going back to a GPU that failed.
+   */
+  webgpuLost?: boolean;
 }
 
 export interface LoadProgress {

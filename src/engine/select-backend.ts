@@ -87,6 +87,8 @@ export function planBackends(preference: BackendPreference, gpu: GpuCapabilities
       : { order: [], why: 'WASM CPU was chosen, but the model source has no GGUF file' };
   }
   if (preference === 'webgpu') {
+    // A GPU that lost its device in this session is not tried again, even when chosen: the CPU carries on.
+    if (gpu.lostThisSession === true && canWllama) return { order: ['wllama'], why: 'the WebGPU device was lost earlier in this session' };
     return canWebLlm
       ? { order: ['webllm'], why: 'chosen in settings' }
       : { order: [], why: 'WebGPU was chosen, but the model source has no MLC model' };

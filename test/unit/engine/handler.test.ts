@@ -153,3 +153,39 @@ describe('EngineHandler', () => {
     expect(await settled(1)).toMatchObject({ type: 'error', error: { code: 'invalid_config' } });
   });
 });
+
+describe('a WebGPU device lost after loading', () => {
+  const lost = new AssistantError('webgpu_unavailable', 'The GPU stopped working (its WebGPU device was lost): ModelNotLoadedError');
+
+  it('drops the web-llm backend (no dead "ready" engine), and the next automatic load takes the CPU', async () => {
+    const { send, settled, backends } = setup({ webllm: { chatError: lost } }, GPU);
+    send({ type: 'request', id: 1, method: 'load', payload: LOAD });
+    expect(await settled(1)).toMatchObject({ result: { backend: 'webllm' } });
+    send({ type: 'request', id: 2, method: 'chat', payload: { messages: [{ role: 'user', content: 'q' }], options: {} } });
+    expect(await settled(2)).toMatchObject({ type: 'error', error: { code: 'webgpu_unavailable' } });
+    expect(backends[0]!.unloaded).toBe(true);
+    send({ type: 'request', id: 3, method: 'chat', payload: { messages: [{ role: 'user', content: 'q' }], options: {} } });
+    expect(await settled(3)).toMatchObject({ type: 'error', error: { code: 'not_loaded' } });
+    // The adapter still looks fine, but this worker saw its device go: the CPU engine runs.
+    send({ type: 'request', id: 4, method: 'load', payload: LOAD });
+    expect(await settled(4)).toMatchObject({ result: { backend: 'wllama', reason: expect.stringContaining('the WebGPU device was lost earlier in this session') } });
+    expect(backends.map((b) => b.kind)).toEqual(['webllm', 'wllama']);
+  });
+
+  it('a new worker told by the page (webgpuLost) does not choose WebGPU either, even when it is forced', async () => {
+    for (const backend of ['auto', 'webgpu'] as const) {
+      const { send, settled } = setup({}, GPU);
+      send({ type: 'request', id: 1, method: 'load', payload: { ...LOAD, backend, webgpuLost: true } });
+      expect(await settled(1)).toMatchObject({ result: { backend: 'wllama' } });
+    }
+  });
+
+  it('another failure of web-llm (not a lost device) keeps the backend', async () => {
+    const { send, settled, backends } = setup({ webllm: { chatError: new AssistantError('inference_failed', 'boom') } }, GPU);
+    send({ type: 'request', id: 1, method: 'load', payload: LOAD });
+    await settled(1);
+    send({ type: 'request', id: 2, method: 'chat', payload: { messages: [{ role: 'user', content: 'q' }], options: {} } });
+    expect(await settled(2)).toMatchObject({ error: { code: 'inference_failed' } });
+    expect(backends[0]!.unloaded).toBe(false);
+  });
+});
