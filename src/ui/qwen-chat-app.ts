@@ -328,6 +328,7 @@ export class QwenChatApp extends LitElement {
           </select>
         </header>
         ${engine.loaded?.fallbackNotice ? html`<div class="notice" role="status">${engine.loaded.fallbackNotice}</div>` : nothing}
+        ${engine.webgpuLost ? html`<div class="notice" role="status" data-notice="gpu-lost">${t('model.gpuLost')}</div>` : nothing}
         ${conv.error ?? chat.error ? html`<div class="notice" role="alert">${(chat.error ?? conv.error)!.message}</div>` : nothing}
         <qwen-load-panel
           .status=${engine.status}

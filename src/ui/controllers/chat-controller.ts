@@ -348,35 +348,51 @@ export class ChatController implements ReactiveController {
     let writer: ReplyWriter | null = null;
     let finished = false;
     try {
-      await this._deps.engine.ensureReady();
-      if (abort.signal.aborted) throw abort.signal.reason;
-      const settings = this._deps.settings();
-      await yieldToPage();
-      const planned = await this._deps.planner.plan({ sessionId, turn: { id: user.id, text: user.content, time: user.createdAt }, again });
-      const snapshot: InspectorSnapshot = { ...planned, sessionId, input: { id: user.id, role: 'user', text: user.content }, at: Date.now(), result: null };
-      this.lastSnapshot = snapshot;
-      this._noteSent(user, sentPartOf(planned.report, user.content));
-      await yieldToPage();
-      if (abort.signal.aborted) throw abort.signal.reason;
-      writer = await (await this._deps.store()).startReply(sessionId, { replyTo: user.id });
-      update({ id: writer.turnId });
-      // The answer may use what the prompt left of the window (at least the reserve), never more.
-      const room = planned.report.budget.total - planned.report.promptTokens;
-      for await (const event of this._deps.engine.client.chat(planned.messages, {
-        signal: abort.signal,
-        maxTokens: Math.max(1, Math.min(CHAT_DEFAULTS.maxTokens, room)),
-        temperature: settings.temperature,
-        topP: settings.topP,
-      })) {
-        if (event.type === 'delta') {
-          writer.append(event.text);
-          update({ content: reply.content + event.text, chunks: reply.chunks + 1 });
-        } else {
-          finished = true;
-          await writer.complete({ tokenCount: event.result.completionTokens });
-          snapshot.result = event.result;
-          this.lastSnapshot = { ...snapshot };
-          update({ status: 'complete', stats: event.result });
+      // A GPU that loses its device mid-request gets one more try, on the CPU: same history, a prompt planned
+      // again for the new engine (the question is then already in the memory), the same stored reply.
+      let planAgain = again;
+      for (let attempt = 0; ; attempt++) {
+        try {
+          await this._deps.engine.ensureReady();
+          if (abort.signal.aborted) throw abort.signal.reason;
+          const settings = this._deps.settings();
+          await yieldToPage();
+          const planned = await this._deps.planner.plan({ sessionId, turn: { id: user.id, text: user.content, time: user.createdAt }, again: planAgain });
+          planAgain = true;
+          const snapshot: InspectorSnapshot = { ...planned, sessionId, input: { id: user.id, role: 'user', text: user.content }, at: Date.now(), result: null };
+          this.lastSnapshot = snapshot;
+          this._noteSent(user, sentPartOf(planned.report, user.content));
+          await yieldToPage();
+          if (abort.signal.aborted) throw abort.signal.reason;
+          writer ??= await (await this._deps.store()).startReply(sessionId, { replyTo: user.id });
+          update({ id: writer.turnId });
+          // The answer may use what the prompt left of the window (at least the reserve), never more.
+          const room = planned.report.budget.total - planned.report.promptTokens;
+          for await (const event of this._deps.engine.client.chat(planned.messages, {
+            signal: abort.signal,
+            maxTokens: Math.max(1, Math.min(CHAT_DEFAULTS.maxTokens, room)),
+            temperature: settings.temperature,
+            topP: settings.topP,
+          })) {
+            if (event.type === 'delta') {
+              writer.append(event.text);
+              update({ content: reply.content + event.text, chunks: reply.chunks + 1 });
+            } else {
+              finished = true;
+              // The engine's own record of the reply (web-llm's getMessage()) is what the next prompt re-sends.
+              const text = event.result.text ?? reply.content;
+              await writer.complete({ content: text, tokenCount: event.result.completionTokens });
+              snapshot.result = event.result;
+              this.lastSnapshot = { ...snapshot };
+              update({ content: text, status: 'complete', stats: event.result });
+            }
+          }
+          break;
+        } catch (error) {
+          if (attempt > 0 || abort.signal.aborted || finished || toAssistantError(error).code !== 'webgpu_unavailable') throw error;
+          this._deps.engine.noteWebGpuLost();
+          writer?.set('');
+          update({ content: '', chunks: 0 });
         }
       }
     } catch (error) {

@@ -50,6 +50,11 @@ export class EngineController implements ReactiveController {
    * the engine restarted.
    */
   canLoadWithoutAsking: (() => Promise<boolean>) | null = null;
+  /**
+   * The GPU lost its device in this visit (web-llm's backend reported `webgpu_unavailable` mid-request): every
+   * later load, in this worker or a new one, runs on the CPU. The notice says so until the page closes.
+   */
+  webgpuLost = false;
   private _downloadAgreed = false;
   private _loading: Promise<LoadResult> | null = null;
   private _loadedKey = '';
@@ -79,7 +84,7 @@ export class EngineController implements ReactiveController {
 
   private _key(): string {
     const s = this._settings();
-    return JSON.stringify([s.source, s.backend, s.contextWindow, s.kvChunkReuse]);
+    return JSON.stringify([s.source, s.backend, s.contextWindow, s.kvChunkReuse, this.webgpuLost]);
   }
 
   /** Loads the model once (again when its settings changed); concurrent callers share the same load. */
@@ -90,6 +95,18 @@ export class EngineController implements ReactiveController {
     }
     this._loading = this._load();
     return this._loading;
+  }
+
+  /**
+   * The engine's WebGPU device was lost during a request: the worker already dropped that backend, so the engine
+   * is not ready; the next `ensureReady()` loads the CPU engine (under the usual rule for downloads it was not
+   * asked for: see `canLoadWithoutAsking`).
+   */
+  noteWebGpuLost(): void {
+    this.webgpuLost = true;
+    this.status = 'idle';
+    this.loaded = null;
+    this._host.requestUpdate();
   }
 
   /** The user said go (or the page was told to load at once): the next load may download the weights. */
@@ -145,7 +162,13 @@ export class EngineController implements ReactiveController {
       const key = this._key();
       const settings = this._settings();
       const result = await this.client.load(
-        { source: settings.source, backend: settings.backend, contextWindow: settings.contextWindow, kvChunkReuse: settings.kvChunkReuse },
+        {
+          source: settings.source,
+          backend: settings.backend,
+          contextWindow: settings.contextWindow,
+          kvChunkReuse: settings.kvChunkReuse,
+          ...(this.webgpuLost ? { webgpuLost: true } : {}),
+        },
         {
           onProgress: (progress) => {
             this._track(progress);

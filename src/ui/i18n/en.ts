@@ -94,6 +94,7 @@ export const en = {
   'model.active': 'Active model',
   'model.engine': 'Engine',
   'model.fallback': 'Fallback',
+  'model.gpuLost': 'The GPU stopped working (its WebGPU device was lost). The assistant runs on the CPU for the rest of this visit, and answers your question again there.',
   'model.status.idle': 'Not loaded',
   'model.status.loading': 'Loading…',
   'model.status.ready': 'Ready',

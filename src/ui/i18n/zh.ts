@@ -96,6 +96,7 @@ export const zh: Messages = {
   'model.active': '当前模型',
   'model.engine': '引擎',
   'model.fallback': '回退',
+  'model.gpuLost': 'GPU 已停止工作（WebGPU 设备丢失）。本次访问余下的时间里助手改在 CPU 上运行，并在那里重新回答你的问题。',
   'model.status.idle': '未加载',
   'model.status.loading': '加载中…',
   'model.status.ready': '就绪',
