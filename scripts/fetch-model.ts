@@ -8,12 +8,13 @@
  *   HF_ENDPOINT=https://mirror.example npm run fetch-model
  */
 import { createWriteStream } from 'node:fs';
-import { mkdir, rename, stat, writeFile } from 'node:fs/promises';
+import { mkdir, open, readFile, rename, stat, writeFile } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import type { ReadableStream as WebReadableStream } from 'node:stream/web';
 import { pathToFileURL } from 'node:url';
+import { MLC_CHAT_CONFIG, MlcLayoutError, TENSOR_CACHE, isRelativeInside, mlcFolderFiles, parseTensorCache, type MlcRequest } from '../src/engine/mlc-layout.ts';
 import { DEFAULT_GGUF_FILE, mlcSourceAt, type SelfHostedManifest } from '../src/engine/model-sources.ts';
 
 const HF = (process.env.HF_ENDPOINT ?? 'https://huggingface.co').replace(/\/$/, '');
@@ -47,7 +48,6 @@ async function download(url: string, path: string): Promise<void> {
 
 async function fetchJson<T>(url: string, path: string): Promise<T> {
   await download(url, path);
-  const { readFile } = await import('node:fs/promises');
   try {
     return JSON.parse(await readFile(path, 'utf8')) as T;
   } catch {
@@ -84,24 +84,107 @@ async function fetchGguf(): Promise<string> {
   return `/models/qwen2.5-0.5b-instruct/${DEFAULT_GGUF_FILE}`;
 }
 
-/** web-llm reads `<model>/resolve/main/<file>`, so the folder layout mirrors Hugging Face's. */
-async function fetchMlc(): Promise<void> {
-  const source = mlcSourceAt(`${HF}/mlc-ai`, MLC_LIBS);
+/** Where fetch-model writes an MLC model folder below `out`: `mlc/<model id>/resolve/main/`, the folder web-llm reads (`mlcFolderUrl`). */
+export function mlcFolderDir(out: string, folderUrl: string): string {
+  return join(out, 'mlc', folderUrl.split('/').at(-1)!, 'resolve', 'main');
+}
+
+/** Where fetch-model writes a model library below `out`: `mlc/libs/<file>` (the widget's `mlc-model` reads `libs/`). */
+export function mlcLibPath(out: string, libUrl: string): string {
+  return join(out, 'mlc', 'libs', libUrl.split('/').at(-1)!);
+}
+
+/** `run`, with a layout error reported as a DownloadError about `where`. */
+function asDownloadError<T>(where: string, run: () => T): T {
+  try {
+    return run();
+  } catch (error) {
+    throw error instanceof MlcLayoutError ? new DownloadError(`${where}: ${error.message}`) : error;
+  }
+}
+
+/** Downloads one MLC model folder and its library, then checks them as web-llm will read them (`checkMlcFolder`). */
+export async function fetchMlcFolder(folderUrl: string, libUrl: string, out: string = OUT): Promise<MlcRequest[]> {
+  const local = mlcFolderDir(out, folderUrl);
+  const config = await fetchJson<{ tokenizer_files?: unknown }>(`${folderUrl}/resolve/main/${MLC_CHAT_CONFIG}`, join(local, MLC_CHAT_CONFIG));
+  const index = await fetchTensorCache(folderUrl, local);
+  const cache = asDownloadError(`${folderUrl}/resolve/main`, () => parseTensorCache(index));
+  // Every tokenizer file the config lists (web-llm reads one of them), then every shard.
+  const tokenizerFiles = Array.isArray(config.tokenizer_files) ? config.tokenizer_files.filter((f): f is string => typeof f === 'string' && isRelativeInside(f)) : [];
+  for (const file of [...tokenizerFiles, ...cache.records.map((r) => r.dataPath)]) await download(`${folderUrl}/resolve/main/${file}`, join(local, file));
+  const lib = mlcLibPath(out, libUrl);
+  await download(libUrl, lib);
+  return checkMlcFolder(local, lib);
+}
+
+/** The first bytes of a file: an HTML page where a model file belongs is a host answering unknown paths with a page. */
+async function head(path: string): Promise<Buffer> {
+  const file = await open(path, 'r');
+  try {
+    const buffer = Buffer.alloc(64);
+    const { bytesRead } = await file.read(buffer, 0, buffer.length, 0);
+    return buffer.subarray(0, bytesRead);
+  } finally {
+    await file.close();
+  }
+}
+
+const looksLikeHtml = (bytes: Buffer): boolean => /^\s*<(!doctype\s+html|html[\s>])/i.test(bytes.toString('latin1'));
+
+async function readJson(path: string, what: string): Promise<unknown> {
+  try {
+    return JSON.parse(await readFile(path, 'utf8'));
+  } catch {
+    throw new DownloadError(`${path} is not JSON: web-llm cannot read it as the ${what}.`);
+  }
+}
+
+/**
+ * Checks a finished model folder (`local`, the `resolve/main/` folder) and its library (`libPath`) against the files
+ * web-llm 0.2.86 reads (src/engine/mlc-layout.ts): each present and not empty, no HTML page in place of a file,
+ * the config and the weights index JSON, every shard exactly the size its record gives. Returns that list; throws a
+ * DownloadError naming the first file that is wrong.
+ */
+export async function checkMlcFolder(local: string, libPath: string): Promise<MlcRequest[]> {
+  const present = async (path: string, what: string): Promise<number> => {
+    const info = await stat(path).catch(() => null);
+    if (info === null || !info.isFile()) throw new DownloadError(`${path} is missing: web-llm asks for it (${what}).`);
+    if (info.size === 0) throw new DownloadError(`${path} is empty: web-llm asks for it (${what}).`);
+    if (looksLikeHtml(await head(path))) throw new DownloadError(`${path} is an HTML page, not ${what} (does the host answer unknown paths with a page?).`);
+    return info.size;
+  };
+  await present(join(local, MLC_CHAT_CONFIG), 'the model config');
+  await present(join(local, TENSOR_CACHE), 'the weights index');
+  const config = (await readJson(join(local, MLC_CHAT_CONFIG), 'model config')) as { tokenizer_files?: unknown };
+  const index = await readJson(join(local, TENSOR_CACHE), 'weights index');
+  const files = asDownloadError(local, () => mlcFolderFiles(config, parseTensorCache(index)));
+  for (const file of files) {
+    const path = join(local, file.path);
+    const size = await present(path, file.step === 'shard' ? 'a weights shard' : `the ${file.step}`);
+    if (file.step === 'shard' && file.nbytes !== undefined && size !== file.nbytes) {
+      throw new DownloadError(`${path} is ${size} bytes, but ${TENSOR_CACHE} gives it ${file.nbytes}: an incomplete or wrong download.`);
+    }
+    if (file.path.endsWith('.json')) await readJson(path, file.step);
+  }
+  await present(libPath, 'the model library');
+  if (!(await head(libPath)).subarray(0, 4).equals(Buffer.from([0x00, 0x61, 0x73, 0x6d]))) {
+    throw new DownloadError(`${libPath} is not a WebAssembly module: web-llm cannot instantiate it as the model library.`);
+  }
+  return files;
+}
+
+/** The MLC models for WebGPU (both variants and the embedding model), from `hf`'s mlc-ai folders and `libs`. */
+export async function fetchMlc(hf: string = HF, libs: string = MLC_LIBS, out: string = OUT): Promise<void> {
+  const source = mlcSourceAt(`${hf}/mlc-ai`, libs);
   const pairs: [string, string][] = [
     [source.urlF16, source.libF16],
     [source.urlF32, source.libF32],
   ];
   if (source.embedding) pairs.push([source.embedding.url, source.embedding.lib]);
   for (const [folderUrl, libUrl] of pairs) {
-    const id = folderUrl.split('/').at(-1)!;
-    console.log(`MLC model for WebGPU: ${id}`);
-    const local = join(OUT, 'mlc', id, 'resolve', 'main');
-    const config = await fetchJson<{ tokenizer_files?: string[] }>(`${folderUrl}/resolve/main/mlc-chat-config.json`, join(local, 'mlc-chat-config.json'));
-    const cache = await fetchTensorCache(folderUrl, local);
-    const files = [...(config.tokenizer_files ?? []), ...cache.records.map((r) => r.dataPath)];
-    for (const file of files) await download(`${folderUrl}/resolve/main/${file}`, join(local, file));
-    const lib = libUrl.split('/').at(-1)!;
-    await download(libUrl, join(OUT, 'mlc', 'libs', lib));
+    console.log(`MLC model for WebGPU: ${folderUrl.split('/').at(-1)!}`);
+    const files = await fetchMlcFolder(folderUrl, libUrl, out);
+    console.log(`  ✓ checked: the ${files.length} files web-llm reads, and its library`);
   }
 }
 
