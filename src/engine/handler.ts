@@ -137,7 +137,7 @@ export class EngineHandler {
   private async _load(payload: LoadPayload, emit: Emit<'load'>, signal: AbortSignal): Promise<LoadResult> {
     await this._unload();
     const gpu = { ...(await this._deps.probeGpu()), lostThisSession: this._webgpuLost || payload.webgpuLost === true };
-    const plan = planBackends(payload.backend, gpu, payload.source);
+    const plan = planBackends(payload.backend, gpu, payload.source, { softwareGpu: payload.softwareGpu === true });
     if (plan.order.length === 0) throw new AssistantError('invalid_config', `No backend can run this model: ${plan.why}.`);
     let notice: string | undefined;
     let lastError: AssistantError | undefined;

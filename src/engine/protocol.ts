@@ -54,6 +54,11 @@ export interface LoadPayload {
    * choice, and a forced WebGPU too, take the CPU engine instead of going back to a GPU that failed.
    */
   webgpuLost?: boolean;
+  /**
+   * `auto` may take a software (fallback) WebGPU adapter such as SwiftShader, which it otherwise skips: the widget's
+   * `backend="webgpu"`, which tries WebGPU whatever the adapter and still falls back to the CPU when it fails.
+   */
+  softwareGpu?: boolean;
 }
 
 export interface LoadProgress {

@@ -63,22 +63,28 @@ export function gpuIsEnough(gpu: GpuCapabilities): boolean {
 export function describeGpu(gpu: GpuCapabilities): string {
   if (!gpu.adapter) return 'no WebGPU adapter';
   const short = webLlmShortfalls(gpu);
-  if (short.length > 0) return `WebGPU adapter limits too small for web-llm (${short.join(', ')})`;
+  // No parentheses: the widget's status line splits the engine's reason at its last parenthesis.
+  if (short.length > 0) return `WebGPU adapter limits too small for web-llm: ${short.join(', ')}`;
   const variant = gpu.shaderF16 ? 'q4f16' : 'q4f32 — no shader-f16';
   return `WebGPU, ${variant}${gpu.fallbackAdapter ? ' (software adapter)' : ''}`;
 }
 
+export interface PlanOptions {
+  /** A software adapter counts as a GPU (LoadPayload.softwareGpu). */
+  softwareGpu?: boolean;
+}
+
 /** Why the automatic choice does not take WebGPU on this adapter; null when it does. */
-function whyNotAutoWebGpu(gpu: GpuCapabilities): string | null {
+function whyNotAutoWebGpu(gpu: GpuCapabilities, options: PlanOptions): string | null {
   if (gpu.lostThisSession === true) return 'the WebGPU device was lost earlier in this session';
   if (!gpuIsEnough(gpu)) return describeGpu(gpu);
   // A software adapter (SwiftShader, WARP) runs a 0.5B model slower than wllama on the CPU, after a download of
   // the MLC weights: only a user who forces WebGPU gets it.
-  if (gpu.fallbackAdapter) return 'only a software WebGPU adapter (forced WebGPU can still use it)';
+  if (gpu.fallbackAdapter && options.softwareGpu !== true) return 'only a software WebGPU adapter';
   return null;
 }
 
-export function planBackends(preference: BackendPreference, gpu: GpuCapabilities, source: ModelSource): BackendPlan {
+export function planBackends(preference: BackendPreference, gpu: GpuCapabilities, source: ModelSource, options: PlanOptions = {}): BackendPlan {
   const canWebLlm = source.mlc !== undefined;
   const canWllama = source.ggufUrl !== undefined;
   if (preference === 'wasm') {
@@ -93,7 +99,7 @@ export function planBackends(preference: BackendPreference, gpu: GpuCapabilities
       ? { order: ['webllm'], why: 'chosen in settings' }
       : { order: [], why: 'WebGPU was chosen, but the model source has no MLC model' };
   }
-  const notWebGpu = whyNotAutoWebGpu(gpu);
+  const notWebGpu = whyNotAutoWebGpu(gpu, options);
   if (canWebLlm && notWebGpu === null) {
     return { order: canWllama ? ['webllm', 'wllama'] : ['webllm'], why: 'WebGPU adapter available' };
   }

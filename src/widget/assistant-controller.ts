@@ -182,6 +182,10 @@ export class AssistantController implements ReactiveController {
           reply.text += delta;
           this._host.requestUpdate();
         },
+        onRestart: () => {
+          reply.text = '';
+          this._host.requestUpdate();
+        },
       });
       reply.text = result.reply;
       reply.sources = result.sources;

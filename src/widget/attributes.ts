@@ -2,7 +2,7 @@
  * The widget's attributes, parsed and validated. Pure (no DOM besides the URL parser): a bad value yields the
  * default plus a message naming the attribute, which the element logs; the widget always renders.
  */
-import type { WidgetLang } from './runtime/types.ts';
+import type { WidgetBackend, WidgetLang } from './runtime/types.ts';
 
 export type WidgetPosition = 'bottom-right' | 'bottom-left';
 export type LangSetting = WidgetLang | 'auto';
@@ -16,6 +16,11 @@ export interface WidgetSettings {
   /** The self-hosted MLC model folder for WebGPU, as written by `npm run fetch-model` (its `public/models/mlc/`),
    * resolved by the runtime against the widget's base; '' = none (the widget then runs on the CPU only). */
   mlcModel: string;
+  /**
+   * Which engine: `auto` (WebGPU on a real GPU when `mlc-model` is set, else the CPU), `webgpu` (try WebGPU even on
+   * a software adapter, still falling back to the CPU when it fails), `wasm` (the CPU only).
+   */
+  backend: WidgetBackend;
   /** As written ('' = no docs index). */
   docsIndex: string;
   lang: LangSetting;
@@ -28,6 +33,7 @@ export interface WidgetSettings {
 export const DEFAULT_SETTINGS: Readonly<WidgetSettings> = {
   model: '',
   mlcModel: '',
+  backend: 'auto',
   docsIndex: '',
   lang: 'auto',
   position: 'bottom-right',
@@ -39,6 +45,7 @@ export const DEFAULT_SETTINGS: Readonly<WidgetSettings> = {
 export const ATTRIBUTES = {
   model: 'model',
   mlcModel: 'mlc-model',
+  backend: 'backend',
   docsIndex: 'docs-index',
   lang: 'lang',
   position: 'position',
@@ -105,6 +112,7 @@ function shortcut(value: string): Parsed<string> {
 const PARSERS: { [K in keyof WidgetSettings]: (value: string) => Parsed<WidgetSettings[K]> } = {
   model: url,
   mlcModel: folder,
+  backend: oneOf<WidgetBackend>(['auto', 'webgpu', 'wasm']),
   docsIndex: url,
   lang: oneOf<LangSetting>(['zh', 'en', 'auto']),
   position: oneOf<WidgetPosition>(['bottom-right', 'bottom-left']),

@@ -27,6 +27,8 @@ const CHAT_ICON = html`<svg viewBox="0 0 24 24" aria-hidden="true">
  * @attr model - GGUF URL of the model ('' = the default model); relative to the widget script's folder
  * @attr mlc-model - self-hosted MLC model folder (`npm run fetch-model`'s public/models/mlc/) for WebGPU; relative to
  *   the widget script's folder ('' = none: the CPU engine only)
+ * @attr backend - auto (WebGPU on a real GPU when mlc-model is set, else the CPU) | webgpu (try WebGPU even on a
+ *   software adapter, falling back to the CPU) | wasm (the CPU only)
  * @attr docs-index - URL of the docs index manifest (`npm run index-docs`), relative to the page
  * @attr lang - zh | en | auto (the page's language, then the browser's)
  * @attr position - bottom-right | bottom-left
@@ -48,6 +50,7 @@ export class QwenAssistant extends LitElement {
 
   @property({ attribute: ATTRIBUTES.model }) modelAttr: string | null = null;
   @property({ attribute: ATTRIBUTES.mlcModel }) mlcModelAttr: string | null = null;
+  @property({ attribute: ATTRIBUTES.backend }) backendAttr: string | null = null;
   @property({ attribute: ATTRIBUTES.docsIndex }) docsIndexAttr: string | null = null;
   @property({ attribute: ATTRIBUTES.lang }) langAttr: string | null = null;
   @property({ attribute: ATTRIBUTES.position }) positionAttr: string | null = null;
@@ -62,7 +65,7 @@ export class QwenAssistant extends LitElement {
   @query('.messages') private _list!: HTMLElement | null;
 
   /** The validated attributes. */
-  settings: WidgetSettings = parseAttributes({ model: null, mlcModel: null, docsIndex: null, lang: null, position: null, window: null, shortcut: null }).settings;
+  settings: WidgetSettings = parseAttributes({ model: null, mlcModel: null, backend: null, docsIndex: null, lang: null, position: null, window: null, shortcut: null }).settings;
   readonly assistant = new AssistantController(this, () => this.runtimeConfig);
   private _configKey = '';
 
@@ -81,6 +84,7 @@ export class QwenAssistant extends LitElement {
       base: BASE,
       model: this.settings.model,
       mlcModel: this.settings.mlcModel,
+      backend: this.settings.backend,
       docsIndex,
       lang: this.language,
       window: this.settings.window,
@@ -107,11 +111,12 @@ export class QwenAssistant extends LitElement {
   }
 
   protected override willUpdate(changed: PropertyValues<this>): void {
-    const keys = ['modelAttr', 'mlcModelAttr', 'docsIndexAttr', 'langAttr', 'positionAttr', 'windowAttr', 'shortcutAttr'] as const;
+    const keys = ['modelAttr', 'mlcModelAttr', 'backendAttr', 'docsIndexAttr', 'langAttr', 'positionAttr', 'windowAttr', 'shortcutAttr'] as const;
     if (!keys.some((key) => changed.has(key))) return;
     const { settings, problems } = parseAttributes({
       model: this.modelAttr,
       mlcModel: this.mlcModelAttr,
+      backend: this.backendAttr,
       docsIndex: this.docsIndexAttr,
       lang: this.langAttr,
       position: this.positionAttr,
@@ -123,7 +128,7 @@ export class QwenAssistant extends LitElement {
     this.settings = settings;
     // A new model, index, language or window needs a new runtime; it is created on the next open.
     const config = this.runtimeConfig;
-    const key = JSON.stringify([config.model, config.mlcModel, config.docsIndex, config.lang, config.window]);
+    const key = JSON.stringify([config.model, config.mlcModel, config.backend, config.docsIndex, config.lang, config.window]);
     if (this._configKey !== '' && key !== this._configKey) void this.assistant.dispose();
     this._configKey = key;
   }

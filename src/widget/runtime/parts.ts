@@ -41,8 +41,9 @@ export async function loadEngine(
   config: WidgetRuntimeConfig,
   onProgress: (p: LoadProgress) => void,
   signal: AbortSignal | undefined,
+  webgpuLost = false,
 ): Promise<LoadResult> {
-  const payload = loadPayloadOf(config);
+  const payload = loadPayloadOf(config, webgpuLost);
   // A `model`/`mlc-model` host outside the page's connect-src fails here, by name, not as a blocked download.
   assertModelAllowed(payload.source, allowWidgetModelHint);
   return client.load(payload, signal === undefined ? { onProgress } : { onProgress, signal });

@@ -46,6 +46,8 @@ export class WidgetRuntimeImpl implements WidgetRuntime {
   private _answering = false;
   private _disposed = false;
   private _engineFraction = 0;
+  /** The GPU lost its device in this visit: the engine loads on the CPU from now on. */
+  private _webgpuLost = false;
   private _docsFraction = 0;
 
   constructor(config: WidgetRuntimeConfig, options: WidgetRuntimeOptions = {}) {
@@ -151,6 +153,7 @@ export class WidgetRuntimeImpl implements WidgetRuntime {
         this._set({ progress: this._progress(), step: this._engineFraction < 1 || this._docs !== null ? 'model' : 'docs' });
       },
       signal,
+      this._webgpuLost,
     );
     this._engine = result;
     this._engineFraction = 1;
@@ -230,18 +233,33 @@ export class WidgetRuntimeImpl implements WidgetRuntime {
     let finishReason: string = 'stop';
     try {
       const room = planned.report.budget.total - planned.report.promptTokens;
-      for await (const event of this._client.chat(planned.messages, {
-        ...(options.signal === undefined ? {} : { signal: options.signal }),
-        maxTokens: Math.max(1, Math.min(CHAT_DEFAULTS.maxTokens, room)),
-        temperature: TEMPERATURE,
-      })) {
-        if (event.type === 'delta') {
-          reply += event.text;
-          writer.append(event.text);
-          options.onDelta?.(event.text);
-        } else {
-          finishReason = event.result.finishReason;
-          await writer.complete({ tokenCount: event.result.completionTokens });
+      for (let attempt = 0; ; attempt++) {
+        try {
+          for await (const event of this._client.chat(planned.messages, {
+            ...(options.signal === undefined ? {} : { signal: options.signal }),
+            maxTokens: Math.max(1, Math.min(CHAT_DEFAULTS.maxTokens, room)),
+            temperature: TEMPERATURE,
+          })) {
+            if (event.type === 'delta') {
+              reply += event.text;
+              writer.append(event.text);
+              options.onDelta?.(event.text);
+            } else {
+              finishReason = event.result.finishReason;
+              // The engine's own record of the reply (web-llm's getMessage()) is the one kept.
+              if (event.result.text !== undefined) reply = event.result.text;
+              await writer.complete({ content: reply, tokenCount: event.result.completionTokens });
+            }
+          }
+          break;
+        } catch (error) {
+          // The GPU lost its device: once, the same prompt (same tokenizer and window, so the same messages) on
+          // the CPU engine, which the status line then names with the reason.
+          if (attempt > 0 || options.signal?.aborted === true || toAssistantError(error).code !== 'webgpu_unavailable') throw error;
+          await this._switchToCpu(options.signal);
+          reply = '';
+          writer.set('');
+          options.onRestart?.();
         }
       }
     } catch (error) {
@@ -257,6 +275,19 @@ export class WidgetRuntimeImpl implements WidgetRuntime {
       prompt: planned.messages.map((m) => ({ role: m.role, content: m.content })),
       sent,
     };
+  }
+
+  /** After a lost GPU device: the worker dropped web-llm; the CPU engine loads (WebGPU is not tried again). */
+  private async _switchToCpu(signal: AbortSignal | undefined): Promise<void> {
+    this._webgpuLost = true;
+    this._engine = null;
+    this._engineFraction = 0;
+    this._set({ phase: 'loading', step: 'model', progress: this._progress(), backend: null, reason: null, fallback: false });
+    try {
+      await this._loadEngine(signal);
+    } finally {
+      this._set({ phase: 'answering', progress: null, step: null });
+    }
   }
 
   private _set(patch: Partial<StatusFacts>): void {

@@ -55,7 +55,12 @@ const TEXT = {
     gpu: (how: string) => `WebGPU（web-llm），${how}`,
     gpuFailed: 'WebGPU 无法加载模型，改用 CPU 运行',
     gpuUnused: (why: string) => `未使用 WebGPU：${why}`,
-    why: { 'no WebGPU adapter': '没有 WebGPU 适配器', 'WebGPU adapter limits too small': 'WebGPU 适配器的缓冲区上限太小' } as Record<string, string>,
+    why: {
+      'no WebGPU adapter': '没有 WebGPU 适配器',
+      'WebGPU adapter limits too small for web-llm': 'WebGPU 适配器的上限不满足 web-llm 的要求',
+      'only a software WebGPU adapter': '只有软件模拟的 WebGPU 适配器',
+      'the WebGPU device was lost earlier in this session': '本次访问中 WebGPU 设备已丢失',
+    } as Record<string, string>,
     pages: (n: number) => `${n} 个文档页面`,
     offline: '（本机副本）',
     idle: '尚未加载',
@@ -75,6 +80,12 @@ export function splitReason(reason: string): { how: string; why: string } {
   return match === null ? { how: reason.trim(), why: '' } : { how: match[1]!, why: match[2]! };
 }
 
+/** The engine's why in the widget's language: a known opening is translated, the details after it kept. */
+function translateWhy(why: string, known: Record<string, string>): string {
+  const key = Object.keys(known).find((k) => why.startsWith(k));
+  return key === undefined ? why : known[key]! + why.slice(key.length);
+}
+
 function engineText(f: StatusFacts, t: (typeof TEXT)[WidgetLang]): string[] {
   const { how, why } = splitReason(f.reason ?? '');
   if (f.backend === 'webllm') return [t.gpu(how.replace(/^WebGPU,\s*/, ''))];
@@ -82,7 +93,7 @@ function engineText(f: StatusFacts, t: (typeof TEXT)[WidgetLang]): string[] {
   const cpu = t.engine(f.threads, f.isolated);
   if (!f.webgpu) return [cpu];
   if (f.fallback) return [cpu, t.gpuFailed];
-  return why === '' ? [cpu] : [cpu, t.gpuUnused(t.why[why] ?? why)];
+  return why === '' ? [cpu] : [cpu, t.gpuUnused(translateWhy(why, t.why))];
 }
 
 export function statusOf(f: StatusFacts): WidgetStatus {

@@ -4,6 +4,8 @@
  */
 
 export type WidgetLang = 'zh' | 'en';
+/** The widget's `backend` attribute (see attributes.ts). */
+export type WidgetBackend = 'auto' | 'webgpu' | 'wasm';
 
 export interface WidgetRuntimeConfig {
   /** The widget's base URL (where its script was loaded from): every engine file, the tokenizer and the test
@@ -16,6 +18,8 @@ export interface WidgetRuntimeConfig {
    * Relative URLs resolve against `base`. Absent or '' = none: the widget runs wllama (WASM CPU) only, since
    * web-llm's default model libraries live on a third-party host. */
   readonly mlcModel?: string;
+  /** Which engine (the `backend` attribute); absent = `auto`. `webgpu` needs `mlcModel`. */
+  readonly backend?: WidgetBackend;
   /** The docs index manifest URL (`manifest.json` written by `npm run index-docs`), or '' for none. */
   readonly docsIndex: string;
   readonly lang: WidgetLang;
@@ -57,6 +61,8 @@ export interface SentPart {
 export interface AskOptions {
   readonly signal?: AbortSignal;
   readonly onDelta?: (text: string) => void;
+  /** The reply streamed so far is dropped and starts again (the GPU was lost; the CPU engine answers now). */
+  readonly onRestart?: () => void;
   /** Called before the answer streams when the question was too long to send whole. */
   readonly onSent?: (sent: SentPart) => void;
 }

@@ -1,4 +1,5 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import { NO_GPU } from '../../../src/engine/probe-gpu.ts';
 import { EngineClient, HEARTBEAT_INTERVAL_MS, HEARTBEAT_TIMEOUT_MS } from '../../../src/engine/client.ts';
 import { EngineHandler } from '../../../src/engine/handler.ts';
 import type { ClientMessage, WorkerMessage } from '../../../src/engine/protocol.ts';
@@ -17,7 +18,7 @@ class InProcessWorker extends EventTarget {
     super();
     this._handler = new EngineHandler({
       createBackend: async (kind) => new ScriptedBackend(kind, script),
-      probeGpu: async () => ({ adapter: false, shaderF16: false, maxStorageBufferBindingSize: 0, maxBufferSize: 0, fallbackAdapter: false }),
+      probeGpu: async () => NO_GPU,
       post: (message: WorkerMessage) => {
         if (this.terminated || this.frozen) return;
         const data = structuredClone(message);

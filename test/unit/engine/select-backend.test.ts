@@ -42,8 +42,13 @@ describe('planBackends', () => {
     const plan = planBackends('auto', gpu({ fallbackAdapter: true }), both);
     expect(plan.order).toEqual(['wllama']);
     expect(plan.why).toMatch(/software WebGPU adapter/);
-    // Forced, it is still used (the SwiftShader tests reach web-llm this way).
+    // Forced, it is still used: the app's ?backend=webgpu (web-llm only), and the widget's backend="webgpu"
+    // (softwareGpu: web-llm first, the CPU when it fails), which the SwiftShader tests use to reach web-llm.
     expect(planBackends('webgpu', gpu({ fallbackAdapter: true }), both).order).toEqual(['webllm']);
+    expect(planBackends('auto', gpu({ fallbackAdapter: true }), both, { softwareGpu: true }).order).toEqual(['webllm', 'wllama']);
+    // Still never below web-llm's limits, nor after a lost device.
+    expect(planBackends('auto', gpu({ fallbackAdapter: true, maxBufferSize: 1 << 20 }), both, { softwareGpu: true }).order).toEqual(['wllama']);
+    expect(planBackends('auto', gpu({ fallbackAdapter: true, lostThisSession: true }), both, { softwareGpu: true }).order).toEqual(['wllama']);
   });
   it('never picks WebGPU again once its device was lost in this session', () => {
     const plan = planBackends('auto', gpu({ lostThisSession: true }), both);

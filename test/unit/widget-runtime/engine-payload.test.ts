@@ -26,6 +26,23 @@ describe('the widget engine payload', () => {
     expect(loadPayloadOf({ ...config, model: '' }).source).toEqual({ ggufUrl: DEFAULT_GGUF_URL });
   });
 
+  it('backend="webgpu" lets the choice take a software adapter (the CPU still behind it); "wasm" is the CPU only', () => {
+    const gpu = loadPayloadOf({ ...config, mlcModel: 'models/mlc/', backend: 'webgpu' });
+    expect(gpu).toMatchObject({ backend: 'auto', softwareGpu: true });
+    expect(gpu.source.ggufUrl).toBeDefined();
+    const cpu = loadPayloadOf({ ...config, mlcModel: 'models/mlc/', backend: 'wasm' });
+    expect(cpu).toEqual({ backend: 'wasm', source: { ggufUrl: 'https://docs.example/assets/widget/models/test/qwen2-tiny.gguf' }, contextWindow: 1024 });
+    expect(loadPayloadOf({ ...config, mlcModel: 'models/mlc/', backend: 'auto' })).not.toHaveProperty('softwareGpu');
+  });
+
+  it('backend="webgpu" without mlc-model is a clear configuration error, not a silent CPU', () => {
+    expect(() => loadPayloadOf({ ...config, backend: 'webgpu' })).toThrow(expect.objectContaining({ code: 'invalid_config', message: expect.stringContaining('mlc-model') }));
+  });
+
+  it('after a lost GPU device the load says so, so WebGPU is not chosen again', () => {
+    expect(loadPayloadOf({ ...config, mlcModel: 'models/mlc/' }, true)).toMatchObject({ backend: 'auto', webgpuLost: true });
+  });
+
   it('with mlc-model lets the engine choose, with the MLC folder and its libs as fetch-model lays them out', () => {
     const payload = loadPayloadOf({ ...config, mlcModel: 'models/mlc/' });
     const folder = 'https://docs.example/assets/widget/models/mlc';

@@ -47,6 +47,20 @@ describe('widget status line', () => {
     expect(statusOf({ ...noAdapter, webgpu: false }).text).toBe('WASM CPU, single thread (this page is not cross-origin isolated) · 8 doc pages');
   });
 
+  it('says in both languages why WebGPU is not used, with the engine\'s details kept', () => {
+    const cpu = { ...base, webgpu: true, backend: 'wllama', threads: 1 } as const;
+    // The reasons the engine gives (select-backend.ts), as the handler appends them: no parenthesis inside.
+    for (const [why, zh] of [
+      ['only a software WebGPU adapter', '只有软件模拟的 WebGPU 适配器'],
+      ['the WebGPU device was lost earlier in this session', '本次访问中 WebGPU 设备已丢失'],
+      ['WebGPU adapter limits too small for web-llm: maxStorageBuffersPerShaderStage 8 < 10', 'WebGPU 适配器的上限不满足 web-llm 的要求: maxStorageBuffersPerShaderStage 8 < 10'],
+    ] as const) {
+      const facts = { ...cpu, reason: `${CPU_REASON} (${why})` };
+      expect(statusOf(facts).text).toContain(`WebGPU not used: ${why}`);
+      expect(statusOf({ ...facts, lang: 'zh' }).text).toContain(`未使用 WebGPU：${zh}`);
+    }
+  });
+
   it('splits the engine reason into how it runs and why it was chosen', () => {
     expect(splitReason(`${CPU_REASON} (WebGPU adapter limits too small)`)).toEqual({ how: CPU_REASON, why: 'WebGPU adapter limits too small' });
     expect(splitReason('WebGPU, q4f16 (WebGPU adapter available)')).toEqual({ how: 'WebGPU, q4f16', why: 'WebGPU adapter available' });

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_SETTINGS, parseAttributes, problemText, resolveLang, type RawAttributes } from '../../../src/widget/attributes.ts';
 
-const none: RawAttributes = { model: null, mlcModel: null, docsIndex: null, lang: null, position: null, window: null, shortcut: null };
+const none: RawAttributes = { model: null, mlcModel: null, backend: null, docsIndex: null, lang: null, position: null, window: null, shortcut: null };
 
 describe('widget attributes', () => {
   it('absent attributes give the defaults, with no problem', () => {
@@ -12,6 +12,7 @@ describe('widget attributes', () => {
     const { settings, problems } = parseAttributes({
       model: 'https://models.example/q.gguf',
       mlcModel: 'models/mlc/',
+      backend: 'WebGPU',
       docsIndex: '/docs-index/manifest.json',
       lang: 'ZH',
       position: 'bottom-left',
@@ -19,7 +20,7 @@ describe('widget attributes', () => {
       shortcut: 'none',
     });
     expect(problems).toEqual([]);
-    expect(settings).toEqual({ model: 'https://models.example/q.gguf', mlcModel: 'models/mlc/', docsIndex: '/docs-index/manifest.json', lang: 'zh', position: 'bottom-left', window: 32768, shortcut: '' });
+    expect(settings).toEqual({ model: 'https://models.example/q.gguf', mlcModel: 'models/mlc/', backend: 'webgpu', docsIndex: '/docs-index/manifest.json', lang: 'zh', position: 'bottom-left', window: 32768, shortcut: '' });
   });
 
   it.each([
@@ -33,6 +34,7 @@ describe('widget attributes', () => {
     ['mlc-model', { mlcModel: 'ftp://models.example/mlc/' }, '"ftp://models.example/mlc/" is not an http(s) URL; using ""'],
     ['mlc-model', { mlcModel: 'models/qwen.gguf' }, '"models/qwen.gguf" is a file; give the MLC model folder written by npm run fetch-model (public/models/mlc/); using ""'],
     ['mlc-model', { mlcModel: 'models/mlc/?v=2' }, '"models/mlc/?v=2" is a folder URL and cannot have a query or fragment; using ""'],
+    ['backend', { backend: 'gpu' }, '"gpu" is not one of auto, webgpu, wasm; using "auto"'],
     ['shortcut', { shortcut: 'ctrl+k' }, '"ctrl+k" is not a single key or "none"; using "/"'],
   ] as const)('a bad %s is named, and its default used', (attribute, raw, message) => {
     const { settings, problems } = parseAttributes({ ...none, ...raw });
