@@ -126,6 +126,11 @@ export class QwenInspector extends LitElement {
     return html`<p class="muted" data-input-tokens=${view.inputTokens}>${t(key, { tokens: formatNumber(view.inputTokens), budget: formatNumber(view.inputBudget) })}</p>`;
   }
 
+  /** Marks a counter the backend computed rather than the engine reported (web-llm's cached and total tokens). */
+  private _derived(derived: boolean) {
+    return derived ? html` <span class="muted derived" title=${t('inspector.derived')}>(${t('inspector.derived')})</span>` : nothing;
+  }
+
   private _engine(s: InspectorSnapshot) {
     const r = s.report;
     if (s.result === null) return html`<section part="section"><h3>${t('inspector.engine')}</h3><p class="muted">${t('inspector.waiting')}</p></section>`;
@@ -138,10 +143,10 @@ export class QwenInspector extends LitElement {
       </div>
       <dl data-engine>
         <dt>${t('inspector.promptTokens')}</dt>
-        <dd data-field="prompt">${formatNumber(e.promptTokens)}
+        <dd data-field="prompt" data-derived=${e.derived.promptTokens}>${formatNumber(e.promptTokens)}${this._derived(e.derived.promptTokens)}
           <span class="muted">${r.promptTokens === e.promptTokens ? t('inspector.countsMatch') : t('inspector.countsDiffer', { ours: r.promptTokens })}</span></dd>
         <dt>${t('inspector.cached')}</dt>
-        <dd data-field="cached">${formatNumber(e.cachedTokens)} <span class="muted">${t('inspector.expectedPrefix', { tokens: r.prefix.tokens })}</span></dd>
+        <dd data-field="cached" data-derived=${e.derived.cachedTokens}>${formatNumber(e.cachedTokens)}${this._derived(e.derived.cachedTokens)} <span class="muted">${t('inspector.expectedPrefix', { tokens: r.prefix.tokens })}</span></dd>
         <dt>${t('inspector.prefilled')}</dt>
         <dd data-field="prefilled">${formatNumber(e.prefilledTokens)}</dd>
         <dt>${t('inspector.ttft')}</dt>

@@ -4,17 +4,26 @@ import { mlcSourceAt } from '../../src/engine/model-sources.ts';
 import { probeWebGpu } from '../../src/engine/probe-gpu.ts';
 import { TINY_MODEL_URL, clientWithWorkers, collectChat } from './helpers.ts';
 
-// The test browser runs with --enable-unsafe-webgpu (SwiftShader), so an adapter exists; no model host is reachable.
+// The test browser runs with --enable-unsafe-webgpu (SwiftShader, a fallback adapter), so an adapter exists; no model
+// host is reachable.
 describe('web-llm on WebGPU', () => {
-  it('is chosen when a WebGPU adapter exists, and its offline load failure falls back to wllama with a notice', async () => {
+  const source = { ggufUrl: TINY_MODEL_URL, mlc: mlcSourceAt('http://127.0.0.1:9/mlc', 'http://127.0.0.1:9/libs') };
+
+  it('is not chosen automatically on a software adapter (SwiftShader here): the CPU runs, and the reason says why', async () => {
     const gpu = await probeWebGpu();
     expect(gpu.adapter).toBe(true);
+    expect(gpu.fallbackAdapter).toBe(true);
     const { client } = clientWithWorkers();
-    const loaded = await client.load({
-      backend: 'auto',
-      source: { ggufUrl: TINY_MODEL_URL, mlc: mlcSourceAt('http://127.0.0.1:9/mlc', 'http://127.0.0.1:9/libs') },
-      contextWindow: 1024,
-    });
+    const loaded = await client.load({ backend: 'auto', source, contextWindow: 1024 });
+    expect(loaded.backend).toBe('wllama');
+    expect(loaded.reason).toContain('(only a software WebGPU adapter)');
+    expect(loaded.fallbackNotice).toBeUndefined();
+    client.terminate();
+  });
+
+  it('softwareGpu (the widget\'s backend="webgpu") tries web-llm there, and its offline load failure falls back to wllama with a notice', async () => {
+    const { client } = clientWithWorkers();
+    const loaded = await client.load({ backend: 'auto', softwareGpu: true, source, contextWindow: 1024 });
     expect(loaded.backend).toBe('wllama');
     expect(loaded.fallbackNotice).toMatch(/WebGPU \(web-llm\) could not load the model/);
     expect(loaded.fallbackNotice).toContain('127.0.0.1:9');

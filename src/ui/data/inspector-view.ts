@@ -90,6 +90,8 @@ export interface EngineView {
   decodeMs: number;
   /** Decoding speed; null when the engine reported no decode time. */
   tokensPerSecond: number | null;
+  /** Which counters the backend derived instead of the engine reporting them (ChatResult.derived). */
+  derived: { promptTokens: boolean; cachedTokens: boolean };
 }
 
 export function engineView(result: ChatResult): EngineView {
@@ -103,6 +105,7 @@ export function engineView(result: ChatResult): EngineView {
     prefillMs: result.timings.prefillMs,
     decodeMs: result.timings.decodeMs,
     tokensPerSecond: decodeSeconds > 0 && result.completionTokens > 0 ? result.completionTokens / decodeSeconds : null,
+    derived: { promptTokens: result.derived?.includes('promptTokens') === true, cachedTokens: result.derived?.includes('cachedTokens') === true },
   };
 }
 

@@ -186,6 +186,7 @@ export const en = {
   'inspector.countsMatch': '(the context engine counted the same)',
   'inspector.countsDiffer': '(the context engine counted {ours})',
   'inspector.cached': 'From the KV cache',
+  'inspector.derived': 'derived: the engine reports only the tokens it prefilled',
   'inspector.expectedPrefix': '(expected prefix: {tokens})',
   'inspector.prefilled': 'Prefilled',
   'inspector.ttft': 'Time to first token',

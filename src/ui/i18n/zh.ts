@@ -188,6 +188,7 @@ export const zh: Messages = {
   'inspector.countsMatch': '（与上下文引擎的计数一致）',
   'inspector.countsDiffer': '（上下文引擎计为 {ours}）',
   'inspector.cached': '来自 KV 缓存',
+  'inspector.derived': '推算值：引擎只报告它预填充的 token 数',
   'inspector.expectedPrefix': '（预计前缀：{tokens}）',
   'inspector.prefilled': '预填充',
   'inspector.ttft': '首个 token 用时',

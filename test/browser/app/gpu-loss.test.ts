@@ -5,7 +5,7 @@
  * tried again in this visit.
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { page } from 'vitest/browser';
+import { page, userEvent } from 'vitest/browser';
 import { MemoryStore } from '../../../src/memory/store.ts';
 import { mlcSourceAt } from '../../../src/engine/model-sources.ts';
 import type { QwenChatApp } from '../../../src/ui/qwen-chat-app.ts';
@@ -47,6 +47,12 @@ describe('the GPU device is lost mid-reply', () => {
     expect(app.engine.loaded?.backend).toBe('webllm');
     expect(replies(app)).toEqual([GPU_REPLY]);
     expect(gpuLostNotice(app)).toBeNull();
+    // web-llm reports only what it prefilled: the inspector labels the total and the cached part as derived.
+    await userEvent.click(page.getByRole('button', { name: 'Inspector' }));
+    const inspector = shadow(shadow(app).querySelector('qwen-inspector'));
+    await expect.poll(() => inspector.querySelector('dd[data-field="cached"]')?.getAttribute('data-derived')).toBe('true');
+    expect(inspector.querySelector('dd[data-field="prompt"]')!.textContent).toContain('derived: the engine reports only the tokens it prefilled');
+    expect(inspector.querySelector('dd[data-field="prefilled"]')!.textContent).not.toContain('derived');
 
     // The device goes during this reply: a few words arrive from the GPU, then the CPU engine answers.
     await sendAndWait(app, 'second question');
@@ -65,6 +71,8 @@ describe('the GPU device is lost mid-reply', () => {
 
     await sendAndWait(app, 'third question');
     expect(app.engine.loaded?.backend).toBe('wllama');
+    // The CPU engine's counters are its own.
+    await expect.poll(() => inspector.querySelector('dd[data-field="cached"]')?.getAttribute('data-derived')).toBe('false');
     expect(replies(app)).toEqual([GPU_REPLY, SCRIPTED_REPLY, SCRIPTED_REPLY]);
 
     // Stored: one reply per question, the retried one whole (nothing of the lost GPU reply left in it).
