@@ -132,6 +132,11 @@ export function parseAttributes(raw: RawAttributes): { settings: WidgetSettings;
     else problems.push({ attribute: ATTRIBUTES[key], message: `${parsed.reason}; using ${JSON.stringify(DEFAULT_SETTINGS[key])}` });
   };
   for (const key of Object.keys(PARSERS) as Array<keyof WidgetSettings>) apply(key);
+  // WebGPU needs the MLC weights: without them the widget still answers, on the CPU, and the site owner is told.
+  if (settings.backend === 'webgpu' && settings.mlcModel === '') {
+    settings.backend = DEFAULT_SETTINGS.backend;
+    problems.push({ attribute: ATTRIBUTES.backend, message: `"webgpu" needs an mlc-model folder (written by npm run fetch-model); using ${JSON.stringify(DEFAULT_SETTINGS.backend)} (the CPU)` });
+  }
   return { settings, problems };
 }
 

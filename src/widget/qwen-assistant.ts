@@ -124,6 +124,8 @@ export class QwenAssistant extends LitElement {
       shortcut: this.shortcutAttr,
     });
     const changedNames = new Set(keys.filter((key) => changed.has(key)).map((key) => this._attributeOf(key)));
+    // `backend` is checked against `mlc-model` too: a change of either may make it a problem.
+    if (changedNames.has(ATTRIBUTES.mlcModel)) changedNames.add(ATTRIBUTES.backend);
     for (const problem of problems) if (changedNames.has(problem.attribute)) console.error(problemText(problem));
     this.settings = settings;
     // A new model, index, language or window needs a new runtime; it is created on the next open.

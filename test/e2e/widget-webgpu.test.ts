@@ -1,7 +1,8 @@
 /**
  * The widget's WebGPU path, self-hosted, on a docs host without COOP/COEP, in Chromium with a WebGPU adapter
  * (`--enable-unsafe-webgpu`: SwiftShader, no shader-f16):
- * - with `mlc-model` pointing below the widget's folder, the engine picks web-llm first: web-llm's runtime comes
+ * - with `mlc-model` pointing below the widget's folder and `backend="webgpu"` (the automatic choice skips a software
+ *   adapter; this attribute lets it take one), the engine picks web-llm first: web-llm's runtime comes
  *   from the widget's folder and it asks for the MLC model there. No MLC weights exist offline, so its load fails;
  *   the widget falls back to wllama, says so in its status line (and the whole reason on the console), and answers
  *   with the test model. Every request goes to the site's origin: nothing to Hugging Face, raw.githubusercontent.com
@@ -83,9 +84,9 @@ describe('the widget on WebGPU, self-hosted', () => {
     expect(await statusText(page)).toBe('Starting…');
   }
 
-  it('with mlc-model tries web-llm from the site first, falls back to wllama with a notice, and asks only the site', async () => {
+  it('with mlc-model and backend="webgpu" tries web-llm from the site first, falls back to wllama with a notice, and asks only the site', async () => {
     const { origin, dir } = site();
-    const url = await servePage(context, origin, { attributes: `${DOCS} model="${TEST_MODEL_ATTRIBUTE}" mlc-model="models/mlc/"` });
+    const url = await servePage(context, origin, { attributes: `${DOCS} model="${TEST_MODEL_ATTRIBUTE}" mlc-model="models/mlc/" backend="webgpu"` });
     page = await context.newPage();
     warnings = consoleLines(page, 'warning');
     errors = consoleLines(page, 'error');
@@ -94,9 +95,10 @@ describe('the widget on WebGPU, self-hosted', () => {
     await context.unroute(url);
     await widgetReady(page);
     const config = await page.evaluate(() => (document.querySelector('qwen-assistant') as unknown as { runtimeConfig: { mlcModel: string; base: string } }).runtimeConfig);
-    expect(config).toMatchObject({ mlcModel: 'models/mlc/', base: `${origin}/widget/` });
+    expect(config).toMatchObject({ mlcModel: 'models/mlc/', backend: 'webgpu', base: `${origin}/widget/` });
 
-    // This Chromium has a WebGPU adapter (SwiftShader), large enough for web-llm: the engine picks web-llm first.
+    // This Chromium has a WebGPU adapter (SwiftShader), large enough for web-llm; backend="webgpu" lets the engine
+    // pick web-llm first on it.
     const gpu = await page.evaluate(async () => {
       const adapter = await (navigator as unknown as { gpu?: { requestAdapter(): Promise<{ features: Set<string> } | null> } }).gpu?.requestAdapter();
       return adapter == null ? null : { f16: adapter.features.has('shader-f16') };

@@ -51,17 +51,14 @@ export function mlcSourceOf(config: Pick<WidgetRuntimeConfig, 'base' | 'mlcModel
 /**
  * What the engine is asked to load. With an MLC model the engine picks (`auto`): web-llm on a real GPU that can hold
  * the model, else wllama — and wllama too when web-llm's load fails. `backend="webgpu"` lets that choice take a
- * software adapter too (still with the CPU behind it); `backend="wasm"` is the CPU only. Without an MLC model,
- * wllama only: web-llm's default model libraries live on raw.githubusercontent.com, a third party the widget never
+ * software adapter too (still with the CPU behind it); `backend="wasm"` is the CPU only. Without an MLC model
+ * (whatever `backend` says: the attribute check reports that), wllama only: web-llm's default model libraries live on raw.githubusercontent.com, a third party the widget never
  * asks. `webgpuLost`: the GPU lost its device earlier in this visit.
  */
 export function loadPayloadOf(config: WidgetRuntimeConfig, webgpuLost = false): LoadPayload {
   const ggufUrl = modelUrlOf(config);
   const mlc = mlcSourceOf(config);
   const backend = config.backend ?? 'auto';
-  if (mlc === null && backend === 'webgpu') {
-    throw new AssistantError('invalid_config', 'backend="webgpu" needs an mlc-model folder (the MLC weights that npm run fetch-model writes); without one the widget runs on the CPU: remove backend, or set mlc-model.');
-  }
   if (mlc === null || backend === 'wasm') return { backend: 'wasm', source: { ggufUrl }, contextWindow: config.window };
   return {
     backend: 'auto',

@@ -35,6 +35,7 @@ describe('widget attributes', () => {
     ['mlc-model', { mlcModel: 'models/qwen.gguf' }, '"models/qwen.gguf" is a file; give the MLC model folder written by npm run fetch-model (public/models/mlc/); using ""'],
     ['mlc-model', { mlcModel: 'models/mlc/?v=2' }, '"models/mlc/?v=2" is a folder URL and cannot have a query or fragment; using ""'],
     ['backend', { backend: 'gpu' }, '"gpu" is not one of auto, webgpu, wasm; using "auto"'],
+    ['backend', { backend: 'webgpu' }, '"webgpu" needs an mlc-model folder (written by npm run fetch-model); using "auto" (the CPU)'],
     ['shortcut', { shortcut: 'ctrl+k' }, '"ctrl+k" is not a single key or "none"; using "/"'],
   ] as const)('a bad %s is named, and its default used', (attribute, raw, message) => {
     const { settings, problems } = parseAttributes({ ...none, ...raw });
