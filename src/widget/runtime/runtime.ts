@@ -285,8 +285,13 @@ export class WidgetRuntimeImpl implements WidgetRuntime {
     this._set({ phase: 'loading', step: 'model', progress: this._progress(), backend: null, reason: null, fallback: false });
     try {
       await this._loadEngine(signal);
-    } finally {
       this._set({ phase: 'answering', progress: null, step: null });
+    } catch (error) {
+      // Not ready any more: the next question loads the engine again (as after a failed first load).
+      this._ready = null;
+      const e = toAssistantError(error);
+      this._set(isAbortError(e) ? { phase: 'idle', progress: null, step: null } : { phase: 'error', step: null, error: { code: e.code, message: e.message } });
+      throw e;
     }
   }
 
