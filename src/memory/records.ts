@@ -123,6 +123,8 @@ export interface WorkingItemRecord {
   kind: string;
   /** What the item is about (an entity name, a setting): a newer item with the same key overrides. */
   key: string;
+  /** The entity's type or the fact's subject, as shown (absent in items written before it existed). */
+  name?: string;
   value: string;
   sourceTurnId: string | null;
   createdAt: number;

@@ -9,7 +9,7 @@ import type { DocChunkRecord, DocSummary, WorkingItemRecord } from './records.ts
 import { readEmbedderMeta, type ReembedOptions } from './reembed.ts';
 import type { StoreRuntime } from './store-runtime.ts';
 import { isChunkRecord, isDocChunkRecord, keepValid } from './validate.ts';
-import { deleteWorkingItem, listWorkingItems, purgeExpiredWorkingItems, putWorkingItem, type WorkingItemInput } from './working-items.ts';
+import { deleteWorkingItem, listWorkingItems, purgeExpiredWorkingItems, putWorkingItem, replaceSessionWorkingItems, type WorkingItemInput } from './working-items.ts';
 
 export class StoreData {
   protected readonly _rt: StoreRuntime;
@@ -120,6 +120,12 @@ export class StoreData {
     const item = await putWorkingItem(this._rt.db(), input, this._rt.now());
     this._rt.notify({ type: 'working-items', sessionId: item.sessionId });
     return item;
+  }
+
+  /** Replaces a session's items with `items` in one transaction (the layered memory's working memory, saved). */
+  async replaceSessionWorkingItems(sessionId: string, items: readonly WorkingItemInput[]): Promise<void> {
+    await replaceSessionWorkingItems(this._rt.db(), sessionId, items, this._rt.now());
+    this._rt.notify({ type: 'working-items', sessionId });
   }
 
   /** A session's items and the global ones, unexpired (pinned items never expire). */

@@ -140,6 +140,7 @@ export function isWorkingItemRecord(v: unknown): v is WorkingItemRecord {
     strOrNull(v['sessionId']) &&
     str(v['kind']) &&
     str(v['key']) &&
+    (v['name'] === undefined || str(v['name'])) &&
     str(v['value']) &&
     strOrNull(v['sourceTurnId']) &&
     num(v['createdAt']) &&

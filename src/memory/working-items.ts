@@ -13,33 +13,63 @@ export interface WorkingItemInput {
   sessionId: string | null;
   kind: string;
   key: string;
+  name?: string;
   value: string;
   sourceTurnId?: string | null;
+  /** When the item was first and last mentioned (default: now). */
+  createdAt?: number;
+  updatedAt?: number;
   expiresAt?: number | null;
   pinned?: boolean;
 }
 
 /** Inserts or replaces an item (by id); a replaced item keeps its creation time. */
 export function putWorkingItem(db: MemoryDatabase, input: WorkingItemInput, now: number): Promise<WorkingItemRecord> {
-  if (input.kind === '' || input.key === '') throw new AssistantError('invalid_input', 'A working-memory item needs a kind and a key.');
+  checkInput(input);
   return writeTx(db, ['workingItems'], async (tx) => {
     const id = input.id ?? newId();
     const old: unknown = await tx.objectStore('workingItems').get(id);
-    const item: WorkingItemRecord = {
-      id,
-      sessionId: input.sessionId,
-      kind: input.kind,
-      key: input.key,
-      value: input.value,
-      sourceTurnId: input.sourceTurnId ?? null,
-      createdAt: isWorkingItemRecord(old) ? old.createdAt : now,
-      updatedAt: now,
-      expiresAt: input.expiresAt ?? null,
-      pinned: input.pinned ?? false,
-    };
+    const item = recordOf(input, id, isWorkingItemRecord(old) ? old.createdAt : now, now);
     await tx.objectStore('workingItems').put(item);
     return item;
   });
+}
+
+/**
+ * A session's working memory, replaced whole in one transaction: its items become exactly `inputs` (each with an
+ * id), so a reader in another tab never sees half of an update.
+ */
+export function replaceSessionWorkingItems(db: MemoryDatabase, sessionId: string, inputs: readonly WorkingItemInput[], now: number): Promise<void> {
+  for (const input of inputs) {
+    checkInput(input);
+    if (input.id === undefined || input.sessionId !== sessionId) throw new AssistantError('invalid_input', `A session's working-memory item needs an id and the session ${sessionId}.`);
+  }
+  return writeTx(db, ['workingItems'], async (tx) => {
+    const store = tx.objectStore('workingItems');
+    const keep = new Set(inputs.map((i) => i.id!));
+    for (const key of await store.index('by-session').getAllKeys(sessionId)) if (!keep.has(key)) await store.delete(key);
+    for (const input of inputs) await store.put(recordOf(input, input.id!, input.createdAt ?? now, now));
+  });
+}
+
+function checkInput(input: WorkingItemInput): void {
+  if (input.kind === '' || input.key === '') throw new AssistantError('invalid_input', 'A working-memory item needs a kind and a key.');
+}
+
+function recordOf(input: WorkingItemInput, id: string, createdAt: number, now: number): WorkingItemRecord {
+  return {
+    id,
+    sessionId: input.sessionId,
+    kind: input.kind,
+    key: input.key,
+    ...(input.name === undefined ? {} : { name: input.name }),
+    value: input.value,
+    sourceTurnId: input.sourceTurnId ?? null,
+    createdAt,
+    updatedAt: input.updatedAt ?? now,
+    expiresAt: input.expiresAt ?? null,
+    pinned: input.pinned ?? false,
+  };
 }
 
 /** Items of a session plus the global ones (sessionId null), oldest first; expired ones only if asked. */

@@ -11,6 +11,7 @@
  * A turn the prompt's history already holds is never retrieved again: if the first assembly shows one, the
  * block is rebuilt without it (a second pass). Replies are recorded with `recordReply`.
  */
+import { sessionKey } from './session-key.ts';
 import { assemble, type ContextState } from '../../context/assemble.ts';
 import { GENERATION_PROMPT_TOKENS } from '../../context/chatml.ts';
 import { configKey, resolveConfig, type ContextConfig } from '../../context/config.ts';
@@ -98,7 +99,7 @@ interface SessionRuntime {
 /** Messages at least this long are handled in several tasks (see `handleUserMessage`). */
 const LONG_MESSAGE_CHARS = 2_000;
 
-const key = (userId: string, sessionId: string): string => `${userId}\u0000${sessionId}`;
+const key = sessionKey;
 
 /** Checked before anything is written: a bad message must not reach the store. Replies may be empty (aborted). */
 function checkMessage(input: MessageInput, reply = false): void {

@@ -77,6 +77,12 @@ interface SessionState {
   deprecated: string[];
 }
 
+/** A session's working memory as data: each item with its id (`entityKey` or `fact:<subject>`), and the void topics. */
+export interface SessionSnapshot {
+  readonly items: ReadonlyArray<readonly [string, WmItem]>;
+  readonly deprecated: readonly string[];
+}
+
 export class SessionWorkingMemory implements WorkingMemoryPort {
   private readonly _extractor: Extractor;
   private readonly _ttl: number;
@@ -150,6 +156,23 @@ export class SessionWorkingMemory implements WorkingMemoryPort {
       { head: words.dropped, items: this.deprecated(sessionId), sep: words.sep },
     ];
     return lines.filter((l) => l.items.length > 0);
+  }
+
+  /** A session's state as plain data (items by their id, void topics in order), to be stored. */
+  exportSession(sessionId: string): SessionSnapshot {
+    const state = this._sessions.get(sessionId);
+    return { items: state === undefined ? [] : [...state.items], deprecated: [...(state?.deprecated ?? [])] };
+  }
+
+  /** Puts back a session's stored state, replacing what this page held for it. */
+  importSession(sessionId: string, snapshot: SessionSnapshot): void {
+    this._sessions.set(sessionId, { items: new Map(snapshot.items), deprecated: [...snapshot.deprecated] });
+  }
+
+  /** Forgets a session (it was deleted, or another tab changed it and it is read again). */
+  forget(sessionId?: string): void {
+    if (sessionId === undefined) this._sessions.clear();
+    else this._sessions.delete(sessionId);
   }
 
   private _state(sessionId: string): SessionState {

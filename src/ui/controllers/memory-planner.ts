@@ -7,6 +7,8 @@
 import type { ChatMessage, Role } from '../../engine/protocol.ts';
 import type { LayeredMemory } from '../../memory/layered/pipeline.ts';
 import type { LayeredReport } from '../../memory/layered/report.ts';
+import type { DurableWorkingMemory } from '../../memory/layered/durable-working-memory.ts';
+import { sessionKey } from '../../memory/layered/session-key.ts';
 import type { WmItem, WorkingMemoryPort } from '../../memory/layered/working-memory.ts';
 import type { MemoryStore } from '../../memory/store.ts';
 import { sectionBudgetsOf, type AppSettings } from '../data/settings.ts';
@@ -17,7 +19,7 @@ import { yieldToPage } from '../yield.ts';
 const loadPipeline = () =>
   Promise.all([
     import('../../memory/layered/pipeline.ts'),
-    import('../../memory/layered/working-memory.ts'),
+    import('../../memory/layered/durable-working-memory.ts'),
     import('../../memory/retrieval/retrieval-index.ts'),
     import('./layered-store.ts'),
     // The tokenizer library and the context engine come with it.
@@ -72,8 +74,12 @@ export class MemoryPlanner implements PromptPlanner {
   private _memory: LayeredMemory | null = null;
   private _key = '';
   private _stale = true;
-  /** Working memory lives across rebuilds (it is not in the store). */
+  /** Working memory, kept in the store (read per session before its prompt, written after); lives across rebuilds. */
   private _wm: RecordingWorkingMemory | null = null;
+  private _durable: DurableWorkingMemory | null = null;
+  /** The store the working memory reads and writes (a new one after the app reopened it), and its change feed. */
+  private _wmStore: MemoryStore | null = null;
+  private _unsubscribe: (() => void) | null = null;
   /** The part of a message the window can hold (set with the memory): all the memory ever sees of it. */
   private _head: (text: string) => string = (text) => text;
   private _headSliced: (text: string) => Promise<string> = (text) => Promise.resolve(text);
@@ -82,10 +88,14 @@ export class MemoryPlanner implements PromptPlanner {
 
   invalidate(): void {
     this._stale = true;
+    // A delete or an import changed what is stored: working memory is read again too.
+    this._durable?.forget();
   }
 
   async plan(request: PlanRequest): Promise<PlannedPrompt> {
     const memory = await this._ready(request.again ? new Set([request.turn.id]) : null);
+    const wmKey = sessionKey(LOCAL_USER, request.sessionId);
+    await this._durable!.load(wmKey);
     // A rebuild and the pipeline are separate tasks: each is bounded, together they could stall the page.
     await yieldToPage();
     // A long paste is stored whole; working memory, the index and the prompt only need the part that can fit,
@@ -99,6 +109,9 @@ export class MemoryPlanner implements PromptPlanner {
       time: request.turn.time,
       id: request.turn.id,
     });
+    // What the message taught is stored before the reply starts. A failed write (a full disk) costs this prompt
+    // nothing: the state stays in the page and is written with the next message.
+    await this._durable!.save(wmKey).catch((error: unknown) => console.warn('[memory] saving working memory failed', error));
     const user = memory.index.user(LOCAL_USER);
     const history: HistoryTurn[] = [];
     for (const id of user.sessions.get(request.sessionId) ?? []) {
@@ -119,11 +132,23 @@ export class MemoryPlanner implements PromptPlanner {
     const { store: storePromise, settings } = this._deps();
     const key = JSON.stringify([settings.systemPrompt, settings.window, settings.budgets, settings.recentExchanges, settings.embedder]);
     if (this._memory !== null && !this._stale && key === this._key && exclude === null) return this._memory;
-    const [store, [{ LayeredMemory }, { SessionWorkingMemory }, { RetrievalIndex }, { ConversationChunkStore }, counter, { promptHead, promptHeadSliced }]] = await Promise.all([
+    const [store, [{ LayeredMemory }, { DurableWorkingMemory }, { RetrievalIndex }, { ConversationChunkStore }, counter, { promptHead, promptHeadSliced }]] = await Promise.all([
       storePromise,
       loadPipeline(),
     ]);
-    const wm = (this._wm ??= new RecordingWorkingMemory(new SessionWorkingMemory({ offsetMinutes: -new Date().getTimezoneOffset() })));
+    if (this._durable === null || this._wmStore !== store) {
+      this._unsubscribe?.();
+      this._wmStore = store;
+      const durable = new DurableWorkingMemory(store, { offsetMinutes: -new Date().getTimezoneOffset() });
+      this._durable = durable;
+      this._wm = new RecordingWorkingMemory(durable);
+      // Another tab's message changed a session's working memory (or a conversation went): read it again.
+      this._unsubscribe = store.subscribe((change) => {
+        if (change.type === 'working-items' && change.origin === 'remote') durable.forget(change.sessionId ?? undefined);
+        else if (change.type === 'session-deleted') durable.forget(change.sessionId);
+      });
+    }
+    const wm = this._wm!;
     const base = settings.systemPrompt.trim();
     const window = settings.window;
     this._head = (text) => promptHead(text, window, counter);
