@@ -180,6 +180,14 @@ export type MetaRecord =
   /** A snapshot of an embedder's corpus statistics (IDF), keyed `stats:<embedderKey>`. */
   | { key: `stats:${string}`; documents: number; df: Uint32Array; savedAt: number }
   /** A stored doc's summary (its hash decides whether a re-index must rewrite it), keyed `doc:<docId>`. */
-  | ({ key: `doc:${string}` } & DocSummary);
+  | ({ key: `doc:${string}` } & DocSummary)
+  /**
+   * The layered memory's small per-session and per-turn state, as plain data it checks when it reads it back:
+   * a session's gate (`layered:session:<sessionId>`), when a turn was declared void (`layered:deprecated:<turnId>`),
+   * and a turn's or doc chunk's retrieval heat (`layered:heat:<chunkId>`).
+   */
+  | { key: `layered:${LayeredSideKind}:${string}`; data: unknown };
+
+export type LayeredSideKind = 'session' | 'deprecated' | 'heat';
 
 export type MetaKey = MetaRecord['key'];

@@ -2,6 +2,8 @@
  * The store's housekeeping half: deleting (a session, a doc, everything), retrieval statistics, switching the
  * embedder, working-memory items and doc chunks. `MemoryStore` (store.ts) adds sessions, turns and search.
  */
+import { layeredSideKey, listLayeredSide, putLayeredSide, type LayeredSideEntry } from './layered-side.ts';
+import type { LayeredSideKind } from './records.ts';
 import { writeTx } from './db.ts';
 import { deleteDocTx, listDocSummaries, putDocsTx, type DocInput } from './docs.ts';
 import { embedderKey, type Embedder } from './embedders/embedder.ts';
@@ -25,8 +27,13 @@ export class StoreData {
     const texts = await writeTx(this._rt.db(), ['sessions', 'turns', 'chunks', 'vectors', 'workingItems', 'meta'], async (tx) => {
       await tx.objectStore('sessions').delete(sessionId);
       const turns = tx.objectStore('turns');
+      const meta = tx.objectStore('meta');
+      await meta.delete(layeredSideKey('session', sessionId));
       for (const key of await turns.index('by-session-seq').getAllKeys(IDBKeyRange.bound([sessionId, -Infinity], [sessionId, Infinity]))) {
         await turns.delete(key);
+        // The layered memory's state of the turn goes with it.
+        await meta.delete(layeredSideKey('deprecated', key));
+        await meta.delete(layeredSideKey('heat', key));
       }
       const removed: string[] = [];
       const chunkIds: string[] = [];
@@ -38,9 +45,9 @@ export class StoreData {
         cursor = await cursor.continue();
       }
       // Vectors live in their chunks; only a switch in progress has some staged elsewhere.
-      const meta = (await tx.objectStore('meta').get('embedder')) as { pending?: unknown } | undefined;
-      if (typeof meta?.pending === 'string') {
-        for (const id of chunkIds) await tx.objectStore('vectors').delete([meta.pending, 'conversation', id]);
+      const embedder = (await meta.get('embedder')) as { pending?: unknown } | undefined;
+      if (typeof embedder?.pending === 'string') {
+        for (const id of chunkIds) await tx.objectStore('vectors').delete([embedder.pending, 'conversation', id]);
       }
       const items = tx.objectStore('workingItems');
       for (const key of await items.index('by-session').getAllKeys(sessionId)) await items.delete(key);
@@ -112,6 +119,18 @@ export class StoreData {
   async embedderStatus(): Promise<{ active: string; pending: string | null }> {
     const meta = await readEmbedderMeta(this._rt.db());
     return { active: meta?.active ?? embedderKey(this._rt.embedder), pending: meta?.pending ?? null };
+  }
+
+  // The layered memory's side state ---------------------------------------------------------------------------
+
+  /** Writes session gates, void marks and heat (one transaction); other tabs are told. */
+  async putLayeredSide(entries: readonly LayeredSideEntry[]): Promise<void> {
+    await putLayeredSide(this._rt.db(), entries);
+    if (entries.length > 0) this._rt.notify({ type: 'layered-side' });
+  }
+
+  listLayeredSide(kind: LayeredSideKind): Promise<Map<string, unknown>> {
+    return listLayeredSide(this._rt.db(), kind);
   }
 
   // Working memory -------------------------------------------------------------------------------------------

@@ -18,7 +18,9 @@ export type TabMessage =
   | { type: 'doc-deleted'; docId: string }
   | { type: 'everything-deleted' }
   | { type: 'embedder-changed'; active: string }
-  | { type: 'working-items'; sessionId: string | null };
+  | { type: 'working-items'; sessionId: string | null }
+  /** The layered memory's session gates, void marks or heat changed. */
+  | { type: 'layered-side' };
 
 export class TabChannel {
   private readonly _channel: BroadcastChannel | null;

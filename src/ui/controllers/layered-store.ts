@@ -2,9 +2,12 @@
  * The layered memory's durable records (`ChunkStore`) on top of the conversation store, so there is one copy of
  * every message: turns are the MemoryStore's (the chat writes them before the pipeline runs, so `putTurn` only
  * keeps the flags the pipeline adds), and the small rest — each session's gate state, deprecations and heat — is
- * kept in localStorage. Hidden turns (replaced by a regenerate or an edit) are left out. Docs are the store's docs
- * namespace (imported Markdown folders), each chunk named by its file path and heading.
+ * kept in the same IndexedDB database (`MemoryStore.putLayeredSide`), so it survives a reload, is shared by the
+ * tabs and goes with its conversation. Older versions kept it in localStorage: it is moved over once. Hidden turns
+ * (replaced by a regenerate or an edit) are left out. Docs are the store's docs namespace (imported Markdown
+ * folders), each chunk named by its file path and heading.
  */
+import type { LayeredSideEntry } from '../../memory/layered-side.ts';
 import type { MemoryStore } from '../../memory/store.ts';
 import type { DocChunkRecord, TurnRecord } from '../../memory/records.ts';
 import { intentTags } from '../../memory/retrieval/intent.ts';
@@ -14,25 +17,73 @@ import type { WorkingMemoryPort } from '../../memory/layered/working-memory.ts';
 import { LOCAL_USER, isVisibleTurn } from '../data/visible-turns.ts';
 import { groupExchanges } from '../data/exchanges.ts';
 
+/** Where versions before the store kept this state; read once, moved into the store, then removed. */
 export const LAYERED_STORAGE_KEY = 'qwen.layered.v1';
 
 interface SideData {
-  sessions: Record<string, SessionEntry>;
-  deprecated: Record<string, number>;
-  heat: Record<string, HeatEntry>;
+  sessions: Map<string, SessionEntry>;
+  deprecated: Map<string, number>;
+  heat: Map<string, HeatEntry>;
 }
 
-function readSide(): SideData {
+const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null;
+const isSession = (v: unknown): v is SessionEntry =>
+  isObject(v) && typeof v['sessionId'] === 'string' && typeof v['userId'] === 'string' && typeof v['lastAt'] === 'number' && Array.isArray(v['entities']);
+const isHeat = (v: unknown): v is HeatEntry => isObject(v) && typeof v['chances'] === 'number' && typeof v['recalls'] === 'number' && typeof v['missStreak'] === 'number';
+const isTime = (v: unknown): v is number => typeof v === 'number' && Number.isFinite(v);
+
+/** Only records of the right shape: anything else (a hand-edited or damaged record) is as if never written. */
+function checked<T>(entries: Map<string, unknown>, valid: (v: unknown) => v is T): Map<string, T> {
+  const out = new Map<string, T>();
+  for (const [id, value] of entries) if (valid(value)) out.set(id, value);
+  return out;
+}
+
+function parseOld(raw: string): { sessions?: unknown; deprecated?: unknown; heat?: unknown } | null {
   try {
-    const parsed = JSON.parse(globalThis.localStorage?.getItem(LAYERED_STORAGE_KEY) ?? 'null') as Partial<SideData> | null;
-    return { sessions: parsed?.sessions ?? {}, deprecated: parsed?.deprecated ?? {}, heat: parsed?.heat ?? {} };
+    const value: unknown = JSON.parse(raw);
+    return isObject(value) ? value : null;
   } catch {
-    return { sessions: {}, deprecated: {}, heat: {} };
+    return null; // unreadable: nothing to move
   }
 }
 
+/** The state an older version left in localStorage, moved into the store (and removed there once stored). */
+async function moveFromLocalStorage(store: MemoryStore): Promise<void> {
+  let raw: string | null = null;
+  try {
+    raw = globalThis.localStorage?.getItem(LAYERED_STORAGE_KEY) ?? null;
+  } catch {
+    return;
+  }
+  if (raw === null) return;
+  const parsed = parseOld(raw);
+  const entries: LayeredSideEntry[] = [];
+  const add = (kind: LayeredSideEntry['kind'], record: unknown, valid: (v: unknown) => boolean): void => {
+    if (!isObject(record)) return;
+    for (const [id, data] of Object.entries(record)) if (valid(data)) entries.push({ kind, id, data });
+  };
+  add('session', parsed?.sessions, isSession);
+  add('deprecated', parsed?.deprecated, isTime);
+  add('heat', parsed?.heat, isHeat);
+  await store.putLayeredSide(entries);
+  try {
+    globalThis.localStorage?.removeItem(LAYERED_STORAGE_KEY);
+  } catch {
+    // Stays; the next move writes the same records again.
+  }
+}
+
+/** Reads the side state from the store (after moving an older version's). */
+async function readSide(store: MemoryStore): Promise<SideData> {
+  await moveFromLocalStorage(store);
+  const [sessions, deprecated, heat] = await Promise.all([store.listLayeredSide('session'), store.listLayeredSide('deprecated'), store.listLayeredSide('heat')]);
+  return { sessions: checked(sessions, isSession), deprecated: checked(deprecated, isTime), heat: checked(heat, isHeat) };
+}
+
 export class ConversationChunkStore implements ChunkStore {
-  private readonly _side = readSide();
+  /** Read once, when the memory is built (`listTurns` comes first); written through on every change. */
+  private _side: Promise<SideData> | null = null;
   /** Docs added during the session (`LayeredMemory.addDoc`) stay in memory; the stored ones are the store's. */
   private readonly _docs = new InMemoryChunkStore();
 
@@ -45,37 +96,40 @@ export class ConversationChunkStore implements ChunkStore {
     private readonly _head: (text: string) => string = (text) => text,
   ) {}
 
-  putTurn(turn: TurnEntry): Promise<void> {
-    if (turn.deprecatedAt !== undefined) {
-      this._side.deprecated[turn.id] = turn.deprecatedAt;
-      this._save();
-    }
-    return Promise.resolve();
+  private _sideData(): Promise<SideData> {
+    this._side ??= readSide(this._store);
+    return this._side;
+  }
+
+  async putTurn(turn: TurnEntry): Promise<void> {
+    if (turn.deprecatedAt === undefined) return;
+    (await this._sideData()).deprecated.set(turn.id, turn.deprecatedAt);
+    await this._write([{ kind: 'deprecated', id: turn.id, data: turn.deprecatedAt }]);
   }
 
   async listTurns(userId: string): Promise<TurnEntry[]> {
     if (userId !== LOCAL_USER) return [];
+    const side = await this._sideData();
     const out: TurnEntry[] = [];
     for (const session of await this._store.listSessions()) {
       const turns = (await this._store.listTurns(session.id)).filter(
         (t) => isVisibleTurn(t) && t.status !== 'streaming' && t.content !== '' && !this._exclude.has(t.id),
       );
       // The prompt's history follows this order: each reply after its question, even in interleaved old data.
-      groupExchanges(turns).forEach((t, i) => out.push(this._entry(t, i + 1)));
+      groupExchanges(turns).forEach((t, i) => out.push(this._entry(t, i + 1, side)));
     }
     return out;
   }
 
-  putSession(session: SessionEntry): Promise<void> {
-    this._side.sessions[session.sessionId] = session;
-    this._save();
-    return Promise.resolve();
+  async putSession(session: SessionEntry): Promise<void> {
+    (await this._sideData()).sessions.set(session.sessionId, session);
+    await this._write([{ kind: 'session', id: session.sessionId, data: session }]);
   }
 
   async listSessions(userId: string): Promise<SessionEntry[]> {
     if (userId !== LOCAL_USER) return [];
     const live = new Set((await this._store.listSessions()).map((s) => s.id));
-    return Object.values(this._side.sessions).filter((s) => live.has(s.sessionId));
+    return [...(await this._sideData()).sessions.values()].filter((s) => live.has(s.sessionId));
   }
 
   putDoc(doc: DocEntry): Promise<void> {
@@ -89,27 +143,28 @@ export class ConversationChunkStore implements ChunkStore {
     return [...stored.flat().map(docEntry), ...(await this._docs.listDocs())];
   }
 
-  putHeat(entries: ReadonlyMap<string, HeatEntry>): Promise<void> {
-    for (const [id, heat] of entries) this._side.heat[id] = heat;
-    this._save();
-    return Promise.resolve();
+  async putHeat(entries: ReadonlyMap<string, HeatEntry>): Promise<void> {
+    const side = await this._sideData();
+    for (const [id, heat] of entries) side.heat.set(id, heat);
+    await this._write([...entries].map(([id, data]) => ({ kind: 'heat' as const, id, data })));
   }
 
-  listHeat(ids: readonly string[]): Promise<Map<string, HeatEntry>> {
+  async listHeat(ids: readonly string[]): Promise<Map<string, HeatEntry>> {
+    const side = await this._sideData();
     const out = new Map<string, HeatEntry>();
     for (const id of ids) {
-      const heat = this._side.heat[id];
+      const heat = side.heat.get(id);
       if (heat !== undefined) out.set(id, heat);
     }
-    return Promise.resolve(out);
+    return out;
   }
 
   /** The pipeline's record of a stored turn (the same derivation it applies to a new message). */
-  private _entry(t: TurnRecord, seq: number): TurnEntry {
+  private _entry(t: TurnRecord, seq: number, side: SideData): TurnEntry {
     const text = this._head(t.content);
     const extraction = this._wm.extract(text, t.createdAt);
     const typed = extraction.entities.map((e) => `${e.type}:${e.value.toLowerCase()}`);
-    const deprecatedAt = this._side.deprecated[t.id];
+    const deprecatedAt = side.deprecated.get(t.id);
     return {
       id: t.id,
       userId: LOCAL_USER,
@@ -125,12 +180,9 @@ export class ConversationChunkStore implements ChunkStore {
     };
   }
 
-  private _save(): void {
-    try {
-      globalThis.localStorage?.setItem(LAYERED_STORAGE_KEY, JSON.stringify(this._side));
-    } catch {
-      // Over quota or private mode: the gate state and heat are rebuilt over time; nothing the user wrote is lost.
-    }
+  /** A failed write (a full disk) costs the prompt nothing: the state stays in the page, written with the next change. */
+  private async _write(entries: LayeredSideEntry[]): Promise<void> {
+    await this._store.putLayeredSide(entries).catch((error: unknown) => console.warn('[memory] saving the layered memory state failed', error));
   }
 }
 
