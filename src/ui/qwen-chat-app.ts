@@ -94,7 +94,7 @@ export class QwenChatApp extends LitElement {
     super();
     new LocaleController(this);
     this.conversations.onActiveChange = (id) => void this.chat.open(id);
-    this.conversations.onDataChange = () => this.planner.invalidate();
+    this.conversations.onRemoved = (id) => this.planner.forgetConversation(id);
     // Another tab wrote turns: the open conversation shows them, and the next prompt's memory is read again.
     this.conversations.onRemoteTurns = (sessionId) => {
       this.planner.invalidate();

@@ -143,6 +143,22 @@ export class LayeredMemory {
     for (const s of await this._o.store.listSessions(userId)) this._sessions.set(key(userId, s.sessionId), s);
   }
 
+  /**
+   * Turns the user no longer sees (a reply replaced by a regenerate, the turns after an edited message, a deleted
+   * conversation) leave the memory in place, without a rebuild: out of the index, and the session's prompt
+   * assembly starts afresh (its last prompt held them). Other sessions keep theirs.
+   */
+  forgetTurns(userId: string, sessionId: string, ids: Iterable<string>): void {
+    this.index.removeTurns(userId, ids);
+    this._runtime.delete(key(userId, sessionId));
+  }
+
+  /** A deleted conversation leaves the memory in place: its turns, its gate state and its prompt assembly. */
+  forgetSession(userId: string, sessionId: string): void {
+    this.forgetTurns(userId, sessionId, [...(this.index.user(userId).sessions.get(sessionId) ?? [])]);
+    this._sessions.delete(key(userId, sessionId));
+  }
+
   async addDoc(doc: DocEntry): Promise<void> {
     await this._o.store.putDoc(doc);
     this.index.addDoc(doc);

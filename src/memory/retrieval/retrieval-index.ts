@@ -73,11 +73,12 @@ export class Shard {
   }
 
   add(id: string, scope: string, text: string, extraTerms: readonly string[]): IndexedChunk {
-    // A rewritten chunk: its old sentences go (the new text may have fewer).
+    // A rewritten chunk: its old sentences go (the new text may have fewer), and its old text leaves the statistics.
     const old = this.chunks.get(id);
     if (old !== undefined) {
       old.pieces.forEach((_, i) => this.pieces.remove(`${id}#${i}`));
       this.lineCaches[this.turns.slotOf(id)!] = undefined;
+      this._embedder?.stats?.remove([old.text]);
     }
     const pieces = splitPieces(text);
     const textTerms = terms(text);
@@ -107,6 +108,31 @@ export class Shard {
       if (vector !== undefined) this._vectors.add([{ id, scope, vector }]);
     }
     return chunk;
+  }
+
+  /**
+   * Takes a chunk out of every index (its postings, sentences, vector, statistics and heat), as if it had never
+   * been added: what a rebuild without it would hold, but for slot numbers. Returns false for an unknown id.
+   */
+  remove(id: string): boolean {
+    const chunk = this.chunks.get(id);
+    if (chunk === undefined) return false;
+    const slot = this.turns.slotOf(id)!;
+    chunk.pieces.forEach((_, i) => this.pieces.remove(`${id}#${i}`));
+    this.turns.remove(id);
+    this.lineCaches[slot] = undefined;
+    this._missStreak[slot] = 0;
+    this.firstPiece[slot] = 0;
+    this.pieceCount[slot] = 0;
+    this.chunks.delete(id);
+    (this.heat as Map<string, HeatEntry>).delete(id);
+    this._heatRevision += 1;
+    this._version += 1;
+    if (this._embedder !== null && this._vectors !== null) {
+      this._embedder.stats?.remove([chunk.text]);
+      this._vectors.remove([id]);
+    }
+    return true;
   }
 
   /** Changes so far: anything derived from the indexes is valid while this stays the same. */
@@ -194,7 +220,7 @@ export class UserMemory {
   readonly links = new SlotLinks();
   private readonly _position = new Map<string, number>();
   /** Each turn by slot of the shard's turn index (a search names its candidates by slot). */
-  private readonly _turnAt: TurnEntry[] = [];
+  private readonly _turnAt: Array<TurnEntry | undefined> = [];
   /** Per session: how many writes did more than append a new turn at the end of its order. */
   private readonly _edits = new Map<string, number>();
 
@@ -235,6 +261,43 @@ export class UserMemory {
     let vocabulary = this.sessionTerms.get(turn.sessionId);
     if (vocabulary === undefined) this.sessionTerms.set(turn.sessionId, (vocabulary = new Set()));
     for (const t of this.shard.chunks.get(turn.id)!.textTerms) vocabulary.add(t);
+  }
+
+  /**
+   * Takes a turn out (a reply replaced by a regenerate, an edited message's later turns, a deleted conversation):
+   * out of the indexes, its session's order and links, and the session's vocabulary. Unknown ids are ignored.
+   */
+  remove(id: string): void {
+    const turn = this.turns.get(id);
+    if (turn === undefined) return;
+    const order = this.sessions.get(turn.sessionId)!;
+    const at = this._position.get(id)!;
+    const slot = this.shard.turns.slotOf(id)!;
+    const slotAt = (i: number): number => (i < 0 || i >= order.length ? -1 : this.shard.turns.slotOf(order[i]!)!);
+    // Its neighbours are linked to each other, and its own slot to nothing.
+    const before = slotAt(at - 1);
+    const after = slotAt(at + 1);
+    this.links.link(before, after);
+    this.links.link(-1, slot);
+    this.links.link(slot, -1);
+    order.splice(at, 1);
+    this._position.delete(id);
+    for (let i = at; i < order.length; i++) this._position.set(order[i]!, i);
+    this.turns.delete(id);
+    this.deprecated.delete(id);
+    this.selfStatements.delete(id);
+    this._turnAt[slot] = undefined;
+    this.shard.remove(id);
+    this._edited(turn.sessionId);
+    if (order.length === 0) {
+      this.sessions.delete(turn.sessionId);
+      this.sessionTerms.delete(turn.sessionId);
+      return;
+    }
+    // The session's vocabulary, from the turns it still has.
+    const vocabulary = new Set<string>();
+    for (const other of order) for (const t of this.shard.chunks.get(other)!.textTerms) vocabulary.add(t);
+    this.sessionTerms.set(turn.sessionId, vocabulary);
   }
 
   /**
@@ -297,6 +360,13 @@ export class RetrievalIndex {
 
   addTurn(turn: TurnEntry): void {
     this.user(turn.userId).add(turn);
+  }
+
+  /** Takes turns out of a user's memory (see `UserMemory.remove`). */
+  removeTurns(userId: string, ids: Iterable<string>): void {
+    const memory = this._users.get(userId);
+    if (memory === undefined) return;
+    for (const id of ids) memory.remove(id);
   }
 
   addDoc(doc: DocEntry): void {

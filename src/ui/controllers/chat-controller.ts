@@ -263,7 +263,7 @@ export class ChatController implements ReactiveController {
       this._host.requestUpdate();
       return;
     }
-    await this._generate(abort, true, leave);
+    await this._generate(abort, true, leave, last?.role === 'assistant' ? [last.id] : []);
   }
 
   /** The exchange lock for a regenerate or an edit, with the list caught up; null when stopped while waiting. */
@@ -310,7 +310,7 @@ export class ChatController implements ReactiveController {
     this.messages = [...this.messages.slice(0, index), { ...user, content: text, createdAt: Date.now() }];
     this._host.requestUpdate();
     await this._hide(replaced);
-    await this._generate(abort, true, leave);
+    await this._generate(abort, true, leave, replaced.map((m) => m.id));
   }
 
   /** Shows on the message (and keeps with its turn) how much of it the model got, when that changed. */
@@ -333,8 +333,11 @@ export class ChatController implements ReactiveController {
     }
   }
 
-  /** Streams a reply to the last message (a user message); `leave` ends the exchange (its lock) once the reply did. */
-  private async _generate(abort: AbortController, again: boolean, leave: () => void): Promise<void> {
+  /**
+   * Streams a reply to the last message (a user message); `leave` ends the exchange (its lock) once the reply did.
+   * `again`: the message was asked before (regenerate, edit), and `replaced` are the turns that went with it.
+   */
+  private async _generate(abort: AbortController, again: boolean, leave: () => void, replaced: readonly string[] = []): Promise<void> {
     const sessionId = this.sessionId!;
     const user = this.messages.at(-1)!;
     const reply: UiMessage = { id: pending(), role: 'assistant', content: '', status: 'streaming', createdAt: Date.now(), chunks: 0, replyTo: user.id };
@@ -357,7 +360,7 @@ export class ChatController implements ReactiveController {
           if (abort.signal.aborted) throw abort.signal.reason;
           const settings = this._deps.settings();
           await yieldToPage();
-          const planned = await this._deps.planner.plan({ sessionId, turn: { id: user.id, text: user.content, time: user.createdAt }, again: planAgain });
+          const planned = await this._deps.planner.plan({ sessionId, turn: { id: user.id, text: user.content, time: user.createdAt }, again: planAgain, replaced });
           planAgain = true;
           const snapshot: InspectorSnapshot = { ...planned, sessionId, input: { id: user.id, role: 'user', text: user.content }, at: Date.now(), result: null };
           this.lastSnapshot = snapshot;

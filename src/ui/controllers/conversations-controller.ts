@@ -49,8 +49,8 @@ export class ConversationsController implements ReactiveController {
   error: AssistantError | null = null;
   /** Called when the open conversation changes (the chat loads it). */
   onActiveChange: ((id: string | null) => void) | null = null;
-  /** Called after conversations were deleted or imported (the memory rebuilds). */
-  onDataChange: (() => void) | null = null;
+  /** Called after a conversation was deleted (the memory lets go of it). */
+  onRemoved: ((id: string) => void) | null = null;
   /** Called when another tab wrote turns (the open conversation and the prompt's memory read them again). */
   onRemoteTurns: ((sessionId: string) => void) | null = null;
 
@@ -167,7 +167,7 @@ export class ConversationsController implements ReactiveController {
       this._fail(error);
     }
     if (this.activeId === id) this.select(null);
-    this.onDataChange?.();
+    this.onRemoved?.(id);
     await this.refresh();
   }
 

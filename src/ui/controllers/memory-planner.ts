@@ -33,6 +33,8 @@ export interface PlanRequest {
   turn: { id: string; text: string; time: number };
   /** The message is already in the memory (regenerate, edit): take it out and ask again. */
   again: boolean;
+  /** With `again`: the turns the regenerate or edit hid (the replaced replies, the turns after an edited message). */
+  replaced?: readonly string[];
 }
 
 export interface HistoryTurn {
@@ -54,8 +56,10 @@ export interface PlannedPrompt {
 export interface PromptPlanner {
   plan(request: PlanRequest): Promise<PlannedPrompt>;
   recordReply(sessionId: string, turnId: string, text: string, time: number): Promise<void>;
-  /** The stored conversations changed (delete, import, settings): rebuild before the next prompt. */
+  /** The stored conversations changed (import, settings, another tab): rebuild before the next prompt. */
   invalidate(): void;
+  /** A conversation was deleted: the memory lets go of it, without a rebuild. */
+  forgetConversation(sessionId: string): void;
 }
 
 /** Remembers the items the pipeline read, so the inspector shows exactly those. */
@@ -88,12 +92,18 @@ export class MemoryPlanner implements PromptPlanner {
 
   invalidate(): void {
     this._stale = true;
-    // A delete or an import changed what is stored: working memory is read again too.
+    // An import or another tab changed what is stored: working memory is read again too.
     this._durable?.forget();
   }
 
+  forgetConversation(sessionId: string): void {
+    this._durable?.forget(sessionId);
+    // A memory that is rebuilt anyway (stale) reads the store without it.
+    if (this._memory !== null && !this._stale) this._memory.forgetSession(LOCAL_USER, sessionId);
+  }
+
   async plan(request: PlanRequest): Promise<PlannedPrompt> {
-    const memory = await this._ready(request.again ? new Set([request.turn.id]) : null);
+    const memory = await this._prepare(request);
     const wmKey = sessionKey(LOCAL_USER, request.sessionId);
     await this._durable!.load(wmKey);
     // A rebuild and the pipeline are separate tasks: each is bounded, together they could stall the page.
@@ -127,11 +137,35 @@ export class MemoryPlanner implements PromptPlanner {
     await this._memory.recordReply({ userId: LOCAL_USER, sessionId, text, time, id: turnId });
   }
 
+  /**
+   * The memory for this request. A message asked again (regenerate, edit) leaves the memory in place: it and the
+   * turns it replaced are taken out, and the message goes in again as it is now. Only a memory that is stale, or
+   * whose settings changed, is rebuilt (without the message, which then goes in as new).
+   */
+  private async _prepare(request: PlanRequest): Promise<LayeredMemory> {
+    if (!request.again) return this._ready(null);
+    if (this._current()) {
+      this._memory!.forgetTurns(LOCAL_USER, request.sessionId, [request.turn.id, ...(request.replaced ?? [])]);
+      return this._memory!;
+    }
+    return this._ready(new Set([request.turn.id]));
+  }
+
+  /** Whether the memory built last still holds for the current settings and data. */
+  private _current(): boolean {
+    return this._memory !== null && !this._stale && this._settingsKey() === this._key;
+  }
+
+  private _settingsKey(): string {
+    const { settings } = this._deps();
+    return JSON.stringify([settings.systemPrompt, settings.window, settings.budgets, settings.recentExchanges, settings.embedder]);
+  }
+
   /** The memory, rebuilt when stale, when settings that shape it changed, or without `exclude` (asked again). */
   private async _ready(exclude: ReadonlySet<string> | null): Promise<LayeredMemory> {
     const { store: storePromise, settings } = this._deps();
-    const key = JSON.stringify([settings.systemPrompt, settings.window, settings.budgets, settings.recentExchanges, settings.embedder]);
-    if (this._memory !== null && !this._stale && key === this._key && exclude === null) return this._memory;
+    const key = this._settingsKey();
+    if (this._current() && exclude === null) return this._memory!;
     const [store, [{ LayeredMemory }, { DurableWorkingMemory }, { RetrievalIndex }, { ConversationChunkStore }, counter, { promptHead, promptHeadSliced }]] = await Promise.all([
       storePromise,
       loadPipeline(),

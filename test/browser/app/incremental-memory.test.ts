@@ -1,0 +1,84 @@
+/**
+ * Regenerate, edit and delete leave the memory in place (issue 17): the next prompt is planned without reading the
+ * other conversations again, which a rebuild would (it reads every conversation's turns). Counted on the app's own
+ * store, in real Chromium.
+ */
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { MemoryStore } from '../../../src/memory/store.ts';
+import type { QwenChatApp } from '../../../src/ui/qwen-chat-app.ts';
+import { freshStart, messageItems, mountApp, resetAppStorage, sendAndWait, unmountApp } from './app-helpers.ts';
+
+beforeEach(() => freshStart());
+
+afterEach(async () => {
+  await unmountApp();
+  await resetAppStorage();
+});
+
+/** Counts `listTurns` reads per conversation on the app's store from now on. */
+function countReads(store: MemoryStore): Map<string, number> {
+  const reads = new Map<string, number>();
+  const original = store.listTurns.bind(store);
+  store.listTurns = (sessionId, ...rest) => {
+    reads.set(sessionId, (reads.get(sessionId) ?? 0) + 1);
+    return original(sessionId, ...rest);
+  };
+  return reads;
+}
+
+async function newConversation(app: QwenChatApp, text: string): Promise<string> {
+  app.conversations.select(null);
+  await expect.poll(() => app.chat.sessionId).toBeNull();
+  await sendAndWait(app, text);
+  return app.chat.sessionId!;
+}
+
+async function settled(app: QwenChatApp): Promise<void> {
+  await expect.poll(() => app.chat.busy).toBe(false);
+  expect(messageItems(app, 'assistant').at(-1)!.dataset.status).toBe('complete');
+}
+
+describe('the memory after a regenerate, an edit or a delete', () => {
+  it('plans the next prompt without reading the other conversations again, and without the replaced turns', async () => {
+    const { app } = mountApp({ engine: 'scripted' });
+    await app.updateComplete;
+    const first = await newConversation(app, 'Our staging server is 10.0.0.7 and it runs PostgreSQL 15.');
+    const second = await newConversation(app, 'The harbour museum opens at nine on weekdays.');
+    const third = await newConversation(app, 'Which database does the staging server run?');
+    const store = await app.conversations.store();
+    const reads = countReads(store);
+
+    // Regenerate: the reply is replaced; the question is planned again.
+    const replaced = app.chat.messages.at(-1)!.id;
+    await app.chat.regenerate();
+    await settled(app);
+    expect(reads.get(first) ?? 0).toBe(0);
+    expect(reads.get(second) ?? 0).toBe(0);
+    let snapshot = app.chat.lastSnapshot!;
+    expect(snapshot.history.map((t) => t.id)).not.toContain(replaced);
+    expect(snapshot.history.map((t) => t.id)).toEqual([]);
+
+    // Edit: the message changes, the reply after it goes.
+    const editedReply = app.chat.messages.at(-1)!.id;
+    await app.chat.editLast('When does the harbour museum open?');
+    await settled(app);
+    expect(reads.get(first) ?? 0).toBe(0);
+    expect(reads.get(second) ?? 0).toBe(0);
+    snapshot = app.chat.lastSnapshot!;
+    expect(snapshot.input.text).toBe('When does the harbour museum open?');
+    expect(snapshot.history.map((t) => t.id)).not.toContain(editedReply);
+    expect(snapshot.messages.at(-1)!.content).toContain('When does the harbour museum open?');
+
+    // Delete a conversation: nothing of it is searched any more, and nothing is read again.
+    const gone = new Set((await store.listTurns(second)).map((t) => t.id));
+    reads.clear();
+    await app.conversations.remove(second);
+    app.conversations.select(third);
+    await expect.poll(() => app.chat.sessionId).toBe(third);
+    await expect.poll(() => messageItems(app).length).toBe(2);
+    await sendAndWait(app, 'And the museum, when does it open?');
+    expect(reads.get(first) ?? 0).toBe(0);
+    snapshot = app.chat.lastSnapshot!;
+    expect(snapshot.report.memory.retrieval.injected.filter((id) => gone.has(id))).toEqual([]);
+  });
+});
