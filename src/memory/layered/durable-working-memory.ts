@@ -6,25 +6,14 @@
  * Sessions are named as the pipeline names them (`sessionKey(user, session)`); records carry the store's session
  * id, so deleting a conversation deletes its items.
  */
+import type { WorkingItemRecord } from '../records.ts';
 import type { Extraction } from '../working-memory/types.ts';
 import type { Lang } from './labels.ts';
 import { sessionIdOf } from './session-key.ts';
 import { SessionWorkingMemory, type SessionSnapshot, type WmItem, type WmLine, type WorkingMemoryOptions, type WorkingMemoryPort } from './working-memory.ts';
 
-/** One stored item, as the record store keeps it (src/memory/records.ts `WorkingItemRecord`). */
-export interface StoredWorkingItem {
-  id: string;
-  sessionId: string | null;
-  kind: string;
-  key: string;
-  name?: string;
-  value: string;
-  sourceTurnId: string | null;
-  createdAt: number;
-  updatedAt: number;
-  expiresAt: number | null;
-  pinned: boolean;
-}
+/** One stored item, as the record store keeps it. */
+export type StoredWorkingItem = WorkingItemRecord;
 
 /** What this needs of the record store (MemoryStore has it). */
 export interface WorkingItemStore {

@@ -9,23 +9,14 @@
 import { WebLlmBackend } from '../../../src/engine/backends/webllm.ts';
 import { EngineHandler } from '../../../src/engine/handler.ts';
 import type { WorkerMessage } from '../../../src/engine/protocol.ts';
-import type { GpuCapabilities } from '../../../src/engine/select-backend.ts';
 import { STOP, WebLlmDouble } from '../../fixtures/webllm-double.ts';
 import { GPU_REPLY_TOKENS } from './gpu-loss-script.ts';
 import { ScriptedUiBackend } from './ui-backend.ts';
+import { CAPABLE_GPU } from '../../fixtures/gpu.ts';
 
 declare const self: DedicatedWorkerGlobalScope;
 
-const GPU: GpuCapabilities = {
-  adapter: true,
-  shaderF16: true,
-  maxStorageBufferBindingSize: 1 << 30,
-  maxBufferSize: 1 << 30,
-  maxComputeWorkgroupStorageSize: 32 << 10,
-  maxStorageBuffersPerShaderStage: 10,
-  fallbackAdapter: false,
-  description: 'the test GPU',
-};
+const GPU = { ...CAPABLE_GPU, description: 'the test GPU' };
 
 const double = new WebLlmDouble({ script: () => [...GPU_REPLY_TOKENS, STOP], stepMs: 20 });
 double.onDecode = (step) => {

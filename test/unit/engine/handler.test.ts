@@ -5,17 +5,9 @@ import type { GpuCapabilities } from '../../../src/engine/select-backend.ts';
 import { NO_GPU } from '../../../src/engine/probe-gpu.ts';
 import { AssistantError } from '../../../src/shared/errors.ts';
 import { ScriptedBackend, type Script } from './scripted-backend.ts';
+import { CAPABLE_GPU } from '../../fixtures/gpu.ts';
 
-const GPU: GpuCapabilities = {
-  adapter: true,
-  shaderF16: false,
-  maxStorageBufferBindingSize: 1 << 30,
-  maxBufferSize: 1 << 30,
-  maxComputeWorkgroupStorageSize: 32 << 10,
-  maxStorageBuffersPerShaderStage: 10,
-  fallbackAdapter: false,
-  description: 'test GPU',
-};
+const GPU: GpuCapabilities = { ...CAPABLE_GPU, shaderF16: false };
 const MLC = { modelId: 'm-q4f16_1', urlF16: 'https://x/f16', urlF32: 'https://x/f32', libF16: 'https://x/a.wasm', libF32: 'https://x/b.wasm' };
 const LOAD: LoadPayload = { backend: 'auto', source: { ggufUrl: '/m.gguf', mlc: MLC }, contextWindow: 1024 };
 

@@ -1,20 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { capabilitiesOf } from '../../../src/engine/probe-gpu.ts';
 import { WEBLLM_REQUIRED_LIMITS, describeGpu, planBackends, webLlmShortfalls, type GpuCapabilities } from '../../../src/engine/select-backend.ts';
+import { CAPABLE_GPU } from '../../fixtures/gpu.ts';
 
 const MLC = { modelId: 'm', urlF16: 'a', urlF32: 'b', libF16: 'c', libF32: 'd' };
 const both = { ggufUrl: '/m.gguf', mlc: MLC };
-const gpu = (over: Partial<GpuCapabilities> = {}): GpuCapabilities => ({
-  adapter: true,
-  shaderF16: true,
-  maxStorageBufferBindingSize: 1 << 30,
-  maxBufferSize: 1 << 30,
-  maxComputeWorkgroupStorageSize: 32 << 10,
-  maxStorageBuffersPerShaderStage: 10,
-  fallbackAdapter: false,
-  description: 'a test GPU',
-  ...over,
-});
+const gpu = (over: Partial<GpuCapabilities> = {}): GpuCapabilities => ({ ...CAPABLE_GPU, ...over });
 
 describe('planBackends', () => {
   it('prefers web-llm with f16 weights on a capable adapter, wllama as fallback', () => {

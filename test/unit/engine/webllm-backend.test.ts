@@ -7,17 +7,9 @@ import { WebLlmBackend } from '../../../src/engine/backends/webllm.ts';
 import { CHAT_DEFAULTS, type ChatMessage, type ChatResult, type LoadPayload } from '../../../src/engine/protocol.ts';
 import type { GpuCapabilities } from '../../../src/engine/select-backend.ts';
 import { HALF_CHAR, STOP, WebLlmDouble, type DoubleOptions } from '../../fixtures/webllm-double.ts';
+import { CAPABLE_GPU } from '../../fixtures/gpu.ts';
 
-const GPU: GpuCapabilities = {
-  adapter: true,
-  shaderF16: true,
-  maxStorageBufferBindingSize: 1 << 30,
-  maxBufferSize: 1 << 30,
-  maxComputeWorkgroupStorageSize: 32 << 10,
-  maxStorageBuffersPerShaderStage: 10,
-  fallbackAdapter: false,
-  description: 'test GPU',
-};
+const GPU: GpuCapabilities = { ...CAPABLE_GPU, description: 'test GPU' };
 const MLC = { modelId: 'Qwen-q4f16_1-MLC', urlF16: 'https://models.test/f16', urlF32: 'https://models.test/f32', libF16: 'https://models.test/f16.wasm', libF32: 'https://models.test/f32.wasm' };
 const LOAD: LoadPayload = { backend: 'webgpu', source: { mlc: MLC }, contextWindow: 4096 };
 const SYSTEM: ChatMessage = { role: 'system', content: 'You are a helpful assistant.' };
