@@ -176,10 +176,11 @@ export class MemoryPlanner implements PromptPlanner {
       const durable = new DurableWorkingMemory(store, { offsetMinutes: -new Date().getTimezoneOffset() });
       this._durable = durable;
       this._wm = new RecordingWorkingMemory(durable);
-      // Another tab's message changed a session's working memory (or a conversation went): read it again.
+      // Another tab's message changed a session's working memory: read it again. A conversation deleted in
+      // another tab leaves the memory as one deleted here does.
       this._unsubscribe = store.subscribe((change) => {
         if (change.type === 'working-items' && change.origin === 'remote') durable.forget(change.sessionId ?? undefined);
-        else if (change.type === 'session-deleted') durable.forget(change.sessionId);
+        else if (change.type === 'session-deleted' && change.origin === 'remote') this.forgetConversation(change.sessionId);
       });
     }
     const wm = this._wm!;
