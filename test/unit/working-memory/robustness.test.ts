@@ -2,7 +2,6 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { createExtractor, extract } from '../../../src/memory/working-memory/extract.ts';
 import { ENTITY_TYPES } from '../../../src/memory/working-memory/types.ts';
-import { WorkingMemory } from '../../../src/memory/working-memory/working-memory.ts';
 import { AssistantError } from '../../../src/shared/errors.ts';
 import { NOW } from './helpers.ts';
 
@@ -104,7 +103,6 @@ describe('robustness', () => {
     fc.assert(
       fc.property(text, (t) => {
         wellFormed(extract(t, NOW));
-        new WorkingMemory().observe(t, { turnId: 't', at: NOW });
       }),
       { numRuns: 200 },
     );
