@@ -74,8 +74,29 @@ async function moveFromLocalStorage(store: MemoryStore): Promise<void> {
   }
 }
 
-/** Reads the side state from the store (after moving an older version's). */
+/**
+ * Writes still on their way, per store, in order. A prompt never waits for them (the state is the pipeline's own
+ * bookkeeping, and the page holds it meanwhile); a memory built again reads the store only after them.
+ */
+const pendingWrites = new WeakMap<MemoryStore, Promise<void>>();
+
+function enqueueWrite(store: MemoryStore, entries: LayeredSideEntry[]): void {
+  if (entries.length === 0) return;
+  const next = (pendingWrites.get(store) ?? Promise.resolve())
+    .then(() => store.putLayeredSide(entries))
+    // A failed write (a full disk, a closed store) costs the prompt nothing: the page keeps the state.
+    .catch((error: unknown) => console.warn('[memory] saving the layered memory state failed', error));
+  pendingWrites.set(store, next);
+}
+
+/** Resolves once the writes queued so far for `store` are done (or failed). */
+export function layeredWritesDone(store: MemoryStore): Promise<void> {
+  return pendingWrites.get(store) ?? Promise.resolve();
+}
+
+/** Reads the side state from the store (after its pending writes, and after moving an older version's). */
 async function readSide(store: MemoryStore): Promise<SideData> {
+  await pendingWrites.get(store);
   await moveFromLocalStorage(store);
   const [sessions, deprecated, heat] = await Promise.all([store.listLayeredSide('session'), store.listLayeredSide('deprecated'), store.listLayeredSide('heat')]);
   return { sessions: checked(sessions, isSession), deprecated: checked(deprecated, isTime), heat: checked(heat, isHeat) };
@@ -104,7 +125,7 @@ export class ConversationChunkStore implements ChunkStore {
   async putTurn(turn: TurnEntry): Promise<void> {
     if (turn.deprecatedAt === undefined) return;
     (await this._sideData()).deprecated.set(turn.id, turn.deprecatedAt);
-    await this._write([{ kind: 'deprecated', id: turn.id, data: turn.deprecatedAt }]);
+    this._write([{ kind: 'deprecated', id: turn.id, data: turn.deprecatedAt }]);
   }
 
   async listTurns(userId: string): Promise<TurnEntry[]> {
@@ -123,7 +144,7 @@ export class ConversationChunkStore implements ChunkStore {
 
   async putSession(session: SessionEntry): Promise<void> {
     (await this._sideData()).sessions.set(session.sessionId, session);
-    await this._write([{ kind: 'session', id: session.sessionId, data: session }]);
+    this._write([{ kind: 'session', id: session.sessionId, data: session }]);
   }
 
   async listSessions(userId: string): Promise<SessionEntry[]> {
@@ -146,7 +167,7 @@ export class ConversationChunkStore implements ChunkStore {
   async putHeat(entries: ReadonlyMap<string, HeatEntry>): Promise<void> {
     const side = await this._sideData();
     for (const [id, heat] of entries) side.heat.set(id, heat);
-    await this._write([...entries].map(([id, data]) => ({ kind: 'heat' as const, id, data })));
+    this._write([...entries].map(([id, data]) => ({ kind: 'heat' as const, id, data })));
   }
 
   async listHeat(ids: readonly string[]): Promise<Map<string, HeatEntry>> {
@@ -180,9 +201,8 @@ export class ConversationChunkStore implements ChunkStore {
     };
   }
 
-  /** A failed write (a full disk) costs the prompt nothing: the state stays in the page, written with the next change. */
-  private async _write(entries: LayeredSideEntry[]): Promise<void> {
-    await this._store.putLayeredSide(entries).catch((error: unknown) => console.warn('[memory] saving the layered memory state failed', error));
+  private _write(entries: LayeredSideEntry[]): void {
+    enqueueWrite(this._store, entries);
   }
 }
 

@@ -68,6 +68,8 @@ async function settled(a: Tab, b: Tab, exchanges: number): Promise<void> {
       // A failed reply shows its error here, so a failure says why.
       .poll(() => items(tab).map((li) => `${li.dataset.role}:${li.dataset.status}${li.dataset.status === 'failed' ? ` (${li.querySelector('.note')?.textContent})` : ''}`).join(' '), { timeout: 60_000 })
       .toBe(Array.from({ length: exchanges }, () => 'user:complete assistant:complete').join(' '));
+    // The exchange ends after its reply shows (the memory records the reply first): then the composer is free.
+    await expect.poll(() => frameApp(tab)?.chat.busy, { timeout: 30_000 }).toBe(false);
   }
 }
 

@@ -7,7 +7,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { SessionWorkingMemory } from '../../../src/memory/layered/working-memory.ts';
 import type { MemoryStore } from '../../../src/memory/store.ts';
 import type { HeatEntry, SessionEntry } from '../../../src/memory/retrieval/records.ts';
-import { ConversationChunkStore, LAYERED_STORAGE_KEY } from '../../../src/ui/controllers/layered-store.ts';
+import { ConversationChunkStore, LAYERED_STORAGE_KEY, layeredWritesDone } from '../../../src/ui/controllers/layered-store.ts';
 import { LOCAL_USER } from '../../../src/ui/data/visible-turns.ts';
 import { openStore } from './helpers.ts';
 import { scratch } from './scratch.ts';
@@ -29,6 +29,8 @@ describe('the layered memory state in the store', () => {
     await first.putSession(gate(session.id));
     await first.putTurn({ ...(await first.listTurns(LOCAL_USER))[0]!, deprecatedAt: 5_000 });
     await first.putHeat(new Map([[turn.id, heat(4)]]));
+    // Written in the background, in order (a prompt never waits for them).
+    await layeredWritesDone(store);
     await store.close();
 
     const again = await openStore(name);
