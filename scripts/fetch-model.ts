@@ -14,7 +14,7 @@ import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import type { ReadableStream as WebReadableStream } from 'node:stream/web';
 import { pathToFileURL } from 'node:url';
-import { MLC_CHAT_CONFIG, MlcLayoutError, TENSOR_CACHE, isRelativeInside, mlcFolderFiles, parseTensorCache, type MlcRequest } from '../src/engine/mlc-layout.ts';
+import { LEGACY_TENSOR_CACHE, MLC_CHAT_CONFIG, MlcLayoutError, TENSOR_CACHE, isRelativeInside, mlcFolderFiles, parseTensorCache, type MlcRequest } from '../src/engine/mlc-layout.ts';
 import { DEFAULT_GGUF_FILE, mlcSourceAt, type SelfHostedManifest } from '../src/engine/model-sources.ts';
 
 const HF = (process.env.HF_ENDPOINT ?? 'https://huggingface.co').replace(/\/$/, '');
@@ -61,14 +61,14 @@ async function fetchJson<T>(url: string, path: string): Promise<T> {
  * `ndarray-cache.json`. Either way it is saved under the name web-llm asks for, or the self-hosted folder 404s on it.
  */
 export async function fetchTensorCache(folderUrl: string, local: string): Promise<{ records: { dataPath: string }[] }> {
-  const path = join(local, 'tensor-cache.json');
+  const path = join(local, TENSOR_CACHE);
   let index: { records?: unknown };
   try {
-    index = await fetchJson(`${folderUrl}/resolve/main/tensor-cache.json`, path);
+    index = await fetchJson(`${folderUrl}/resolve/main/${TENSOR_CACHE}`, path);
   } catch (error) {
     if (!(error instanceof DownloadError && error.message.endsWith('answered HTTP 404.'))) throw error;
-    console.log('  (no tensor-cache.json in this folder: taking its older name, ndarray-cache.json)');
-    index = await fetchJson(`${folderUrl}/resolve/main/ndarray-cache.json`, path);
+    console.log(`  (no ${TENSOR_CACHE} in this folder: taking its older name, ${LEGACY_TENSOR_CACHE})`);
+    index = await fetchJson(`${folderUrl}/resolve/main/${LEGACY_TENSOR_CACHE}`, path);
   }
   const records = Array.isArray(index.records) ? index.records : null;
   if (records === null || !records.every((r) => typeof (r as { dataPath?: unknown })?.dataPath === 'string')) {

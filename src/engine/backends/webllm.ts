@@ -140,7 +140,7 @@ export class WebLlmBackend implements Backend {
       this._cache = EMPTY_CACHE;
       if (signal.aborted || isAbortError(error)) throw abortedError();
       if (isDeviceGone(error)) {
-        await this._dropAfterDeviceLoss();
+        await this.unload().catch(() => {}); // nothing of it works again after a device loss
         throw deviceGoneError(error);
       }
       const message = error instanceof Error ? `${error.name}: ${error.message}` : String(error);
@@ -195,7 +195,7 @@ export class WebLlmBackend implements Backend {
       return response.data.map((item) => Float32Array.from(item.embedding));
     } catch (error) {
       if (!isDeviceGone(error)) throw error;
-      await this._dropAfterDeviceLoss();
+      await this.unload().catch(() => {}); // nothing of it works again after a device loss
       throw deviceGoneError(error);
     }
   }
@@ -224,11 +224,6 @@ export class WebLlmBackend implements Backend {
     this._cache = EMPTY_CACHE;
     await engine?.unload();
     await (await embedder?.catch(() => null))?.unload();
-  }
-
-  /** After a device loss nothing of this backend works again: free what is left, and refuse further requests. */
-  private async _dropAfterDeviceLoss(): Promise<void> {
-    await this.unload().catch(() => {});
   }
 
   private _require(): WebLlmEngine {
