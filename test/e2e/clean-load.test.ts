@@ -10,14 +10,25 @@
  * fetched before the user's go, the model answers on wllama, the tokenizer (5 MB) is fetched from the network once
  * over two replies and the next visit gets it from the service worker's cache.
  */
-import type { BrowserContext, ConsoleMessage, Page } from 'playwright';
+import type { BrowserContext, ConsoleMessage, Page, Request } from 'playwright';
 import { describe, expect, it } from 'vitest';
 import { TEST_MODEL_REPLY } from '../../scripts/test-model/reply.ts';
 import { DEFAULT_MODEL_CONNECT } from '../../scripts/csp.ts';
 import { guardedContext, sendAndWait, useBuiltApp, waitForReady } from './harness.ts';
-import { expectStrictPolicy, metaPolicy, networkFetches, pageResponses, waitUntilCached, watchCsp } from './visit-checks.ts';
+import { expectStrictPolicy, metaPolicy, networkFetches, pageResponses, waitUntilAllCached, waitUntilCached, watchCsp } from './visit-checks.ts';
 
 const built = useBuiltApp('clean-load');
+
+/** Who asked, so a failure says which page or worker to look at. */
+function initiator(request: Request): string {
+  const worker = request.serviceWorker();
+  if (worker !== null) return `service worker, ${request.resourceType()}`;
+  try {
+    return `page ${request.frame().url()}, ${request.resourceType()}`;
+  } catch {
+    return request.resourceType();
+  }
+}
 
 /** Everything that would show red in the browser's console, from every page, worker and service worker. */
 function recordProblems(context: BrowserContext): string[] {
@@ -32,7 +43,7 @@ function recordProblems(context: BrowserContext): string[] {
   context.on('requestfailed', async (request) => {
     // Chromium reports a request whose body nobody read (every HEAD) as aborted after its answer: the answer's
     // status, checked below, decides. A request that got no answer at all failed.
-    if ((await request.response()) === null) problems.push(`failed: ${request.method()} ${request.url()} (${request.failure()?.errorText ?? '?'})`);
+    if ((await request.response()) === null) problems.push(`failed: ${request.method()} ${request.url()} (${request.failure()?.errorText ?? '?'}; ${initiator(request)})`);
   });
   context.on('response', (response) => {
     if (response.status() >= 400) problems.push(`HTTP ${response.status()}: ${response.request().method()} ${response.url()}`);
@@ -123,6 +134,8 @@ describe('a normal load of the built app', () => {
       expect(networkFetches(requests, tokenizer)).toBe(1);
       await first.waitForTimeout(300);
       expect(await csp.found()).toEqual([]);
+      // The service worker's background caching is over before the page goes (see waitUntilAllCached).
+      await waitUntilAllCached(first, 'qwen-shell-v1', '/assets/');
       await first.close();
 
       // The next visit: the model is on the device and loads at once; the app files and the tokenizer come from the

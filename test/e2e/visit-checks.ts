@@ -99,3 +99,23 @@ export async function waitUntilCached(page: Page, cacheName: string, url: string
     polling: 200,
   });
 }
+
+/**
+ * Waits until the service worker's cache holds every same-origin file under `folder` that the page loaded: its
+ * background caching (the files the page loaded before it took control, fetched one by one) is over. Closing
+ * the page earlier can abort those fetches (the worker may go with the page's renderer), which a test that
+ * counts failed requests reads as a failure; a user loses nothing by it (the next visit caches them).
+ */
+export async function waitUntilAllCached(page: Page, cacheName: string, folder: string): Promise<void> {
+  await page.waitForFunction(
+    async ([name, prefix]) => {
+      const cached = new Set((await (await caches.open(name)).keys()).map((r) => r.url));
+      return (performance.getEntriesByType('resource') as PerformanceResourceTiming[])
+        .map((e) => new URL(e.name))
+        .filter((u) => u.origin === location.origin && u.pathname.startsWith(prefix))
+        .every((u) => cached.has(u.href));
+    },
+    [cacheName, folder] as const,
+    { timeout: 30_000, polling: 200 },
+  );
+}
