@@ -188,6 +188,7 @@ export type MetaRecord =
    */
   | { key: `layered:${LayeredSideKind}:${string}`; data: unknown };
 
-export type LayeredSideKind = 'session' | 'deprecated' | 'heat';
+/** `derived`: what the memory worked out from a turn (src/ui/controllers/derived-turns.ts), kept to skip doing it again. */
+export type LayeredSideKind = 'session' | 'deprecated' | 'heat' | 'derived';
 
 export type MetaKey = MetaRecord['key'];

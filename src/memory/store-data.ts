@@ -34,6 +34,7 @@ export class StoreData {
         // The layered memory's state of the turn goes with it.
         await meta.delete(layeredSideKey('deprecated', key));
         await meta.delete(layeredSideKey('heat', key));
+        await meta.delete(layeredSideKey('derived', key));
       }
       const removed: string[] = [];
       const chunkIds: string[] = [];

@@ -14,6 +14,7 @@ import { intentTags } from '../../memory/retrieval/intent.ts';
 import { keyTerms } from '../../memory/retrieval/key-terms.ts';
 import { InMemoryChunkStore, type ChunkStore, type DocEntry, type HeatEntry, type SessionEntry, type TurnEntry } from '../../memory/retrieval/records.ts';
 import type { WorkingMemoryPort } from '../../memory/layered/working-memory.ts';
+import { isDerivedTurn, stampOf, type DerivedTurn } from './derived-turns.ts';
 import { LOCAL_USER, isVisibleTurn } from '../data/visible-turns.ts';
 import { groupExchanges } from '../data/exchanges.ts';
 
@@ -115,7 +116,15 @@ export class ConversationChunkStore implements ChunkStore {
     private readonly _exclude: ReadonlySet<string> = new Set(),
     /** What of a stored text the memory keeps: the part a prompt can hold (the planner's `promptHead`). */
     private readonly _head: (text: string) => string = (text) => text,
+    /** What else the derivation depends on (the window `_head` keeps to, the time zone dates resolve in). */
+    private readonly _setting = '',
   ) {}
+
+  /** Turns whose derivation the last `listTurns` read from the store, and those it worked out (for tests and benches). */
+  private readonly _derivations = { read: 0, worked: 0 };
+  get derivations(): { readonly read: number; readonly worked: number } {
+    return this._derivations;
+  }
 
   private _sideData(): Promise<SideData> {
     this._side ??= readSide(this._store);
@@ -128,17 +137,36 @@ export class ConversationChunkStore implements ChunkStore {
     this._write([{ kind: 'deprecated', id: turn.id, data: turn.deprecatedAt }]);
   }
 
+  /**
+   * Every visible turn as the pipeline's record. What is worked out from each text comes from the store where a
+   * record of it matches (`derived-turns.ts`); the others are worked out, and their records written in the
+   * background, so the next load finds them.
+   */
   async listTurns(userId: string): Promise<TurnEntry[]> {
     if (userId !== LOCAL_USER) return [];
-    const side = await this._sideData();
+    const [side, known] = await Promise.all([this._sideData(), this._store.listLayeredSide('derived')]);
     const out: TurnEntry[] = [];
+    const worked: LayeredSideEntry[] = [];
     for (const session of await this._store.listSessions()) {
       const turns = (await this._store.listTurns(session.id)).filter(
         (t) => isVisibleTurn(t) && t.status !== 'streaming' && t.content !== '' && !this._exclude.has(t.id),
       );
       // The prompt's history follows this order: each reply after its question, even in interleaved old data.
-      groupExchanges(turns).forEach((t, i) => out.push(this._entry(t, i + 1, side)));
+      groupExchanges(turns).forEach((t, i) => {
+        const stamp = stampOf(t.content, this._setting);
+        const record = known.get(t.id);
+        let derived: DerivedTurn;
+        if (isDerivedTurn(record) && record.stamp === stamp && record.head <= t.content.length) derived = record;
+        else {
+          derived = this._derive(t.content, t.createdAt, stamp);
+          worked.push({ kind: 'derived', id: t.id, data: derived });
+        }
+        out.push(this._entry(t, i + 1, derived, side));
+      });
     }
+    this._derivations.read += out.length - worked.length;
+    this._derivations.worked += worked.length;
+    this._write(worked);
     return out;
   }
 
@@ -180,11 +208,22 @@ export class ConversationChunkStore implements ChunkStore {
     return out;
   }
 
-  /** The pipeline's record of a stored turn (the same derivation it applies to a new message). */
-  private _entry(t: TurnRecord, seq: number, side: SideData): TurnEntry {
-    const text = this._head(t.content);
-    const extraction = this._wm.extract(text, t.createdAt);
+  /** What the pipeline works out from a stored text (the same derivation it applies to a new message). */
+  private _derive(content: string, time: number, stamp: string): DerivedTurn {
+    const text = this._head(content);
+    const extraction = this._wm.extract(text, time);
     const typed = extraction.entities.map((e) => `${e.type}:${e.value.toLowerCase()}`);
+    return {
+      stamp,
+      head: text.length,
+      entities: [...new Set([...typed, ...keyTerms(text)])],
+      dates: [...new Set(extraction.entities.filter((e) => e.type === 'date').map((e) => e.value))],
+      tags: intentTags(text),
+    };
+  }
+
+  /** The pipeline's record of a stored turn. */
+  private _entry(t: TurnRecord, seq: number, derived: DerivedTurn, side: SideData): TurnEntry {
     const deprecatedAt = side.deprecated.get(t.id);
     return {
       id: t.id,
@@ -193,10 +232,10 @@ export class ConversationChunkStore implements ChunkStore {
       seq,
       role: t.role === 'assistant' ? 'assistant' : 'user',
       time: t.createdAt,
-      text,
-      entities: [...new Set([...typed, ...keyTerms(text)])],
-      dates: [...new Set(extraction.entities.filter((e) => e.type === 'date').map((e) => e.value))],
-      tags: intentTags(text),
+      text: t.content.slice(0, derived.head),
+      entities: derived.entities,
+      dates: derived.dates,
+      tags: derived.tags,
       ...(deprecatedAt === undefined ? {} : { deprecatedAt }),
     };
   }

@@ -188,7 +188,8 @@ export class MemoryPlanner implements PromptPlanner {
     const window = settings.window;
     this._head = (text) => promptHead(text, window, counter);
     this._headSliced = (text) => promptHeadSliced(text, window, counter, yieldToPage);
-    const chunkStore = new ConversationChunkStore(store, wm, exclude ?? new Set(), this._head);
+    const offsetMinutes = -new Date().getTimezoneOffset();
+    const chunkStore = new ConversationChunkStore(store, wm, exclude ?? new Set(), this._head, `${window}|${offsetMinutes}`);
     const memory = new LayeredMemory({
       store: chunkStore,
       counter,

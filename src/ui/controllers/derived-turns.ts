@@ -1,0 +1,40 @@
+/**
+ * What the layered memory works out from each stored message (the part a prompt can hold, its entities and key
+ * terms, the dates it names, its intent tags), kept in the store so a page load does not work it out again for
+ * every message: at 10,000 messages that was most of the first reply's wait (the extraction alone runs ~0.3 ms a
+ * message). A record is used only while its stamp matches the message as stored now, under the same derivation:
+ * a changed text, another window or time zone, or a new version of the rules makes it a miss, worked out again.
+ *
+ * Bump DERIVATION_VERSION whenever extraction, key terms, intent tags or the head rule change what they return:
+ * records of an older version are then misses and are replaced as they are read.
+ */
+import { hashString } from '../../memory/embedders/hash.ts';
+import type { IntentTag } from '../../memory/retrieval/intent.ts';
+
+export const DERIVATION_VERSION = 1;
+
+export interface DerivedTurn {
+  /** `stampOf` the message's text when this was worked out. */
+  stamp: string;
+  /** The length of the kept part (`promptHead`): the text itself is the stored message's start. */
+  head: number;
+  entities: string[];
+  dates: string[];
+  tags: IntentTag[];
+}
+
+/**
+ * Identifies a message's text under a derivation setting (`setting`: what else the result depends on, e.g. the
+ * window and the time zone). Length and a 32-bit hash: a collision needs the same length and hash, and costs one
+ * message's entities, never its text.
+ */
+export const stampOf = (content: string, setting: string): string => `${DERIVATION_VERSION}|${setting}|${content.length}|${hashString(content).toString(36)}`;
+
+const isStrings = (v: unknown): v is string[] => Array.isArray(v) && v.every((s) => typeof s === 'string');
+
+/** Only a record of the right shape: a damaged one is a miss. */
+export function isDerivedTurn(v: unknown): v is DerivedTurn {
+  if (typeof v !== 'object' || v === null) return false;
+  const r = v as Record<string, unknown>;
+  return typeof r['stamp'] === 'string' && Number.isInteger(r['head']) && (r['head'] as number) >= 0 && isStrings(r['entities']) && isStrings(r['dates']) && isStrings(r['tags']);
+}
