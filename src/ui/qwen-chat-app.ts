@@ -95,11 +95,8 @@ export class QwenChatApp extends LitElement {
     new LocaleController(this);
     this.conversations.onActiveChange = (id) => void this.chat.open(id);
     this.conversations.onRemoved = (id) => this.planner.forgetConversation(id);
-    // Another tab wrote turns: the open conversation shows them, and the next prompt's memory is read again.
-    this.conversations.onRemoteTurns = (sessionId) => {
-      this.planner.invalidate();
-      void this.chat.refresh(sessionId).catch(() => {});
-    };
+    // Another tab wrote turns: the open conversation shows them (the planner takes them into its memory itself).
+    this.conversations.onRemoteTurns = (sessionId) => void this.chat.refresh(sessionId).catch(() => {});
     this.settings.onChange = () => this.planner.invalidate();
   }
 

@@ -24,7 +24,7 @@ import { intentTags } from '../retrieval/intent.ts';
 import { keyTerms } from '../retrieval/key-terms.ts';
 import type { PackOptions } from '../retrieval/pack.ts';
 import { DEFAULT_QUERY_OPTIONS, buildQuery, type QueryOptions } from '../retrieval/query.ts';
-import type { ChunkStore, DocEntry, SessionEntry, TurnEntry, TurnRole } from '../retrieval/records.ts';
+import type { ChunkStore, DocEntry, HeatEntry, SessionEntry, TurnEntry, TurnRole } from '../retrieval/records.ts';
 import type { RerankOptions } from '../retrieval/rerank.ts';
 import { RetrievalIndex } from '../retrieval/retrieval-index.ts';
 import { terms } from '../retrieval/text-terms.ts';
@@ -151,6 +151,22 @@ export class LayeredMemory {
   forgetTurns(userId: string, sessionId: string, ids: Iterable<string>): void {
     this.index.removeTurns(userId, ids);
     this._runtime.delete(key(userId, sessionId));
+  }
+
+  /**
+   * A session changed elsewhere (another tab wrote to it): its turns in the memory are replaced, in place, by the
+   * ones stored now, with their heat and the session's gate state as stored; the other sessions are untouched.
+   * `turns` are the session's records in order, numbered as `loadUser` numbers them.
+   */
+  replaceSession(userId: string, sessionId: string, turns: readonly TurnEntry[], heat: ReadonlyMap<string, HeatEntry>, gate: SessionEntry | undefined): void {
+    this.forgetTurns(userId, sessionId, [...(this.index.user(userId).sessions.get(sessionId) ?? [])]);
+    const shard = this.index.user(userId).shard;
+    for (const turn of turns) {
+      this.index.addTurn(turn);
+      const h = heat.get(turn.id);
+      if (h !== undefined) shard.setHeat(turn.id, h);
+    }
+    if (gate !== undefined) this._sessions.set(key(userId, sessionId), gate);
   }
 
   /** A deleted conversation leaves the memory in place: its turns, its gate state and its prompt assembly. */

@@ -103,6 +103,13 @@ async function readSide(store: MemoryStore): Promise<SideData> {
   return { sessions: checked(sessions, isSession), deprecated: checked(deprecated, isTime), heat: checked(heat, isHeat) };
 }
 
+/** One conversation's records as the memory takes them in (`LayeredMemory.replaceSession`). */
+export interface SessionRecords {
+  turns: TurnEntry[];
+  heat: Map<string, HeatEntry>;
+  gate: SessionEntry | undefined;
+}
+
 export class ConversationChunkStore implements ChunkStore {
   /** Read once, when the memory is built (`listTurns` comes first); written through on every change. */
   private _side: Promise<SideData> | null = null;
@@ -145,25 +152,54 @@ export class ConversationChunkStore implements ChunkStore {
   async listTurns(userId: string): Promise<TurnEntry[]> {
     if (userId !== LOCAL_USER) return [];
     const [side, known] = await Promise.all([this._sideData(), this._store.listLayeredSide('derived')]);
+    this._derivations.read = 0;
+    this._derivations.worked = 0;
     const out: TurnEntry[] = [];
-    const worked: LayeredSideEntry[] = [];
-    for (const session of await this._store.listSessions()) {
-      const turns = (await this._store.listTurns(session.id)).filter(
-        (t) => isVisibleTurn(t) && t.status !== 'streaming' && t.content !== '' && !this._exclude.has(t.id),
-      );
-      // The prompt's history follows this order: each reply after its question, even in interleaved old data.
-      groupExchanges(turns).forEach((t, i) => {
-        const stamp = stampOf(t.content, this._setting);
-        const record = known.get(t.id);
-        let derived: DerivedTurn;
-        if (isDerivedTurn(record) && record.stamp === stamp && record.head <= t.content.length) derived = record;
-        else {
-          derived = this._derive(t.content, t.createdAt, stamp);
-          worked.push({ kind: 'derived', id: t.id, data: derived });
-        }
-        out.push(this._entry(t, i + 1, derived, side));
-      });
+    for (const session of await this._store.listSessions()) out.push(...(await this._sessionTurns(session.id, side, known, this._exclude)));
+    return out;
+  }
+
+  /**
+   * Conversations as stored now, for a memory that takes them in place (another tab wrote to them): each one's
+   * turns as `listTurns` gives them, their heat and its gate state, read again from the store (the other tab may
+   * have written those too). A conversation no longer stored comes back with no turns.
+   */
+  async sessionRecords(sessionIds: readonly string[]): Promise<Map<string, SessionRecords>> {
+    this._side = null;
+    const [side, known] = await Promise.all([this._sideData(), this._store.listLayeredSide('derived')]);
+    this._derivations.read = 0;
+    this._derivations.worked = 0;
+    const out = new Map<string, SessionRecords>();
+    for (const sessionId of sessionIds) {
+      const turns = await this._sessionTurns(sessionId, side, known, new Set());
+      const heat = new Map<string, HeatEntry>();
+      for (const t of turns) {
+        const h = side.heat.get(t.id);
+        if (h !== undefined) heat.set(t.id, h);
+      }
+      out.set(sessionId, { turns, heat, gate: side.sessions.get(sessionId) });
     }
+    return out;
+  }
+
+  /** A conversation's visible turns in the prompt's order, each derivation read from `known` or worked out. */
+  private async _sessionTurns(sessionId: string, side: SideData, known: Map<string, unknown>, exclude: ReadonlySet<string>): Promise<TurnEntry[]> {
+    const turns = (await this._store.listTurns(sessionId)).filter(
+      (t) => isVisibleTurn(t) && t.status !== 'streaming' && t.content !== '' && !exclude.has(t.id),
+    );
+    const worked: LayeredSideEntry[] = [];
+    // The prompt's history follows this order: each reply after its question, even in interleaved old data.
+    const out = groupExchanges(turns).map((t, i) => {
+      const stamp = stampOf(t.content, this._setting);
+      const record = known.get(t.id);
+      let derived: DerivedTurn;
+      if (isDerivedTurn(record) && record.stamp === stamp && record.head <= t.content.length) derived = record;
+      else {
+        derived = this._derive(t.content, t.createdAt, stamp);
+        worked.push({ kind: 'derived', id: t.id, data: derived });
+      }
+      return this._entry(t, i + 1, derived, side);
+    });
     this._derivations.read += out.length - worked.length;
     this._derivations.worked += worked.length;
     this._write(worked);

@@ -1,11 +1,13 @@
 /**
  * Builds each prompt with the layered memory (seed 001): working memory, retrieval over every conversation,
- * the context engine's append-only assembly — and keeps what the inspector shows about it. The memory's index is
- * rebuilt from the conversation store when the data changed under it (a delete, an import) or a message is
- * asked again (regenerate, edit), so it never holds a turn the user no longer sees.
+ * the context engine's append-only assembly — and keeps what the inspector shows about it. The memory changes in
+ * place when a message is asked again (regenerate, edit), a conversation is deleted, or another tab writes to a
+ * conversation (that one is read again); it is rebuilt from the store after an import, a settings change or a
+ * wipe. It never holds a turn the user no longer sees.
  */
 import type { ChatMessage, Role } from '../../engine/protocol.ts';
 import type { LayeredMemory } from '../../memory/layered/pipeline.ts';
+import type { ConversationChunkStore } from './layered-store.ts';
 import type { LayeredReport } from '../../memory/layered/report.ts';
 import type { DurableWorkingMemory } from '../../memory/layered/durable-working-memory.ts';
 import { sessionKey } from '../../memory/layered/session-key.ts';
@@ -56,7 +58,7 @@ export interface PlannedPrompt {
 export interface PromptPlanner {
   plan(request: PlanRequest): Promise<PlannedPrompt>;
   recordReply(sessionId: string, turnId: string, text: string, time: number): Promise<void>;
-  /** The stored conversations changed (import, settings, another tab): rebuild before the next prompt. */
+  /** The stored conversations changed (import, settings, everything deleted): rebuild before the next prompt. */
   invalidate(): void;
   /** A conversation was deleted: the memory lets go of it, without a rebuild. */
   forgetConversation(sessionId: string): void;
@@ -86,6 +88,10 @@ export class MemoryPlanner implements PromptPlanner {
   private _unsubscribe: (() => void) | null = null;
   /** The part of a message the window can hold (set with the memory): all the memory ever sees of it. */
   private _head: (text: string) => string = (text) => text;
+  /** The records the memory was built from (it reads a conversation again through them). */
+  private _chunkStore: ConversationChunkStore | null = null;
+  /** Conversations another tab wrote to since the last prompt: taken in again, in place, before the next one. */
+  private readonly _remote = new Set<string>();
   private _headSliced: (text: string) => Promise<string> = (text) => Promise.resolve(text);
 
   constructor(private readonly _deps: () => { store: Promise<MemoryStore>; settings: AppSettings }) {}
@@ -143,12 +149,24 @@ export class MemoryPlanner implements PromptPlanner {
    * whose settings changed, is rebuilt (without the message, which then goes in as new).
    */
   private async _prepare(request: PlanRequest): Promise<LayeredMemory> {
+    if (this._current() && this._remote.size > 0) await this._takeRemote();
     if (!request.again) return this._ready(null);
     if (this._current()) {
       this._memory!.forgetTurns(LOCAL_USER, request.sessionId, [request.turn.id, ...(request.replaced ?? [])]);
       return this._memory!;
     }
     return this._ready(new Set([request.turn.id]));
+  }
+
+  /** Another tab's turns: each conversation it wrote to is read again and replaces its turns in the memory. */
+  private async _takeRemote(): Promise<void> {
+    const memory = this._memory!;
+    const sessionIds = [...this._remote];
+    this._remote.clear();
+    const records = await this._chunkStore!.sessionRecords(sessionIds);
+    // Rebuilt meanwhile: the new memory read the store as it is now.
+    if (this._memory !== memory || this._stale) return;
+    for (const [sessionId, { turns, heat, gate }] of records) memory.replaceSession(LOCAL_USER, sessionId, turns, heat, gate);
   }
 
   /** Whether the memory built last still holds for the current settings and data. */
@@ -179,8 +197,12 @@ export class MemoryPlanner implements PromptPlanner {
       // Another tab's message changed a session's working memory: read it again. A conversation deleted in
       // another tab leaves the memory as one deleted here does.
       this._unsubscribe = store.subscribe((change) => {
-        if (change.type === 'working-items' && change.origin === 'remote') durable.forget(change.sessionId ?? undefined);
-        else if (change.type === 'session-deleted' && change.origin === 'remote') this.forgetConversation(change.sessionId);
+        if (change.origin !== 'remote') return;
+        if (change.type === 'working-items') durable.forget(change.sessionId ?? undefined);
+        else if (change.type === 'session-deleted') this.forgetConversation(change.sessionId);
+        // Turns written there reach this memory in place, before the next prompt; a wipe there is a rebuild here.
+        else if (change.type === 'turns' && this._memory !== null && !this._stale) this._remote.add(change.sessionId);
+        else if (change.type === 'everything-deleted') this.invalidate();
       });
     }
     const wm = this._wm!;
@@ -202,10 +224,13 @@ export class MemoryPlanner implements PromptPlanner {
       offsetMinutes: -new Date().getTimezoneOffset(),
       context: { recentExchanges: settings.recentExchanges },
     });
+    // Read as stored now: what another tab wrote before is in it.
+    this._remote.clear();
     await memory.loadUser(LOCAL_USER);
     // Imported docs (the store's docs namespace) are searched with the conversation, under their own label.
     for (const doc of await chunkStore.listDocs()) memory.index.addDoc(doc);
     this._memory = memory;
+    this._chunkStore = chunkStore;
     this._key = key;
     this._stale = false;
     return memory;

@@ -1,10 +1,10 @@
 /**
- * Regenerate, edit and delete leave the memory in place (issue 17): the next prompt is planned without reading the
- * other conversations again, which a rebuild would (it reads every conversation's turns). Counted on the app's own
- * store, in real Chromium.
+ * Regenerate, edit, delete and another tab's turns leave the memory in place (issue 17): the next prompt is planned
+ * without reading the other conversations again, which a rebuild would (it reads every conversation's turns).
+ * Counted on the app's own store, in real Chromium.
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { MemoryStore } from '../../../src/memory/store.ts';
+import { MemoryStore } from '../../../src/memory/store.ts';
 import type { QwenChatApp } from '../../../src/ui/qwen-chat-app.ts';
 import { freshStart, messageItems, mountApp, resetAppStorage, sendAndWait, unmountApp } from './app-helpers.ts';
 
@@ -80,5 +80,32 @@ describe('the memory after a regenerate, an edit or a delete', () => {
     expect(reads.get(first) ?? 0).toBe(0);
     snapshot = app.chat.lastSnapshot!;
     expect(snapshot.report.memory.retrieval.injected.filter((id) => gone.has(id))).toEqual([]);
+  });
+
+  it("takes another tab's turns into the memory in place: the next prompt has them, and no other conversation is read again", async () => {
+    const { app, dbName } = mountApp({ engine: 'scripted' });
+    await app.updateComplete;
+    const other = await newConversation(app, 'The harbour museum opens at nine on weekdays.');
+    const open = await newConversation(app, 'Our staging server is 10.0.0.7 and it runs PostgreSQL 15.');
+    const store = await app.conversations.store();
+    const reads = countReads(store);
+
+    // Another tab (its own connection to the same database) writes an exchange to the open conversation.
+    const tab = await MemoryStore.open({ name: dbName });
+    try {
+      const question = await tab.appendTurn({ sessionId: open, role: 'user', content: 'The nightly backup window moved to 03:30.' });
+      await tab.appendTurn({ sessionId: open, role: 'assistant', content: 'Noted: backups now start at 03:30.', replyTo: question.id });
+      await expect.poll(() => messageItems(app).length).toBe(4);
+
+      await sendAndWait(app, 'When does the backup window start now?');
+      await settled(app);
+      const snapshot = app.chat.lastSnapshot!;
+      expect(snapshot.history.map((t) => t.id)).toContain(question.id);
+      expect(snapshot.messages.map((m) => m.content).join('\n')).toContain('03:30');
+      // Only the conversation the other tab wrote to was read again (a rebuild reads every conversation).
+      expect(reads.get(other) ?? 0).toBe(0);
+    } finally {
+      await tab.close();
+    }
   });
 });

@@ -1,6 +1,7 @@
 /**
- * Turns leave the layered memory in place (issue 17: regenerate, edit and delete without a rebuild), and the next
- * prompt is the one a rebuild from the remaining records gives: same messages, same records injected.
+ * Turns leave the layered memory in place (issue 17: regenerate, edit and delete without a rebuild), and a session
+ * another tab wrote to is replaced in place; the next prompt is the one a rebuild from the remaining records gives:
+ * same messages, same records injected.
  */
 import { describe, expect, it } from 'vitest';
 import { LayeredMemory, type MessageInput } from '../../../src/memory/layered/pipeline.ts';
@@ -101,5 +102,29 @@ describe('forgetting turns without a rebuild', () => {
     expect(after.report.memory.retrieval.injected).toEqual(expected.report.memory.retrieval.injected);
     expect(after.report.memory.retrieval.injected.some((id) => ops.includes(id))).toBe(false);
     expect(memory.index.user(U).sessions.has('ops')).toBe(false);
+  });
+
+  it("another tab's turns: the session is replaced by its stored records, and the next prompt equals a rebuild's", async () => {
+    const wm = new SessionWorkingMemory();
+    const { memory, store, counter, clock } = await seeded(wm);
+    // Another tab wrote an exchange to 'trip': it is in the store, not in this memory.
+    const trip = (await store.listTurns(U)).filter((t) => t.sessionId === 'trip');
+    const written = (seq: number, role: 'user' | 'assistant', text: string): TurnEntry => ({
+      id: `other-tab-${seq}`, userId: U, sessionId: 'trip', seq, role, time: clock(), text, entities: [], dates: [], tags: [],
+    });
+    const added = [written(trip.length + 1, 'user', 'We changed plans: the ferry to the lighthouse island leaves at 07:45.'), written(trip.length + 2, 'assistant', 'Noted: the lighthouse ferry leaves at 07:45.')];
+    for (const t of added) await store.putTurn(t);
+    const stored = [...trip, ...added];
+    const [gate] = (await store.listSessions(U)).filter((x) => x.sessionId === 'trip');
+    memory.replaceSession(U, 'trip', stored, await store.listHeat(stored.map((t) => t.id)), gate);
+
+    const next: MessageInput = { userId: U, sessionId: 'trip', text: 'When does the ferry to the lighthouse leave?', time: clock(), id: 'q-ferry' };
+    const after = await memory.handleUserMessage(next);
+    const fresh = await rebuilt(store, counter, wm, new Set());
+    const expected = await fresh.handleUserMessage(next);
+    expect(after.messages).toEqual(expected.messages);
+    expect(after.report.memory.retrieval.injected).toEqual(expected.report.memory.retrieval.injected);
+    expect(after.messages.map((m) => m.content).join('\n')).toContain('07:45');
+    expect(memory.index.user(U).sessions.get('trip')).toEqual([...stored.map((t) => t.id), 'q-ferry']);
   });
 });
