@@ -9,6 +9,7 @@
  * 10,000-turn import well under a second.
  */
 import { mix32 } from './hash.ts';
+import { isCjkCodePoint } from '../../shared/cjk.ts';
 
 /** Feature kinds and their weights. */
 export const KIND = { cjkChar: 0, cjkBigram: 1, word: 2, wordPair: 3, wordTrigram: 4 } as const;
@@ -21,21 +22,6 @@ export const MAX_EMBED_CHARS = 32_000;
 
 const HASH_MASK = 0x7ffffff;
 const BOUNDARY = 0x110000; // a code point no text contains: marks word starts and ends in 3-grams
-
-/** Han, kana, Hangul: scripts written without spaces between words (or, for Hangul, with particles attached). */
-function isCjk(cp: number): boolean {
-  return (
-    (cp >= 0x4e00 && cp <= 0x9fff) ||
-    (cp >= 0x3400 && cp <= 0x4dbf) ||
-    (cp >= 0x3040 && cp <= 0x30ff) ||
-    (cp >= 0x31f0 && cp <= 0x31ff) ||
-    (cp >= 0xac00 && cp <= 0xd7af) ||
-    (cp >= 0x1100 && cp <= 0x11ff) ||
-    (cp >= 0x3130 && cp <= 0x318f) ||
-    (cp >= 0xf900 && cp <= 0xfaff) ||
-    (cp >= 0x20000 && cp <= 0x3134f)
-  );
-}
 
 const WORD_CHAR = /[\p{L}\p{N}\p{M}]/u;
 const PAIR_JOINER = /[\s\-_'’/]/u;
@@ -170,7 +156,7 @@ export function extractFeatures(text: string): FeatureBag {
         i++;
       }
     }
-    if (isCjk(cp)) {
+    if (isCjkCodePoint(cp)) {
       endWord();
       prevWordHash = -1;
       counter.add(feature(KIND.cjkChar, hash1(KIND.cjkChar, cp)));

@@ -5,7 +5,8 @@
  * (Caroline, Nginx, LGBTQ), identifiers with digits (k8s, A1234), CamelCase, and Latin words inside Chinese
  * text (排查 Nginx 的 502). Keys are lower-case with a kind prefix. Pure, no DOM.
  */
-import { isCjkCodePoint, isStopword } from './text-terms.ts';
+import { hasCjk, isCjkCodePoint } from '../../shared/cjk.ts';
+import { isStopword } from './text-terms.ts';
 
 /** Capitalised words that start sentences or fill chat and name nothing. */
 const NOT_NAMES = new Set(
@@ -18,11 +19,6 @@ const NOT_NAMES = new Set(
 );
 
 const TOKEN = /[\p{L}\p{N}][\p{L}\p{N}_.\-+#]*[\p{L}\p{N}+#]|[\p{L}\p{N}]/gu;
-
-function hasCjk(text: string): boolean {
-  for (const ch of text) if (isCjkCodePoint(ch.codePointAt(0)!)) return true;
-  return false;
-}
 
 /** Entity keys of a text: `n:` names, `i:` identifiers. */
 export function keyTerms(text: string): string[] {

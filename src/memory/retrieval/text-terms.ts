@@ -10,6 +10,7 @@
  */
 
 import { stripDerivation } from './derivation.ts';
+import { isCjkCodePoint } from '../../shared/cjk.ts';
 
 /** English function words and chat filler: matching on them only adds noise. */
 const EN_STOPWORDS = new Set(
@@ -29,18 +30,6 @@ const EN_STOPWORDS = new Set(
 
 /** Characters that carry grammar rather than meaning; a bigram of two of them is dropped. */
 const ZH_FUNCTION_CHARS = new Set([...'的了吗呢吧啊呀哦嗯是在我你他她它们这那和与也都就有个一不没很还把被给对说要会能可以么什怎样吗哪里']);
-
-/** Han, kana, Hangul. */
-export function isCjkCodePoint(cp: number): boolean {
-  return (
-    (cp >= 0x4e00 && cp <= 0x9fff) ||
-    (cp >= 0x3400 && cp <= 0x4dbf) ||
-    (cp >= 0x3040 && cp <= 0x30ff) ||
-    (cp >= 0xac00 && cp <= 0xd7af) ||
-    (cp >= 0xf900 && cp <= 0xfaff) ||
-    (cp >= 0x20000 && cp <= 0x3134f)
-  );
-}
 
 const LATIN_WORD = /[\p{L}\p{N}]/u;
 

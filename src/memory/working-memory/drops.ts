@@ -4,7 +4,7 @@
  */
 import type { Clause } from './clauses.ts';
 import type { Lexicon, Mark, ProductMark } from './lexicon.ts';
-import { isCjk } from './text.ts';
+import { hasCjk } from '../../shared/cjk.ts';
 import { topicPhrase, trimPunctuation, type TopicRules } from './topic.ts';
 import type { Fact } from './types.ts';
 
@@ -64,7 +64,7 @@ export function findDrops(clause: Clause, lexicon: Lexicon, rules: TopicRules, p
     const before = text.slice(0, trigger.start);
     if (/忘/.test(trigger.surface) && lexicon.has('forgetSubjects', before.slice(-2))) continue;
     // An English drop verb is an instruction only at the start of its clause (so not "I forget the syntax").
-    if (!isCjk(trigger.surface) && !isLeadIn(before, lexicon)) continue;
+    if (!hasCjk(trigger.surface) && !isLeadIn(before, lexicon)) continue;
     if (/^forget/i.test(trigger.surface) && /\b(?:i|we|you|they|he|she)\s*$/i.test(before)) continue;
     const from = trigger.end;
     const end = endOfObject(text, from, lexicon);

@@ -7,7 +7,7 @@ import type { Clause } from './clauses.ts';
 import { findDrops, type Found } from './drops.ts';
 import { findSpecialFacts, type SpecialMatchers } from './facts-special.ts';
 import type { Lexicon, Mark, ProductMark, SubjectMark } from './lexicon.ts';
-import { isCjk } from './text.ts';
+import { hasCjk } from '../../shared/cjk.ts';
 import type { TopicRules } from './topic.ts';
 import type { EntitySpan, Fact } from './types.ts';
 
@@ -124,7 +124,7 @@ function liveTriggers(text: string, lexicon: Lexicon): Mark[] {
 }
 
 function negated(text: string, trigger: Mark, lexicon: Lexicon): boolean {
-  let window = text.slice(Math.max(0, trigger.start - (isCjk(trigger.surface) ? 6 : 24)), trigger.start);
+  let window = text.slice(Math.max(0, trigger.start - (hasCjk(trigger.surface) ? 6 : 24)), trigger.start);
   for (const x of lexicon.words('negationExclusions', window))
     window = window.slice(0, x.start) + ' '.repeat(x.end - x.start) + window.slice(x.end);
   return lexicon.has('negations', window);

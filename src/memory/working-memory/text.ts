@@ -30,11 +30,6 @@ export function escapeRegExp(s: string): string {
   return s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }
 
-/** Han, kana and hangul: languages written without spaces, where words match as substrings. */
-export function isCjk(s: string): boolean {
-  return /[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af\uf900-\ufaff]/.test(s);
-}
-
 /**
  * One alternation for a word list: longest first, spaces in a phrase match any run of spaces, Latin words only
  * as whole words (CJK ones anywhere). Returns a group to embed in a larger pattern. The word-start check is
