@@ -4,7 +4,7 @@
  * Built from the durable records (`ChunkStore`) at start-up and kept current by the pipeline (write-through),
  * the way the vector index is rebuilt from IndexedDB. Pure, no DOM: the same code serves Node and the browser.
  */
-import type { Embedder } from '../embedders/embedder.ts';
+import { embedderKey, type Embedder } from '../embedders/embedder.ts';
 import { HashedNgramEmbedder } from '../embedders/hashed-ngram.ts';
 import { FlatIndex } from '../flat-index.ts';
 import { Bm25Index } from './bm25.ts';
@@ -19,6 +19,12 @@ import { terms } from './text-terms.ts';
 
 /** Date keys as lexical terms: "what did we do on 2024-03-05" meets a turn that said "tomorrow" the day before. */
 export const dateTerm = (iso: string): string => `@${iso}`;
+
+/** A chunk's vector as kept with it, and the embedder (`embedderKey`) that made it. */
+export interface StoredVector {
+  readonly embedder: string;
+  readonly vector: Float32Array;
+}
 
 /** The searchable form of one chunk: a turn, or a doc chunk. */
 export interface IndexedChunk {
@@ -72,7 +78,11 @@ export class Shard {
     this._vectors = this._embedder === null ? null : new FlatIndex(this._embedder.dimensions);
   }
 
-  add(id: string, scope: string, text: string, extraTerms: readonly string[]): IndexedChunk {
+  /**
+   * Indexes a chunk. `stored`: its vector as kept with it (a docs index ships each chunk's), used as it is when it
+   * comes from this shard's embedder at its width, so the text is not embedded again.
+   */
+  add(id: string, scope: string, text: string, extraTerms: readonly string[], stored?: StoredVector): IndexedChunk {
     // A rewritten chunk: its old sentences go (the new text may have fewer), and its old text leaves the statistics.
     const old = this.chunks.get(id);
     if (old !== undefined) {
@@ -104,7 +114,8 @@ export class Shard {
     this._version += 1;
     if (this._embedder !== null && this._vectors !== null) {
       this._embedder.stats?.add([text]);
-      const [vector] = this._embedder.embedSync!([text], { purpose: 'document' });
+      const usable = stored !== undefined && stored.embedder === embedderKey(this._embedder) && stored.vector.length === this._embedder.dimensions;
+      const [vector] = usable ? [stored.vector] : this._embedder.embedSync!([text], { purpose: 'document' });
       if (vector !== undefined) this._vectors.add([{ id, scope, vector }]);
     }
     return chunk;
@@ -369,9 +380,10 @@ export class RetrievalIndex {
     for (const id of ids) memory.remove(id);
   }
 
-  addDoc(doc: DocEntry): void {
+  /** Indexes a doc chunk; `stored`: its vector as shipped with it (see `Shard.add`). */
+  addDoc(doc: DocEntry, stored?: StoredVector): void {
     this.docEntries.set(doc.id, doc);
-    this.docs.add(doc.id, doc.docId, doc.text, terms(doc.source));
+    this.docs.add(doc.id, doc.docId, doc.text, terms(doc.source), stored);
     const slot = this.docs.turns.slotOf(doc.id)!;
     this._docAt[slot] = doc;
     this._docTagsAt[slot] = intentTags(doc.text);

@@ -80,7 +80,9 @@ export class DocsMemoryBuilder {
   private async _add(chunks: readonly DocChunkRecord[]): Promise<void> {
     for (let i = 0; i < chunks.length; i++) {
       const chunk = chunks[i]!;
-      this.memory.index.addDoc({ id: chunk.id, docId: chunk.docId, source: promptSource(chunk), part: chunk.part, text: chunk.text });
+      // The vector the docs index shipped (stored with the chunk) is used as it is: the text is not embedded again.
+      const doc = { id: chunk.id, docId: chunk.docId, source: promptSource(chunk), part: chunk.part, text: chunk.text };
+      this.memory.index.addDoc(doc, chunk.embedding ?? undefined);
       this.links.set(chunk.id, chunkSource(chunk));
       this._docs.add(chunk.docId);
       this._chunks++;

@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import type { TurnEntry } from '../../../src/memory/retrieval/records.ts';
 import { RetrievalIndex, Shard } from '../../../src/memory/retrieval/retrieval-index.ts';
+import { embedderKey } from '../../../src/memory/embedders/embedder.ts';
+import { HashedNgramEmbedder } from '../../../src/memory/embedders/hashed-ngram.ts';
 import { prng } from '../../../src/shared/prng.ts';
 
 const SENTENCES = ['Raise the upstream timeout.', 'Back up the database first.', 'Then restart nginx.', 'Is the replica in sync?', 'Check the logs for errors.'];
@@ -68,3 +70,31 @@ describe('records by slot', () => {
     expect(index.docAt(index.docs.turns.slotOf('d1')!)).toBe(again);
   });
 });
+
+describe('a doc chunk with its stored vector', () => {
+  const embedder = new HashedNgramEmbedder();
+  const key = embedderKey(embedder);
+  const vectorOf = (text: string): Float32Array => embedder.embedOne(text);
+  const doc = { id: 'd1', docId: 'guide', source: 'Guide', part: 0, text: 'Rotate the TLS certificate on the gateway every ninety days.' };
+  const nearest = (index: RetrievalIndex, query: string): number => index.docs.vectorSearch(query, 1, undefined, undefined).get('d1') ?? 0;
+
+  it('is indexed with the vector it came with (the docs index shipped it), not embedded again', () => {
+    // A vector of another text stands in for the shipped one: the search follows it, not the chunk's own words.
+    const shipped = new RetrievalIndex();
+    shipped.addDoc(doc, { embedder: key, vector: vectorOf('harbour museum opening hours') });
+    const embedded = new RetrievalIndex();
+    embedded.addDoc(doc);
+    expect(nearest(shipped, 'rotate the TLS certificate')).toBeLessThan(0.1);
+    expect(nearest(embedded, 'rotate the TLS certificate')).toBeGreaterThan(0.5);
+    expect(nearest(shipped, 'harbour museum opening hours')).toBeGreaterThan(3 * nearest(embedded, 'harbour museum opening hours'));
+  });
+
+  it("is embedded again when the vector is another embedder's or of another width", () => {
+    for (const stored of [{ embedder: 'engine@1', vector: vectorOf('harbour museum opening hours') }, { embedder: key, vector: new Float32Array(8).fill(0.35) }]) {
+      const index = new RetrievalIndex();
+      index.addDoc(doc, stored);
+      expect(nearest(index, 'rotate the TLS certificate')).toBeGreaterThan(0.5);
+    }
+  });
+});
+
