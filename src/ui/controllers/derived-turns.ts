@@ -6,10 +6,13 @@
  * a changed text, another window or time zone, or a new version of the rules makes it a miss, worked out again.
  *
  * Bump DERIVATION_VERSION whenever extraction, key terms, intent tags or the head rule change what they return:
- * records of an older version are then misses and are replaced as they are read.
+ * records of an older version are then misses and are replaced as they are read. test/unit/layered/derived-turns.test.ts
+ * pins the derivation of a set of examples to this version and fails when they change without a bump.
  */
 import { hashString } from '../../memory/embedders/hash.ts';
-import type { IntentTag } from '../../memory/retrieval/intent.ts';
+import type { WorkingMemoryPort } from '../../memory/layered/working-memory.ts';
+import { intentTags, type IntentTag } from '../../memory/retrieval/intent.ts';
+import { keyTerms } from '../../memory/retrieval/key-terms.ts';
 
 export const DERIVATION_VERSION = 1;
 
@@ -37,4 +40,20 @@ export function isDerivedTurn(v: unknown): v is DerivedTurn {
   if (typeof v !== 'object' || v === null) return false;
   const r = v as Record<string, unknown>;
   return typeof r['stamp'] === 'string' && Number.isInteger(r['head']) && (r['head'] as number) >= 0 && isStrings(r['entities']) && isStrings(r['dates']) && isStrings(r['tags']);
+}
+
+/**
+ * What the pipeline works out from a stored message (the same derivation it applies to a new one): `text` is the
+ * kept part of the message (`promptHead`), `time` the message's own (dates resolve against it).
+ */
+export function deriveTurn(text: string, time: number, stamp: string, wm: Pick<WorkingMemoryPort, 'extract'>): DerivedTurn {
+  const extraction = wm.extract(text, time);
+  const typed = extraction.entities.map((e) => `${e.type}:${e.value.toLowerCase()}`);
+  return {
+    stamp,
+    head: text.length,
+    entities: [...new Set([...typed, ...keyTerms(text)])],
+    dates: [...new Set(extraction.entities.filter((e) => e.type === 'date').map((e) => e.value))],
+    tags: intentTags(text),
+  };
 }

@@ -10,11 +10,9 @@
 import type { LayeredSideEntry } from '../../memory/layered-side.ts';
 import type { MemoryStore } from '../../memory/store.ts';
 import type { DocChunkRecord, TurnRecord } from '../../memory/records.ts';
-import { intentTags } from '../../memory/retrieval/intent.ts';
-import { keyTerms } from '../../memory/retrieval/key-terms.ts';
 import { InMemoryChunkStore, type ChunkStore, type DocEntry, type HeatEntry, type SessionEntry, type TurnEntry } from '../../memory/retrieval/records.ts';
 import type { WorkingMemoryPort } from '../../memory/layered/working-memory.ts';
-import { isDerivedTurn, stampOf, type DerivedTurn } from './derived-turns.ts';
+import { deriveTurn, isDerivedTurn, stampOf, type DerivedTurn } from './derived-turns.ts';
 import { LOCAL_USER, isVisibleTurn } from '../data/visible-turns.ts';
 import { groupExchanges } from '../data/exchanges.ts';
 
@@ -195,7 +193,7 @@ export class ConversationChunkStore implements ChunkStore {
       let derived: DerivedTurn;
       if (isDerivedTurn(record) && record.stamp === stamp && record.head <= t.content.length) derived = record;
       else {
-        derived = this._derive(t.content, t.createdAt, stamp);
+        derived = deriveTurn(this._head(t.content), t.createdAt, stamp, this._wm);
         worked.push({ kind: 'derived', id: t.id, data: derived });
       }
       return this._entry(t, i + 1, derived, side);
@@ -242,20 +240,6 @@ export class ConversationChunkStore implements ChunkStore {
       if (heat !== undefined) out.set(id, heat);
     }
     return out;
-  }
-
-  /** What the pipeline works out from a stored text (the same derivation it applies to a new message). */
-  private _derive(content: string, time: number, stamp: string): DerivedTurn {
-    const text = this._head(content);
-    const extraction = this._wm.extract(text, time);
-    const typed = extraction.entities.map((e) => `${e.type}:${e.value.toLowerCase()}`);
-    return {
-      stamp,
-      head: text.length,
-      entities: [...new Set([...typed, ...keyTerms(text)])],
-      dates: [...new Set(extraction.entities.filter((e) => e.type === 'date').map((e) => e.value))],
-      tags: intentTags(text),
-    };
   }
 
   /** The pipeline's record of a stored turn. */

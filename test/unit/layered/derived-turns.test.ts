@@ -1,0 +1,48 @@
+/**
+ * The derivations a page load reads back from the store (src/ui/controllers/derived-turns.ts) are only right while
+ * the rules that made them are unchanged. This pins the derivation of a set of examples to DERIVATION_VERSION: when
+ * extraction, key terms or intent tags change what they return, this fails until the version is bumped (which
+ * makes every kept record a miss) and the pin below is updated with it.
+ */
+import { describe, expect, it } from 'vitest';
+import { hashString } from '../../../src/memory/embedders/hash.ts';
+import { SessionWorkingMemory } from '../../../src/memory/layered/working-memory.ts';
+import { DERIVATION_VERSION, deriveTurn, stampOf } from '../../../src/ui/controllers/derived-turns.ts';
+
+/** The version and the hash of the examples' derivations it was pinned with. */
+const PINNED = '1:xh3g7k';
+
+const T = Date.UTC(2025, 2, 6, 9, 30); // a Thursday
+const EXAMPLES = [
+  'The staging database is PostgreSQL 15 on 10.0.4.21, port 5433.',
+  'Forget the Redis cache plan, we are not doing it.',
+  '我们下周三把缓存迁到 Redis 7，负责人是小林，联系邮箱 lin@example.org。',
+  '明天上午十点开会，地点改到三楼会议室。',
+  'How do I rotate the TLS certificate on the gateway? It expires on 2025-04-01.',
+  'Thanks, that fixed it!',
+];
+
+const derivations = () => {
+  const wm = new SessionWorkingMemory();
+  return EXAMPLES.map((text) => deriveTurn(text, T, stampOf(text, 'w1024|0'), wm));
+};
+
+describe('the kept per-message derivations', () => {
+  it('work out entities, dates and intents from the kept text', () => {
+    const [server, , plan, , question] = derivations();
+    expect(server!.entities).toEqual(expect.arrayContaining(['ipv4:10.0.4.21']));
+    expect(server!.head).toBe(EXAMPLES[0]!.length);
+    expect(plan!.dates).toEqual(['2025-03-12']);
+    expect(question!.dates).toEqual(['2025-04-01']);
+    expect(question!.tags.length).toBeGreaterThan(0);
+  });
+
+  it('are pinned to DERIVATION_VERSION: a change of the rules needs a bump', () => {
+    const hash = hashString(JSON.stringify(derivations().map(({ stamp: _, ...rest }) => rest))).toString(36);
+    expect(
+      `${DERIVATION_VERSION}:${hash}`,
+      'The derivation of these examples changed: bump DERIVATION_VERSION in src/ui/controllers/derived-turns.ts ' +
+        '(kept records of the old rules are then worked out again) and pin the new version and hash here.',
+    ).toBe(PINNED);
+  });
+});
