@@ -121,7 +121,7 @@ async function main(): Promise<MemoryBench> {
       log(`run ${run} ${mode}: ${round(ms)} ms`);
     }
   }
-  // How many messages a load read from the kept derivations (all of them: none was worked out again).
+  // The kept derivation records (one per conversation).
   const check = await MemoryStore.open({ name, logger: quiet });
   const derivationsRead = (await check.listLayeredSide('derived')).size;
   await check.close();

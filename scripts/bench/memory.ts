@@ -23,7 +23,7 @@ console.log(`first prompt after a page load, derivations kept     p50 ${result.c
 console.log(`first prompt after a page load, everything worked out p50 ${result.coldRebuilt.p50} ms   [${result.coldRebuilt.samples.join(', ')}]   (the code before)`);
 console.log(`  ratio ${(result.coldRebuilt.p50 / result.coldKept.p50).toFixed(2)}×; the target (≤ 500 ms) needs the index itself restored, not rebuilt`);
 console.log(`regenerate, then the next prompt                     p50 ${result.regenerate.p50} ms   [${result.regenerate.samples.join(', ')}]   (target ≤ 50 ms)`);
-console.log(`JS heap after a cold build: ${result.heapMB ?? 'n/a'} MB; derivations kept: ${result.derivationsRead}`);
+console.log(`JS heap after a cold build: ${result.heapMB ?? 'n/a'} MB; derivation records kept: ${result.derivationsRead} (one per conversation)`);
 if (values.json) {
   console.log(
     JSON.stringify({

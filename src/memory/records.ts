@@ -188,7 +188,10 @@ export type MetaRecord =
    */
   | { key: `layered:${LayeredSideKind}:${string}`; data: unknown };
 
-/** `derived`: what the memory worked out from a turn (src/ui/controllers/derived-turns.ts), kept to skip doing it again. */
+/**
+ * `derived`: what the memory worked out from each turn of a conversation (src/ui/controllers/derived-turns.ts), one
+ * record per conversation, kept to skip doing it again.
+ */
 export type LayeredSideKind = 'session' | 'deprecated' | 'heat' | 'derived';
 
 export type MetaKey = MetaRecord['key'];

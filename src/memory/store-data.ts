@@ -29,12 +29,12 @@ export class StoreData {
       const turns = tx.objectStore('turns');
       const meta = tx.objectStore('meta');
       await meta.delete(layeredSideKey('session', sessionId));
+      await meta.delete(layeredSideKey('derived', sessionId));
       for (const key of await turns.index('by-session-seq').getAllKeys(IDBKeyRange.bound([sessionId, -Infinity], [sessionId, Infinity]))) {
         await turns.delete(key);
         // The layered memory's state of the turn goes with it.
         await meta.delete(layeredSideKey('deprecated', key));
         await meta.delete(layeredSideKey('heat', key));
-        await meta.delete(layeredSideKey('derived', key));
       }
       const removed: string[] = [];
       const chunkIds: string[] = [];

@@ -2,13 +2,14 @@
  * What the layered memory works out from each stored message (the part a prompt can hold, its entities and key
  * terms, the dates it names, its intent tags), kept in the store so a page load does not work it out again for
  * every message: at 10,000 messages that was most of the first reply's wait (the extraction alone runs ~0.3 ms a
- * message). A record is used only while its stamp matches the message as stored now, under the same derivation:
- * a changed text, another window or time zone, or a new version of the rules makes it a miss, worked out again.
+ * message). One record per conversation, by turn id. A message's entry is used only while its stamp matches the
+ * message as stored now, under the same derivation: a changed text, another window or time zone, or a new version
+ * of the rules makes it a miss, worked out again.
  *
  * Bump DERIVATION_VERSION whenever extraction, key terms, intent tags or the head rule change what they return:
- * records of an older version are then misses and are replaced as they are read. test/unit/layered/derived-turns.test.ts
- * pins the derivation of a set of examples to this version and fails when they change without a bump.
- */
+ * entries of an older version are then misses and are replaced as they are read.
+ * test/unit/layered/derived-turns.test.ts pins the derivation of a set of examples to this version and fails when
+ * they change without a bump. */
 import { hashString } from '../../memory/embedders/hash.ts';
 import type { WorkingMemoryPort } from '../../memory/layered/working-memory.ts';
 import { intentTags, type IntentTag } from '../../memory/retrieval/intent.ts';

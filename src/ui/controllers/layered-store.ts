@@ -30,6 +30,8 @@ const isSession = (v: unknown): v is SessionEntry =>
   isObject(v) && typeof v['sessionId'] === 'string' && typeof v['userId'] === 'string' && typeof v['lastAt'] === 'number' && Array.isArray(v['entities']);
 const isHeat = (v: unknown): v is HeatEntry => isObject(v) && typeof v['chances'] === 'number' && typeof v['recalls'] === 'number' && typeof v['missStreak'] === 'number';
 const isTime = (v: unknown): v is number => typeof v === 'number' && Number.isFinite(v);
+/** A conversation's kept derivations by turn id (each entry checked where it is used); anything else is none. */
+const derivedRecordOf = (v: unknown): Record<string, unknown> => (isObject(v) && !Array.isArray(v) ? v : {});
 
 /** Only records of the right shape: anything else (a hand-edited or damaged record) is as if never written. */
 function checked<T>(entries: Map<string, unknown>, valid: (v: unknown) => v is T): Map<string, T> {
@@ -144,8 +146,8 @@ export class ConversationChunkStore implements ChunkStore {
 
   /**
    * Every visible turn as the pipeline's record. What is worked out from each text comes from the store where a
-   * record of it matches (`derived-turns.ts`); the others are worked out, and their records written in the
-   * background, so the next load finds them.
+   * record of it matches (`derived-turns.ts`; one record per conversation, by turn id: a load reads 50 records, not
+   * 10,000); the others are worked out, and the records written in the background, so the next load finds them.
    */
   async listTurns(userId: string): Promise<TurnEntry[]> {
     if (userId !== LOCAL_USER) return [];
@@ -180,27 +182,34 @@ export class ConversationChunkStore implements ChunkStore {
     return out;
   }
 
-  /** A conversation's visible turns in the prompt's order, each derivation read from `known` or worked out. */
+  /**
+   * A conversation's visible turns in the prompt's order, each derivation read from the conversation's record in
+   * `known` or worked out. The record is written again (in the background) when something was worked out or it
+   * holds turns no longer shown, so it always covers exactly the conversation's visible turns.
+   */
   private async _sessionTurns(sessionId: string, side: SideData, known: Map<string, unknown>, exclude: ReadonlySet<string>): Promise<TurnEntry[]> {
     const turns = (await this._store.listTurns(sessionId)).filter(
       (t) => isVisibleTurn(t) && t.status !== 'streaming' && t.content !== '' && !exclude.has(t.id),
     );
-    const worked: LayeredSideEntry[] = [];
+    const stored = derivedRecordOf(known.get(sessionId));
+    const record: Record<string, DerivedTurn> = {};
+    let worked = 0;
     // The prompt's history follows this order: each reply after its question, even in interleaved old data.
     const out = groupExchanges(turns).map((t, i) => {
       const stamp = stampOf(t.content, this._setting);
-      const record = known.get(t.id);
+      const kept = stored[t.id];
       let derived: DerivedTurn;
-      if (isDerivedTurn(record) && record.stamp === stamp && record.head <= t.content.length) derived = record;
+      if (isDerivedTurn(kept) && kept.stamp === stamp && kept.head <= t.content.length) derived = kept;
       else {
         derived = deriveTurn(this._head(t.content), t.createdAt, stamp, this._wm);
-        worked.push({ kind: 'derived', id: t.id, data: derived });
+        worked++;
       }
+      record[t.id] = derived;
       return this._entry(t, i + 1, derived, side);
     });
-    this._derivations.read += out.length - worked.length;
-    this._derivations.worked += worked.length;
-    this._write(worked);
+    this._derivations.read += out.length - worked;
+    this._derivations.worked += worked;
+    if (worked > 0 || Object.keys(stored).length !== out.length) this._write([{ kind: 'derived', id: sessionId, data: record }]);
     return out;
   }
 

@@ -52,12 +52,14 @@ describe("the memory's per-message derivations in the store", () => {
 
   it('works out again only an edited text, a damaged record, or everything under another setting', async () => {
     const { store } = await fresh('derived-misses');
-    const { ids } = await seed(store);
+    const { sessionId, ids } = await seed(store);
     await chunkStore(store).listTurns(LOCAL_USER);
     await layeredWritesDone(store);
 
     await store.updateTurn(ids[0]!, { content: 'The staging database moved to MySQL 8 on 10.0.4.22.' });
-    await store.putLayeredSide([{ kind: 'derived', id: ids[2]!, data: { stamp: 'x', head: 'long' } }]);
+    // One entry of the conversation's record damaged.
+    const record = (await store.listLayeredSide('derived')).get(sessionId) as Record<string, unknown>;
+    await store.putLayeredSide([{ kind: 'derived', id: sessionId, data: { ...record, [ids[2]!]: { stamp: 'x', head: 'long' } } }]);
     const edited = chunkStore(store);
     const turns = await edited.listTurns(LOCAL_USER);
     expect(edited.derivations).toEqual({ read: 3, worked: 2 });
@@ -77,14 +79,17 @@ describe("the memory's per-message derivations in the store", () => {
     expect(short.every((t) => t.text.length <= 16)).toBe(true);
   });
 
-  it('deleting a conversation deletes its derivations', async () => {
+  it('are one record per conversation, and deleting a conversation deletes its record', async () => {
     const { store } = await fresh('derived-delete');
     const kept = await seed(store);
     const dropped = await seed(store);
     await chunkStore(store).listTurns(LOCAL_USER);
     await layeredWritesDone(store);
-    expect((await store.listLayeredSide('derived')).size).toBe(10);
+    // One record per conversation, holding each of its turns.
+    const records = await store.listLayeredSide('derived');
+    expect([...records.keys()].sort()).toEqual([kept.sessionId, dropped.sessionId].sort());
+    expect(Object.keys(records.get(kept.sessionId) as object).sort()).toEqual([...kept.ids].sort());
     await store.deleteSession(dropped.sessionId);
-    expect([...(await store.listLayeredSide('derived')).keys()].sort()).toEqual([...kept.ids].sort());
+    expect([...(await store.listLayeredSide('derived')).keys()]).toEqual([kept.sessionId]);
   });
 });
