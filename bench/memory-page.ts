@@ -12,9 +12,9 @@
  * - heap: the JS heap after a cold build (Chromium's performance.memory, with --enable-precise-memory-info).
  */
 import { openDB } from 'idb';
-import type { ImportTurnInput } from '../src/memory/import-turns.ts';
-import { deleteMemoryDB } from '../src/memory/db.ts';
-import { MemoryStore } from '../src/memory/store.ts';
+import type { ImportTurnInput } from '../src/memory/store/import-turns.ts';
+import { deleteMemoryDB } from '../src/memory/store/db.ts';
+import { MemoryStore } from '../src/memory/store/store.ts';
 import { prng } from '../src/shared/prng.ts';
 import { layeredWritesDone } from '../src/ui/controllers/layered-store.ts';
 import { MemoryPlanner } from '../src/ui/controllers/memory-planner.ts';

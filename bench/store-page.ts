@@ -10,14 +10,14 @@
  *   scan and voy's k-d tree, each checked against the other.
  */
 import { openDB } from 'idb';
-import { deleteMemoryDB } from '../src/memory/db.ts';
+import { deleteMemoryDB } from '../src/memory/store/db.ts';
 import { HASHED_NGRAM_DIMENSIONS } from '../src/memory/embedders/hashed-ngram.ts';
-import { FlatIndex } from '../src/memory/flat-index.ts';
-import type { ImportTurnInput } from '../src/memory/import-turns.ts';
-import { MemoryStore } from '../src/memory/store.ts';
-import type { IndexEntry, VectorIndex } from '../src/memory/vector-index.ts';
-import { VoyIndex } from '../src/memory/voy-index.ts';
-import { loadVoy } from '../src/memory/voy-loader.ts';
+import { FlatIndex } from '../src/memory/vector-index/flat-index.ts';
+import type { ImportTurnInput } from '../src/memory/store/import-turns.ts';
+import { MemoryStore } from '../src/memory/store/store.ts';
+import type { IndexEntry, VectorIndex } from '../src/memory/vector-index/vector-index.ts';
+import { VoyIndex } from '../src/memory/vector-index/voy-index.ts';
+import { loadVoy } from '../src/memory/vector-index/voy-loader.ts';
 import { prng } from '../src/shared/prng.ts';
 
 export interface Stat {

@@ -10,13 +10,13 @@
  * - warm: the same store reopened (a later visit): the manifest is fetched, no page file is, and the same steps.
  * - tokenizer: loading the Qwen tokenizer (done in parallel with the above by the widget; shown for reference).
  */
-import { deleteMemoryDB } from '../src/memory/db.ts';
-import type { MemoryStore } from '../src/memory/store.ts';
-import { MemoryStore as Store } from '../src/memory/store.ts';
+import { deleteMemoryDB } from '../src/memory/store/db.ts';
+import type { MemoryStore } from '../src/memory/store/store.ts';
+import { MemoryStore as Store } from '../src/memory/store/store.ts';
 import { qwenCounter } from '../src/ui/controllers/context-planner.ts';
 import { DocsMemoryBuilder } from '../src/widget/runtime/docs-memory.ts';
 import { parseDocsManifest, parseDocsPageFile } from '../src/docs-index/parse.ts';
-import type { DocInput } from '../src/memory/docs.ts';
+import type { DocInput } from '../src/memory/store/docs.ts';
 import { pageInput, syncDocsIndex, type DocsSyncResult } from '../src/widget/runtime/docs-sync.ts';
 import type { DocsOpenTiming, SyncBreakdown, WidgetDocsBench } from './widget-docs-types.ts';
 

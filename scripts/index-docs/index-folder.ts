@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { DEFAULT_MAX_BYTES, checkSize, decodeDocBytes } from '../../src/docs-index/decode.ts';
 import { DOCS_INDEX_VERSION, type DocsManifest, type DocsPageFile } from '../../src/docs-index/format.ts';
 import { buildDocsPage, publishedUrl } from '../../src/docs-index/page.ts';
-import type { TokenCount } from '../../src/memory/chunking.ts';
+import type { TokenCount } from '../../src/memory/store/chunking.ts';
 import type { Embedder } from '../../src/memory/embedders/embedder.ts';
 import { HashedNgramEmbedder } from '../../src/memory/embedders/hashed-ngram.ts';
 import { AssistantError } from '../../src/shared/errors.ts';

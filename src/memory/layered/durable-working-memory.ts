@@ -6,7 +6,7 @@
  * Sessions are named as the pipeline names them (`sessionKey(user, session)`); records carry the store's session
  * id, so deleting a conversation deletes its items.
  */
-import type { WorkingItemRecord } from '../records.ts';
+import type { WorkingItemRecord } from '../store/records.ts';
 import type { Extraction } from '../working-memory/types.ts';
 import type { Lang } from './labels.ts';
 import { sessionIdOf } from './session-key.ts';

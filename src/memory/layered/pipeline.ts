@@ -19,7 +19,7 @@ import { isBlank } from '../../context/sanitize.ts';
 import { MemoCounter, type TokenCounter } from '../../context/tokens.ts';
 import type { ChatMessage } from '../../engine/protocol.ts';
 import { AssistantError } from '../../shared/errors.ts';
-import { yieldToEventLoop } from '../memory-index.ts';
+import { yieldToEventLoop } from '../store/memory-index.ts';
 import { intentTags } from '../retrieval/intent.ts';
 import { keyTerms } from '../retrieval/key-terms.ts';
 import type { PackOptions } from '../retrieval/pack.ts';

@@ -10,11 +10,11 @@
  * the same arithmetic as the straightforward formula (test/unit/retrieval/bm25.test.ts checks them against a
  * reference scorer). Pure, no DOM.
  */
-import { TopK } from '../vector-index.ts';
+import { TopK } from '../vector-index/vector-index.ts';
 import { Bm25Scores } from './bm25-scores.ts';
 import { Postings } from './postings.ts';
 import { Interner } from '../../shared/interner.ts';
-import { kthLargest } from '../kth-largest.ts';
+import { kthLargest } from '../vector-index/kth-largest.ts';
 
 export { Bm25Scores };
 

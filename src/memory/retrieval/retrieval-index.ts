@@ -6,7 +6,7 @@
  */
 import { embedderKey, type Embedder } from '../embedders/embedder.ts';
 import { HashedNgramEmbedder } from '../embedders/hashed-ngram.ts';
-import { FlatIndex } from '../flat-index.ts';
+import { FlatIndex } from '../vector-index/flat-index.ts';
 import { Bm25Index } from './bm25.ts';
 import { intentTags, type IntentTag } from './intent.ts';
 import type { LineTable } from './line-text.ts';

@@ -6,9 +6,9 @@
  */
 import type { ReactiveController, ReactiveControllerHost } from 'lit';
 import { CHAT_DEFAULTS, type ChatResult } from '../../engine/protocol.ts';
-import type { ReplyWriter } from '../../memory/reply-writer.ts';
-import type { SentPart, TurnRecord } from '../../memory/records.ts';
-import type { MemoryStore } from '../../memory/store.ts';
+import type { ReplyWriter } from '../../memory/store/reply-writer.ts';
+import type { SentPart, TurnRecord } from '../../memory/store/records.ts';
+import type { MemoryStore } from '../../memory/store/store.ts';
 import { type AssistantError, isAbortError, toAssistantError } from '../../shared/errors.ts';
 import type { AppSettings } from '../data/settings.ts';
 import type { EngineController } from './engine-controller.ts';

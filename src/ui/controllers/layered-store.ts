@@ -7,9 +7,9 @@
  * (replaced by a regenerate or an edit) are left out. Docs are the store's docs namespace (imported Markdown
  * folders), each chunk named by its file path and heading.
  */
-import type { LayeredSideEntry } from '../../memory/layered-side.ts';
-import type { MemoryStore } from '../../memory/store.ts';
-import type { DocChunkRecord, TurnRecord } from '../../memory/records.ts';
+import type { LayeredSideEntry } from '../../memory/store/layered-side.ts';
+import type { MemoryStore } from '../../memory/store/store.ts';
+import type { DocChunkRecord, TurnRecord } from '../../memory/store/records.ts';
 import { InMemoryChunkStore, type ChunkStore, type DocEntry, type HeatEntry, type SessionEntry, type TurnEntry } from '../../memory/retrieval/records.ts';
 import type { WorkingMemoryPort } from '../../memory/layered/working-memory.ts';
 import { deriveTurn, isDerivedTurn, stampOf, type DerivedTurn } from './derived-turns.ts';

@@ -12,7 +12,7 @@ import type { LayeredReport } from '../../memory/layered/report.ts';
 import type { DurableWorkingMemory } from '../../memory/layered/durable-working-memory.ts';
 import { sessionKey } from '../../memory/layered/session-key.ts';
 import type { WmItem, WorkingMemoryPort } from '../../memory/layered/working-memory.ts';
-import type { MemoryStore } from '../../memory/store.ts';
+import type { MemoryStore } from '../../memory/store/store.ts';
 import { sectionBudgetsOf, type AppSettings } from '../data/settings.ts';
 import { LOCAL_USER } from '../data/visible-turns.ts';
 import { yieldToPage } from '../yield.ts';

@@ -8,8 +8,8 @@
 import { checkSize, decodeDocBytes } from '../../docs-index/decode.ts';
 import { chunkDoc, docKind } from '../../docs-index/page.ts';
 import { DocSkipError, type DocSkipReason } from '../../docs-index/skip.ts';
-import type { TokenCount } from '../../memory/chunking.ts';
-import type { MemoryStore } from '../../memory/store.ts';
+import type { TokenCount } from '../../memory/store/chunking.ts';
+import type { MemoryStore } from '../../memory/store/store.ts';
 import { isAbortError } from '../../shared/errors.ts';
 
 export interface DocsImportSkip {

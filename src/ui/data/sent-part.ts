@@ -3,7 +3,7 @@
  * chat says so on the message itself, and keeps the fact with the stored turn (it depends on the settings of the
  * moment, so it cannot be worked out again after a reload).
  */
-import type { SentPart } from '../../memory/records.ts';
+import type { SentPart } from '../../memory/store/records.ts';
 
 /** Worked out from a prompt's report where the widget's runtime can use it too. */
 export { sentPartOf } from '../../memory/layered/sent-part.ts';

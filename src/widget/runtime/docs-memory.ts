@@ -6,11 +6,11 @@
  */
 import type { TokenCounter } from '../../context/tokens.ts';
 import { LayeredMemory } from '../../memory/layered/pipeline.ts';
-import { yieldToEventLoop } from '../../memory/memory-index.ts';
-import type { DocChunkRecord } from '../../memory/records.ts';
+import { yieldToEventLoop } from '../../memory/store/memory-index.ts';
+import type { DocChunkRecord } from '../../memory/store/records.ts';
 import { InMemoryChunkStore } from '../../memory/retrieval/records.ts';
 import { RetrievalIndex } from '../../memory/retrieval/retrieval-index.ts';
-import type { MemoryStore } from '../../memory/store.ts';
+import type { MemoryStore } from '../../memory/store/store.ts';
 import type { DocSource, WidgetLang } from './types.ts';
 
 export interface DocsMemory {

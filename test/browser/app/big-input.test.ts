@@ -11,7 +11,7 @@
  */
 import { afterAll, describe, expect, it } from 'vitest';
 import { page, userEvent } from 'vitest/browser';
-import { MemoryStore } from '../../../src/memory/store.ts';
+import { MemoryStore } from '../../../src/memory/store/store.ts';
 import { freshStart, messageItems, mountApp, resetAppStorage, sendAndWait, shadow, unmountApp, waitReady } from './app-helpers.ts';
 import type { QwenChatApp } from '../../../src/ui/qwen-chat-app.ts';
 import { mixedProse } from '../../fixtures/mixed-prose.ts';

@@ -6,7 +6,7 @@
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { page, userEvent } from 'vitest/browser';
-import { MemoryStore } from '../../../src/memory/store.ts';
+import { MemoryStore } from '../../../src/memory/store/store.ts';
 import { SCRIPTED_ENDLESS_URL, SCRIPTED_REPLY, conversationTitles, deleteTestDatabase, freshStart, messageItems, messageTexts, mountApp, resetAppStorage, sendAndWait, unmountApp, waitReady } from './app-helpers.ts';
 
 beforeEach(() => freshStart());

@@ -7,7 +7,7 @@
  */
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { page, userEvent } from 'vitest/browser';
-import { MemoryStore } from '../../../src/memory/store.ts';
+import { MemoryStore } from '../../../src/memory/store/store.ts';
 import { EXPORT_FORMAT, IMPORT_MAX_BYTES, type ExportFile } from '../../../src/ui/data/export-format.ts';
 import { SCRIPTED_REPLY, conversationTitles, freshStart, mountApp, resetAppStorage, sendAndWait, unmountApp, waitReady } from './app-helpers.ts';
 

@@ -7,8 +7,8 @@
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { page, userEvent } from 'vitest/browser';
-import { MemoryStore } from '../../../src/memory/store.ts';
-import { exchangeLockName } from '../../../src/memory/tabs.ts';
+import { MemoryStore } from '../../../src/memory/store/store.ts';
+import { exchangeLockName } from '../../../src/memory/store/tabs.ts';
 import { LAST_SESSION_KEY } from '../../../src/ui/controllers/conversations-controller.ts';
 import type { QwenChatApp } from '../../../src/ui/qwen-chat-app.ts';
 import { SCRIPTED_REPLY, freshDbName, freshStart, messageItems, messageTexts, mountApp, resetAppStorage, unmountApp } from './app-helpers.ts';

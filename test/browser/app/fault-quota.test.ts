@@ -12,7 +12,7 @@ import { afterEach, beforeEach, expect, it } from 'vitest';
 import { page, userEvent } from 'vitest/browser';
 import { EXPORT_FORMAT } from '../../../src/ui/data/export-format.ts';
 import { changedStores, dumpDatabase } from '../fuzz/store-dump.ts';
-import type { TurnRecord } from '../../../src/memory/records.ts';
+import type { TurnRecord } from '../../../src/memory/store/records.ts';
 import { rawDB } from '../memory/helpers.ts';
 import { SCRIPTED_ENDLESS_URL, conversationTitles, freshStart, messageItems, messageTexts, mountApp, unmountApp } from './app-helpers.ts';
 import { appStorageWithRoom, randomText } from './quota-bucket.ts';

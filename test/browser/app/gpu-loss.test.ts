@@ -6,7 +6,7 @@
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { page, userEvent } from 'vitest/browser';
-import { MemoryStore } from '../../../src/memory/store.ts';
+import { MemoryStore } from '../../../src/memory/store/store.ts';
 import { mlcSourceAt } from '../../../src/engine/model-sources.ts';
 import type { QwenChatApp } from '../../../src/ui/qwen-chat-app.ts';
 import { GPU_REPLY, createGpuLossWorker } from '../engine/gpu-loss-script.ts';

@@ -4,7 +4,7 @@
  * Counted on the app's own store, in real Chromium.
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { MemoryStore } from '../../../src/memory/store.ts';
+import { MemoryStore } from '../../../src/memory/store/store.ts';
 import type { QwenChatApp } from '../../../src/ui/qwen-chat-app.ts';
 import { freshStart, messageItems, mountApp, resetAppStorage, sendAndWait, unmountApp } from './app-helpers.ts';
 

@@ -8,7 +8,7 @@
  */
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { page, userEvent } from 'vitest/browser';
-import { MemoryStore } from '../../../src/memory/store.ts';
+import { MemoryStore } from '../../../src/memory/store/store.ts';
 import { EXPORT_FORMAT } from '../../../src/ui/data/export-format.ts';
 import { SCRIPTED_ENDLESS_URL, SCRIPTED_REPLY, freshStart, messageItems, messageList, messageTexts, mountApp, resetAppStorage, sendAndWait, unmountApp, waitReady } from './app-helpers.ts';
 

@@ -3,8 +3,8 @@
  * database connection, BroadcastChannel and Web Locks), driven through its DOM as a user would.
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { MemoryStore } from '../../../src/memory/store.ts';
-import type { TurnRecord } from '../../../src/memory/records.ts';
+import { MemoryStore } from '../../../src/memory/store/store.ts';
+import type { TurnRecord } from '../../../src/memory/store/records.ts';
 import { LAST_SESSION_KEY } from '../../../src/ui/controllers/conversations-controller.ts';
 import type { QwenChatApp } from '../../../src/ui/qwen-chat-app.ts';
 import { SCRIPTED_REPLY, freshDbName, freshStart, resetAppStorage } from './app-helpers.ts';

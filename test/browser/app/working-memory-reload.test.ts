@@ -4,7 +4,7 @@
  * tab) reads it too; deleting the conversation deletes its items.
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { MemoryStore } from '../../../src/memory/store.ts';
+import { MemoryStore } from '../../../src/memory/store/store.ts';
 import { freshStart, messageItems, mountApp, resetAppStorage, sendAndWait, unmountApp } from './app-helpers.ts';
 
 beforeEach(() => freshStart());

@@ -7,8 +7,8 @@
  */
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { deleteMemoryDB } from '../../../src/memory/db.ts';
-import { MemoryStore } from '../../../src/memory/store.ts';
+import { deleteMemoryDB } from '../../../src/memory/store/db.ts';
+import { MemoryStore } from '../../../src/memory/store/store.ts';
 import { DataController } from '../../../src/ui/controllers/data-controller.ts';
 import { mutatedText } from '../../fixtures/fuzz/json-mutations.ts';
 import { described } from '../../fixtures/fuzz/text-mutations.ts';

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import type { MemoryStore } from '../../../src/memory/store.ts';
+import type { MemoryStore } from '../../../src/memory/store/store.ts';
 import { captureLogger, dbName, dropDB, openStore, rawDB } from './helpers.ts';
 
 async function countStaged(name: string): Promise<number> {

@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { SessionWorkingMemory } from '../../../src/memory/layered/working-memory.ts';
-import type { MemoryStore } from '../../../src/memory/store.ts';
+import type { MemoryStore } from '../../../src/memory/store/store.ts';
 import { ConversationChunkStore, layeredWritesDone } from '../../../src/ui/controllers/layered-store.ts';
 import { LOCAL_USER } from '../../../src/ui/data/visible-turns.ts';
 import { openStore } from './helpers.ts';

@@ -1,8 +1,8 @@
 /** Helpers for the memory store's tests in Chromium. */
 import { wrap, type IDBPDatabase } from 'idb';
-import { deleteMemoryDB } from '../../../src/memory/db.ts';
-import { MemoryStore, type MemoryStoreOptions } from '../../../src/memory/store.ts';
-import type { MemoryLogger } from '../../../src/memory/validate.ts';
+import { deleteMemoryDB } from '../../../src/memory/store/db.ts';
+import { MemoryStore, type MemoryStoreOptions } from '../../../src/memory/store/store.ts';
+import type { MemoryLogger } from '../../../src/memory/store/validate.ts';
 import { prng } from '../../../src/shared/prng.ts';
 export { prng };
 

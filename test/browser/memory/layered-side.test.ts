@@ -5,7 +5,7 @@
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import { SessionWorkingMemory } from '../../../src/memory/layered/working-memory.ts';
-import type { MemoryStore } from '../../../src/memory/store.ts';
+import type { MemoryStore } from '../../../src/memory/store/store.ts';
 import type { HeatEntry, SessionEntry } from '../../../src/memory/retrieval/records.ts';
 import { ConversationChunkStore, LAYERED_STORAGE_KEY, layeredWritesDone } from '../../../src/ui/controllers/layered-store.ts';
 import { LOCAL_USER } from '../../../src/ui/data/visible-turns.ts';

@@ -3,8 +3,8 @@
  * IndexedDB connection, BroadcastChannel and Web Locks. Removing the iframe kills it like closing a tab.
  * Commands arrive by postMessage; each reply carries the command's id.
  */
-import { MemoryStore } from '../../../src/memory/store.ts';
-import type { ReplyWriter } from '../../../src/memory/reply-writer.ts';
+import { MemoryStore } from '../../../src/memory/store/store.ts';
+import type { ReplyWriter } from '../../../src/memory/store/reply-writer.ts';
 
 export type PeerCommand =
   | { op: 'open'; name: string }

@@ -1,6 +1,6 @@
 import { cdp } from 'vitest/browser';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { MemoryStore } from '../../../src/memory/store.ts';
+import type { MemoryStore } from '../../../src/memory/store/store.ts';
 import { countAll, dbName, openStore, prng } from './helpers.ts';
 
 /** Chromium's per-origin quota, set through the DevTools protocol (undefined restores the real one). */

@@ -1,8 +1,8 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { EngineEmbedder } from '../../../src/memory/embedders/engine-embedder.ts';
 import { HashedNgramEmbedder } from '../../../src/memory/embedders/hashed-ngram.ts';
-import type { ReembedProgress } from '../../../src/memory/reembed.ts';
-import type { MemoryStore } from '../../../src/memory/store.ts';
+import type { ReembedProgress } from '../../../src/memory/store/reembed.ts';
+import type { MemoryStore } from '../../../src/memory/store/store.ts';
 import { dbName, dropDB, openStore, rawDB, sleep } from './helpers.ts';
 
 const names: string[] = [];

@@ -1,6 +1,6 @@
 /** Databases, stores and peer pages a test opens, all closed and dropped after each test. */
 import { afterEach } from 'vitest';
-import type { MemoryStore } from '../../../src/memory/store.ts';
+import type { MemoryStore } from '../../../src/memory/store/store.ts';
 import { dbName, dropDB, openStore } from './helpers.ts';
 import type { Peer } from './peer-client.ts';
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { MemoryStore } from '../../../src/memory/store.ts';
+import { MemoryStore } from '../../../src/memory/store/store.ts';
 import { captureLogger, countAll, dbName, openStore, rawDB } from './helpers.ts';
 import { scratch } from './scratch.ts';
 

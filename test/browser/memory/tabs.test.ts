@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { MemoryChange } from '../../../src/memory/store.ts';
+import type { MemoryChange } from '../../../src/memory/store/store.ts';
 import { sleep } from './helpers.ts';
 import { openPeer } from './peer-client.ts';
 import { scratch } from './scratch.ts';

@@ -1,8 +1,8 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { HashedNgramEmbedder } from '../../../src/memory/embedders/hashed-ngram.ts';
-import { FlatIndex } from '../../../src/memory/flat-index.ts';
-import { SCHEMA_VERSION } from '../../../src/memory/schema.ts';
-import type { MemoryStore } from '../../../src/memory/store.ts';
+import { FlatIndex } from '../../../src/memory/vector-index/flat-index.ts';
+import { SCHEMA_VERSION } from '../../../src/memory/store/schema.ts';
+import type { MemoryStore } from '../../../src/memory/store/store.ts';
 import { createV1Database, v1Contents } from '../../fixtures/memory-v1.ts';
 import { dbName, dropDB, openStore, rawDB } from './helpers.ts';
 

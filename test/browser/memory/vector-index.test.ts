@@ -1,10 +1,10 @@
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { HashedNgramEmbedder } from '../../../src/memory/embedders/hashed-ngram.ts';
-import { FlatIndex } from '../../../src/memory/flat-index.ts';
-import type { MemoryStore } from '../../../src/memory/store.ts';
-import { exactSearch, type IndexEntry, type VectorIndex } from '../../../src/memory/vector-index.ts';
-import { VoyIndex, type VoyModule } from '../../../src/memory/voy-index.ts';
-import { loadVoy } from '../../../src/memory/voy-loader.ts';
+import { FlatIndex } from '../../../src/memory/vector-index/flat-index.ts';
+import type { MemoryStore } from '../../../src/memory/store/store.ts';
+import { exactSearch, type IndexEntry, type VectorIndex } from '../../../src/memory/vector-index/vector-index.ts';
+import { VoyIndex, type VoyModule } from '../../../src/memory/vector-index/voy-index.ts';
+import { loadVoy } from '../../../src/memory/vector-index/voy-loader.ts';
 import { captureLogger, dbName, dropDB, openStore, prng, randomUnitVectors } from './helpers.ts';
 
 const DIMS = 256;

@@ -3,10 +3,10 @@
  * the store's embedder), their links, and the page's hash in a summary read without touching a chunk.
  */
 import { afterEach, describe, expect, it } from 'vitest';
-import { deleteMemoryDB } from '../../../src/memory/db.ts';
+import { deleteMemoryDB } from '../../../src/memory/store/db.ts';
 import { embedderKey } from '../../../src/memory/embedders/embedder.ts';
 import { HashedNgramEmbedder } from '../../../src/memory/embedders/hashed-ngram.ts';
-import { MemoryStore } from '../../../src/memory/store.ts';
+import { MemoryStore } from '../../../src/memory/store/store.ts';
 
 const names: string[] = [];
 const stores: MemoryStore[] = [];

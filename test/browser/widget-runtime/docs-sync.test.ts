@@ -5,8 +5,8 @@
  */
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import type { DocsManifest } from '../../../src/docs-index/format.ts';
-import { deleteMemoryDB } from '../../../src/memory/db.ts';
-import { MemoryStore } from '../../../src/memory/store.ts';
+import { deleteMemoryDB } from '../../../src/memory/store/db.ts';
+import { MemoryStore } from '../../../src/memory/store/store.ts';
 import { syncDocsIndex, type DocsSyncProgress } from '../../../src/widget/runtime/docs-sync.ts';
 import { fixtureDir, writeDocsIndex, removeFixtures, writeRaw, type FixturePage } from './docs-fixture.ts';
 

@@ -5,8 +5,8 @@
  * the next question stays on the CPU.
  */
 import { afterAll, afterEach, expect, it } from 'vitest';
-import { deleteMemoryDB } from '../../../src/memory/db.ts';
-import { MemoryStore } from '../../../src/memory/store.ts';
+import { deleteMemoryDB } from '../../../src/memory/store/db.ts';
+import { MemoryStore } from '../../../src/memory/store/store.ts';
 import { createWidgetRuntimeWith, type WidgetRuntimeImpl } from '../../../src/widget/runtime/index.ts';
 import { GPU_REPLY, createGpuLossWorker } from '../engine/gpu-loss-script.ts';
 import { SCRIPTED_MODEL_URL, SCRIPTED_REPLY } from '../engine/ui-script.ts';

@@ -4,8 +4,8 @@
  */
 import { afterAll, afterEach, expect, it } from 'vitest';
 import { TEST_MODEL_REPLY } from '../../../scripts/test-model/reply.ts';
-import { deleteMemoryDB } from '../../../src/memory/db.ts';
-import { MemoryStore } from '../../../src/memory/store.ts';
+import { deleteMemoryDB } from '../../../src/memory/store/db.ts';
+import { MemoryStore } from '../../../src/memory/store/store.ts';
 import { createWidgetRuntimeWith, type WidgetRuntimeImpl } from '../../../src/widget/runtime/index.ts';
 import { mixedProse } from '../../fixtures/mixed-prose.ts';
 import { fixtureDir, removeFixtures, writeDocsIndex } from './docs-fixture.ts';

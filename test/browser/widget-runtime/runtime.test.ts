@@ -6,9 +6,9 @@
  */
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { TEST_MODEL_REPLY } from '../../../scripts/test-model/reply.ts';
-import { deleteMemoryDB } from '../../../src/memory/db.ts';
+import { deleteMemoryDB } from '../../../src/memory/store/db.ts';
 import { LABELS } from '../../../src/memory/layered/labels.ts';
-import { MemoryStore } from '../../../src/memory/store.ts';
+import { MemoryStore } from '../../../src/memory/store/store.ts';
 import { createWidgetRuntimeWith, type WidgetRuntimeImpl } from '../../../src/widget/runtime/index.ts';
 import type { WidgetRuntimeConfig, WidgetStatus } from '../../../src/widget/runtime/types.ts';
 import { SCRIPTED_MODEL_URL, createScriptedUiWorker } from '../engine/ui-script.ts';

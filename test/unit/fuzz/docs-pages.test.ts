@@ -8,7 +8,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { chunkDoc } from '../../../src/docs-index/page.ts';
 import { DocSkipError } from '../../../src/docs-index/skip.ts';
-import { PART_MAX_TOKENS, type TokenCount } from '../../../src/memory/chunking.ts';
+import { PART_MAX_TOKENS, type TokenCount } from '../../../src/memory/store/chunking.ts';
 import { DOCS } from '../../fixtures/fuzz/docs-folder.ts';
 import { described, mutatedPage } from '../../fixtures/fuzz/text-mutations.ts';
 import { outcome, fuzzRuns } from '../../fixtures/fuzz/time-bound.ts';

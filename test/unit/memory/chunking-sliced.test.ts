@@ -3,7 +3,7 @@
  * as in one go, with the page given a turn every few milliseconds.
  */
 import { describe, expect, it } from 'vitest';
-import { countSliced, splitIntoParts, splitIntoPartsSliced, type TokenCount } from '../../../src/memory/chunking.ts';
+import { countSliced, splitIntoParts, splitIntoPartsSliced, type TokenCount } from '../../../src/memory/store/chunking.ts';
 import { mixedProse } from '../../fixtures/mixed-prose.ts';
 import { realCounter } from '../context/helpers.ts';
 

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { estimateTokens, exchangeText, splitIntoParts, type TokenCount } from '../../../src/memory/chunking.ts';
+import { estimateTokens, exchangeText, splitIntoParts, type TokenCount } from '../../../src/memory/store/chunking.ts';
 
 /** A counter where every character is a token, except that "ab" merges into one (joins may change counts). */
 const mergingCounter: TokenCount = { count: (text) => text.length - (text.match(/ab/g)?.length ?? 0) };

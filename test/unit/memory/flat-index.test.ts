@@ -1,8 +1,8 @@
 import fc from 'fast-check';
 import { describe, expect, it, vi } from 'vitest';
-import { BLOCK_ROWS, createInt8DotKernel, dotKernelBytes, rowByte } from '../../../src/memory/dot-kernel.ts';
-import { FlatIndex } from '../../../src/memory/flat-index.ts';
-import { dot, exactSearch, type IndexEntry, type SearchHit } from '../../../src/memory/vector-index.ts';
+import { BLOCK_ROWS, createInt8DotKernel, dotKernelBytes, rowByte } from '../../../src/memory/vector-index/dot-kernel.ts';
+import { FlatIndex } from '../../../src/memory/vector-index/flat-index.ts';
+import { dot, exactSearch, type IndexEntry, type SearchHit } from '../../../src/memory/vector-index/vector-index.ts';
 
 const vector = (dims: number): fc.Arbitrary<Float32Array> =>
   fc.array(fc.float({ min: -1, max: 1, noNaN: true, noDefaultInfinity: true }), { minLength: dims, maxLength: dims }).map((xs) => Float32Array.from(xs));

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { embedderKey } from '../../../src/memory/embedders/embedder.ts';
 import { HashedNgramEmbedder } from '../../../src/memory/embedders/hashed-ngram.ts';
 import { extractFeatures, featureKind, KIND } from '../../../src/memory/embedders/ngram-features.ts';
-import { dot } from '../../../src/memory/vector-index.ts';
+import { dot } from '../../../src/memory/vector-index/vector-index.ts';
 import { GOLDEN_FINGERPRINTS, GOLDEN_TEXTS, fingerprint } from '../../fixtures/embedder-golden.ts';
 
 const norm = (v: Float32Array): number => Math.sqrt(dot(v, v));

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { TopK } from '../../../src/memory/vector-index.ts';
+import { TopK } from '../../../src/memory/vector-index/vector-index.ts';
 
 describe('TopK', () => {
   it('keeps what a stable sort of everything would keep: the k best, best first, ties to the earlier item', () => {

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import type { TurnRecord } from '../../../src/memory/records.ts';
+import type { TurnRecord } from '../../../src/memory/store/records.ts';
 import { groupExchanges, withUnstored, type ExchangeTurn } from '../../../src/ui/data/exchanges.ts';
 import { exportMessages } from '../../../src/ui/data/export-format.ts';
 import { HIDDEN_TAG } from '../../../src/ui/data/visible-turns.ts';

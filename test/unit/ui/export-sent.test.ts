@@ -1,6 +1,6 @@
 /** Issue 15: an export keeps how much of a long message the model got, and an import brings it back. */
 import { describe, expect, it } from 'vitest';
-import type { TurnRecord } from '../../../src/memory/records.ts';
+import type { TurnRecord } from '../../../src/memory/store/records.ts';
 import { ImportError, buildExport, exportMessages, parseExport } from '../../../src/ui/data/export-format.ts';
 
 const turn = (id: string, role: TurnRecord['role'], content: string, extra: Partial<TurnRecord> = {}): TurnRecord => ({

@@ -4,10 +4,10 @@
  * Reading and writing in one transaction is what makes two tabs appending to one session safe: IndexedDB runs
  * overlapping read-write transactions one after the other, across connections.
  */
-import { AssistantError } from '../shared/errors.ts';
+import { AssistantError } from '../../shared/errors.ts';
 import { countSliced, exchangeText, splitIntoParts, splitIntoPartsSliced, type TextPart, type TokenCount } from './chunking.ts';
 import { writeTx, type WriteTx } from './db.ts';
-import type { Embedder } from './embedders/embedder.ts';
+import type { Embedder } from '../embedders/embedder.ts';
 import type { ChunkRecord, SentPart, TurnRecord } from './records.ts';
 import { yieldToEventLoop } from './memory-index.ts';
 import type { MemoryDatabase } from './schema.ts';

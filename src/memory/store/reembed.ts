@@ -5,9 +5,9 @@
  * the new embedder active (after checking nothing is missing — turns keep arriving meanwhile). One job at a
  * time across tabs (a Web Lock); a job cut by a closed tab resumes from where it was: staged vectors are kept.
  */
-import { AssistantError, abortedError } from '../shared/errors.ts';
+import { AssistantError, abortedError } from '../../shared/errors.ts';
 import { writeTx } from './db.ts';
-import { embedderKey, type Embedder } from './embedders/embedder.ts';
+import { embedderKey, type Embedder } from '../embedders/embedder.ts';
 import { yieldToEventLoop } from './memory-index.ts';
 import type { MetaRecord } from './records.ts';
 import type { MemoryDatabase } from './schema.ts';

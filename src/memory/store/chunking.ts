@@ -4,7 +4,7 @@
  * 400 tokens each, cut at paragraph, then sentence, then character boundaries. Parts are exact slices of the
  * turn: joined in order they give the turn's content back. Pure, no DOM.
  */
-import { newlineSegments } from '../context/tokens.ts';
+import { newlineSegments } from '../../context/tokens.ts';
 
 /** What the store needs of a tokenizer; the context engine's `TokenCounter` fits. */
 export interface TokenCount {

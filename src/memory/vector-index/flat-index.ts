@@ -15,7 +15,7 @@
  */
 import { BLOCK_ROWS, createInt8DotKernel, KERNEL_STEP, rowByte, type Int8DotKernel } from './dot-kernel.ts';
 import { TopK, type IndexEntry, type IndexSearchOptions, type SearchHit, type VectorIndex } from './vector-index.ts';
-import { Interner } from '../shared/interner.ts';
+import { Interner } from '../../shared/interner.ts';
 import { kthLargest } from './kth-largest.ts';
 
 const PAGE = 65_536;

@@ -9,7 +9,7 @@
  */
 import type { MemoryDatabase } from './schema.ts';
 import { activeVector, isChunkRecord, isDocChunkRecord, keepValid, type MemoryLogger } from './validate.ts';
-import { exactSearch, type IndexEntry, type Namespace, type SearchHit, type VectorIndex } from './vector-index.ts';
+import { exactSearch, type IndexEntry, type Namespace, type SearchHit, type VectorIndex } from '../vector-index/vector-index.ts';
 
 export type IndexFactory = (dimensions: number) => VectorIndex | Promise<VectorIndex>;
 

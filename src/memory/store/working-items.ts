@@ -2,7 +2,7 @@
  * Storage for working-memory items (entities, preferences, facts, dropped topics). What goes in and when is
  * decided elsewhere (src/memory/working-memory/); this is only durable, typed storage with expiry.
  */
-import { AssistantError } from '../shared/errors.ts';
+import { AssistantError } from '../../shared/errors.ts';
 import { newId, writeTx } from './db.ts';
 import type { WorkingItemRecord } from './records.ts';
 import type { MemoryDatabase } from './schema.ts';

@@ -7,7 +7,7 @@
  * by embedding. The two overlap: the next batch is prepared (chunked, embedded) while the browser commits the
  * current one.
  */
-import { AssistantError } from '../shared/errors.ts';
+import { AssistantError } from '../../shared/errors.ts';
 import { exchangeText, splitIntoParts } from './chunking.ts';
 import { newId, writeTx } from './db.ts';
 import type { ChunkRecord, SentPart, TurnRecord } from './records.ts';

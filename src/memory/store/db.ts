@@ -3,7 +3,7 @@
  * becomes `storage_full` (the transaction is aborted as a whole, so nothing is half-written).
  */
 import { wrap, type IDBPTransaction, type StoreNames } from 'idb';
-import { AssistantError } from '../shared/errors.ts';
+import { AssistantError } from '../../shared/errors.ts';
 import { watchTransactions } from './idle-close.ts';
 import { SCHEMA_VERSION, upgrade, type MemoryDatabase, type MemoryDB } from './schema.ts';
 

@@ -7,10 +7,10 @@
  * A docs index (`npm run index-docs`) brings its chunks with vectors, token counts and links already made: they
  * are stored as they are when the vectors are from the store's active embedder, and embedded here otherwise.
  */
-import { AssistantError } from '../shared/errors.ts';
+import { AssistantError } from '../../shared/errors.ts';
 import type { TokenCount } from './chunking.ts';
 import { writeTx, type WriteTx } from './db.ts';
-import type { Embedder } from './embedders/embedder.ts';
+import type { Embedder } from '../embedders/embedder.ts';
 import type { DocChunkMeta, DocChunkRecord, DocSummary } from './records.ts';
 import type { MemoryDatabase } from './schema.ts';
 import { isDocChunkRecord, isDocSummary, isVector } from './validate.ts';

@@ -8,12 +8,12 @@
  * the stored vectors exactly. Several tabs stay consistent through IndexedDB's transactions, a BroadcastChannel
  * and Web Locks (tabs.ts).
  */
-import { AssistantError } from '../shared/errors.ts';
+import { AssistantError } from '../../shared/errors.ts';
 import { estimateTokens, type TokenCount } from './chunking.ts';
 import { DEFAULT_DB_NAME, newId, openMemoryDB, writeTx } from './db.ts';
-import type { Embedder } from './embedders/embedder.ts';
-import { HashedNgramEmbedder } from './embedders/hashed-ngram.ts';
-import { FlatIndex } from './flat-index.ts';
+import type { Embedder } from '../embedders/embedder.ts';
+import { HashedNgramEmbedder } from '../embedders/hashed-ngram.ts';
+import { FlatIndex } from '../vector-index/flat-index.ts';
 import { MemoryIndex, type IndexFactory } from './memory-index.ts';
 import type { ChunkRecord, DocChunkRecord, SessionRecord, TurnRecord } from './records.ts';
 import { ReplyWriter } from './reply-writer.ts';
@@ -23,7 +23,7 @@ import { holdLock } from './tabs.ts';
 import { commitBatch, importBatches, ImportConflict, prepareBatch, validateImport, type ImportTurnInput, type PreparedBatch } from './import-turns.ts';
 import { appendTurnTx, updateTurnTx, type TurnPatch } from './turn-writes.ts';
 import { consoleLogger, isChunkRecord, isDocChunkRecord, isSessionRecord, isTurnRecord, keepValid, type MemoryLogger } from './validate.ts';
-import type { Namespace, SearchHit } from './vector-index.ts';
+import type { Namespace, SearchHit } from '../vector-index/vector-index.ts';
 import { StoreData } from './store-data.ts';
 
 export type { MemoryChange } from './store-runtime.ts';
@@ -90,7 +90,7 @@ function indexFactory(option: MemoryStoreOptions['index'], logger: MemoryLogger)
   if (typeof option === 'function') return option;
   if (option === 'voy') {
     return async (dimensions) => {
-      const [{ loadVoy }, { VoyIndex }] = await Promise.all([import('./voy-loader.ts'), import('./voy-index.ts')]);
+      const [{ loadVoy }, { VoyIndex }] = await Promise.all([import('../vector-index/voy-loader.ts'), import('../vector-index/voy-index.ts')]);
       return new VoyIndex(await loadVoy(), dimensions, { onWarning: (m, e) => logger.warn(m, e) });
     };
   }

@@ -6,7 +6,7 @@
  * count (another tab wrote, a crash skipped a save) they are recounted from the chunks in the background.
  */
 import { writeTx } from './db.ts';
-import { embedderKey, type Embedder } from './embedders/embedder.ts';
+import { embedderKey, type Embedder } from '../embedders/embedder.ts';
 import { yieldToEventLoop } from './memory-index.ts';
 import type { MemoryDatabase } from './schema.ts';
 import type { MemoryLogger } from './validate.ts';

@@ -6,7 +6,7 @@
  * quota) changes nothing stored: the store keeps the last write that fit, the whole text stays here for the next
  * try, and `flush`/`complete`/`interrupt` reject with the error (`storage_full`) so the caller can say so.
  */
-import { AssistantError } from '../shared/errors.ts';
+import { AssistantError } from '../../shared/errors.ts';
 import type { TurnRecord } from './records.ts';
 
 export interface ReplySink {
