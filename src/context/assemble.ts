@@ -7,14 +7,14 @@
  * message and is kept verbatim afterwards; given as a function, it is built for the messages it will follow, so
  * it can leave out what they already hold.
  */
-import type { ChatMessage } from '../engine/protocol.ts';
+import type { ChatMessage } from '../shared/chat.ts';
 import { AssistantError } from '../shared/errors.ts';
 import { computeBudget, historyRoom, inputRoom, sectionReport, type Budget } from './budget.ts';
 import { appendedPrefixTokens } from './chatml.ts';
 import { configKey, validateConfig, type ContextConfig } from './config.ts';
 import { buildInputMessage, type InputMessage } from './input.ts';
 import type { CompactionCause, ContextReport, PrefixReport, TurnReport } from './report.ts';
-import { isBlank, sanitizeText } from './sanitize.ts';
+import { isBlank, sanitizeText } from '../shared/sanitize.ts';
 import { exclusionReason, selectTurns } from './select.ts';
 import type { TokenCounter } from './tokens.ts';
 import { slideDraft, type Draft } from './slide.ts';

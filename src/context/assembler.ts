@@ -2,7 +2,7 @@
  * A small stateful wrapper for drivers (the chat UI, `bench:prefill`): call `next()` once per user turn with the
  * whole history so far; it keeps the state between calls.
  */
-import type { ChatMessage } from '../engine/protocol.ts';
+import type { ChatMessage } from '../shared/chat.ts';
 import { assemble, type AssembleResult, type ContextState } from './assemble.ts';
 import { DEFAULT_CONTEXT_CONFIG, validateConfig, type ContextConfig } from './config.ts';
 import type { TokenCounter } from './tokens.ts';

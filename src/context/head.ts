@@ -6,7 +6,7 @@
  * changes only the piece it falls in, so the first W tokens of the start are the whole text's, and a cut to at
  * most W tokens comes out the same.
  */
-import { sanitizeText } from './sanitize.ts';
+import { sanitizeText } from '../shared/sanitize.ts';
 import { newlineSegments, type TokenCounter } from './tokens.ts';
 
 /** Pieces beyond the window, so the piece a cut falls in (and any one it changes) is never among the first W. */

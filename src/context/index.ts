@@ -36,7 +36,7 @@ export {
   type PrefixReport,
   type TurnReport,
 } from './report.ts';
-export { isBlank, sanitizeText } from './sanitize.ts';
+export { isBlank, sanitizeText } from '../shared/sanitize.ts';
 export { selectTurns, type ExcludeReason, type IncludeReason, type Selection, type TurnReason } from './select.ts';
 export { CachedTokenCounter, type TextTokenizer, type TokenCounter, type TokenCounterStats } from './tokens.ts';
 export { cutToFit, fillUnits } from './truncate.ts';

@@ -3,11 +3,11 @@
  * memory), within the room the system message leaves. The input is never dropped: extras go first, then the
  * input itself is cut with a marker if it alone is too long.
  */
-import type { ChatMessage } from '../engine/protocol.ts';
+import type { ChatMessage } from '../shared/chat.ts';
 import { AssistantError } from '../shared/errors.ts';
 import type { ContextConfig } from './config.ts';
 import type { ExtrasStatus } from './report.ts';
-import { isBlank, sanitizeText } from './sanitize.ts';
+import { isBlank, sanitizeText } from '../shared/sanitize.ts';
 import type { TokenCounter } from './tokens.ts';
 import { cutToFit } from './truncate.ts';
 

@@ -2,7 +2,7 @@
  * The report that comes with every assembled prompt: tokens per section against the budget, every turn in or
  * out and why, and the prefix the engine is expected to have in its KV cache already.
  */
-import type { Role } from '../engine/protocol.ts';
+import type { Role } from '../shared/chat.ts';
 import type { Budget, SectionReport } from './budget.ts';
 import type { TurnReason } from './select.ts';
 

@@ -3,9 +3,9 @@
  * Key turns: assistant answers holding code; user turns that refer back, with the turn they point to and their
  * own answer. The result is a list of units in priority order; `truncate.ts` fills the budget with whole units.
  */
-import type { ChatMessage } from '../engine/protocol.ts';
+import type { ChatMessage } from '../shared/chat.ts';
 import type { ContextConfig, WordLists } from './config.ts';
-import { isBlank } from './sanitize.ts';
+import { isBlank } from '../shared/sanitize.ts';
 
 export type IncludeReason =
   /** The message being answered now. */

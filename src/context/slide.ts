@@ -10,7 +10,7 @@
  * low-water mark; then, only while over the prompt limit, the others, those that free the most net of what the
  * new block must carry again first; last, the newest exchange's memory block, then the exchange itself.
  */
-import type { ChatMessage } from '../engine/protocol.ts';
+import type { ChatMessage } from '../shared/chat.ts';
 import type { Budget } from './budget.ts';
 import type { InputMessage } from './input.ts';
 import type { TurnReport } from './report.ts';

@@ -2,7 +2,7 @@
  * Token counting. A `TextTokenizer` is the raw tokenizer (the real Qwen2.5 one, or a fake in tests);
  * `TokenCounter` wraps it with a cache by content so that each message is tokenized once, ever.
  */
-import type { ChatMessage, Role } from '../engine/protocol.ts';
+import type { ChatMessage, Role } from '../shared/chat.ts';
 
 /** The raw tokenizer: special-token strings in the text become their single ids. */
 export interface TextTokenizer {

@@ -2,7 +2,7 @@
  * Token-exact truncation: whole turns into a budget by priority, and — only for one message that alone exceeds
  * its room — a cut at a token boundary, preferably at a sentence end, never inside a character, with a marker.
  */
-import type { ChatMessage } from '../engine/protocol.ts';
+import type { ChatMessage } from '../shared/chat.ts';
 import { uncachedMessageTokens } from './chatml.ts';
 import { promptHead } from './head.ts';
 import type { ContextConfig } from './config.ts';

@@ -2,14 +2,10 @@
  * The one file both sides of the engine worker import: every request, its payload,
  * its result and the events it may emit, tied together in `RequestMap`.
  */
+import type { ChatMessage } from '../shared/chat.ts';
 import type { ErrorData } from '../shared/errors.ts';
 
-export type Role = 'system' | 'user' | 'assistant';
-
-export interface ChatMessage {
-  role: Role;
-  content: string;
-}
+export type { ChatMessage, Role } from '../shared/chat.ts';
 
 /** Which engine runs the model. `auto` picks WebGPU when the adapter is good enough. */
 export type BackendPreference = 'auto' | 'webgpu' | 'wasm';

@@ -5,7 +5,7 @@
  * A lost GPU device ends this backend: it reports `webgpu_unavailable`, and the handler drops it.
  */
 import type { ChatCompletionMessageParam } from '@mlc-ai/web-llm';
-import { sanitizeText } from '../../context/sanitize.ts';
+import { sanitizeText } from '../../shared/sanitize.ts';
 import { AssistantError, abortedError, isAbortError } from '../../shared/errors.ts';
 import { probeWebGpu } from '../probe-gpu.ts';
 import type { ChatMessage, ChatOptions, ChatResult, LoadPayload, LoadProgress, MlcModelSource } from '../protocol.ts';

@@ -9,8 +9,8 @@ import wasmUrl from '@wllama/wllama/esm/wasm/wllama.wasm?url';
 // files, so wllama never fetches it from its default CDN (jsDelivr), and it works offline where it is cached.
 import compatWasmUrl from '@wllama/wllama-compat/wasm/wllama.wasm?url';
 import compatWorkerUrl from '@wllama/wllama-compat/wasm/wllama.js?url';
-import { renderChatML } from '../../context/chatml.ts';
-import { sanitizeText } from '../../context/sanitize.ts';
+import { renderChatML } from '../../shared/chat.ts';
+import { sanitizeText } from '../../shared/sanitize.ts';
 import { AssistantError, abortedError, isAbortError } from '../../shared/errors.ts';
 import type { ChatMessage, ChatOptions, ChatResult, FinishReason, LoadPayload, LoadProgress } from '../protocol.ts';
 import type { Backend, BackendLoadInfo } from './backend.ts';

@@ -6,7 +6,7 @@
  * counts as held when each of its sentences already is), so nothing goes half.
  */
 import type { ChatMessage } from '../../engine/protocol.ts';
-import { sanitizeText } from '../../context/sanitize.ts';
+import { sanitizeText } from '../../shared/sanitize.ts';
 import type { TokenCounter } from '../../context/tokens.ts';
 import { docLine, recordLine, renderRetrieved, type DocLine, type RecordLine } from '../retrieval/render.ts';
 import type { SectionLabels } from './labels.ts';

@@ -15,7 +15,7 @@ import { sessionKey } from './session-key.ts';
 import { assemble, type ContextState } from '../../context/assemble.ts';
 import { GENERATION_PROMPT_TOKENS } from '../../context/chatml.ts';
 import { configKey, resolveConfig, type ContextConfig } from '../../context/config.ts';
-import { isBlank } from '../../context/sanitize.ts';
+import { isBlank } from '../../shared/sanitize.ts';
 import { MemoCounter, type TokenCounter } from '../../context/tokens.ts';
 import type { ChatMessage } from '../../engine/protocol.ts';
 import { AssistantError } from '../../shared/errors.ts';

@@ -8,7 +8,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { assemble, type AssembleResult, type ContextState } from '../../../src/context/assemble.ts';
 import { renderChatML } from '../../../src/context/chatml.ts';
 import { resolveConfig, type ContextConfig } from '../../../src/context/config.ts';
-import { sanitizeText } from '../../../src/context/sanitize.ts';
+import { sanitizeText } from '../../../src/shared/sanitize.ts';
 import type { CachedTokenCounter } from '../../../src/context/tokens.ts';
 import type { ChatMessage } from '../../../src/engine/protocol.ts';
 import { realCounter } from './helpers.ts';

@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { promptTokens, renderChatML } from '../../../src/context/chatml.ts';
 import { QWEN_TOKENS, createQwenTokenizer, toQwen25 } from '../../../src/context/qwen.ts';
-import { NEUTRALISER, QWEN_ADDED_TOKEN_STRINGS, isBlank, sanitizeText } from '../../../src/context/sanitize.ts';
+import { NEUTRALISER, QWEN_ADDED_TOKEN_STRINGS, isBlank, sanitizeText } from '../../../src/shared/sanitize.ts';
 import { CachedTokenCounter, MemoCounter, newlineSegments } from '../../../src/context/tokens.ts';
 import { AssistantError } from '../../../src/shared/errors.ts';
 import type { ChatMessage } from '../../../src/engine/protocol.ts';
