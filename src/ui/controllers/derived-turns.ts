@@ -9,7 +9,8 @@
  * Bump DERIVATION_VERSION whenever extraction, key terms, intent tags or the head rule change what they return:
  * entries of an older version are then misses and are replaced as they are read.
  * test/unit/layered/derived-turns.test.ts pins the derivation of a set of examples to this version and fails when
- * they change without a bump. */
+ * they change without a bump.
+ */
 import { hashString } from '../../memory/embedders/hash.ts';
 import type { WorkingMemoryPort } from '../../memory/layered/working-memory.ts';
 import { intentTags, type IntentTag } from '../../memory/retrieval/intent.ts';
