@@ -200,8 +200,9 @@ export class MemoryPlanner implements PromptPlanner {
         if (change.origin !== 'remote') return;
         if (change.type === 'working-items') durable.forget(change.sessionId ?? undefined);
         else if (change.type === 'session-deleted') this.forgetConversation(change.sessionId);
-        // Turns written there reach this memory in place, before the next prompt; a wipe there is a rebuild here.
-        else if (change.type === 'turns' && this._memory !== null && !this._stale) this._remote.add(change.sessionId);
+        // Turns written there reach this memory in place, before the next prompt (a build under way clears the set
+        // before it reads, so a write during its read is taken in after it); a wipe there is a rebuild here.
+        else if (change.type === 'turns') this._remote.add(change.sessionId);
         else if (change.type === 'everything-deleted') this.invalidate();
       });
     }
