@@ -23,6 +23,11 @@ export class Interner {
     return this._codes.get(name);
   }
 
+  /** Every string, by code (a copy). */
+  names(): string[] {
+    return [...this._names];
+  }
+
   name(code: number): string {
     return this._names[code]!;
   }

@@ -140,6 +140,21 @@ export class LayeredMemory {
     const turns = await this._o.store.listTurns(userId);
     const heat = await this._o.store.listHeat(turns.map((t) => t.id));
     this.index.load(turns, heat);
+    await this._loadGates(userId);
+  }
+
+  /**
+   * Start-up with an index restored from a snapshot (`options.index`, holding the user's turns already): only
+   * what the snapshot leaves to the records is read — each turn's heat and each session's gate state.
+   */
+  async restoreUser(userId: string): Promise<void> {
+    const memory = this.index.user(userId);
+    const heat = await this._o.store.listHeat([...memory.turns.keys()]);
+    for (const [id, h] of heat) memory.shard.setHeat(id, h);
+    await this._loadGates(userId);
+  }
+
+  private async _loadGates(userId: string): Promise<void> {
     for (const s of await this._o.store.listSessions(userId)) this._sessions.set(key(userId, s.sessionId), s);
   }
 

@@ -30,6 +30,29 @@ export interface Bm25Hit {
 }
 
 /** A query with its terms resolved to the index's term ids (terms the index lacks are left out). */
+/**
+ * Everything a `Bm25Index` holds, flat (typed arrays and string lists: structured-clone friendly), so that a
+ * snapshot restores the same index, slot for slot, without analysing a text again (index-snapshot.ts).
+ */
+export interface Bm25State {
+  k1: number;
+  b: number;
+  /** By slot (removed ones too): id, scope code, length, liveness; each document's distinct term ids, flat. */
+  ids: string[];
+  scopeOf: Int32Array;
+  length: Float64Array;
+  alive: Uint8Array;
+  docTermStarts: Int32Array;
+  docTerms: Int32Array;
+  scopes: string[];
+  /** By term id: the term, its postings (flat), its live document frequency. */
+  terms: string[];
+  postingStarts: Int32Array;
+  postingSlots: Int32Array;
+  postingTfs: Int32Array;
+  df: Int32Array;
+}
+
 export interface PreparedQuery {
   readonly ids: Int32Array;
   readonly weights: Float64Array;
@@ -90,6 +113,79 @@ export class Bm25Index {
 
   scopeCodeOf(slot: number): number {
     return this._scopeOf[slot]!;
+  }
+
+  /** The index as flat arrays (copies: the index may change right after). */
+  exportState(): Bm25State {
+    const slots = this._ids.length;
+    const docTermStarts = new Int32Array(slots + 1);
+    for (let s = 0; s < slots; s++) docTermStarts[s + 1] = docTermStarts[s]! + this._docTerms[s]!.length;
+    const docTerms = new Int32Array(docTermStarts[slots]!);
+    for (let s = 0; s < slots; s++) docTerms.set(this._docTerms[s]!, docTermStarts[s]!);
+    const termCount = this._postings.length;
+    const postingStarts = new Int32Array(termCount + 1);
+    for (let t = 0; t < termCount; t++) postingStarts[t + 1] = postingStarts[t]! + this._postings[t]!.length;
+    const postingSlots = new Int32Array(postingStarts[termCount]!);
+    const postingTfs = new Int32Array(postingStarts[termCount]!);
+    for (let t = 0; t < termCount; t++) {
+      const list = this._postings[t]!;
+      postingSlots.set(list.slots.subarray(0, list.length), postingStarts[t]!);
+      postingTfs.set(list.tfs.subarray(0, list.length), postingStarts[t]!);
+    }
+    return {
+      k1: this._k1,
+      b: this._b,
+      ids: [...this._ids],
+      scopeOf: this._scopeOf.slice(0, slots),
+      length: this._length.slice(0, slots),
+      alive: this._alive.slice(0, slots),
+      docTermStarts,
+      docTerms,
+      scopes: this._scopes.names(),
+      terms: [...this._termIds.keys()],
+      postingStarts,
+      postingSlots,
+      postingTfs,
+      df: this._df.slice(0, termCount),
+    };
+  }
+
+  /** The index a state describes; throws a RangeError for a state that does not hold together (damaged). */
+  static fromState(state: Bm25State): Bm25Index {
+    const index = new Bm25Index({ k1: state.k1, b: state.b });
+    checkBm25State(state);
+    const slots = state.ids.length;
+    index._growDocs(slots);
+    index._scopeOf.set(state.scopeOf);
+    index._length.set(state.length);
+    index._alive.set(state.alive);
+    for (const scope of state.scopes) index._scopes.code(scope);
+    for (let s = 0; s < slots; s++) {
+      const id = state.ids[s]!;
+      index._ids.push(id);
+      index._docTerms.push(state.docTerms.slice(state.docTermStarts[s]!, state.docTermStarts[s + 1]!));
+      if (state.alive[s] === 1) {
+        index._slots.set(id, s);
+        index._live += 1;
+        index._totalLength += state.length[s]!;
+      }
+    }
+    const termCount = state.terms.length;
+    index._df = new Int32Array(Math.max(64, termCount * 2 + 1));
+    index._df.set(state.df);
+    for (let t = 0; t < termCount; t++) {
+      index._termIds.set(state.terms[t]!, t);
+      const list = new Postings();
+      const from = state.postingStarts[t]!;
+      const count = state.postingStarts[t + 1]! - from;
+      if (count > 0) {
+        list.slots = state.postingSlots.slice(from, from + count);
+        list.tfs = state.postingTfs.slice(from, from + count);
+        list.length = count;
+      }
+      index._postings.push(list);
+    }
+    return index;
   }
 
   /** Adds (or replaces) a document. */
@@ -302,6 +398,28 @@ export class Bm25Index {
     alive.set(this._alive);
     this._alive = alive;
   }
+}
+
+/** Throws a RangeError unless every array of the state has its length and every reference is in range. */
+function checkBm25State(state: Bm25State): void {
+  const bad = (what: string): never => {
+    throw new RangeError(`damaged BM25 state: ${what}`);
+  };
+  const slots = state.ids.length;
+  const terms = state.terms.length;
+  if (!Number.isFinite(state.k1) || !Number.isFinite(state.b)) bad('parameters');
+  if (state.scopeOf.length !== slots || state.length.length !== slots || state.alive.length !== slots) bad('slot arrays');
+  if (state.docTermStarts.length !== slots + 1 || state.docTermStarts[slots] !== state.docTerms.length) bad('document terms');
+  if (state.postingStarts.length !== terms + 1 || state.postingStarts[terms] !== state.postingSlots.length) bad('postings');
+  if (state.postingTfs.length !== state.postingSlots.length || state.df.length !== terms) bad('term arrays');
+  if (new Set(state.terms).size !== terms) bad('duplicate terms');
+  for (let s = 0; s < slots; s++) {
+    if (state.docTermStarts[s]! > state.docTermStarts[s + 1]!) bad('document term order');
+    if (state.scopeOf[s]! < 0 || state.scopeOf[s]! >= state.scopes.length) bad('scope code');
+  }
+  for (let t = 0; t < terms; t++) if (state.postingStarts[t]! > state.postingStarts[t + 1]!) bad('posting order');
+  for (const tid of state.docTerms) if (tid < 0 || tid >= terms) bad('term id');
+  for (const slot of state.postingSlots) if (slot < 0 || slot >= slots) bad('posting slot');
 }
 
 /** From this k on, `best` selects instead of keeping a heap (the sentence search keeps 500 or so of thousands). */

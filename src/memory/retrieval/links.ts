@@ -16,6 +16,19 @@ export class SlotLinks {
     return slot < this._next.length ? this._next[slot]! : -1;
   }
 
+  /** Both directions as arrays (copies), for a snapshot. */
+  exportState(): { prev: Int32Array; next: Int32Array } {
+    return { prev: this._prev.slice(), next: this._next.slice() };
+  }
+
+  static fromState(state: { prev: Int32Array; next: Int32Array }): SlotLinks {
+    if (state.prev.length !== state.next.length) throw new RangeError('damaged links: lengths differ');
+    const links = new SlotLinks();
+    links._prev = Int32Array.from(state.prev);
+    links._next = Int32Array.from(state.next);
+    return links;
+  }
+
   /** Links `a` → `b` (either may be -1: the link is cut on the other side only). */
   link(a: number, b: number): void {
     this._reserve(Math.max(a, b) + 1);

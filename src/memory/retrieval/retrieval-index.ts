@@ -4,211 +4,45 @@
  * Built from the durable records (`ChunkStore`) at start-up and kept current by the pipeline (write-through),
  * the way the vector index is rebuilt from IndexedDB. Pure, no DOM: the same code serves Node and the browser.
  */
-import { embedderKey, type Embedder } from '../embedders/embedder.ts';
+import type { Embedder } from '../embedders/embedder.ts';
 import { HashedNgramEmbedder } from '../embedders/hashed-ngram.ts';
-import { FlatIndex } from '../vector-index/flat-index.ts';
-import { Bm25Index } from './bm25.ts';
 import { intentTags, type IntentTag } from './intent.ts';
-import type { LineTable } from './line-text.ts';
-import { splitPieces, type Piece } from './pieces.ts';
 import { SlotLinks } from './links.ts';
 import { isSelfStatement } from './persona.ts';
-import { LastMemo, type SharedSearch } from './search-memo.ts';
-import { NO_HEAT, type DocEntry, type HeatEntry, type TurnEntry } from './records.ts';
+import type { DocEntry, HeatEntry, TurnEntry } from './records.ts';
+import { Shard, type ShardState, type StoredVector } from './shard.ts';
 import { terms } from './text-terms.ts';
+
+export { Shard, type IndexedChunk, type ShardState, type StoredVector } from './shard.ts';
+
+/** A user's memory as flat data (`UserMemory.exportState`): turns without their text, which the shard keeps. */
+export interface UserMemoryState {
+  shard: ShardState;
+  /** In the order they were added. */
+  turns: Array<Omit<TurnEntry, 'text'>>;
+  sessions: Array<[string, string[]]>;
+  sessionTerms: Array<[string, string[]]>;
+  selfStatements: string[];
+  links: { prev: Int32Array; next: Int32Array };
+  edits: Array<[string, number]>;
+}
+
+/** The whole index as flat data; `docs` may be left out (a snapshot of the conversations only). */
+export interface RetrievalIndexState {
+  users: Array<[string, UserMemoryState]>;
+  docs: { shard: ShardState; entries: Array<Omit<DocEntry, 'text'> & { tags: IntentTag[] }> } | null;
+}
+
+/**
+ * The version of what the index works out from a text (its terms, sentences, vectors and tags): a saved index
+ * state (ui/controllers/index-snapshot.ts) of another version is not used. Bump it whenever text-terms.ts,
+ * pieces.ts, intent.ts, persona.ts or the built-in embedder's features change what they return;
+ * test/unit/retrieval/index-state.test.ts pins the analysis of a set of examples to it.
+ */
+export const INDEX_ANALYSIS_VERSION = 1;
 
 /** Date keys as lexical terms: "what did we do on 2024-03-05" meets a turn that said "tomorrow" the day before. */
 export const dateTerm = (iso: string): string => `@${iso}`;
-
-/** A chunk's vector as kept with it, and the embedder (`embedderKey`) that made it. */
-export interface StoredVector {
-  readonly embedder: string;
-  readonly vector: Float32Array;
-}
-
-/** The searchable form of one chunk: a turn, or a doc chunk. */
-export interface IndexedChunk {
-  readonly id: string;
-  /** Session id (conversation) or doc id (docs). */
-  readonly scope: string;
-  readonly text: string;
-  readonly pieces: readonly Piece[];
-  /** The text's distinct terms in first-occurrence order (cached: feedback reads them on every search). */
-  readonly textTerms: readonly string[];
-  /** The same terms as term ids of the turn index, in the same order. */
-  readonly textTermIds: Int32Array;
-  /**
-   * Each piece's distinct terms (its text's, in first-occurrence order) as term ids of the sentence index: a
-   * candidate's most informative sentence is chosen by their IDF.
-   */
-  readonly pieceTermIds: readonly Int32Array[];
-}
-
-/** A shard: the indexes of one namespace of one user (or of the docs). */
-export class Shard {
-  readonly turns = new Bm25Index();
-  readonly pieces = new Bm25Index();
-  readonly chunks = new Map<string, IndexedChunk>();
-  /** Read it here; write it through `setHeat`. */
-  readonly heat: ReadonlyMap<string, HeatEntry> = new Map<string, HeatEntry>();
-  /** By slot of `turns`: each chunk's misses in a row (from its heat), read for every candidate of every search. */
-  private readonly _missStreak: number[] = [];
-  private _heatRevision = 0;
-  /** By slot of the sentence index: the chunk a piece belongs to (its slot in `turns`), and which of its pieces it is. */
-  readonly pieceTurn: number[] = [];
-  readonly pieceIndex: number[] = [];
-  /**
-   * By slot of `turns`: the slot of the chunk's first piece in the sentence index, and how many it has (a chunk's
-   * pieces are added together, so their slots run on): a search reads them without touching the chunk object.
-   */
-  readonly firstPiece: number[] = [];
-  readonly pieceCount: number[] = [];
-  /** line-text.ts's cache of each chunk's lines, by slot of `turns` (a rewritten chunk's old slot lets go of it). */
-  readonly lineCaches: LineTable = [];
-  /** The last search that did not depend on its exclusions (see search-memo.ts). */
-  readonly searchMemo = new LastMemo<SharedSearch>();
-  private readonly _embedder: Embedder | null;
-  private readonly _vectors: FlatIndex | null;
-  /** Texts added so far: the embedder's statistics (and so a query's vector) change with each. */
-  private _version = 0;
-  private _queryVector: { text: string; version: number; vector: Float32Array | undefined } | null = null;
-
-  constructor(embedder: Embedder | null) {
-    this._embedder = embedder?.embedSync === undefined ? null : embedder;
-    this._vectors = this._embedder === null ? null : new FlatIndex(this._embedder.dimensions);
-  }
-
-  /**
-   * Indexes a chunk. `stored`: its vector as kept with it (a docs index ships each chunk's), used as it is when it
-   * comes from this shard's embedder at its width, so the text is not embedded again.
-   */
-  add(id: string, scope: string, text: string, extraTerms: readonly string[], stored?: StoredVector): IndexedChunk {
-    // A rewritten chunk: its old sentences go (the new text may have fewer), and its old text leaves the statistics.
-    const old = this.chunks.get(id);
-    if (old !== undefined) {
-      old.pieces.forEach((_, i) => this.pieces.remove(`${id}#${i}`));
-      this.lineCaches[this.turns.slotOf(id)!] = undefined;
-      this._embedder?.stats?.remove([old.text]);
-    }
-    const pieces = splitPieces(text);
-    const textTerms = terms(text);
-    const pieceTerms = pieces.map((p) => terms(p.text));
-    this.turns.add(id, scope, [...extraTerms, ...textTerms]);
-    const turnSlot = this.turns.slotOf(id)!;
-    this._missStreak[turnSlot] = this.heatOf(id).missStreak;
-    const pieceExtra = extraTerms.filter((t) => !t.startsWith('@'));
-    const pieceSlots = pieces.map((_, i) => {
-      this.pieces.add(`${id}#${i}`, scope, [...pieceExtra, ...pieceTerms[i]!]);
-      const slot = this.pieces.slotOf(`${id}#${i}`)!;
-      this.pieceTurn[slot] = turnSlot;
-      this.pieceIndex[slot] = i;
-      return slot;
-    });
-    this.firstPiece[turnSlot] = pieceSlots[0] ?? 0;
-    this.pieceCount[turnSlot] = pieceSlots.length;
-    const pieceTermIds = pieceTerms.map((list) => Int32Array.from(new Set(list), (t) => this.pieces.termIdOf(t)!));
-    const distinct = [...new Set(textTerms)];
-    const textTermIds = Int32Array.from(distinct, (t) => this.turns.termIdOf(t)!);
-    const chunk: IndexedChunk = { id, scope, text, pieces, textTerms: distinct, textTermIds, pieceTermIds };
-    this.chunks.set(id, chunk);
-    this._version += 1;
-    if (this._embedder !== null && this._vectors !== null) {
-      this._embedder.stats?.add([text]);
-      const usable = stored !== undefined && stored.embedder === embedderKey(this._embedder) && stored.vector.length === this._embedder.dimensions;
-      const [vector] = usable ? [stored.vector] : this._embedder.embedSync!([text], { purpose: 'document' });
-      if (vector !== undefined) this._vectors.add([{ id, scope, vector }]);
-    }
-    return chunk;
-  }
-
-  /**
-   * Takes a chunk out of every index (its postings, sentences, vector, statistics and heat), as if it had never
-   * been added: what a rebuild without it would hold, but for slot numbers. Returns false for an unknown id.
-   */
-  remove(id: string): boolean {
-    const chunk = this.chunks.get(id);
-    if (chunk === undefined) return false;
-    const slot = this.turns.slotOf(id)!;
-    chunk.pieces.forEach((_, i) => this.pieces.remove(`${id}#${i}`));
-    this.turns.remove(id);
-    this.lineCaches[slot] = undefined;
-    this._missStreak[slot] = 0;
-    this.firstPiece[slot] = 0;
-    this.pieceCount[slot] = 0;
-    this.chunks.delete(id);
-    (this.heat as Map<string, HeatEntry>).delete(id);
-    this._heatRevision += 1;
-    this._version += 1;
-    if (this._embedder !== null && this._vectors !== null) {
-      this._embedder.stats?.remove([chunk.text]);
-      this._vectors.remove([id]);
-    }
-    return true;
-  }
-
-  /** Changes so far: anything derived from the indexes is valid while this stays the same. */
-  get version(): number {
-    return this._version;
-  }
-
-  /** Vector search (empty when no synchronous embedder is configured). */
-  vectorSearch(text: string, k: number, allow: ((scope: string) => boolean) | undefined, scopes: readonly string[] | undefined): Map<string, number> {
-    const out = new Map<string, number>();
-    if (this._embedder === null || this._vectors === null || this._vectors.size === 0) return out;
-    const query = this._embed(text);
-    if (query === undefined) return out;
-    const options = scopes === undefined ? {} : { scopes };
-    for (const hit of this._vectors.search(query, k, options)) if (allow === undefined || allow(hit.scope)) out.set(hit.id, hit.score);
-    return out;
-  }
-
-  /**
-   * Cosines of chunks against a query vector, floored at 0, written into `out` (for candidates the vector search
-   * did not return: the reranker reads no cosine below 0, and the index answers those from its last scan's bounds
-   * where it can). Ids without a vector get none.
-   */
-  positiveCosines(ids: readonly string[], text: string, out: Map<string, number>): void {
-    if (this._embedder === null || this._vectors === null) return;
-    const query = this._embed(text);
-    if (query === undefined) return;
-    // In place: the same bits as max(0, dot(query, vector(id))), without copying each vector.
-    const scores = this._vectors.positiveDotsWith(ids, query);
-    ids.forEach((id, i) => {
-      if (scores[i] !== undefined) out.set(id, scores[i]);
-    });
-  }
-
-  /** The query's vector, embedded once per text while the shard is unchanged (a search asks for it twice or more). */
-  private _embed(text: string): Float32Array | undefined {
-    const cached = this._queryVector;
-    if (cached !== null && cached.text === text && cached.version === this._version) return cached.vector;
-    const [vector] = this._embedder!.embedSync!([text], { purpose: 'query' });
-    this._queryVector = { text, version: this._version, vector };
-    return vector;
-  }
-
-  /** Heat of a chunk (zeros until it has been a candidate). */
-  heatOf(id: string): HeatEntry {
-    return this.heat.get(id) ?? NO_HEAT;
-  }
-
-  /** `heatOf(id).missStreak` by the chunk's slot in `turns`. */
-  missStreakAt(slot: number): number {
-    return this._missStreak[slot] ?? 0;
-  }
-
-  setHeat(id: string, heat: HeatEntry): void {
-    (this.heat as Map<string, HeatEntry>).set(id, heat);
-    const slot = this.turns.slotOf(id);
-    if (slot !== undefined) this._missStreak[slot] = heat.missStreak;
-    this._heatRevision += 1;
-  }
-
-  /** Changes with every heat update (a ranking remembered for a query is stale after one). */
-  get heatRevision(): number {
-    return this._heatRevision;
-  }
-}
 
 export interface RetrievalIndexOptions {
   /** A synchronous embedder per shard (its IDF statistics are per shard, so users never share them). */
@@ -237,6 +71,47 @@ export class UserMemory {
 
   constructor(embedder: Embedder | null) {
     this.shard = new Shard(embedder);
+  }
+
+  /** The memory as flat data (copies). */
+  exportState(): UserMemoryState {
+    return {
+      shard: this.shard.exportState(),
+      turns: [...this.turns.values()].map(({ text: _text, ...rest }) => rest),
+      sessions: [...this.sessions].map(([id, order]) => [id, [...order]]),
+      sessionTerms: [...this.sessionTerms].map(([id, set]) => [id, [...set]]),
+      selfStatements: [...this.selfStatements],
+      links: this.links.exportState(),
+      edits: [...this._edits],
+    };
+  }
+
+  /** The memory a state describes (see `Shard.fromState`); throws a RangeError for one that does not hold together. */
+  static fromState(state: UserMemoryState, embedder: Embedder | null): UserMemory {
+    const memory = new UserMemory(null);
+    const shard = Shard.fromState(state.shard, embedder);
+    (memory as { shard: Shard }).shard = shard;
+    for (const entry of state.turns) {
+      const chunk = shard.chunks.get(entry.id);
+      if (chunk === undefined) throw new RangeError(`damaged memory state: turn ${entry.id} has no chunk`);
+      const turn: TurnEntry = { ...entry, text: chunk.text };
+      memory.turns.set(turn.id, turn);
+      if (turn.deprecatedAt !== undefined) memory.deprecated.add(turn.id);
+      memory._turnAt[shard.turns.slotOf(turn.id)!] = turn;
+    }
+    for (const [sessionId, order] of state.sessions) {
+      memory.sessions.set(sessionId, [...order]);
+      order.forEach((id, i) => {
+        if (!memory.turns.has(id)) throw new RangeError(`damaged memory state: session ${sessionId} lists ${id}`);
+        memory._position.set(id, i);
+      });
+    }
+    if (memory._position.size !== memory.turns.size) throw new RangeError('damaged memory state: turns outside the sessions');
+    for (const [sessionId, list] of state.sessionTerms) memory.sessionTerms.set(sessionId, new Set(list));
+    for (const id of state.selfStatements) memory.selfStatements.add(id);
+    (memory as { links: SlotLinks }).links = SlotLinks.fromState(state.links);
+    for (const [sessionId, count] of state.edits) memory._edits.set(sessionId, count);
+    return memory;
   }
 
   add(turn: TurnEntry): void {
@@ -361,6 +236,40 @@ export class RetrievalIndex {
   constructor(options: RetrievalIndexOptions = {}) {
     this._createEmbedder = options.createEmbedder ?? (() => new HashedNgramEmbedder());
     this.docs = new Shard(this._createEmbedder());
+  }
+
+  /** The index as flat data (copies); `docs: false` leaves the docs out. */
+  exportState(options: { docs?: boolean } = {}): RetrievalIndexState {
+    return {
+      users: [...this._users].map(([id, memory]) => [id, memory.exportState()]),
+      docs:
+        options.docs === false
+          ? null
+          : { shard: this.docs.exportState(), entries: [...this.docEntries.values()].map(({ text: _text, ...rest }) => ({ ...rest, tags: [...this.docTagsAt(this.docs.turns.slotOf(rest.id)!)] })) },
+    };
+  }
+
+  /**
+   * The index a state describes, with `options`' embedders (the ones its vectors came from); without docs in the
+   * state, the docs shard starts empty. Throws a RangeError for a state that does not hold together.
+   */
+  static fromState(state: RetrievalIndexState, options: RetrievalIndexOptions = {}): RetrievalIndex {
+    const index = new RetrievalIndex(options);
+    for (const [userId, memoryState] of state.users) index._users.set(userId, UserMemory.fromState(memoryState, index._createEmbedder()));
+    if (state.docs !== null) {
+      const docs = Shard.fromState(state.docs.shard, index._createEmbedder());
+      (index as { docs: Shard }).docs = docs;
+      for (const { tags, ...entry } of state.docs.entries) {
+        const chunk = docs.chunks.get(entry.id);
+        const slot = docs.turns.slotOf(entry.id);
+        if (chunk === undefined || slot === undefined) throw new RangeError(`damaged docs state: ${entry.id} is not indexed`);
+        const doc: DocEntry = { ...entry, text: chunk.text };
+        index.docEntries.set(doc.id, doc);
+        index._docAt[slot] = doc;
+        index._docTagsAt[slot] = tags;
+      }
+    }
+    return index;
   }
 
   user(userId: string): UserMemory {

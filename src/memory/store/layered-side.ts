@@ -26,6 +26,12 @@ export async function putLayeredSide(db: MemoryDatabase, entries: readonly Layer
   });
 }
 
+/** One entry, or undefined. */
+export async function getLayeredSide(db: MemoryDatabase, kind: LayeredSideKind, id: string): Promise<unknown> {
+  const record = await db.get('meta', layeredSideKey(kind, id));
+  return record !== undefined && 'data' in record ? record.data : undefined;
+}
+
 /** Every entry of a kind, by id. */
 export async function listLayeredSide(db: MemoryDatabase, kind: LayeredSideKind): Promise<Map<string, unknown>> {
   const prefix = `layered:${kind}:`;

@@ -16,6 +16,11 @@ export interface SessionRecord {
   updatedAt: number;
   /** The last sequence number given to a turn; the next turn gets lastSeq + 1 in the same transaction. */
   lastSeq: number;
+  /**
+   * Counts the writes to the session's turns (append, import, rewrite, hide, status), in their transactions: an
+   * index saved with the counts it covered knows which conversations changed since (absent: 0, as written before).
+   */
+  rev?: number;
 }
 
 export interface TurnRecord {
@@ -192,6 +197,7 @@ export type MetaRecord =
  * `derived`: what the memory worked out from each turn of a conversation (src/ui/controllers/derived-turns.ts), one
  * record per conversation, kept to skip doing it again.
  */
-export type LayeredSideKind = 'session' | 'deprecated' | 'heat' | 'derived';
+/** `snapshot`: the retrieval index's saved state (one record, `index`; see ui/controllers/index-snapshot.ts). */
+export type LayeredSideKind = 'session' | 'deprecated' | 'heat' | 'derived' | 'snapshot';
 
 export type MetaKey = MetaRecord['key'];

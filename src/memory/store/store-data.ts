@@ -2,7 +2,7 @@
  * The store's housekeeping half: deleting (a session, a doc, everything), retrieval statistics, switching the
  * embedder, working-memory items and doc chunks. `MemoryStore` (store.ts) adds sessions, turns and search.
  */
-import { layeredSideKey, listLayeredSide, putLayeredSide, type LayeredSideEntry } from './layered-side.ts';
+import { getLayeredSide, layeredSideKey, listLayeredSide, putLayeredSide, type LayeredSideEntry } from './layered-side.ts';
 import type { LayeredSideKind } from './records.ts';
 import { writeTx } from './db.ts';
 import { deleteDocTx, listDocSummaries, putDocsTx, type DocInput } from './docs.ts';
@@ -132,6 +132,10 @@ export class StoreData {
 
   listLayeredSide(kind: LayeredSideKind): Promise<Map<string, unknown>> {
     return listLayeredSide(this._rt.db(), kind);
+  }
+
+  getLayeredSide(kind: LayeredSideKind, id: string): Promise<unknown> {
+    return getLayeredSide(this._rt.db(), kind, id);
   }
 
   // Working memory -------------------------------------------------------------------------------------------

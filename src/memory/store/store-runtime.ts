@@ -381,6 +381,8 @@ export class StoreRuntime {
   async close(): Promise<void> {
     if (this._db === null) return;
     this._closing = true;
+    // Listeners stop scheduling work on this store (a background save of the retrieval index).
+    this._emit({ type: 'closed', origin: 'local' });
     await this._embedQueue;
     await this.stats.persist(this._embedder).catch(() => undefined);
     // Not while a write (a stopped reply being saved) still runs: see idle-close.ts.

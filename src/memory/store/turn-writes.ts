@@ -62,7 +62,7 @@ export async function takeSeq(tx: Tx, sessionId: string, now: number): Promise<n
   const session: unknown = await tx.objectStore('sessions').get(sessionId);
   if (!isSessionRecord(session)) throw new AssistantError('invalid_input', `There is no session ${sessionId}.`);
   const seq = session.lastSeq + 1;
-  await tx.objectStore('sessions').put({ ...session, lastSeq: seq, updatedAt: now });
+  await tx.objectStore('sessions').put({ ...session, lastSeq: seq, updatedAt: now, rev: (session.rev ?? 0) + 1 });
   return seq;
 }
 
@@ -287,9 +287,11 @@ export async function updateTurnTx(
       // are, and a long turn is not split again inside the transaction.
       const same = patch.content === undefined && status === existing.status;
       const changes = turn.status === 'streaming' || same ? emptyChanges() : await writeTurnChunks(tx, ctx, turn, ahead);
-      if (turn.status !== 'streaming' && options.touchSession !== false) {
+      // A reply still streaming is in no index; any other write is counted (`SessionRecord.rev`).
+      if (turn.status !== 'streaming' || existing.status !== 'streaming') {
         const session: unknown = await tx.objectStore('sessions').get(turn.sessionId);
-        if (isSessionRecord(session)) await tx.objectStore('sessions').put({ ...session, updatedAt: ctx.now });
+        const touched = turn.status !== 'streaming' && options.touchSession !== false;
+        if (isSessionRecord(session)) await tx.objectStore('sessions').put({ ...session, ...(touched ? { updatedAt: ctx.now } : {}), rev: (session.rev ?? 0) + 1 });
       }
       return { turn, changes };
     },

@@ -115,6 +115,19 @@ export class FlatIndex implements VectorIndex {
     }
   }
 
+  /**
+   * Every row in row order, as `add` takes them back (a snapshot: `add` of these rows into an empty index gives
+   * the same rows in the same order). The vectors are one copied block, `dimensions` per row.
+   */
+  exportRows(): { ids: string[]; scopes: string[]; vectors: Float32Array } {
+    const n = this._ids.length;
+    return {
+      ids: [...this._ids],
+      scopes: this._ids.map((_, slot) => this._scopes.name(this._scopeOfSlot[slot]!)),
+      vectors: this._vectors.slice(0, n * this.dimensions),
+    };
+  }
+
   remove(ids: readonly string[]): void {
     this._writes += 1;
     for (const id of ids) {

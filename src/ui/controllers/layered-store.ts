@@ -159,6 +159,11 @@ export class ConversationChunkStore implements ChunkStore {
     return out;
   }
 
+  /** Every void mark as stored (turn id → when), for a memory restored from a saved index. */
+  async deprecations(): Promise<ReadonlyMap<string, number>> {
+    return (await this._sideData()).deprecated;
+  }
+
   /**
    * Conversations as stored now, for a memory that takes them in place (another tab wrote to them): each one's
    * turns as `listTurns` gives them, their heat and its gate state, read again from the store (the other tab may

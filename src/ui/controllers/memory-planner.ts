@@ -16,6 +16,7 @@ import type { MemoryStore } from '../../memory/store/store.ts';
 import { sectionBudgetsOf, type AppSettings } from '../data/settings.ts';
 import { LOCAL_USER } from '../data/visible-turns.ts';
 import { yieldToPage } from '../yield.ts';
+import type { SnapshotKeeper } from './snapshot-keeper.ts';
 
 /** The memory pipeline and its vocabularies load with the first message, not with the page. */
 const loadPipeline = () =>
@@ -24,9 +25,11 @@ const loadPipeline = () =>
     import('../../memory/layered/durable-working-memory.ts'),
     import('../../memory/retrieval/retrieval-index.ts'),
     import('./layered-store.ts'),
+    import('./snapshot-keeper.ts'),
     // The tokenizer library and the context engine come with it.
     import('./context-planner.ts').then((m) => m.qwenCounter()),
     import('../../context/head.ts'),
+    import('./index-snapshot.ts'),
   ]);
 
 export interface PlanRequest {
@@ -93,11 +96,43 @@ export class MemoryPlanner implements PromptPlanner {
   /** Conversations another tab wrote to since the last prompt: taken in again, in place, before the next one. */
   private readonly _remote = new Set<string>();
   private _headSliced: (text: string) => Promise<string> = (text) => Promise.resolve(text);
+  /** Saves the memory's index in the background (and knows what each conversation in it reflects). */
+  private _keeper: SnapshotKeeper | null = null;
+  private _snapshotKey = '';
 
   constructor(private readonly _deps: () => { store: Promise<MemoryStore>; settings: AppSettings }) {}
 
+  /** Saves the memory's index now, rather than after the quiet time (tests, benchmarks, a page about to close). */
+  async saveIndexNow(): Promise<void> {
+    await this._keeper?.saveNow();
+  }
+
+  /** Index saves done so far, whether the last memory came from a saved index, and what it read again. */
+  get indexStats(): { saves: number; restored: boolean; readAgain: readonly string[] } {
+    return { saves: this._keeper?.saves ?? 0, ...this._lastStart };
+  }
+  private _lastStart: { restored: boolean; readAgain: readonly string[] } = { restored: false, readAgain: [] };
+
+  /** Builds (or restores) the memory now, before the first message needs it. */
+  async warm(): Promise<void> {
+    if (this._remote.size > 0 && this._current()) await this._takeRemote();
+    await this._ready(null);
+  }
+
+  /**
+   * The prompt a message would get, with nothing kept: no turn, heat or working memory is written (tests and
+   * benchmarks compare memories with it).
+   */
+  async probe(sessionId: string, text: string, time: number): Promise<ChatMessage[]> {
+    await this.warm();
+    await this._durable!.load(sessionKey(LOCAL_USER, sessionId));
+    const result = await this._memory!.handleUserMessage({ userId: LOCAL_USER, sessionId, text, time }, { commit: false });
+    return result.messages;
+  }
+
   invalidate(): void {
     this._stale = true;
+    this._keeper?.cancel();
     // An import or another tab changed what is stored: working memory is read again too.
     this._durable?.forget();
   }
@@ -105,7 +140,10 @@ export class MemoryPlanner implements PromptPlanner {
   forgetConversation(sessionId: string): void {
     this._durable?.forget(sessionId);
     // A memory that is rebuilt anyway (stale) reads the store without it.
-    if (this._memory !== null && !this._stale) this._memory.forgetSession(LOCAL_USER, sessionId);
+    if (this._memory !== null && !this._stale) {
+      this._memory.forgetSession(LOCAL_USER, sessionId);
+      this._keeper?.gone(sessionId);
+    }
   }
 
   async plan(request: PlanRequest): Promise<PlannedPrompt> {
@@ -125,6 +163,7 @@ export class MemoryPlanner implements PromptPlanner {
       time: request.turn.time,
       id: request.turn.id,
     });
+    this._keeper?.changed(request.sessionId);
     // What the message taught is stored before the reply starts. A failed write (a full disk) costs this prompt
     // nothing: the state stays in the page and is written with the next message.
     await this._durable!.save(wmKey).catch((error: unknown) => console.warn('[memory] saving working memory failed', error));
@@ -141,6 +180,7 @@ export class MemoryPlanner implements PromptPlanner {
   async recordReply(sessionId: string, turnId: string, text: string, time: number): Promise<void> {
     if (this._memory === null || this._stale || text === '') return;
     await this._memory.recordReply({ userId: LOCAL_USER, sessionId, text, time, id: turnId });
+    this._keeper?.changed(sessionId);
   }
 
   /**
@@ -153,6 +193,7 @@ export class MemoryPlanner implements PromptPlanner {
     if (!request.again) return this._ready(null);
     if (this._current()) {
       this._memory!.forgetTurns(LOCAL_USER, request.sessionId, [request.turn.id, ...(request.replaced ?? [])]);
+      this._keeper?.changed(request.sessionId);
       return this._memory!;
     }
     return this._ready(new Set([request.turn.id]));
@@ -163,10 +204,14 @@ export class MemoryPlanner implements PromptPlanner {
     const memory = this._memory!;
     const sessionIds = [...this._remote];
     this._remote.clear();
+    const store = await this._deps().store;
+    const { sessionStamps } = await import('./index-snapshot.ts');
+    const stamps = sessionStamps(await store.listSessions());
     const records = await this._chunkStore!.sessionRecords(sessionIds);
     // Rebuilt meanwhile: the new memory read the store as it is now.
     if (this._memory !== memory || this._stale) return;
     for (const [sessionId, { turns, heat, gate }] of records) memory.replaceSession(LOCAL_USER, sessionId, turns, heat, gate);
+    this._keeper?.readAgain(stamps, sessionIds);
   }
 
   /** Whether the memory built last still holds for the current settings and data. */
@@ -184,10 +229,8 @@ export class MemoryPlanner implements PromptPlanner {
     const { store: storePromise, settings } = this._deps();
     const key = this._settingsKey();
     if (this._current() && exclude === null) return this._memory!;
-    const [store, [{ LayeredMemory }, { DurableWorkingMemory }, { RetrievalIndex }, { ConversationChunkStore }, counter, { promptHead, promptHeadSliced }]] = await Promise.all([
-      storePromise,
-      loadPipeline(),
-    ]);
+    const [store, [{ LayeredMemory }, { DurableWorkingMemory }, { RetrievalIndex }, { ConversationChunkStore }, { SnapshotKeeper, restoreMemory }, counter, { promptHead, promptHeadSliced }, snapshots]] =
+      await Promise.all([storePromise, loadPipeline()]);
     if (this._durable === null || this._wmStore !== store) {
       this._unsubscribe?.();
       this._wmStore = store;
@@ -197,6 +240,8 @@ export class MemoryPlanner implements PromptPlanner {
       // Another tab's message changed a session's working memory: read it again. A conversation deleted in
       // another tab leaves the memory as one deleted here does.
       this._unsubscribe = store.subscribe((change) => {
+        // A closed store takes no save (a new one is opened for the next page or settings).
+        if (change.type === 'closed') this._keeper?.cancel();
         if (change.origin !== 'remote') return;
         if (change.type === 'working-items') durable.forget(change.sessionId ?? undefined);
         else if (change.type === 'session-deleted') this.forgetConversation(change.sessionId);
@@ -212,24 +257,40 @@ export class MemoryPlanner implements PromptPlanner {
     this._head = (text) => promptHead(text, window, counter);
     this._headSliced = (text) => promptHeadSliced(text, window, counter, yieldToPage);
     const offsetMinutes = -new Date().getTimezoneOffset();
-    const chunkStore = new ConversationChunkStore(store, wm, exclude ?? new Set(), this._head, `${window}|${offsetMinutes}`);
-    const memory = new LayeredMemory({
-      store: chunkStore,
-      counter,
-      window: settings.window,
-      budgets: sectionBudgetsOf(settings),
-      workingMemory: wm,
-      // keywords: BM25 only, no vectors.
-      index: new RetrievalIndex(settings.embedder === 'keywords' ? { createEmbedder: () => null } : {}),
-      ...(base === '' ? {} : { systemPrompt: { zh: base, en: base } }),
-      offsetMinutes: -new Date().getTimezoneOffset(),
-      context: { recentExchanges: settings.recentExchanges },
-    });
-    // Read as stored now: what another tab wrote before is in it.
+    const setting = `${window}|${offsetMinutes}`;
+    const chunkStore = new ConversationChunkStore(store, wm, exclude ?? new Set(), this._head, setting);
+    // keywords: BM25 only, no vectors.
+    const indexOptions = settings.embedder === 'keywords' ? { createEmbedder: () => null } : {};
+    const make = (index: InstanceType<typeof RetrievalIndex>): LayeredMemory =>
+      new LayeredMemory({
+        store: chunkStore,
+        counter,
+        window: settings.window,
+        budgets: sectionBudgetsOf(settings),
+        workingMemory: wm,
+        index,
+        ...(base === '' ? {} : { systemPrompt: { zh: base, en: base } }),
+        offsetMinutes,
+        context: { recentExchanges: settings.recentExchanges },
+      });
+    // Read as stored now: what another tab wrote before is in it (the stamps first: a write after them is read
+    // again at the next load).
     this._remote.clear();
-    await memory.loadUser(LOCAL_USER);
-    // Imported docs (the store's docs namespace) are searched with the conversation, under their own label.
-    for (const doc of await chunkStore.listDocs()) memory.index.addDoc(doc);
+    const snapshotKey = snapshots.snapshotKey(`${key}|${setting}`);
+    const [stamps, docs] = await Promise.all([store.listSessions().then(snapshots.sessionStamps), snapshots.docsStamp(store)]);
+    const restored = await restoreMemory({ store, chunkStore, key: snapshotKey, stamps, docs, indexOptions, make, exclude: exclude ?? new Set() });
+    let memory: LayeredMemory;
+    if (restored !== null) memory = restored.memory;
+    else {
+      memory = make(new RetrievalIndex(indexOptions));
+      await memory.loadUser(LOCAL_USER);
+      // Imported docs (the store's docs namespace) are searched with the conversation, under their own label.
+      for (const doc of await chunkStore.listDocs()) memory.index.addDoc(doc);
+    }
+    this._lastStart = { restored: restored !== null, readAgain: restored?.readAgain ?? [] };
+    this._keeper ??= new SnapshotKeeper(() => (this._memory === null || this._stale || this._chunkStore === null ? null : { memory: this._memory, store: this._wmStore!, chunkStore: this._chunkStore, key: this._snapshotKey }));
+    this._snapshotKey = snapshotKey;
+    this._keeper.reset(stamps, docs, restored === null || restored.updated);
     this._memory = memory;
     this._chunkStore = chunkStore;
     this._key = key;

@@ -3,8 +3,11 @@
  * IndexedDB connection, BroadcastChannel and Web Locks. Removing the iframe kills it like closing a tab.
  * Commands arrive by postMessage; each reply carries the command's id.
  */
+import '../app/tab-shim.ts';
 import { MemoryStore } from '../../../src/memory/store/store.ts';
 import type { ReplyWriter } from '../../../src/memory/store/reply-writer.ts';
+import { MemoryPlanner } from '../../../src/ui/controllers/memory-planner.ts';
+import { DEFAULT_SETTINGS } from '../../../src/ui/data/settings.ts';
 
 export type PeerCommand =
   | { op: 'open'; name: string }
@@ -14,6 +17,7 @@ export type PeerCommand =
   | { op: 'flush' }
   | { op: 'search'; query: string; k: number }
   | { op: 'index-size' }
+  | { op: 'save-index' }
   | { op: 'close' };
 
 let store: MemoryStore | null = null;
@@ -51,6 +55,20 @@ async function run(command: PeerCommand): Promise<unknown> {
     case 'index-size':
       await store!.index.ready;
       return store!.index.size('conversation');
+    case 'save-index': {
+      // Builds the memory as the app would, then starts saving its index and tells the test the moment the record
+      // is handed to IndexedDB (its transaction still open): the test kills this page then.
+      const planner = new MemoryPlanner(() => ({ store: Promise.resolve(store!), settings: DEFAULT_SETTINGS }));
+      await planner.warm();
+      const put = IDBObjectStore.prototype.put;
+      IDBObjectStore.prototype.put = function (this: IDBObjectStore, value: unknown, key?: IDBValidKey) {
+        const request = put.call(this, value, key);
+        if ((value as { key?: unknown } | null)?.key === 'layered:snapshot:index') parent.postMessage({ snapshotPut: true }, '*');
+        return request;
+      };
+      void planner.saveIndexNow();
+      return true;
+    }
     case 'close':
       await store?.close();
       return true;

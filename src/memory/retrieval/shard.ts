@@ -1,0 +1,349 @@
+/**
+ * A shard: the indexes of one namespace of one user (or of the docs) — BM25 over whole chunks and over their
+ * sentences, vectors from the built-in embedder in a flat index, the embedder's corpus statistics, and heat.
+ * `exportState` / `fromState` give the same shard back without analysing a text again (index-snapshot.ts).
+ * Pure, no DOM.
+ */
+import type { CorpusSnapshot, Embedder } from '../embedders/embedder.ts';
+import { embedderKey } from '../embedders/embedder.ts';
+import { FlatIndex } from '../vector-index/flat-index.ts';
+import { Bm25Index, type Bm25State } from './bm25.ts';
+import type { LineTable } from './line-text.ts';
+import { splitPieces, type Piece } from './pieces.ts';
+import { LastMemo, type SharedSearch } from './search-memo.ts';
+import { NO_HEAT, type HeatEntry } from './records.ts';
+import { terms } from './text-terms.ts';
+
+/**
+ * Everything a shard holds but its heat (kept with the records) and its caches, flat. Chunks are listed in the
+ * order they were added; a chunk's pieces are offsets into its text, its term lists ids of the two indexes.
+ */
+export interface ShardState {
+  turns: Bm25State;
+  pieces: Bm25State;
+  chunkIds: string[];
+  chunkScopes: string[];
+  chunkTexts: string[];
+  /** Per chunk, where its pieces start in `pieceBounds` (pairs of start, end) and `pieceTermStarts`. */
+  chunkPieceStarts: Int32Array;
+  pieceBounds: Int32Array;
+  chunkTermStarts: Int32Array;
+  chunkTermIds: Int32Array;
+  pieceTermStarts: Int32Array;
+  pieceTermIds: Int32Array;
+  /** By slot of the sentence index, and by slot of the chunk index (see the fields of the same names). */
+  pieceTurn: Int32Array;
+  pieceIndex: Int32Array;
+  firstPiece: Int32Array;
+  pieceCount: Int32Array;
+  /** The vectors with the embedder (`embedderKey`) that made them, and its statistics; null without one. */
+  vectors: { embedder: string; dimensions: number; ids: string[]; scopes: string[]; data: Float32Array } | null;
+  stats: CorpusSnapshot | null;
+}
+
+/** A chunk's vector as kept with it, and the embedder (`embedderKey`) that made it. */
+export interface StoredVector {
+  readonly embedder: string;
+  readonly vector: Float32Array;
+}
+
+/** The searchable form of one chunk: a turn, or a doc chunk. */
+export interface IndexedChunk {
+  readonly id: string;
+  /** Session id (conversation) or doc id (docs). */
+  readonly scope: string;
+  readonly text: string;
+  readonly pieces: readonly Piece[];
+  /** The text's distinct terms in first-occurrence order (cached: feedback reads them on every search). */
+  readonly textTerms: readonly string[];
+  /** The same terms as term ids of the turn index, in the same order. */
+  readonly textTermIds: Int32Array;
+  /**
+   * Each piece's distinct terms (its text's, in first-occurrence order) as term ids of the sentence index: a
+   * candidate's most informative sentence is chosen by their IDF.
+   */
+  readonly pieceTermIds: readonly Int32Array[];
+}
+
+/** A shard: the indexes of one namespace of one user (or of the docs). */
+export class Shard {
+  readonly turns = new Bm25Index();
+  readonly pieces = new Bm25Index();
+  readonly chunks = new Map<string, IndexedChunk>();
+  /** Read it here; write it through `setHeat`. */
+  readonly heat: ReadonlyMap<string, HeatEntry> = new Map<string, HeatEntry>();
+  /** By slot of `turns`: each chunk's misses in a row (from its heat), read for every candidate of every search. */
+  private readonly _missStreak: number[] = [];
+  private _heatRevision = 0;
+  /** By slot of the sentence index: the chunk a piece belongs to (its slot in `turns`), and which of its pieces it is. */
+  readonly pieceTurn: number[] = [];
+  readonly pieceIndex: number[] = [];
+  /**
+   * By slot of `turns`: the slot of the chunk's first piece in the sentence index, and how many it has (a chunk's
+   * pieces are added together, so their slots run on): a search reads them without touching the chunk object.
+   */
+  readonly firstPiece: number[] = [];
+  readonly pieceCount: number[] = [];
+  /** line-text.ts's cache of each chunk's lines, by slot of `turns` (a rewritten chunk's old slot lets go of it). */
+  readonly lineCaches: LineTable = [];
+  /** The last search that did not depend on its exclusions (see search-memo.ts). */
+  readonly searchMemo = new LastMemo<SharedSearch>();
+  private readonly _embedder: Embedder | null;
+  private readonly _vectors: FlatIndex | null;
+  /** Texts added so far: the embedder's statistics (and so a query's vector) change with each. */
+  private _version = 0;
+  private _queryVector: { text: string; version: number; vector: Float32Array | undefined } | null = null;
+
+  constructor(embedder: Embedder | null) {
+    this._embedder = embedder?.embedSync === undefined ? null : embedder;
+    this._vectors = this._embedder === null ? null : new FlatIndex(this._embedder.dimensions);
+  }
+
+  /** The shard as flat data (copies). */
+  exportState(): ShardState {
+    const chunks = [...this.chunks.values()];
+    const chunkPieceStarts = new Int32Array(chunks.length + 1);
+    const chunkTermStarts = new Int32Array(chunks.length + 1);
+    chunks.forEach((c, i) => {
+      chunkPieceStarts[i + 1] = chunkPieceStarts[i]! + c.pieces.length;
+      chunkTermStarts[i + 1] = chunkTermStarts[i]! + c.textTermIds.length;
+    });
+    const pieces = chunkPieceStarts[chunks.length]!;
+    const pieceBounds = new Int32Array(pieces * 2);
+    const chunkTermIds = new Int32Array(chunkTermStarts[chunks.length]!);
+    const pieceTermStarts = new Int32Array(pieces + 1);
+    let p = 0;
+    chunks.forEach((c, i) => {
+      chunkTermIds.set(c.textTermIds, chunkTermStarts[i]!);
+      c.pieces.forEach((piece, j) => {
+        pieceBounds[2 * p] = piece.start;
+        pieceBounds[2 * p + 1] = piece.end;
+        pieceTermStarts[p + 1] = pieceTermStarts[p]! + c.pieceTermIds[j]!.length;
+        p++;
+      });
+    });
+    const pieceTermIds = new Int32Array(pieceTermStarts[pieces]!);
+    p = 0;
+    for (const c of chunks) for (const ids of c.pieceTermIds) pieceTermIds.set(ids, pieceTermStarts[p++]!);
+    const rows = this._vectors?.exportRows();
+    return {
+      turns: this.turns.exportState(),
+      pieces: this.pieces.exportState(),
+      chunkIds: chunks.map((c) => c.id),
+      chunkScopes: chunks.map((c) => c.scope),
+      chunkTexts: chunks.map((c) => c.text),
+      chunkPieceStarts,
+      pieceBounds,
+      chunkTermStarts,
+      chunkTermIds,
+      pieceTermStarts,
+      pieceTermIds,
+      pieceTurn: Int32Array.from(this.pieceTurn),
+      pieceIndex: Int32Array.from(this.pieceIndex),
+      firstPiece: Int32Array.from(this.firstPiece),
+      pieceCount: Int32Array.from(this.pieceCount),
+      vectors:
+        rows === undefined || this._embedder === null
+          ? null
+          : { embedder: embedderKey(this._embedder), dimensions: this._embedder.dimensions, ids: rows.ids, scopes: rows.scopes, data: rows.vectors },
+      stats: this._embedder?.stats?.snapshot() ?? null,
+    };
+  }
+
+  /**
+   * The shard a state describes, for `embedder` (which must be the one that made its vectors). Throws a
+   * RangeError for a state that does not hold together or was made with another embedder.
+   */
+  static fromState(state: ShardState, embedder: Embedder | null): Shard {
+    const shard = new Shard(embedder);
+    const bad = (what: string): never => {
+      throw new RangeError(`damaged shard state: ${what}`);
+    };
+    const key = shard._embedder === null ? null : embedderKey(shard._embedder);
+    if ((state.vectors?.embedder ?? null) !== key) bad('another embedder');
+    const n = state.chunkIds.length;
+    if (state.chunkScopes.length !== n || state.chunkTexts.length !== n) bad('chunk lists');
+    if (state.chunkPieceStarts.length !== n + 1 || state.chunkTermStarts.length !== n + 1) bad('chunk offsets');
+    const pieces = state.chunkPieceStarts[n]!;
+    if (state.pieceBounds.length !== 2 * pieces || state.pieceTermStarts.length !== pieces + 1) bad('piece offsets');
+    if (state.chunkTermStarts[n] !== state.chunkTermIds.length || state.pieceTermStarts[pieces] !== state.pieceTermIds.length) bad('term offsets');
+    (shard as { turns: Bm25Index }).turns = Bm25Index.fromState(state.turns);
+    (shard as { pieces: Bm25Index }).pieces = Bm25Index.fromState(state.pieces);
+    const turnTerms = state.turns.terms;
+    const pieceTermCount = state.pieces.terms.length;
+    let p = 0;
+    for (let i = 0; i < n; i++) {
+      const id = state.chunkIds[i]!;
+      const text = state.chunkTexts[i]!;
+      if (!shard.turns.has(id)) bad(`chunk ${id} is not indexed`);
+      const chunkPieces: Piece[] = [];
+      const pieceTermIds: Int32Array[] = [];
+      for (; p < state.chunkPieceStarts[i + 1]!; p++) {
+        const start = state.pieceBounds[2 * p]!;
+        const end = state.pieceBounds[2 * p + 1]!;
+        if (!(start >= 0 && start <= end && end <= text.length)) bad('piece bounds');
+        chunkPieces.push({ text: text.slice(start, end), start, end });
+        const ids = state.pieceTermIds.slice(state.pieceTermStarts[p]!, state.pieceTermStarts[p + 1]!);
+        for (const t of ids) if (t < 0 || t >= pieceTermCount) bad('piece term id');
+        pieceTermIds.push(ids);
+      }
+      const textTermIds = state.chunkTermIds.slice(state.chunkTermStarts[i]!, state.chunkTermStarts[i + 1]!);
+      const textTerms = Array.from(textTermIds, (t) => turnTerms[t] ?? bad('term id'));
+      shard.chunks.set(id, { id, scope: state.chunkScopes[i]!, text, pieces: chunkPieces, textTerms, textTermIds, pieceTermIds });
+    }
+    const slots = state.turns.ids.length;
+    const pieceSlots = state.pieces.ids.length;
+    if (state.firstPiece.length !== slots || state.pieceCount.length !== slots) bad('chunk slot arrays');
+    if (state.pieceTurn.length !== pieceSlots || state.pieceIndex.length !== pieceSlots) bad('piece slot arrays');
+    for (const slot of state.pieceTurn) if (slot < 0 || slot >= slots) bad('piece chunk slot');
+    // (Element by element: a spread of 40,000 arguments can overflow the stack.)
+    for (let s = 0; s < pieceSlots; s++) {
+      shard.pieceTurn.push(state.pieceTurn[s]!);
+      shard.pieceIndex.push(state.pieceIndex[s]!);
+    }
+    for (let s = 0; s < slots; s++) {
+      shard.firstPiece.push(state.firstPiece[s]!);
+      shard.pieceCount.push(state.pieceCount[s]!);
+    }
+    if (state.vectors !== null && shard._vectors !== null) {
+      const { ids, scopes, data, dimensions } = state.vectors;
+      if (dimensions !== shard._vectors.dimensions || data.length !== ids.length * dimensions || scopes.length !== ids.length) bad('vectors');
+      shard._vectors.add(ids.map((id, row) => ({ id, scope: scopes[row]!, vector: data.subarray(row * dimensions, (row + 1) * dimensions) })));
+    }
+    if (state.stats !== null && shard._embedder?.stats !== undefined && !shard._embedder.stats.restore(state.stats)) bad('statistics');
+    shard._version = n;
+    return shard;
+  }
+
+  /**
+   * Indexes a chunk. `stored`: its vector as kept with it (a docs index ships each chunk's), used as it is when it
+   * comes from this shard's embedder at its width, so the text is not embedded again.
+   */
+  add(id: string, scope: string, text: string, extraTerms: readonly string[], stored?: StoredVector): IndexedChunk {
+    // A rewritten chunk: its old sentences go (the new text may have fewer), and its old text leaves the statistics.
+    const old = this.chunks.get(id);
+    if (old !== undefined) {
+      old.pieces.forEach((_, i) => this.pieces.remove(`${id}#${i}`));
+      this.lineCaches[this.turns.slotOf(id)!] = undefined;
+      this._embedder?.stats?.remove([old.text]);
+    }
+    const pieces = splitPieces(text);
+    const textTerms = terms(text);
+    const pieceTerms = pieces.map((p) => terms(p.text));
+    this.turns.add(id, scope, [...extraTerms, ...textTerms]);
+    const turnSlot = this.turns.slotOf(id)!;
+    this._missStreak[turnSlot] = this.heatOf(id).missStreak;
+    const pieceExtra = extraTerms.filter((t) => !t.startsWith('@'));
+    const pieceSlots = pieces.map((_, i) => {
+      this.pieces.add(`${id}#${i}`, scope, [...pieceExtra, ...pieceTerms[i]!]);
+      const slot = this.pieces.slotOf(`${id}#${i}`)!;
+      this.pieceTurn[slot] = turnSlot;
+      this.pieceIndex[slot] = i;
+      return slot;
+    });
+    this.firstPiece[turnSlot] = pieceSlots[0] ?? 0;
+    this.pieceCount[turnSlot] = pieceSlots.length;
+    const pieceTermIds = pieceTerms.map((list) => Int32Array.from(new Set(list), (t) => this.pieces.termIdOf(t)!));
+    const distinct = [...new Set(textTerms)];
+    const textTermIds = Int32Array.from(distinct, (t) => this.turns.termIdOf(t)!);
+    const chunk: IndexedChunk = { id, scope, text, pieces, textTerms: distinct, textTermIds, pieceTermIds };
+    this.chunks.set(id, chunk);
+    this._version += 1;
+    if (this._embedder !== null && this._vectors !== null) {
+      this._embedder.stats?.add([text]);
+      const usable = stored !== undefined && stored.embedder === embedderKey(this._embedder) && stored.vector.length === this._embedder.dimensions;
+      const [vector] = usable ? [stored.vector] : this._embedder.embedSync!([text], { purpose: 'document' });
+      if (vector !== undefined) this._vectors.add([{ id, scope, vector }]);
+    }
+    return chunk;
+  }
+
+  /**
+   * Takes a chunk out of every index (its postings, sentences, vector, statistics and heat), as if it had never
+   * been added: what a rebuild without it would hold, but for slot numbers. Returns false for an unknown id.
+   */
+  remove(id: string): boolean {
+    const chunk = this.chunks.get(id);
+    if (chunk === undefined) return false;
+    const slot = this.turns.slotOf(id)!;
+    chunk.pieces.forEach((_, i) => this.pieces.remove(`${id}#${i}`));
+    this.turns.remove(id);
+    this.lineCaches[slot] = undefined;
+    this._missStreak[slot] = 0;
+    this.firstPiece[slot] = 0;
+    this.pieceCount[slot] = 0;
+    this.chunks.delete(id);
+    (this.heat as Map<string, HeatEntry>).delete(id);
+    this._heatRevision += 1;
+    this._version += 1;
+    if (this._embedder !== null && this._vectors !== null) {
+      this._embedder.stats?.remove([chunk.text]);
+      this._vectors.remove([id]);
+    }
+    return true;
+  }
+
+  /** Changes so far: anything derived from the indexes is valid while this stays the same. */
+  get version(): number {
+    return this._version;
+  }
+
+  /** Vector search (empty when no synchronous embedder is configured). */
+  vectorSearch(text: string, k: number, allow: ((scope: string) => boolean) | undefined, scopes: readonly string[] | undefined): Map<string, number> {
+    const out = new Map<string, number>();
+    if (this._embedder === null || this._vectors === null || this._vectors.size === 0) return out;
+    const query = this._embed(text);
+    if (query === undefined) return out;
+    const options = scopes === undefined ? {} : { scopes };
+    for (const hit of this._vectors.search(query, k, options)) if (allow === undefined || allow(hit.scope)) out.set(hit.id, hit.score);
+    return out;
+  }
+
+  /**
+   * Cosines of chunks against a query vector, floored at 0, written into `out` (for candidates the vector search
+   * did not return: the reranker reads no cosine below 0, and the index answers those from its last scan's bounds
+   * where it can). Ids without a vector get none.
+   */
+  positiveCosines(ids: readonly string[], text: string, out: Map<string, number>): void {
+    if (this._embedder === null || this._vectors === null) return;
+    const query = this._embed(text);
+    if (query === undefined) return;
+    // In place: the same bits as max(0, dot(query, vector(id))), without copying each vector.
+    const scores = this._vectors.positiveDotsWith(ids, query);
+    ids.forEach((id, i) => {
+      if (scores[i] !== undefined) out.set(id, scores[i]);
+    });
+  }
+
+  /** The query's vector, embedded once per text while the shard is unchanged (a search asks for it twice or more). */
+  private _embed(text: string): Float32Array | undefined {
+    const cached = this._queryVector;
+    if (cached !== null && cached.text === text && cached.version === this._version) return cached.vector;
+    const [vector] = this._embedder!.embedSync!([text], { purpose: 'query' });
+    this._queryVector = { text, version: this._version, vector };
+    return vector;
+  }
+
+  /** Heat of a chunk (zeros until it has been a candidate). */
+  heatOf(id: string): HeatEntry {
+    return this.heat.get(id) ?? NO_HEAT;
+  }
+
+  /** `heatOf(id).missStreak` by the chunk's slot in `turns`. */
+  missStreakAt(slot: number): number {
+    return this._missStreak[slot] ?? 0;
+  }
+
+  setHeat(id: string, heat: HeatEntry): void {
+    (this.heat as Map<string, HeatEntry>).set(id, heat);
+    const slot = this.turns.slotOf(id);
+    if (slot !== undefined) this._missStreak[slot] = heat.missStreak;
+    this._heatRevision += 1;
+  }
+
+  /** Changes with every heat update (a ranking remembered for a query is stale after one). */
+  get heatRevision(): number {
+    return this._heatRevision;
+  }
+}
+

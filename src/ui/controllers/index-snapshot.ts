@@ -1,0 +1,67 @@
+/**
+ * The retrieval index saved in the store (issue 17), so that a page load restores it instead of building it from
+ * every stored message again. One record (`layered:snapshot:index` in the store's meta), written whole in one
+ * transaction: a page killed in the middle of a write leaves the previous record, never half of one.
+ *
+ * A record says what it covers, and a load uses no more of it than still holds:
+ * - `key`: the settings and rule versions the index was built under (another key: not used at all);
+ * - `sessions`: per conversation, the stamp of the stored conversation it reflects (`sessionStamp`: the store
+ *   counts every write to a conversation's turns in its record). A conversation whose stamp differs, or that is
+ *   new, is read again from its records and replaced in place; one no longer stored leaves the index;
+ * - `docs`: the stored docs it holds (their summaries); other docs: the docs are indexed again.
+ * A record that does not hold together (wrong shape, references out of range) is not used, and the index is built
+ * from the records as before: slower, never wrong.
+ */
+import type { MemoryStore } from '../../memory/store/store.ts';
+import type { SessionRecord } from '../../memory/store/records.ts';
+import { INDEX_ANALYSIS_VERSION, type RetrievalIndexState } from '../../memory/retrieval/retrieval-index.ts';
+import { DERIVATION_VERSION } from './derived-turns.ts';
+
+/** The record's own layout; bump it when `SnapshotRecord` or the index's state layout changes. */
+export const SNAPSHOT_FORMAT = 1;
+
+/** The stamp of a conversation whose turns changed here since it was last checked against its records. */
+export const CHANGED_HERE = 'changed-here';
+
+export interface SnapshotRecord {
+  format: number;
+  key: string;
+  sessions: Record<string, string>;
+  docs: string;
+  state: RetrievalIndexState;
+  savedAt: number;
+}
+
+/** The key of an index built under these settings (`settings`: whatever else shapes it, e.g. window and budgets). */
+export const snapshotKey = (settings: string): string => `${SNAPSHOT_FORMAT}|${INDEX_ANALYSIS_VERSION}|${DERIVATION_VERSION}|${settings}`;
+
+/** What a conversation's record says about its turns: created when, written how often. */
+export const sessionStamp = (session: SessionRecord): string => `${session.createdAt}:${session.rev ?? 0}`;
+
+export const sessionStamps = (sessions: readonly SessionRecord[]): Map<string, string> => new Map(sessions.map((s) => [s.id, sessionStamp(s)]));
+
+/** The stored docs as a stamp (their summaries: id, content hash, chunks, time). */
+export async function docsStamp(store: MemoryStore): Promise<string> {
+  const docs = await store.listDocs();
+  return JSON.stringify(docs.map((d) => [d.docId, d.hash, d.chunks, d.updatedAt]).sort((a, b) => String(a[0]).localeCompare(String(b[0]))));
+}
+
+const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+/** The outer shape only; the state is checked as it is restored (`RetrievalIndex.fromState`). */
+function isSnapshotRecord(v: unknown): v is SnapshotRecord {
+  if (!isObject(v) || v['format'] !== SNAPSHOT_FORMAT || typeof v['key'] !== 'string' || typeof v['docs'] !== 'string') return false;
+  const sessions = v['sessions'];
+  const state = v['state'];
+  return isObject(sessions) && Object.values(sessions).every((s) => typeof s === 'string') && isObject(state) && Array.isArray(state['users']);
+}
+
+/** The saved record for `key`, or null (none, another key, or not a record of this format). */
+export async function readSnapshot(store: MemoryStore, key: string): Promise<SnapshotRecord | null> {
+  const record = await store.getLayeredSide('snapshot', 'index');
+  return isSnapshotRecord(record) && record.key === key ? record : null;
+}
+
+export function writeSnapshot(store: MemoryStore, record: SnapshotRecord): Promise<void> {
+  return store.putLayeredSide([{ kind: 'snapshot', id: 'index', data: record }]);
+}

@@ -1,0 +1,235 @@
+/**
+ * The retrieval index saved in the store (issue 17): a page load restores it instead of reading every conversation
+ * again, reads again only the conversations that changed since, and gives the prompts a memory built from the
+ * records gives. A damaged or stale save is noticed; a page killed in the middle of a save leaves a consistent
+ * next load. Over the app's own planner and store, with the real tokenizer, in Chromium.
+ */
+import { describe, expect, it } from 'vitest';
+import type { MemoryStore } from '../../../src/memory/store/store.ts';
+import { MemoryPlanner } from '../../../src/ui/controllers/memory-planner.ts';
+import { layeredWritesDone } from '../../../src/ui/controllers/layered-store.ts';
+import { DEFAULT_SETTINGS, type AppSettings } from '../../../src/ui/data/settings.ts';
+import { openStore, rawDB } from './helpers.ts';
+import { openPeer } from './peer-client.ts';
+import { scratch } from './scratch.ts';
+
+const { stores, fresh } = scratch();
+const SNAPSHOT_KEY = 'layered:snapshot:index';
+const T = Date.UTC(2025, 4, 12, 9);
+
+const plannerOver = (store: MemoryStore, settings: AppSettings = DEFAULT_SETTINGS) => new MemoryPlanner(() => ({ store: Promise.resolve(store), settings }));
+
+/** Three conversations of our own (ops, travel, zh/en), `rounds` exchanges each. */
+async function seed(store: MemoryStore, rounds = 6): Promise<string[]> {
+  const ids: string[] = [];
+  for (const [s, topic] of ['ops', 'trip', 'mixed'].entries()) {
+    const session = await store.createSession({ title: topic });
+    ids.push(session.id);
+    const turns = Array.from({ length: rounds }, (_, i) =>
+      s === 0
+        ? [`The billing-api ${i} listens on port ${8000 + i}; its log is /var/log/billing-${i}.log.`, `Port ${8000 + i} for billing-api ${i}, noted.`]
+        : s === 1
+          ? [`Day ${i + 1}: the glass bridge opens at ${8 + i}:00, dinner near pier ${i + 2}.`, `The glass bridge at ${8 + i}:00 on day ${i + 1}.`]
+          : [`把 report-worker ${i} 部署到 eu-west-${i + 1}，证书 ${i + 3} 月到期。`, `好的，report-worker ${i} 在 eu-west-${i + 1}。`],
+    ).flat();
+    await store.importTurns(session.id, turns.map((content, i) => ({ role: i % 2 === 0 ? ('user' as const) : ('assistant' as const), content })));
+  }
+  return ids;
+}
+
+/** Counts `listTurns` reads per conversation on a store from now on. */
+function countReads(store: MemoryStore): Map<string, number> {
+  const reads = new Map<string, number>();
+  const original = store.listTurns.bind(store);
+  store.listTurns = (sessionId, ...rest) => {
+    reads.set(sessionId, (reads.get(sessionId) ?? 0) + 1);
+    return original(sessionId, ...rest);
+  };
+  return reads;
+}
+
+const QUESTIONS = ['Which port does billing-api 3 use?', 'When does the glass bridge open on day 2?', 'report-worker 4 部署在哪里？'];
+
+/** The prompts the three questions would get (nothing is kept). */
+async function prompts(planner: MemoryPlanner, sessionIds: readonly string[]): Promise<string[]> {
+  const out: string[] = [];
+  for (const [i, q] of QUESTIONS.slice(0, sessionIds.length).entries()) out.push(JSON.stringify(await planner.probe(sessionIds[i]!, q, T + i)));
+  return out;
+}
+
+/** A page load: the store opened again and a new planner. */
+async function reload(name: string): Promise<{ store: MemoryStore; planner: MemoryPlanner; reads: Map<string, number> }> {
+  const store = await openStore(name);
+  stores.push(store);
+  const reads = countReads(store);
+  return { store, planner: plannerOver(store), reads };
+}
+
+/** The prompts of a memory built from the records alone, on a copy of the reads (the save deleted first). */
+async function rebuiltPrompts(name: string, sessionIds: readonly string[]): Promise<string[]> {
+  const db = await rawDB(name);
+  const saved: unknown = await db.get('meta', SNAPSHOT_KEY);
+  await db.delete('meta', SNAPSHOT_KEY);
+  const { store, planner } = await reload(name);
+  const out = await prompts(planner, sessionIds);
+  expect(planner.indexStats.restored).toBe(false);
+  await layeredWritesDone(store);
+  await store.close();
+  if (saved !== undefined) await db.put('meta', saved);
+  db.close();
+  return out;
+}
+
+describe("a conversation's write count (what a saved index is checked against)", () => {
+  it('grows with every write to its turns, in their transaction, but not with a streaming reply\'s partial text', async () => {
+    const { store } = await fresh('session-rev');
+    const session = await store.createSession({ title: 'counts' });
+    const rev = async (): Promise<number> => (await store.getSession(session.id))!.rev ?? 0;
+    expect(await rev()).toBe(0);
+    const asked = await store.appendTurn({ sessionId: session.id, role: 'user', content: 'Where is the backup bucket?' });
+    expect(await rev()).toBe(1);
+    await store.importTurns(session.id, [{ role: 'assistant', content: 'It is nightly-dumps.' }]);
+    expect(await rev()).toBe(2);
+    const writer = await store.startReply(session.id, { replyTo: asked.id });
+    expect(await rev()).toBe(3);
+    writer.append('The bucket is ');
+    await writer.flush();
+    writer.append('nightly-dumps.');
+    await writer.flush();
+    expect(await rev()).toBe(3);
+    await writer.complete();
+    const finished = await rev();
+    expect(finished).toBeGreaterThan(3);
+    await store.updateTurn(asked.id, { tags: ['hidden'] });
+    expect(await rev()).toBe(finished + 1);
+  });
+});
+
+describe('the saved retrieval index', () => {
+  it('a page load restores it, reads no conversation again, and gets the prompts of a memory built from the records', async () => {
+    const { name, store } = await fresh('snapshot-restore');
+    const sessions = await seed(store);
+    const first = plannerOver(store);
+    await first.warm();
+    expect(first.indexStats.restored).toBe(false);
+    await first.saveIndexNow();
+    expect(first.indexStats.saves).toBe(1);
+    await layeredWritesDone(store);
+    await store.close();
+
+    const expected = await rebuiltPrompts(name, sessions);
+    const { planner, reads } = await reload(name);
+    expect(await prompts(planner, sessions)).toEqual(expected);
+    expect(planner.indexStats.restored).toBe(true);
+    expect(planner.indexStats.readAgain).toEqual([]);
+    expect([...reads.values()].reduce((a, b) => a + b, 0)).toBe(0);
+  });
+
+  it('a conversation written after the save (here or in another tab) is read again, alone, and the prompts still match', async () => {
+    const { name, store } = await fresh('snapshot-stale');
+    const sessions = await seed(store);
+    const first = plannerOver(store);
+    await first.warm();
+    await first.saveIndexNow();
+    // Written after the save, by another page: the saved index does not hold it.
+    const peer = await openPeer();
+    await peer.send({ op: 'open', name });
+    await peer.send({ op: 'append', sessionId: sessions[1]!, contents: ['Day 9: the glass bridge is closed for repairs; take the ferry instead.'] });
+    await peer.send({ op: 'close' });
+    peer.kill();
+    await layeredWritesDone(store);
+    await store.close();
+
+    const expected = await rebuiltPrompts(name, sessions);
+    const { planner, reads } = await reload(name);
+    expect(await prompts(planner, sessions)).toEqual(expected);
+    expect(planner.indexStats.restored).toBe(true);
+    expect(planner.indexStats.readAgain).toEqual([sessions[1]]);
+    expect(reads.get(sessions[0]!) ?? 0).toBe(0);
+    expect(reads.get(sessions[2]!) ?? 0).toBe(0);
+    expect(expected[1]).toContain('closed for repairs');
+  });
+
+  it('a conversation this page changed is saved as it is once it matches its records, and a deleted one leaves', async () => {
+    const { name, store } = await fresh('snapshot-here');
+    const sessions = await seed(store);
+    const first = plannerOver(store);
+    await first.warm();
+    // A message and its reply, as the chat writes and plans them.
+    const asked = await store.appendTurn({ sessionId: sessions[0]!, role: 'user', content: 'Move billing-api 2 to port 9002, please.' });
+    await first.plan({ sessionId: sessions[0]!, turn: { id: asked.id, text: asked.content, time: asked.createdAt }, again: false });
+    const reply = await store.appendTurn({ sessionId: sessions[0]!, role: 'assistant', content: 'billing-api 2 now listens on port 9002.' });
+    await first.recordReply(sessions[0]!, reply.id, reply.content, reply.createdAt);
+    await store.deleteSession(sessions[2]!);
+    first.forgetConversation(sessions[2]!);
+    await first.saveIndexNow();
+    await layeredWritesDone(store);
+    await store.close();
+
+    const live = sessions.slice(0, 2);
+    const expected = await rebuiltPrompts(name, live);
+    const { planner, reads } = await reload(name);
+    expect(await prompts(planner, live)).toEqual(expected);
+    expect(planner.indexStats.readAgain).toEqual([]);
+    expect([...reads.values()].reduce((a, b) => a + b, 0)).toBe(0);
+    expect(expected[0]).toContain('9002');
+  });
+
+  it('a damaged save is noticed: the memory is built from the records, with the same prompts, and saved again', async () => {
+    const { name, store } = await fresh('snapshot-damaged');
+    const sessions = await seed(store);
+    const first = plannerOver(store);
+    await first.warm();
+    await first.saveIndexNow();
+    await layeredWritesDone(store);
+    await store.close();
+    const expected = await rebuiltPrompts(name, sessions);
+
+    const db = await rawDB(name);
+    const record = (await db.get('meta', SNAPSHOT_KEY)) as { data: { state: { users: Array<[string, { shard: { turns: { postingSlots: Int32Array } } }]> } } };
+    record.data.state.users[0]![1].shard.turns.postingSlots.fill(123_456);
+    await db.put('meta', record);
+    db.close();
+
+    const { planner } = await reload(name);
+    expect(await prompts(planner, sessions)).toEqual(expected);
+    expect(planner.indexStats.restored).toBe(false);
+    await planner.saveIndexNow();
+    const { planner: next } = await reload(name);
+    expect(await prompts(next, sessions)).toEqual(expected);
+    expect(next.indexStats.restored).toBe(true);
+  });
+
+  it('a page killed in the middle of a save leaves a consistent next load', async () => {
+    const { name, store } = await fresh('snapshot-killed');
+    const sessions = await seed(store, 40);
+    const first = plannerOver(store);
+    await first.warm();
+    await first.saveIndexNow();
+    await layeredWritesDone(store);
+    await store.close();
+    // Another page adds to a conversation and starts saving its index; it dies as the record is being written.
+    const peer = await openPeer();
+    await peer.send({ op: 'open', name });
+    await peer.send({ op: 'append', sessionId: sessions[0]!, contents: ['billing-api 99 moved to port 9999 today.'] });
+    const putIssued = new Promise<void>((resolve) => {
+      const onMessage = (event: MessageEvent<{ snapshotPut?: boolean }>): void => {
+        if (event.data.snapshotPut !== true) return;
+        window.removeEventListener('message', onMessage);
+        peer.kill();
+        resolve();
+      };
+      window.addEventListener('message', onMessage);
+    });
+    // (Its answer may never come: the page can die before it is sent.)
+    void peer.send({ op: 'save-index' }).catch(() => undefined);
+    await putIssued;
+
+    const expected = await rebuiltPrompts(name, sessions);
+    const { planner } = await reload(name);
+    expect(await prompts(planner, sessions)).toEqual(expected);
+    expect(expected[0]).toContain('9999');
+    // Either the save committed or the one before stands: the next load used one of them, whole.
+    expect(planner.indexStats.restored).toBe(true);
+  });
+});
