@@ -1,15 +1,18 @@
 /**
- * The app's memory path at 10,000 stored messages, run in real Chromium by scripts/bench/memory.ts: the planner
- * the chat uses (MemoryPlanner over the IndexedDB MemoryStore, the real tokenizer), without the engine. Sets
- * `window.__benchResult`.
+ * The app's memory path at 10,000 stored messages and 10,000 doc chunks, run in real Chromium by
+ * scripts/bench/memory.ts: the planner the chat uses (MemoryPlanner over the IndexedDB MemoryStore, the real
+ * tokenizer), without the engine. Sets `window.__benchResult`.
  *
- * - cold first prompt: a page load's store open, then the first prompt assembled by a new planner (its layered
- *   memory built from the store). Two ways, alternated run by run: with the per-message derivations the previous
- *   load kept (this version), and with them deleted first (what every load did before: everything worked out
- *   again). The tokenizer and the memory code are loaded once before (the page's module cache), as the app loads
- *   them beside the engine.
+ * - cold first prompt: a page load's store open, then the first prompt assembled by a new planner. Three ways,
+ *   rotated run by run:
+ *   - `restored`: from the index the last load saved (this version);
+ *   - `kept`: the saved index deleted first, the per-message derivations kept (the version before the saved index);
+ *   - `rebuilt`: both deleted (what every load did before issue 17: everything worked out and indexed again).
+ *   The message is stored first, as the chat does. The tokenizer and the memory code are loaded once before (the
+ *   page's module cache), as the app loads them beside the engine.
  * - regenerate: the reply of that prompt replaced, and the next prompt (the memory changed in place).
- * - heap: the JS heap after a cold build (Chromium's performance.memory, with --enable-precise-memory-info).
+ * - append: a reply stored and taken into the memory (store write and index update).
+ * - heap: the JS heap after a restored load (Chromium's performance.memory, with --enable-precise-memory-info).
  */
 import { openDB } from 'idb';
 import type { ImportTurnInput } from '../src/memory/store/import-turns.ts';
@@ -25,14 +28,21 @@ export interface Stat {
   samples: number[];
 }
 
+export type ColdMode = 'restored' | 'kept' | 'rebuilt';
+
 export interface MemoryBench {
   turns: number;
   sessions: number;
-  coldKept: Stat;
-  coldRebuilt: Stat;
+  docChunks: number;
+  cold: Record<ColdMode, Stat>;
+  /** Per restored load: the conversations it read again (should be none: the last load saved them). */
+  readAgain: number[];
+  /** Per restored load: its steps in ms (open, append: the store; then the planner's own, and the prompt). */
+  steps: Array<Record<string, number>>;
   regenerate: Stat;
+  append: Stat;
   heapMB: number | null;
-  derivationsRead: number;
+  snapshotBytes: number | null;
   userAgent: string;
 }
 
@@ -44,27 +54,52 @@ const stat = (samples: number[]): Stat => ({ p50: round([...samples].sort((a, b)
 const ZH = ['服务器', '证书', '到期', '续费', '日志', '磁盘满了', '重启服务', '数据库', '备份', '端口', '模型', '检索', '我们', '明天'];
 const EN = ['nginx', 'deploy', 'rollback', 'latency', 'the cache', 'kubernetes', 'certificate', 'renew', 'port 8443', 'index', 'timeout', '10.0.3.7'];
 
-function conversation(turns: number, seed: number): ImportTurnInput[] {
+function sentences(seed: number): (words: number) => string {
   const rand = prng(seed);
   const pick = (xs: string[]): string => xs[Math.floor(rand() * xs.length)]!;
-  const sentence = (words: number): string => Array.from({ length: words }, () => (rand() < 0.5 ? pick(ZH) : pick(EN))).join(rand() < 0.5 ? '，' : ' ');
+  return (words) => Array.from({ length: words }, () => (rand() < 0.5 ? pick(ZH) : pick(EN))).join(rand() < 0.5 ? '，' : ' ');
+}
+
+function conversation(turns: number, seed: number): ImportTurnInput[] {
+  const sentence = sentences(seed);
+  const rand = prng(seed + 7);
   return Array.from({ length: turns }, (_, i) => ({
     role: i % 2 === 0 ? ('user' as const) : ('assistant' as const),
     content: i % 2 === 0 ? `${sentence(6 + Math.floor(rand() * 10))}？(${i})` : `${sentence(20 + Math.floor(rand() * 40))}。(${i})`,
   }));
 }
 
-/** Deletes the kept derivations, as a database written by the version before them has none. */
-async function dropDerivations(name: string): Promise<void> {
+/** Deletes what a mode starts without: the saved index, and for `rebuilt` the kept derivations too. */
+async function prepare(name: string, mode: ColdMode): Promise<void> {
+  if (mode === 'restored') return;
   const db = await openDB(name);
-  await db.delete('meta', IDBKeyRange.bound('layered:derived:', 'layered:derived:\uffff'));
+  await db.delete('meta', 'layered:snapshot:index');
+  if (mode === 'rebuilt') await db.delete('meta', IDBKeyRange.bound('layered:derived:', 'layered:derived:\uffff'));
   db.close();
+}
+
+async function snapshotBytes(name: string): Promise<number | null> {
+  const db = await openDB(name);
+  const record: unknown = await db.get('meta', 'layered:snapshot:index');
+  db.close();
+  if (record === undefined) return null;
+  // Typed arrays by their bytes, strings by UTF-16 code units × 2: roughly what IndexedDB keeps.
+  let bytes = 0;
+  const walk = (v: unknown): void => {
+    if (ArrayBuffer.isView(v)) bytes += v.byteLength;
+    else if (typeof v === 'string') bytes += v.length * 2;
+    else if (Array.isArray(v)) v.forEach(walk);
+    else if (typeof v === 'object' && v !== null) Object.values(v).forEach(walk);
+  };
+  walk(record);
+  return bytes;
 }
 
 async function main(): Promise<MemoryBench> {
   const params = new URLSearchParams(location.search);
   const turns = Number(params.get('turns') ?? 10_000);
   const sessions = Number(params.get('sessions') ?? 50);
+  const docChunks = Number(params.get('docs') ?? 10_000);
   const runs = Number(params.get('runs') ?? 5);
   const name = `bench-memory-${Date.now()}`;
   const settings: AppSettings = structuredClone(DEFAULT_SETTINGS) as AppSettings;
@@ -75,58 +110,103 @@ async function main(): Promise<MemoryBench> {
     await seeded.importTurns(session.id, conversation(Math.round(turns / sessions), 100 + s));
     sessionIds.push(session.id);
   }
+  // Docs: pages of 100 chunks each, as an imported Markdown folder stores them.
+  const sentence = sentences(9);
+  for (let d = 0; d * 100 < docChunks; d++) {
+    const count = Math.min(100, docChunks - d * 100);
+    await seeded.putDoc({ docId: `guide/page-${d}.md`, source: `guide/page-${d}.md`, texts: Array.from({ length: count }, (_, i) => `${sentence(30 + (i % 20))}。(${d}.${i})`) });
+  }
   await seeded.close();
-  log(`stored ${turns} messages in ${sessions} conversations`);
+  log(`stored ${turns} messages in ${sessions} conversations and ${docChunks} doc chunks`);
   const last = sessionIds.at(-1)!;
   let n = 0;
-  const question = () => ({ id: `bench-q-${n}`, text: `nginx 证书 renew 的端口是多少？(${n++})`, time: Date.now() });
 
-  /** A page load: the store opened, a new planner, its first prompt. */
-  async function coldPrompt(): Promise<{ ms: number; planner: MemoryPlanner; store: MemoryStore }> {
+  /** A page load: the store opened, a new planner, its first prompt (the message stored first, as the chat does). */
+  async function coldPrompt(): Promise<{ ms: number; planner: MemoryPlanner; store: MemoryStore; steps: Record<string, number> }> {
     const started = performance.now();
     const store = await MemoryStore.open({ name, logger: quiet });
+    if (params.has("idle")) await store.whenIdle();
+    const opened = performance.now();
     const planner = new MemoryPlanner(() => ({ store: Promise.resolve(store), settings }));
-    await planner.plan({ sessionId: last, turn: question(), again: false });
-    return { ms: performance.now() - started, planner, store };
+    const asked = await store.appendTurn({ sessionId: last, role: 'user', content: `nginx 证书 renew 的端口是多少？(${n++})` });
+    const appended = performance.now();
+    await planner.plan({ sessionId: last, turn: { id: asked.id, text: asked.content, time: asked.createdAt }, again: false });
+    const done = performance.now();
+    const memory = Object.values(planner.indexStats.steps).reduce((a, b) => a + b, 0);
+    const steps = { open: round(opened - started), append: round(appended - opened), ...planner.indexStats.steps, prompt: round(done - appended - memory) };
+    return { ms: done - started, planner, store, steps };
   }
 
-  // Loads the tokenizer and the memory code, and keeps the first derivations.
+  /** The reply to the last question, stored and taken in. */
+  async function reply(store: MemoryStore, planner: MemoryPlanner): Promise<string> {
+    const turn = await store.appendTurn({ sessionId: last, role: 'assistant', content: `The port is ${8000 + n}.` });
+    await planner.recordReply(last, turn.id, turn.content, turn.createdAt);
+    return turn.id;
+  }
+
+  // Loads the tokenizer and the memory code, keeps the first derivations and saves the first index.
   const warm = await coldPrompt();
+  await reply(warm.store, warm.planner);
+  await warm.planner.saveIndexNow();
   await layeredWritesDone(warm.store);
   await warm.store.close();
 
-  const kept: number[] = [];
-  const rebuilt: number[] = [];
+  const cold: Record<ColdMode, number[]> = { restored: [], kept: [], rebuilt: [] };
+  const readAgain: number[] = [];
+  const steps: Array<Record<string, number>> = [];
   const regenerate: number[] = [];
+  const append: number[] = [];
   let heapMB: number | null = null;
+  const orders: ColdMode[][] = [
+    ['restored', 'kept', 'rebuilt'],
+    ['kept', 'rebuilt', 'restored'],
+    ['rebuilt', 'restored', 'kept'],
+  ];
   for (let run = 0; run < runs; run++) {
-    for (const mode of run % 2 === 0 ? (['kept', 'rebuilt'] as const) : (['rebuilt', 'kept'] as const)) {
-      if (mode === 'rebuilt') await dropDerivations(name);
-      const { ms, planner, store } = await coldPrompt();
-      (mode === 'kept' ? kept : rebuilt).push(ms);
-      if (mode === 'kept') {
+    for (const mode of orders[run % orders.length]!) {
+      await prepare(name, mode);
+      const { ms, planner, store, steps: taken } = await coldPrompt();
+      cold[mode].push(ms);
+      if (mode === 'restored') {
+        readAgain.push(planner.indexStats.readAgain.length);
+        steps.push(taken);
         const memory = (performance as unknown as { memory?: { usedJSHeapSize: number } }).memory;
         if (memory !== undefined) heapMB = round(memory.usedJSHeapSize / 1e6);
-        // The reply, replaced: the next prompt.
-        const asked = question();
-        await planner.plan({ sessionId: last, turn: asked, again: false });
-        await planner.recordReply(last, `${asked.id}-reply`, 'The port is 8443.', asked.time + 1);
+        // A reply, then the reply replaced: the next prompt.
+        const replied = await reply(store, planner);
+        const question = (await store.listTurns(last)).filter((t) => t.role === 'user').at(-1)!;
         const t = performance.now();
-        await planner.plan({ sessionId: last, turn: asked, again: true, replaced: [`${asked.id}-reply`] });
+        await store.updateTurn(replied, { tags: ['hidden'] });
+        await planner.plan({ sessionId: last, turn: { id: question.id, text: question.content, time: question.createdAt }, again: true, replaced: [replied] });
         regenerate.push(performance.now() - t);
-      }
-      // The derivations a rebuilt load worked out are written before the next load reads.
+        for (let i = 0; i < 10; i++) {
+          const a = performance.now();
+          await reply(store, planner);
+          append.push(performance.now() - a);
+        }
+      } else await reply(store, planner);
+      // Saved before the next load, as a page does in the background once the user stops typing.
+      await planner.saveIndexNow();
       await layeredWritesDone(store);
       await store.close();
       log(`run ${run} ${mode}: ${round(ms)} ms`);
     }
   }
-  // The kept derivation records (one per conversation).
-  const check = await MemoryStore.open({ name, logger: quiet });
-  const derivationsRead = (await check.listLayeredSide('derived')).size;
-  await check.close();
+  const bytes = await snapshotBytes(name);
   await deleteMemoryDB(name);
-  return { turns, sessions, coldKept: stat(kept), coldRebuilt: stat(rebuilt), regenerate: stat(regenerate), heapMB, derivationsRead, userAgent: navigator.userAgent };
+  return {
+    turns,
+    sessions,
+    docChunks,
+    cold: { restored: stat(cold.restored), kept: stat(cold.kept), rebuilt: stat(cold.rebuilt) },
+    readAgain,
+    steps,
+    regenerate: stat(regenerate),
+    append: stat(append),
+    heapMB,
+    snapshotBytes: bytes,
+    userAgent: navigator.userAgent,
+  };
 }
 
 main().then(

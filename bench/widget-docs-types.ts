@@ -3,11 +3,14 @@
 export interface DocsOpenTiming {
   /** syncDocsIndex: manifest + changed page files fetched, written, and indexed for the layered memory. */
   sync: number;
-  /** From open until the store's docs search answers. */
+  /** The store's own docs search answering, after the rest (its index built at that point; not in docsReady). */
   storeSearchable: number;
-  /** Finishing the widget's layered memory (the pages the sync did not write, read from the store) until a probe answers. */
+  /**
+   * After the sync: the widget's layered memory restored from the saved index (a later visit with nothing new) or
+   * finished from the store (the pages the sync did not write), until a probe answers.
+   */
   layered: number;
-  /** From open until the widget can plan a prompt from the docs (storeSearchable + layered). */
+  /** From open until the widget can plan a prompt from the docs (sync + layered). */
   docsReady: number;
   fetched: number;
   chunks: number;
@@ -28,6 +31,8 @@ export interface WidgetDocsBench {
   breakdown: SyncBreakdown;
   cold: DocsOpenTiming;
   warm: DocsOpenTiming;
+  /** The later visit again, its saved docs index deleted first (what a later visit did before it was saved). */
+  warmRebuilt: DocsOpenTiming;
   tokenizerMs: number;
   hits: number;
   userAgent: string;

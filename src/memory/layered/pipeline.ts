@@ -235,7 +235,10 @@ export class LayeredMemory {
 
     // 1–2. Write first; working memory; void topics.
     const extraction = this._wm.extract(input.text, input.time);
-    const turn = this._turnEntry(input, 'user', extraction, (memory.sessions.get(input.sessionId)?.length ?? 0) + 1);
+    // A message the memory read from the store already (the app stores it before planning) keeps its place.
+    const known = input.id === undefined ? undefined : memory.turns.get(input.id);
+    const seq = known?.sessionId === input.sessionId ? known.seq : (memory.sessions.get(input.sessionId)?.length ?? 0) + 1;
+    const turn = this._turnEntry(input, 'user', extraction, seq);
     let voided: string[] = [];
     if (commit) {
       await this._o.store.putTurn(turn);

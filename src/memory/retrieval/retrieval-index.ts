@@ -238,10 +238,10 @@ export class RetrievalIndex {
     this.docs = new Shard(this._createEmbedder());
   }
 
-  /** The index as flat data (copies); `docs: false` leaves the docs out. */
-  exportState(options: { docs?: boolean } = {}): RetrievalIndexState {
+  /** The index as flat data (copies); `docs: false` leaves the docs out, `users: false` the users' memories. */
+  exportState(options: { docs?: boolean; users?: boolean } = {}): RetrievalIndexState {
     return {
-      users: [...this._users].map(([id, memory]) => [id, memory.exportState()]),
+      users: options.users === false ? [] : [...this._users].map(([id, memory]) => [id, memory.exportState()]),
       docs:
         options.docs === false
           ? null

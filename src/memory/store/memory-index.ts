@@ -24,6 +24,11 @@ export interface MemoryIndexOptions {
   logger: MemoryLogger;
   /** Vector records read per batch during the rebuild. */
   batchSize?: number;
+  /**
+   * Waits this long before rebuilding, unless a search or `start()` asks first: a page's start (restoring the
+   * layered memory, the first prompt) does not compete with it. Absent: at once.
+   */
+  startAfterMs?: number;
 }
 
 export interface IndexSearchRequest {
@@ -105,6 +110,8 @@ export class MemoryIndex {
   private _queued: Array<(ns: Map<Namespace, VectorIndex>) => void> = [];
   private _isReady = false;
   private _disposed = false;
+  private _start!: () => void;
+  private readonly _started = new Promise<void>((resolve) => (this._start = resolve));
 
   constructor(options: MemoryIndexOptions) {
     this._db = options.db;
@@ -113,8 +120,15 @@ export class MemoryIndex {
     this._logger = options.logger;
     this._batchSize = options.batchSize ?? 2_000;
     for (const ns of NAMESPACES) this._touched.set(ns, new Set());
-    this.ready = this._rebuild(options.createIndex);
+    if (options.startAfterMs === undefined) this.start();
+    else setTimeout(() => !this._disposed && this.start(), options.startAfterMs);
+    this.ready = this._started.then(() => this._rebuild(options.createIndex));
     this.ready.catch((error: unknown) => this._logger.warn('[memory] vector index rebuild failed; searches scan exactly', error));
+  }
+
+  /** Starts the rebuild now if it waits (idempotent). */
+  start(): void {
+    this._start();
   }
 
   get isReady(): boolean {
@@ -157,6 +171,7 @@ export class MemoryIndex {
 
   async search(namespace: Namespace, query: Float32Array, k: number, request: IndexSearchRequest = {}): Promise<SearchHit[]> {
     const options = request.scopes === undefined ? {} : { scopes: request.scopes };
+    this.start();
     if (!this._isReady && request.wait === true) await this.ready.catch(() => undefined);
     if (this._isReady) return this._indexes.get(namespace)!.search(query, k, options);
     // Not ready (or the rebuild failed): an exact scan of what is stored, which includes every live change.
@@ -169,6 +184,8 @@ export class MemoryIndex {
 
   dispose(): void {
     this._disposed = true;
+    // A rebuild still waiting ends at once (it finds the index disposed), so nothing waits on it forever.
+    this._start();
     for (const index of this._indexes.values()) index.dispose();
     this._indexes.clear();
     this._queued = [];

@@ -167,11 +167,17 @@ export class ConversationChunkStore implements ChunkStore {
   /**
    * Conversations as stored now, for a memory that takes them in place (another tab wrote to them): each one's
    * turns as `listTurns` gives them, their heat and its gate state, read again from the store (the other tab may
-   * have written those too). A conversation no longer stored comes back with no turns.
+   * have written those too; `sideRead`: the caller read it just now). Only these conversations' records are read.
+   * A conversation no longer stored comes back with no turns.
    */
-  async sessionRecords(sessionIds: readonly string[]): Promise<Map<string, SessionRecords>> {
-    this._side = null;
-    const [side, known] = await Promise.all([this._sideData(), this._store.listLayeredSide('derived')]);
+  async sessionRecords(sessionIds: readonly string[], options: { sideRead?: boolean } = {}): Promise<Map<string, SessionRecords>> {
+    // The side state as stored now (another tab may have written it), unless it was just read (`sideRead`).
+    if (options.sideRead !== true) this._side = null;
+    const [side, derived] = await Promise.all([
+      this._sideData(),
+      Promise.all(sessionIds.map(async (id) => [id, await this._store.getLayeredSide('derived', id)] as const)),
+    ]);
+    const known = new Map<string, unknown>(derived);
     this._derivations.read = 0;
     this._derivations.worked = 0;
     const out = new Map<string, SessionRecords>();

@@ -29,8 +29,15 @@ const loadPipeline = () =>
     // The tokenizer library and the context engine come with it.
     import('./context-planner.ts').then((m) => m.qwenCounter()),
     import('../../context/head.ts'),
-    import('./index-snapshot.ts'),
+    import('../../memory/store/index-snapshot.ts'),
   ]);
+
+/** How the last memory started: restored from the saved index or built, what it read again, and its steps' ms. */
+export interface MemoryStart {
+  restored: boolean;
+  readAgain: readonly string[];
+  steps: Record<string, number>;
+}
 
 export interface PlanRequest {
   sessionId: string;
@@ -108,10 +115,10 @@ export class MemoryPlanner implements PromptPlanner {
   }
 
   /** Index saves done so far, whether the last memory came from a saved index, and what it read again. */
-  get indexStats(): { saves: number; restored: boolean; readAgain: readonly string[] } {
+  get indexStats(): { saves: number } & MemoryStart {
     return { saves: this._keeper?.saves ?? 0, ...this._lastStart };
   }
-  private _lastStart: { restored: boolean; readAgain: readonly string[] } = { restored: false, readAgain: [] };
+  private _lastStart: MemoryStart = { restored: false, readAgain: [], steps: {} };
 
   /** Builds (or restores) the memory now, before the first message needs it. */
   async warm(): Promise<void> {
@@ -205,7 +212,7 @@ export class MemoryPlanner implements PromptPlanner {
     const sessionIds = [...this._remote];
     this._remote.clear();
     const store = await this._deps().store;
-    const { sessionStamps } = await import('./index-snapshot.ts');
+    const { sessionStamps } = await import('../../memory/store/index-snapshot.ts');
     const stamps = sessionStamps(await store.listSessions());
     const records = await this._chunkStore!.sessionRecords(sessionIds);
     // Rebuilt meanwhile: the new memory read the store as it is now.
@@ -229,7 +236,7 @@ export class MemoryPlanner implements PromptPlanner {
     const { store: storePromise, settings } = this._deps();
     const key = this._settingsKey();
     if (this._current() && exclude === null) return this._memory!;
-    const [store, [{ LayeredMemory }, { DurableWorkingMemory }, { RetrievalIndex }, { ConversationChunkStore }, { SnapshotKeeper, restoreMemory }, counter, { promptHead, promptHeadSliced }, snapshots]] =
+    const [store, [{ LayeredMemory }, { DurableWorkingMemory }, { RetrievalIndex }, { ConversationChunkStore }, { SnapshotKeeper, restoreMemory, appSnapshotKey }, counter, { promptHead, promptHeadSliced }, snapshots]] =
       await Promise.all([storePromise, loadPipeline()]);
     if (this._durable === null || this._wmStore !== store) {
       this._unsubscribe?.();
@@ -276,8 +283,11 @@ export class MemoryPlanner implements PromptPlanner {
     // Read as stored now: what another tab wrote before is in it (the stamps first: a write after them is read
     // again at the next load).
     this._remote.clear();
-    const snapshotKey = snapshots.snapshotKey(`${key}|${setting}`);
+    const snapshotKey = appSnapshotKey(`${key}|${setting}`);
+    const begun = performance.now();
     const [stamps, docs] = await Promise.all([store.listSessions().then(snapshots.sessionStamps), snapshots.docsStamp(store)]);
+    const stampsMs = Math.round(performance.now() - begun);
+    const built = performance.now();
     const restored = await restoreMemory({ store, chunkStore, key: snapshotKey, stamps, docs, indexOptions, make, exclude: exclude ?? new Set() });
     let memory: LayeredMemory;
     if (restored !== null) memory = restored.memory;
@@ -287,7 +297,7 @@ export class MemoryPlanner implements PromptPlanner {
       // Imported docs (the store's docs namespace) are searched with the conversation, under their own label.
       for (const doc of await chunkStore.listDocs()) memory.index.addDoc(doc);
     }
-    this._lastStart = { restored: restored !== null, readAgain: restored?.readAgain ?? [] };
+    this._lastStart = { restored: restored !== null, readAgain: restored?.readAgain ?? [], steps: { stamps: stampsMs, ...(restored?.steps ?? { build: Math.round(performance.now() - built) }) } };
     this._keeper ??= new SnapshotKeeper(() => (this._memory === null || this._stale || this._chunkStore === null ? null : { memory: this._memory, store: this._wmStore!, chunkStore: this._chunkStore, key: this._snapshotKey }));
     this._snapshotKey = snapshotKey;
     this._keeper.reset(stamps, docs, restored === null || restored.updated);

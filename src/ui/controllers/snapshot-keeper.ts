@@ -10,7 +10,11 @@ import type { TurnEntry } from '../../memory/retrieval/records.ts';
 import { RetrievalIndex, type RetrievalIndexOptions, type UserMemory } from '../../memory/retrieval/retrieval-index.ts';
 import type { MemoryStore } from '../../memory/store/store.ts';
 import { LOCAL_USER } from '../data/visible-turns.ts';
-import { CHANGED_HERE, SNAPSHOT_FORMAT, readSnapshot, sessionStamps, writeSnapshot } from './index-snapshot.ts';
+import { CHANGED_HERE, SNAPSHOT_FORMAT, readSnapshot, sessionStamps, snapshotKey, writeSnapshot } from '../../memory/store/index-snapshot.ts';
+import { DERIVATION_VERSION } from './derived-turns.ts';
+
+/** The key of the app's saved index under these settings (and the per-message derivations' version). */
+export const appSnapshotKey = (settings: string): string => snapshotKey(`app|${DERIVATION_VERSION}|${settings}`);
 import type { ConversationChunkStore } from './layered-store.ts';
 
 /** Quiet time after a change before the index is saved (a save costs the page ~0.1–0.3 s at 10,000 messages). */
@@ -35,12 +39,22 @@ export interface Restored {
   updated: boolean;
   /** Conversations read again from their records. */
   readAgain: string[];
+  /** Milliseconds per step: reading the record, restoring the index, heat and gates, conversations read again, the rest. */
+  steps: Record<'read' | 'restore' | 'side' | 'readAgain' | 'rest', number>;
 }
 
 /** The memory from the saved index, brought up to the store's records; null when there is none to use. */
 export async function restoreMemory(input: RestoreInput): Promise<Restored | null> {
-  const record = await readSnapshot(input.store, input.key);
+  let mark = performance.now();
+  const lap = (): number => {
+    const now = performance.now();
+    const ms = Math.round(now - mark);
+    mark = now;
+    return ms;
+  };
+  const record = await readSnapshot(input.store, 'index', input.key);
   if (record === null) return null;
+  const read = lap();
   const docsKept = record.docs === input.docs && record.state.docs !== null;
   let index: RetrievalIndex;
   try {
@@ -49,8 +63,10 @@ export async function restoreMemory(input: RestoreInput): Promise<Restored | nul
     console.warn('[memory] the saved index does not hold together; building it from the records', error);
     return null;
   }
+  const restore = lap();
   const memory = input.make(index);
   await memory.restoreUser(LOCAL_USER);
+  const side = lap();
   const user = index.user(LOCAL_USER);
   let updated = !docsKept;
   for (const sessionId of [...user.sessions.keys()]) {
@@ -61,8 +77,9 @@ export async function restoreMemory(input: RestoreInput): Promise<Restored | nul
   const readAgain = [...input.stamps].filter(([id, stamp]) => record.sessions[id] !== stamp).map(([id]) => id);
   if (readAgain.length > 0) {
     updated = true;
-    for (const [sessionId, { turns, heat, gate }] of await input.chunkStore.sessionRecords(readAgain)) memory.replaceSession(LOCAL_USER, sessionId, turns, heat, gate);
+    for (const [sessionId, { turns, heat, gate }] of await input.chunkStore.sessionRecords(readAgain, { sideRead: true })) memory.replaceSession(LOCAL_USER, sessionId, turns, heat, gate);
   }
+  const again = lap();
   // Void marks set since, in conversations that did not change otherwise (a message voids turns of any).
   const deprecated = await input.chunkStore.deprecations();
   for (const turn of [...user.turns.values()]) {
@@ -77,7 +94,7 @@ export async function restoreMemory(input: RestoreInput): Promise<Restored | nul
     if (turn !== undefined) memory.forgetTurns(LOCAL_USER, turn.sessionId, [id]);
   }
   if (!docsKept) for (const doc of await input.chunkStore.listDocs()) index.addDoc(doc);
-  return { memory, updated, readAgain };
+  return { memory, updated, readAgain, steps: { read, restore, side, readAgain: again, rest: lap() } };
 }
 
 const sameList = (a: readonly string[], b: readonly string[]): boolean => a.length === b.length && a.every((x, i) => x === b[i]);
@@ -88,7 +105,7 @@ function sameTurns(user: UserMemory, sessionId: string, turns: readonly TurnEntr
   if (ids.length !== turns.length) return false;
   return turns.every((t, i) => {
     const m = user.turns.get(ids[i]!);
-    return (
+    const ok = (
       m !== undefined &&
       m.id === t.id &&
       m.text === t.text &&
@@ -100,6 +117,7 @@ function sameTurns(user: UserMemory, sessionId: string, turns: readonly TurnEntr
       sameList(m.dates, t.dates) &&
       sameList(m.tags, t.tags)
     );
+    return ok;
   });
 }
 
@@ -200,7 +218,7 @@ export class SnapshotKeeper {
       }
     }
     const state = memory.index.exportState();
-    await writeSnapshot(store, { format: SNAPSHOT_FORMAT, key, sessions: Object.fromEntries(this._reflected), docs: this._docs, state, savedAt: Date.now() });
+    await writeSnapshot(store, 'index', { format: SNAPSHOT_FORMAT, key, sessions: Object.fromEntries(this._reflected), docs: this._docs, state, savedAt: Date.now() });
     this.saves += 1;
   }
 }

@@ -10,6 +10,7 @@ import { yieldToEventLoop } from '../../memory/store/memory-index.ts';
 import type { DocChunkRecord } from '../../memory/store/records.ts';
 import { InMemoryChunkStore } from '../../memory/retrieval/records.ts';
 import { RetrievalIndex } from '../../memory/retrieval/retrieval-index.ts';
+import { SNAPSHOT_FORMAT, docsStamp, readSnapshot, snapshotKey, writeSnapshot } from '../../memory/store/index-snapshot.ts';
 import type { MemoryStore } from '../../memory/store/store.ts';
 import type { DocSource, WidgetLang } from './types.ts';
 
@@ -51,14 +52,19 @@ export class DocsMemoryBuilder {
   private _chunks = 0;
   private _queue: Promise<void> = Promise.resolve();
 
-  constructor(options: { counter: TokenCounter; window: number; lang: WidgetLang }) {
+  constructor(options: { counter: TokenCounter; window: number; lang: WidgetLang }, index = new RetrievalIndex()) {
     this.memory = new LayeredMemory({
       store: new InMemoryChunkStore(),
       counter: options.counter,
       window: options.window,
       lang: options.lang,
-      index: new RetrievalIndex(),
+      index,
     });
+  }
+
+  /** Chunks indexed so far. */
+  get chunks(): number {
+    return this._chunks;
   }
 
   /** Indexes written doc chunks (in order of the calls). */
@@ -94,4 +100,45 @@ export class DocsMemoryBuilder {
 /** The docs memory of everything the store holds (a later visit: nothing to download). */
 export function loadDocsMemory(store: MemoryStore, options: { counter: TokenCounter; window: number; lang: WidgetLang }): Promise<DocsMemory> {
   return new DocsMemoryBuilder(options).finish(store);
+}
+
+// The saved docs index ---------------------------------------------------------------------------------------
+
+/** The widget's saved docs index: the docs shard of its retrieval index, with each chunk's link. */
+const DOCS_SNAPSHOT_KEY = snapshotKey('widget-docs');
+
+type SavedLink = [id: string, href: string, title: string, heading: string];
+
+const isSavedLinks = (v: unknown): v is SavedLink[] =>
+  Array.isArray(v) && v.every((l) => Array.isArray(l) && l.length === 4 && l.every((x) => typeof x === 'string'));
+
+/**
+ * The docs memory from the index an earlier visit saved, when it covers exactly the docs stored now (their
+ * summaries); null otherwise (none saved, other docs, or a record that does not hold together).
+ */
+export async function restoreDocsMemory(store: MemoryStore, options: { counter: TokenCounter; window: number; lang: WidgetLang }): Promise<DocsMemory | null> {
+  const [stamp, record] = await Promise.all([docsStamp(store), readSnapshot(store, 'docs', DOCS_SNAPSHOT_KEY)]);
+  if (record === null || record.docs !== stamp || record.state.docs === null || !isSavedLinks(record.extra)) return null;
+  let index: RetrievalIndex;
+  try {
+    index = RetrievalIndex.fromState({ users: [], docs: record.state.docs });
+  } catch (error) {
+    console.warn('[qwen-assistant] the saved docs index does not hold together; indexing the docs again', error);
+    return null;
+  }
+  if (record.extra.length !== index.docEntries.size) return null;
+  const builder = new DocsMemoryBuilder(options, index);
+  for (const [id, href, title, heading] of record.extra) builder.links.set(id, { href, title, heading });
+  const pages = new Set([...index.docEntries.values()].map((d) => d.docId)).size;
+  return { memory: builder.memory, pages, chunks: index.docEntries.size, links: builder.links };
+}
+
+/**
+ * Saves a docs memory for the next visit. `stamp`: the stored docs' `docsStamp`, read before the memory read them
+ * (a doc written after it makes the save a miss at the next visit, never a wrong hit).
+ */
+export async function saveDocsMemory(store: MemoryStore, docs: DocsMemory, stamp: string): Promise<void> {
+  const state = docs.memory.index.exportState({ users: false });
+  const extra: SavedLink[] = [...docs.links].map(([id, l]) => [id, l.href, l.title, l.heading]);
+  await writeSnapshot(store, 'docs', { format: SNAPSHOT_FORMAT, key: DOCS_SNAPSHOT_KEY, sessions: {}, docs: stamp, state, extra, savedAt: Date.now() });
 }

@@ -13,7 +13,11 @@ import { sentPartOf } from '../../memory/layered/sent-part.ts';
 import { yieldToEventLoop } from '../../memory/store/memory-index.ts';
 import type { MemoryStore } from '../../memory/store/store.ts';
 import { AssistantError, isAbortError, toAssistantError } from '../../shared/errors.ts';
-import { DocsMemoryBuilder, type DocsMemory } from './docs-memory.ts';
+import { DocsMemoryBuilder, restoreDocsMemory, saveDocsMemory, type DocsMemory } from './docs-memory.ts';
+import { docsStamp } from '../../memory/store/index-snapshot.ts';
+
+/** Quiet time after the docs are indexed before the index is saved for the next visit. */
+const SAVE_DELAY_MS = 2_000;
 import { sourcesOf } from './sources.ts';
 import { syncDocsIndex, type DocsSyncResult } from './docs-sync.ts';
 import { loadEngine, loadTokenizer, openWidgetStore } from './parts.ts';
@@ -33,6 +37,16 @@ export interface WidgetRuntimeOptions {
 export class WidgetRuntimeImpl implements WidgetRuntime {
   /** The last docs sync (null before it, or without a docs index). For tests and the inspector. */
   lastSync: DocsSyncResult | null = null;
+  /** Whether the docs memory came from the index an earlier visit saved (not indexed again). */
+  docsRestored = false;
+  private _pendingSave: (() => Promise<void>) | null = null;
+  private _saveTimer: ReturnType<typeof setTimeout> | null = null;
+
+  private _cancelSave(): void {
+    if (this._saveTimer !== null) clearTimeout(this._saveTimer);
+    this._saveTimer = null;
+    this._pendingSave = null;
+  }
   private readonly _config: WidgetRuntimeConfig;
   private readonly _client: EngineClient;
   private readonly _listeners = new Set<(status: WidgetStatus) => void>();
@@ -116,8 +130,16 @@ export class WidgetRuntimeImpl implements WidgetRuntime {
     return Promise.resolve();
   }
 
+  /** Saves the docs index for the next visit now, rather than after the quiet time (tests, benchmarks). */
+  async saveDocsIndexNow(): Promise<void> {
+    const save = this._pendingSave;
+    this._cancelSave();
+    await save?.();
+  }
+
   async dispose(): Promise<void> {
     this._disposed = true;
+    this._cancelSave();
     this._listeners.clear();
     this._client.onCrash = null;
     this._client.terminate('The widget was closed.');
@@ -176,7 +198,8 @@ export class WidgetRuntimeImpl implements WidgetRuntime {
       throw error;
     }));
     let offline = false;
-    const builder = new DocsMemoryBuilder({ counter, window: this._config.window, lang: this._config.lang });
+    const options = { counter, window: this._config.window, lang: this._config.lang };
+    const builder = new DocsMemoryBuilder(options);
     if (this._config.docsIndex !== '') {
       try {
         const sync = await syncDocsIndex(store, this._config.docsIndex, {
@@ -199,7 +222,19 @@ export class WidgetRuntimeImpl implements WidgetRuntime {
         offline = true;
       }
     }
-    const docs = await builder.finish(store);
+    // A later visit whose sync wrote nothing: the index the last visit saved, when it covers the docs stored now.
+    const restored = builder.chunks === 0 ? await restoreDocsMemory(store, options).catch(() => null) : null;
+    let docs: DocsMemory;
+    if (restored !== null) docs = restored;
+    else {
+      const stamp = await docsStamp(store);
+      docs = await builder.finish(store);
+      // Saved for the next visit once this one is answering (a failed save only costs that visit the indexing).
+      const built = docs;
+      this._pendingSave = () => saveDocsMemory(store, built, stamp).catch((error: unknown) => console.warn('[qwen-assistant] saving the docs index failed', error));
+      this._saveTimer = setTimeout(() => void this.saveDocsIndexNow(), SAVE_DELAY_MS);
+    }
+    this.docsRestored = restored !== null;
     this._docs = docs;
     this._docsFraction = 1;
     this._set({ pages: this._config.docsIndex === '' ? null : docs.pages, docsOffline: offline, progress: this._progress() });

@@ -100,12 +100,35 @@ describe('widget runtime: answers from the docs', () => {
     await store.close();
   });
 
+  it('a later visit with the docs unchanged restores the saved docs index: nothing indexed again, the same prompt and links', async () => {
+    const dir = fixtureDir('restore');
+    const { manifestUrl } = await writeDocsIndex(dir, PAGES);
+    const storeName = `restore-${Date.now()}`;
+    const first = open(manifestUrl, storeName, SCRIPTED_MODEL_URL);
+    await first.ready();
+    expect(first.docsRestored).toBe(false);
+    const asked = await first.ask('Which port does the Zorblax daemon listen on?');
+    await first.saveDocsIndexNow();
+    await first.dispose();
+
+    const second = open(manifestUrl, storeName, SCRIPTED_MODEL_URL);
+    await second.ready();
+    expect(second.docsRestored).toBe(true);
+    expect(second.lastSync).toMatchObject({ pages: 3, fetched: 0, removed: 0 });
+    expect(second.status.text).toMatch(/· 3 doc pages$/);
+    const again = await second.ask('Which port does the Zorblax daemon listen on?');
+    expect(again.prompt).toEqual(asked.prompt);
+    expect(again.sources).toEqual(asked.sources);
+    expect(JSON.stringify(again.prompt)).toContain(PORT_FACT);
+  });
+
   it('re-opening after a re-index fetches only the changed page and forgets a removed one', async () => {
     const dir = fixtureDir('reindex');
     const { manifestUrl } = await writeDocsIndex(dir, PAGES);
     const storeName = `reindex-${Date.now()}`;
     const first = open(manifestUrl, storeName, SCRIPTED_MODEL_URL);
     await first.ready();
+    await first.saveDocsIndexNow();
     await first.dispose();
 
     // A re-index: the FAQ changed, Theming is gone, Install is as it was.
@@ -117,6 +140,8 @@ describe('widget runtime: answers from the docs', () => {
     const fetched = requestsUnder(`/${dir}/`);
     expect(fetched.sort()).toEqual([`/${dir}/manifest.json`, `/${dir}/pages/${files[1]!.hash}.json`].sort());
     expect(second.lastSync).toMatchObject({ pages: 2, fetched: 1, removed: 1, failed: [] });
+    // The docs changed since the first visit saved its index: indexed again, not restored.
+    expect(second.docsRestored).toBe(false);
     expect(second.status.text).toMatch(/· 2 doc pages$/);
 
     const result = await second.ask('What does the quokka palette do?');

@@ -1,7 +1,8 @@
 /**
- * The retrieval index saved in the store (issue 17), so that a page load restores it instead of building it from
- * every stored message again. One record (`layered:snapshot:index` in the store's meta), written whole in one
- * transaction: a page killed in the middle of a write leaves the previous record, never half of one.
+ * A retrieval index saved in the store (issue 17), so that a page load restores it instead of building it from
+ * every stored message and doc chunk again: the app's (`index`, ui/controllers/snapshot-keeper.ts) and the docs
+ * widget's (`docs`, widget/runtime/docs-memory.ts). One record each (`layered:snapshot:<id>` in the store's meta),
+ * written whole in one transaction: a page killed in the middle of a write leaves the previous record, never half.
  *
  * A record says what it covers, and a load uses no more of it than still holds:
  * - `key`: the settings and rule versions the index was built under (another key: not used at all);
@@ -12,10 +13,9 @@
  * A record that does not hold together (wrong shape, references out of range) is not used, and the index is built
  * from the records as before: slower, never wrong.
  */
-import type { MemoryStore } from '../../memory/store/store.ts';
-import type { SessionRecord } from '../../memory/store/records.ts';
-import { INDEX_ANALYSIS_VERSION, type RetrievalIndexState } from '../../memory/retrieval/retrieval-index.ts';
-import { DERIVATION_VERSION } from './derived-turns.ts';
+import type { MemoryStore } from './store.ts';
+import type { SessionRecord } from './records.ts';
+import { INDEX_ANALYSIS_VERSION, type RetrievalIndexState } from '../retrieval/retrieval-index.ts';
 
 /** The record's own layout; bump it when `SnapshotRecord` or the index's state layout changes. */
 export const SNAPSHOT_FORMAT = 1;
@@ -23,17 +23,21 @@ export const SNAPSHOT_FORMAT = 1;
 /** The stamp of a conversation whose turns changed here since it was last checked against its records. */
 export const CHANGED_HERE = 'changed-here';
 
+export type SnapshotId = 'index' | 'docs';
+
 export interface SnapshotRecord {
   format: number;
   key: string;
   sessions: Record<string, string>;
   docs: string;
   state: RetrievalIndexState;
+  /** What else its owner keeps with it (the widget: each chunk's link). */
+  extra?: unknown;
   savedAt: number;
 }
 
 /** The key of an index built under these settings (`settings`: whatever else shapes it, e.g. window and budgets). */
-export const snapshotKey = (settings: string): string => `${SNAPSHOT_FORMAT}|${INDEX_ANALYSIS_VERSION}|${DERIVATION_VERSION}|${settings}`;
+export const snapshotKey = (settings: string): string => `${SNAPSHOT_FORMAT}|${INDEX_ANALYSIS_VERSION}|${settings}`;
 
 /** What a conversation's record says about its turns: created when, written how often. */
 export const sessionStamp = (session: SessionRecord): string => `${session.createdAt}:${session.rev ?? 0}`;
@@ -57,11 +61,11 @@ function isSnapshotRecord(v: unknown): v is SnapshotRecord {
 }
 
 /** The saved record for `key`, or null (none, another key, or not a record of this format). */
-export async function readSnapshot(store: MemoryStore, key: string): Promise<SnapshotRecord | null> {
-  const record = await store.getLayeredSide('snapshot', 'index');
+export async function readSnapshot(store: MemoryStore, id: SnapshotId, key: string): Promise<SnapshotRecord | null> {
+  const record = await store.getLayeredSide('snapshot', id);
   return isSnapshotRecord(record) && record.key === key ? record : null;
 }
 
-export function writeSnapshot(store: MemoryStore, record: SnapshotRecord): Promise<void> {
-  return store.putLayeredSide([{ kind: 'snapshot', id: 'index', data: record }]);
+export function writeSnapshot(store: MemoryStore, id: SnapshotId, record: SnapshotRecord): Promise<void> {
+  return store.putLayeredSide([{ kind: 'snapshot', id, data: record }]);
 }
