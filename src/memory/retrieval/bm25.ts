@@ -150,7 +150,10 @@ export class Bm25Index {
     };
   }
 
-  /** The index a state describes; throws a RangeError for a state that does not hold together (damaged). */
+  /**
+   * The index a state describes, using the state's arrays (do not change them afterwards); throws a RangeError for
+   * a state that does not hold together (damaged).
+   */
   static fromState(state: Bm25State): Bm25Index {
     const index = new Bm25Index({ k1: state.k1, b: state.b });
     checkBm25State(state);
@@ -163,7 +166,7 @@ export class Bm25Index {
     for (let s = 0; s < slots; s++) {
       const id = state.ids[s]!;
       index._ids.push(id);
-      index._docTerms.push(state.docTerms.slice(state.docTermStarts[s]!, state.docTermStarts[s + 1]!));
+      index._docTerms.push(state.docTerms.subarray(state.docTermStarts[s]!, state.docTermStarts[s + 1]!));
       if (state.alive[s] === 1) {
         index._slots.set(id, s);
         index._live += 1;
@@ -179,8 +182,9 @@ export class Bm25Index {
       const from = state.postingStarts[t]!;
       const count = state.postingStarts[t + 1]! - from;
       if (count > 0) {
-        list.slots = state.postingSlots.slice(from, from + count);
-        list.tfs = state.postingTfs.slice(from, from + count);
+        // Views of the state's arrays (the state is the index's from now on): a full list copies itself on the next push.
+        list.slots = state.postingSlots.subarray(from, from + count);
+        list.tfs = state.postingTfs.subarray(from, from + count);
         list.length = count;
       }
       index._postings.push(list);

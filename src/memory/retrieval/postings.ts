@@ -3,8 +3,8 @@
  * growable typed arrays (appends in slot order; a search reads them straight through). Pure, no DOM.
  */
 export class Postings {
-  slots = new Int32Array(4);
-  tfs = new Int32Array(4);
+  slots: Int32Array = new Int32Array(4);
+  tfs: Int32Array = new Int32Array(4);
   length = 0;
 
   push(slot: number, tf: number): void {

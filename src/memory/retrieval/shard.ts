@@ -183,11 +183,11 @@ export class Shard {
         const end = state.pieceBounds[2 * p + 1]!;
         if (!(start >= 0 && start <= end && end <= text.length)) bad('piece bounds');
         chunkPieces.push({ text: text.slice(start, end), start, end });
-        const ids = state.pieceTermIds.slice(state.pieceTermStarts[p]!, state.pieceTermStarts[p + 1]!);
+        const ids = state.pieceTermIds.subarray(state.pieceTermStarts[p]!, state.pieceTermStarts[p + 1]!);
         for (const t of ids) if (t < 0 || t >= pieceTermCount) bad('piece term id');
         pieceTermIds.push(ids);
       }
-      const textTermIds = state.chunkTermIds.slice(state.chunkTermStarts[i]!, state.chunkTermStarts[i + 1]!);
+      const textTermIds = state.chunkTermIds.subarray(state.chunkTermStarts[i]!, state.chunkTermStarts[i + 1]!);
       const textTerms = Array.from(textTermIds, (t) => turnTerms[t] ?? bad('term id'));
       shard.chunks.set(id, { id, scope: state.chunkScopes[i]!, text, pieces: chunkPieces, textTerms, textTermIds, pieceTermIds });
     }

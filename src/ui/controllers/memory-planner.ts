@@ -248,7 +248,7 @@ export class MemoryPlanner implements PromptPlanner {
       // another tab leaves the memory as one deleted here does.
       this._unsubscribe = store.subscribe((change) => {
         // A closed store takes no save (a new one is opened for the next page or settings).
-        if (change.type === 'closed') this._keeper?.cancel();
+        if (change.type === 'closed') this._keeper?.stop();
         if (change.origin !== 'remote') return;
         if (change.type === 'working-items') durable.forget(change.sessionId ?? undefined);
         else if (change.type === 'session-deleted') this.forgetConversation(change.sessionId);

@@ -135,6 +135,7 @@ export class SnapshotKeeper {
   private _changes = 0;
   private _timer: ReturnType<typeof setTimeout> | null = null;
   private _saving: Promise<void> = Promise.resolve();
+  private _stopped = false;
   /** Saves done (for tests and benchmarks). */
   saves = 0;
 
@@ -146,6 +147,7 @@ export class SnapshotKeeper {
   /** A memory was built or restored reflecting `stamps`; `save`: it differs from the saved index. */
   reset(stamps: ReadonlyMap<string, string>, docs: string, save: boolean): void {
     this.cancel();
+    this._stopped = false;
     this._reflected = new Map(stamps);
     this._docs = docs;
     this._changes += 1;
@@ -185,6 +187,12 @@ export class SnapshotKeeper {
     }, this._delayMs);
   }
 
+  /** The store closes: no save is started on it, and one under way fails quietly. */
+  stop(): void {
+    this.cancel();
+    this._stopped = true;
+  }
+
   /** Drops a pending save (the memory is stale, or gone). */
   cancel(): void {
     if (this._timer !== null) clearTimeout(this._timer);
@@ -195,14 +203,16 @@ export class SnapshotKeeper {
   saveNow(): Promise<void> {
     this.cancel();
     this._saving = this._saving.then(() =>
-      this._save().catch((error: unknown) => console.warn('[memory] saving the retrieval index failed', error)),
+      this._save().catch((error: unknown) => {
+        if (!this._stopped) console.warn('[memory] saving the retrieval index failed', error);
+      }),
     );
     return this._saving;
   }
 
   private async _save(): Promise<void> {
     const target = this._target();
-    if (target === null) return;
+    if (target === null || this._stopped) return;
     const { memory, store, chunkStore, key } = target;
     const changes = this._changes;
     const here = [...this._reflected].filter(([, stamp]) => stamp === CHANGED_HERE).map(([id]) => id);
