@@ -26,6 +26,8 @@ import { purgeExpiredWorkingItems } from './working-items.ts';
  * at 10,000 messages its reads took ~0.5 s of a page's first prompt, which reads the layered memory's saved index.
  */
 export const INDEX_START_DELAY_MS = 4_000;
+/** Below this many chunks the store's index is rebuilt at once (it takes a few milliseconds). */
+const SMALL_STORE_CHUNKS = 1_000;
 
 export type MemoryChange = (TabMessage | { type: 'closed' }) & { origin: 'local' | 'remote' };
 
@@ -307,6 +309,12 @@ export class StoreRuntime {
       logger: this.logger,
       startAfterMs: INDEX_START_DELAY_MS,
     });
+    // A small store (a first visit's empty one, which a docs sync then fills) is indexed at once: nothing to wait for.
+    const db = this.db();
+    void Promise.all([db.count('chunks'), db.count('docChunks')]).then(
+      ([chunks, docs]) => chunks + docs < SMALL_STORE_CHUNKS && index.start(),
+      () => index.start(),
+    );
     this.track(index.ready);
     return index;
   }
