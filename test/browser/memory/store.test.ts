@@ -36,6 +36,23 @@ describe('memory store: round trip', () => {
     expect(hits[0]?.chunk.text).toContain('/etc/nginx');
   });
 
+  it("a large store's own vector index waits (a page's start does not compete with it) until its first search asks", async () => {
+    const { name, store } = await fresh('lazy-index');
+    const session = await store.createSession();
+    const contents = Array.from({ length: 2_400 }, (_, i) => (i % 2 === 0 ? `Which rack holds server ${i}?` : `Server ${i - 1} is in rack ${i % 17}.`));
+    await store.importTurns(session.id, contents.map((content, i) => ({ role: i % 2 === 0 ? ('user' as const) : ('assistant' as const), content })));
+    await store.close();
+
+    const again = await openStore(name);
+    stores.push(again);
+    // Well before INDEX_START_DELAY_MS (4 s): 1,200 exchange chunks, so not rebuilt at open.
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(again.index.isReady).toBe(false);
+    const hits = await again.search('Which rack holds server 1200?', { k: 3, wait: true });
+    expect(again.index.isReady).toBe(true);
+    expect(hits[0]?.chunk.text).toContain('server 1200');
+  });
+
   it('long turns get parts of at most 400 tokens pointing to their turn', async () => {
     const { store } = await fresh('parts');
     const session = await store.createSession();
