@@ -6,6 +6,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { MemoryStore } from '../../../src/memory/store/store.ts';
 import type { QwenChatApp } from '../../../src/ui/qwen-chat-app.ts';
+import { countReads } from '../memory/helpers.ts';
 import { freshStart, messageItems, mountApp, resetAppStorage, sendAndWait, unmountApp } from './app-helpers.ts';
 
 beforeEach(() => freshStart());
@@ -15,16 +16,6 @@ afterEach(async () => {
   await resetAppStorage();
 });
 
-/** Counts `listTurns` reads per conversation on the app's store from now on. */
-function countReads(store: MemoryStore): Map<string, number> {
-  const reads = new Map<string, number>();
-  const original = store.listTurns.bind(store);
-  store.listTurns = (sessionId, ...rest) => {
-    reads.set(sessionId, (reads.get(sessionId) ?? 0) + 1);
-    return original(sessionId, ...rest);
-  };
-  return reads;
-}
 
 async function newConversation(app: QwenChatApp, text: string): Promise<string> {
   app.conversations.select(null);

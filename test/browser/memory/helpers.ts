@@ -63,3 +63,14 @@ export function randomUnitVectors(count: number, dims: number, seed: number): Fl
 }
 
 export const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** Counts `listTurns` reads per conversation on a store from now on (a rebuild reads every conversation). */
+export function countReads(store: MemoryStore): Map<string, number> {
+  const reads = new Map<string, number>();
+  const original = store.listTurns.bind(store);
+  store.listTurns = (sessionId, ...rest) => {
+    reads.set(sessionId, (reads.get(sessionId) ?? 0) + 1);
+    return original(sessionId, ...rest);
+  };
+  return reads;
+}

@@ -9,7 +9,7 @@ import type { MemoryStore } from '../../../src/memory/store/store.ts';
 import { MemoryPlanner } from '../../../src/ui/controllers/memory-planner.ts';
 import { layeredWritesDone } from '../../../src/ui/controllers/layered-store.ts';
 import { DEFAULT_SETTINGS, type AppSettings } from '../../../src/ui/data/settings.ts';
-import { openStore, rawDB } from './helpers.ts';
+import { countReads, openStore, rawDB } from './helpers.ts';
 import { openPeer } from './peer-client.ts';
 import { scratch } from './scratch.ts';
 
@@ -37,18 +37,18 @@ async function seed(store: MemoryStore, rounds = 6): Promise<string[]> {
   return ids;
 }
 
-/** Counts `listTurns` reads per conversation on a store from now on. */
-function countReads(store: MemoryStore): Map<string, number> {
-  const reads = new Map<string, number>();
-  const original = store.listTurns.bind(store);
-  store.listTurns = (sessionId, ...rest) => {
-    reads.set(sessionId, (reads.get(sessionId) ?? 0) + 1);
-    return original(sessionId, ...rest);
-  };
-  return reads;
-}
 
 const QUESTIONS = ['Which port does billing-api 3 use?', 'When does the glass bridge open on day 2?', 'report-worker 4 部署在哪里？'];
+
+/** A first page: the memory built from the store and its index saved, then the store closed. */
+async function savedIndex(store: MemoryStore): Promise<MemoryPlanner> {
+  const first = plannerOver(store);
+  await first.warm();
+  await first.saveIndexNow();
+  await layeredWritesDone(store);
+  await store.close();
+  return first;
+}
 
 /** The prompts the three questions would get (nothing is kept). */
 async function prompts(planner: MemoryPlanner, sessionIds: readonly string[]): Promise<string[]> {
@@ -178,11 +178,7 @@ describe('the saved retrieval index', () => {
   it('a damaged save is noticed: the memory is built from the records, with the same prompts, and saved again', async () => {
     const { name, store } = await fresh('snapshot-damaged');
     const sessions = await seed(store);
-    const first = plannerOver(store);
-    await first.warm();
-    await first.saveIndexNow();
-    await layeredWritesDone(store);
-    await store.close();
+    await savedIndex(store);
     const expected = await rebuiltPrompts(name, sessions);
 
     const db = await rawDB(name);
@@ -203,11 +199,7 @@ describe('the saved retrieval index', () => {
   it('a page killed in the middle of a save leaves a consistent next load', async () => {
     const { name, store } = await fresh('snapshot-killed');
     const sessions = await seed(store, 40);
-    const first = plannerOver(store);
-    await first.warm();
-    await first.saveIndexNow();
-    await layeredWritesDone(store);
-    await store.close();
+    await savedIndex(store);
     // Another page adds to a conversation and starts saving its index; it dies as the record is being written.
     const peer = await openPeer();
     await peer.send({ op: 'open', name });

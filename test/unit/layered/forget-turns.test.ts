@@ -7,7 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { LayeredMemory, type MessageInput } from '../../../src/memory/layered/pipeline.ts';
 import { SessionWorkingMemory } from '../../../src/memory/layered/working-memory.ts';
 import { InMemoryChunkStore, type TurnEntry } from '../../../src/memory/retrieval/records.ts';
-import { HOUR, T0, pipeline } from './helpers.ts';
+import { HOUR, T0, pipeline, speaker } from './helpers.ts';
 
 const U = 'u';
 
@@ -25,15 +25,7 @@ async function without(from: InMemoryChunkStore, gone: ReadonlySet<string>): Pro
 /** Two conversations with facts, a void topic and enough turns that retrieval has something to choose from. */
 async function seeded(wm: SessionWorkingMemory) {
   const { memory, store, counter } = await pipeline(1024, { workingMemory: wm });
-  let clock = T0;
-  let n = 0;
-  const say = async (sessionId: string, role: 'user' | 'assistant', text: string): Promise<string> => {
-    clock += 60_000;
-    const id = `${sessionId}-${++n}`;
-    if (role === 'user') await memory.handleUserMessage({ userId: U, sessionId, text, time: clock, id });
-    else await memory.recordReply({ userId: U, sessionId, text, time: clock, id });
-    return id;
-  };
+  const { say, clock } = speaker(memory, U, T0);
   await say('ops', 'user', 'Our staging server is 10.0.0.7 and it runs PostgreSQL 15 behind Nginx.');
   await say('ops', 'assistant', 'Noted: staging at 10.0.0.7, PostgreSQL 15, Nginx in front.');
   await say('ops', 'user', 'The backup job runs at 02:00 and writes to the bucket nightly-dumps.');
@@ -44,7 +36,7 @@ async function seeded(wm: SessionWorkingMemory) {
     await say('trip', 'user', `Day ${i + 1} of the trip: we visit the harbour museum and eat grilled fish near pier ${i + 3}.`);
     await say('trip', 'assistant', `Day ${i + 1}: the harbour museum opens at nine; pier ${i + 3} has the best grilled fish.`);
   }
-  return { memory, store, counter, say, clock: () => (clock += 60_000) };
+  return { memory, store, counter, say, clock };
 }
 
 async function rebuilt(store: InMemoryChunkStore, counter: Awaited<ReturnType<typeof pipeline>>['counter'], wm: SessionWorkingMemory, gone: ReadonlySet<string>) {

@@ -49,3 +49,20 @@ export async function smallTalk(c: ReturnType<typeof chat>, lang: 'zh' | 'en', e
     }
   }
 }
+
+/**
+ * Says turns into a memory under ids `<session>-<n>` a minute apart from `start` (a user turn through the whole
+ * pipeline, a reply recorded); returns `say` and the clock.
+ */
+export function speaker(memory: LayeredMemory, userId: string, start: number) {
+  let clock = start;
+  let n = 0;
+  const say = async (sessionId: string, role: 'user' | 'assistant', text: string): Promise<string> => {
+    clock += 60_000;
+    const id = `${sessionId}-${++n}`;
+    if (role === 'user') await memory.handleUserMessage({ userId, sessionId, text, time: clock, id });
+    else await memory.recordReply({ userId, sessionId, text, time: clock, id });
+    return id;
+  };
+  return { say, clock: () => (clock += 60_000) };
+}

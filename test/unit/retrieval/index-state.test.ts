@@ -8,7 +8,7 @@ import { LayeredMemory, type MessageInput } from '../../../src/memory/layered/pi
 import { SessionWorkingMemory } from '../../../src/memory/layered/working-memory.ts';
 import { InMemoryChunkStore, type DocEntry } from '../../../src/memory/retrieval/records.ts';
 import { RetrievalIndex, type RetrievalIndexState } from '../../../src/memory/retrieval/retrieval-index.ts';
-import { pipeline, T0 } from '../layered/helpers.ts';
+import { pipeline, speaker, T0 } from '../layered/helpers.ts';
 import { hashString } from '../../../src/memory/embedders/hash.ts';
 import { HashedNgramEmbedder } from '../../../src/memory/embedders/hashed-ngram.ts';
 import { intentTags } from '../../../src/memory/retrieval/intent.ts';
@@ -29,15 +29,7 @@ const DOCS: DocEntry[] = [
 async function seeded() {
   const wm = new SessionWorkingMemory();
   const { memory, store, counter } = await pipeline(1024, { workingMemory: wm });
-  let clock = T0;
-  let n = 0;
-  const say = async (sessionId: string, role: 'user' | 'assistant', text: string): Promise<string> => {
-    clock += 60_000;
-    const id = `${sessionId}-${++n}`;
-    if (role === 'user') await memory.handleUserMessage({ userId: U, sessionId, text, time: clock, id });
-    else await memory.recordReply({ userId: U, sessionId, text, time: clock, id });
-    return id;
-  };
+  const { say, clock } = speaker(memory, U, T0);
   for (let i = 0; i < 12; i++) {
     const service = SERVICES[i % SERVICES.length]!;
     await say('ops', 'user', `The ${service} listens on port ${8000 + i} and logs to /var/log/${service}.log. Is that right?`);
@@ -59,7 +51,7 @@ async function seeded() {
     await memory.addDoc(doc);
     await kept.putDoc(doc);
   }
-  return { memory, store: kept, counter, wm, clock: () => (clock += 60_000) };
+  return { memory, store: kept, counter, wm, clock };
 }
 
 const questions = (time: () => number): MessageInput[] => [
