@@ -29,6 +29,8 @@ export interface SnapshotRecord {
   format: number;
   key: string;
   sessions: Record<string, string>;
+  /** Per conversation with a stamp: the seq up to which the index holds every finished turn (`SessionMark.knownSeq`). */
+  knownSeqs: Record<string, number>;
   docs: string;
   state: RetrievalIndexState;
   /** What else its owner keeps with it (the widget: each chunk's link). */
@@ -39,10 +41,28 @@ export interface SnapshotRecord {
 /** The key of an index built under these settings (`settings`: whatever else shapes it, e.g. window and budgets). */
 export const snapshotKey = (settings: string): string => `${SNAPSHOT_FORMAT}|${INDEX_ANALYSIS_VERSION}|${settings}`;
 
-/** What a conversation's record says about its turns: created when, written how often. */
-export const sessionStamp = (session: SessionRecord): string => `${session.createdAt}:${session.rev ?? 0}`;
+/** What a conversation's record says about its turns: created when, its finished turns changed how often, written how often. */
+export const sessionStamp = (session: SessionRecord): string => `${session.createdAt}:${session.edits ?? 0}:${session.rev ?? 0}`;
 
-export const sessionStamps = (sessions: readonly SessionRecord[]): Map<string, string> => new Map(sessions.map((s) => [s.id, sessionStamp(s)]));
+/** A conversation as its record stood when it was read: its stamp and its last seq. */
+export interface SessionMark {
+  stamp: string;
+  lastSeq: number;
+}
+
+export const sessionMarks = (sessions: readonly SessionRecord[]): Map<string, SessionMark> =>
+  new Map(sessions.map((s) => [s.id, { stamp: sessionStamp(s), lastSeq: s.lastSeq }]));
+
+/**
+ * How a conversation stands against what a saved index covers: `same`; `appended` (only turns appended, or replies
+ * finished, since: read those after the covered seq); `changed` (read it whole).
+ */
+export function coverOf(saved: string | undefined, now: string): 'same' | 'appended' | 'changed' {
+  if (saved === now) return 'same';
+  const a = saved?.split(':');
+  const b = now.split(':');
+  return a !== undefined && a.length === 3 && b.length === 3 && a[0] === b[0] && a[1] === b[1] ? 'appended' : 'changed';
+}
 
 /** The stored docs as a stamp (their summaries: id, content hash, chunks, time). */
 export async function docsStamp(store: MemoryStore): Promise<string> {
@@ -57,7 +77,15 @@ function isSnapshotRecord(v: unknown): v is SnapshotRecord {
   if (!isObject(v) || v['format'] !== SNAPSHOT_FORMAT || typeof v['key'] !== 'string' || typeof v['docs'] !== 'string') return false;
   const sessions = v['sessions'];
   const state = v['state'];
-  return isObject(sessions) && Object.values(sessions).every((s) => typeof s === 'string') && isObject(state) && Array.isArray(state['users']);
+  const known = v['knownSeqs'];
+  return (
+    isObject(sessions) &&
+    Object.values(sessions).every((s) => typeof s === 'string') &&
+    isObject(known) &&
+    Object.values(known).every((n) => Number.isInteger(n)) &&
+    isObject(state) &&
+    Array.isArray(state['users'])
+  );
 }
 
 /** The saved record for `key`, or null (none, another key, or not a record of this format). */

@@ -21,6 +21,11 @@ export interface SessionRecord {
    * index saved with the counts it covered knows which conversations changed since (absent: 0, as written before).
    */
   rev?: number;
+  /**
+   * Of those, the writes that changed a finished turn (a rewrite, a hide, a status after the reply was done): while
+   * it stays the same, the writes since a saved index were appends (and replies finishing), read by their seq.
+   */
+  edits?: number;
 }
 
 export interface TurnRecord {

@@ -291,7 +291,10 @@ export async function updateTurnTx(
       if (turn.status !== 'streaming' || existing.status !== 'streaming') {
         const session: unknown = await tx.objectStore('sessions').get(turn.sessionId);
         const touched = turn.status !== 'streaming' && options.touchSession !== false;
-        if (isSessionRecord(session)) await tx.objectStore('sessions').put({ ...session, ...(touched ? { updatedAt: ctx.now } : {}), rev: (session.rev ?? 0) + 1 });
+        const edited = existing.status !== 'streaming';
+        if (isSessionRecord(session)) {
+          await tx.objectStore('sessions').put({ ...session, ...(touched ? { updatedAt: ctx.now } : {}), rev: (session.rev ?? 0) + 1, edits: (session.edits ?? 0) + (edited ? 1 : 0) });
+        }
       }
       return { turn, changes };
     },

@@ -30,7 +30,7 @@ const numOrNull = (v: unknown): boolean => v === null || num(v);
 const strOrNull = (v: unknown): boolean => v === null || str(v);
 
 export function isSessionRecord(v: unknown): v is SessionRecord {
-  return obj(v) && str(v['id']) && str(v['title']) && num(v['createdAt']) && num(v['updatedAt']) && int(v['lastSeq']) && (v['rev'] === undefined || int(v['rev']));
+  return obj(v) && str(v['id']) && str(v['title']) && num(v['createdAt']) && num(v['updatedAt']) && int(v['lastSeq']) && (v['rev'] === undefined || int(v['rev'])) && (v['edits'] === undefined || int(v['edits']));
 }
 
 export function isTurnRecord(v: unknown): v is TurnRecord {

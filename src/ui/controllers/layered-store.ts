@@ -199,9 +199,9 @@ export class ConversationChunkStore implements ChunkStore {
    * holds turns no longer shown, so it always covers exactly the conversation's visible turns.
    */
   private async _sessionTurns(sessionId: string, side: SideData, known: Map<string, unknown>, exclude: ReadonlySet<string>): Promise<TurnEntry[]> {
-    const turns = (await this._store.listTurns(sessionId)).filter(
-      (t) => isVisibleTurn(t) && t.status !== 'streaming' && t.content !== '' && !exclude.has(t.id),
-    );
+    const all = await this._store.listTurns(sessionId);
+    this._noteStreaming(sessionId, all);
+    const turns = all.filter((t) => isVisibleTurn(t) && t.status !== 'streaming' && t.content !== '' && !exclude.has(t.id));
     const stored = derivedRecordOf(known.get(sessionId));
     const record: Record<string, DerivedTurn> = {};
     let worked = 0;
@@ -222,6 +222,46 @@ export class ConversationChunkStore implements ChunkStore {
     this._derivations.worked += worked;
     if (worked > 0 || Object.keys(stored).length !== out.length) this._write([{ kind: 'derived', id: sessionId, data: record }]);
     return out;
+  }
+
+  /**
+   * Per conversation read last: the seq of its first reply still streaming (in no index yet), absent when none. A
+   * saved index covers a conversation only up to before it (snapshot-keeper.ts).
+   */
+  readonly streamingFrom = new Map<string, number>();
+
+  private _noteStreaming(sessionId: string, turns: readonly TurnRecord[]): void {
+    const first = turns.find((t) => t.status === 'streaming');
+    if (first === undefined) this.streamingFrom.delete(sessionId);
+    else this.streamingFrom.set(sessionId, first.seq);
+  }
+
+  /**
+   * The turns of a conversation stored after `afterSeq` (appended since a saved index covered it), as `listTurns`
+   * gives them, numbered on from `nextSeq`, with their heat; the conversation's kept derivations gain theirs.
+   */
+  async appendedTurns(sessionId: string, afterSeq: number, nextSeq: number): Promise<{ turns: TurnEntry[]; heat: Map<string, HeatEntry> }> {
+    const [side, stored] = await Promise.all([this._sideData(), this._store.getLayeredSide('derived', sessionId)]);
+    const all = await this._store.listTurns(sessionId, { afterSeq });
+    const first = all.find((t) => t.status === 'streaming');
+    if (first !== undefined) this.streamingFrom.set(sessionId, first.seq);
+    else this.streamingFrom.delete(sessionId);
+    const kept = derivedRecordOf(stored);
+    const added: Record<string, DerivedTurn> = {};
+    const visible = all.filter((t) => isVisibleTurn(t) && t.status !== 'streaming' && t.content !== '' && !this._exclude.has(t.id));
+    const turns = groupExchanges(visible).map((t, i) => {
+      const stamp = stampOf(t.content, this._setting);
+      const entry = kept[t.id];
+      const derived = isDerivedTurn(entry) && entry.stamp === stamp && entry.head <= t.content.length ? entry : (added[t.id] = deriveTurn(this._head(t.content), t.createdAt, stamp, this._wm));
+      return this._entry(t, nextSeq + i, derived, side);
+    });
+    if (Object.keys(added).length > 0) this._write([{ kind: 'derived', id: sessionId, data: { ...kept, ...added } }]);
+    const heat = new Map<string, HeatEntry>();
+    for (const t of turns) {
+      const h = side.heat.get(t.id);
+      if (h !== undefined) heat.set(t.id, h);
+    }
+    return { turns, heat };
   }
 
   async putSession(session: SessionEntry): Promise<void> {

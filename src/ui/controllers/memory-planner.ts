@@ -35,7 +35,9 @@ const loadPipeline = () =>
 /** How the last memory started: restored from the saved index or built, what it read again, and its steps' ms. */
 export interface MemoryStart {
   restored: boolean;
+  /** Conversations read again whole, and those of which only the turns appended since were read. */
   readAgain: readonly string[];
+  appended: readonly string[];
   steps: Record<string, number>;
 }
 
@@ -118,7 +120,7 @@ export class MemoryPlanner implements PromptPlanner {
   get indexStats(): { saves: number } & MemoryStart {
     return { saves: this._keeper?.saves ?? 0, ...this._lastStart };
   }
-  private _lastStart: MemoryStart = { restored: false, readAgain: [], steps: {} };
+  private _lastStart: MemoryStart = { restored: false, readAgain: [], appended: [], steps: {} };
 
   /** Builds (or restores) the memory now, before the first message needs it. */
   async warm(): Promise<void> {
@@ -212,13 +214,13 @@ export class MemoryPlanner implements PromptPlanner {
     const sessionIds = [...this._remote];
     this._remote.clear();
     const store = await this._deps().store;
-    const { sessionStamps } = await import('../../memory/store/index-snapshot.ts');
-    const stamps = sessionStamps(await store.listSessions());
+    const { sessionMarks } = await import('../../memory/store/index-snapshot.ts');
+    const marks = sessionMarks(await store.listSessions());
     const records = await this._chunkStore!.sessionRecords(sessionIds);
     // Rebuilt meanwhile: the new memory read the store as it is now.
     if (this._memory !== memory || this._stale) return;
     for (const [sessionId, { turns, heat, gate }] of records) memory.replaceSession(LOCAL_USER, sessionId, turns, heat, gate);
-    this._keeper?.readAgain(stamps, sessionIds);
+    this._keeper?.readAgain(marks, sessionIds, this._chunkStore!.streamingFrom);
   }
 
   /** Whether the memory built last still holds for the current settings and data. */
@@ -236,7 +238,7 @@ export class MemoryPlanner implements PromptPlanner {
     const { store: storePromise, settings } = this._deps();
     const key = this._settingsKey();
     if (this._current() && exclude === null) return this._memory!;
-    const [store, [{ LayeredMemory }, { DurableWorkingMemory }, { RetrievalIndex }, { ConversationChunkStore }, { SnapshotKeeper, restoreMemory, appSnapshotKey }, counter, { promptHead, promptHeadSliced }, snapshots]] =
+    const [store, [{ LayeredMemory }, { DurableWorkingMemory }, { RetrievalIndex }, { ConversationChunkStore }, { SnapshotKeeper, restoreMemory, appSnapshotKey, coveredAll }, counter, { promptHead, promptHeadSliced }, snapshots]] =
       await Promise.all([storePromise, loadPipeline()]);
     if (this._durable === null || this._wmStore !== store) {
       this._unsubscribe?.();
@@ -285,10 +287,10 @@ export class MemoryPlanner implements PromptPlanner {
     this._remote.clear();
     const snapshotKey = appSnapshotKey(`${key}|${setting}`);
     const begun = performance.now();
-    const [stamps, docs] = await Promise.all([store.listSessions().then(snapshots.sessionStamps), snapshots.docsStamp(store)]);
+    const [marks, docs] = await Promise.all([store.listSessions().then(snapshots.sessionMarks), snapshots.docsStamp(store)]);
     const stampsMs = Math.round(performance.now() - begun);
     const built = performance.now();
-    const restored = await restoreMemory({ store, chunkStore, key: snapshotKey, stamps, docs, indexOptions, make, exclude: exclude ?? new Set() });
+    const restored = await restoreMemory({ store, chunkStore, key: snapshotKey, marks, docs, indexOptions, make, exclude: exclude ?? new Set() });
     let memory: LayeredMemory;
     if (restored !== null) memory = restored.memory;
     else {
@@ -297,10 +299,10 @@ export class MemoryPlanner implements PromptPlanner {
       // Imported docs (the store's docs namespace) are searched with the conversation, under their own label.
       for (const doc of await chunkStore.listDocs()) memory.index.addDoc(doc);
     }
-    this._lastStart = { restored: restored !== null, readAgain: restored?.readAgain ?? [], steps: { stamps: stampsMs, ...(restored?.steps ?? { build: Math.round(performance.now() - built) }) } };
+    this._lastStart = { restored: restored !== null, readAgain: restored?.readAgain ?? [], appended: restored?.appended ?? [], steps: { stamps: stampsMs, ...(restored?.steps ?? { build: Math.round(performance.now() - built) }) } };
     this._keeper ??= new SnapshotKeeper(() => (this._memory === null || this._stale || this._chunkStore === null ? null : { memory: this._memory, store: this._wmStore!, chunkStore: this._chunkStore, key: this._snapshotKey }));
     this._snapshotKey = snapshotKey;
-    this._keeper.reset(stamps, docs, restored === null || restored.updated);
+    this._keeper.reset(restored?.covered ?? coveredAll(marks, chunkStore.streamingFrom), docs, restored === null || restored.updated);
     this._memory = memory;
     this._chunkStore = chunkStore;
     this._key = key;

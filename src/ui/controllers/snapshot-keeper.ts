@@ -10,7 +10,16 @@ import type { TurnEntry } from '../../memory/retrieval/records.ts';
 import { RetrievalIndex, type RetrievalIndexOptions, type UserMemory } from '../../memory/retrieval/retrieval-index.ts';
 import type { MemoryStore } from '../../memory/store/store.ts';
 import { LOCAL_USER } from '../data/visible-turns.ts';
-import { CHANGED_HERE, SNAPSHOT_FORMAT, readSnapshot, sessionStamps, snapshotKey, writeSnapshot } from '../../memory/store/index-snapshot.ts';
+import {
+  CHANGED_HERE,
+  SNAPSHOT_FORMAT,
+  coverOf,
+  readSnapshot,
+  sessionMarks,
+  snapshotKey,
+  writeSnapshot,
+  type SessionMark,
+} from '../../memory/store/index-snapshot.ts';
 import { DERIVATION_VERSION } from './derived-turns.ts';
 
 /** The key of the app's saved index under these settings (and the per-message derivations' version). */
@@ -24,8 +33,8 @@ export interface RestoreInput {
   store: MemoryStore;
   chunkStore: ConversationChunkStore;
   key: string;
-  /** The stored conversations' stamps, read before anything else. */
-  stamps: ReadonlyMap<string, string>;
+  /** The stored conversations' marks, read before anything else. */
+  marks: ReadonlyMap<string, SessionMark>;
   docs: string;
   indexOptions: RetrievalIndexOptions;
   make: (index: RetrievalIndex) => LayeredMemory;
@@ -37,8 +46,12 @@ export interface Restored {
   memory: LayeredMemory;
   /** Whether it differs from the saved index (conversations read again, docs indexed again, marks applied). */
   updated: boolean;
-  /** Conversations read again from their records. */
+  /** Conversations read again from their records, whole. */
   readAgain: string[];
+  /** Conversations of which only the turns appended since were read. */
+  appended: string[];
+  /** What the memory now covers of each conversation (for the next save). */
+  covered: Map<string, Covered>;
   /** Milliseconds per step: reading the record, restoring the index, heat and gates, conversations read again, the rest. */
   steps: Record<'read' | 'restore' | 'side' | 'readAgain' | 'rest', number>;
 }
@@ -70,14 +83,39 @@ export async function restoreMemory(input: RestoreInput): Promise<Restored | nul
   const user = index.user(LOCAL_USER);
   let updated = !docsKept;
   for (const sessionId of [...user.sessions.keys()]) {
-    if (input.stamps.has(sessionId)) continue;
+    if (input.marks.has(sessionId)) continue;
     memory.forgetSession(LOCAL_USER, sessionId);
     updated = true;
   }
-  const readAgain = [...input.stamps].filter(([id, stamp]) => record.sessions[id] !== stamp).map(([id]) => id);
+  const covered = new Map<string, Covered>();
+  const readAgain: string[] = [];
+  const appended: string[] = [];
+  for (const [id, mark] of input.marks) {
+    const known = record.knownSeqs[id];
+    const cover = coverOf(record.sessions[id], mark.stamp);
+    if (cover === 'same') covered.set(id, { stamp: mark.stamp, knownSeq: known ?? 0 });
+    else if (cover === 'appended' && known !== undefined) appended.push(id);
+    else readAgain.push(id);
+  }
+  // Only appended since (a new message, a reply finished): those turns, by their seq, added at the end.
+  for (const id of appended) {
+    updated = true;
+    const order = user.sessions.get(id) ?? [];
+    const { turns, heat } = await input.chunkStore.appendedTurns(id, record.knownSeqs[id]!, order.length + 1);
+    for (const turn of turns) {
+      if (user.turns.has(turn.id)) continue;
+      index.addTurn(turn);
+      const h = heat.get(turn.id);
+      if (h !== undefined) user.shard.setHeat(turn.id, h);
+    }
+    covered.set(id, coveredBy(input.marks.get(id)!, input.chunkStore.streamingFrom.get(id)));
+  }
   if (readAgain.length > 0) {
     updated = true;
-    for (const [sessionId, { turns, heat, gate }] of await input.chunkStore.sessionRecords(readAgain, { sideRead: true })) memory.replaceSession(LOCAL_USER, sessionId, turns, heat, gate);
+    for (const [sessionId, { turns, heat, gate }] of await input.chunkStore.sessionRecords(readAgain, { sideRead: true })) {
+      memory.replaceSession(LOCAL_USER, sessionId, turns, heat, gate);
+      covered.set(sessionId, coveredBy(input.marks.get(sessionId)!, input.chunkStore.streamingFrom.get(sessionId)));
+    }
   }
   const again = lap();
   // Void marks set since, in conversations that did not change otherwise (a message voids turns of any).
@@ -94,7 +132,24 @@ export async function restoreMemory(input: RestoreInput): Promise<Restored | nul
     if (turn !== undefined) memory.forgetTurns(LOCAL_USER, turn.sessionId, [id]);
   }
   if (!docsKept) for (const doc of await input.chunkStore.listDocs()) index.addDoc(doc);
-  return { memory, updated, readAgain, steps: { read, restore, side, readAgain: again, rest: lap() } };
+  return { memory, updated, readAgain, appended, covered, steps: { read, restore, side, readAgain: again, rest: lap() } };
+}
+
+/** What the memory covers of a conversation: the stamp it was read at, and the seq up to which it holds every finished turn. */
+export interface Covered {
+  stamp: string;
+  knownSeq: number;
+}
+
+/** Read at `mark` (its record read first), with a reply from `streamingFrom` on not finished then (in no index). */
+export const coveredBy = (mark: SessionMark, streamingFrom: number | undefined): Covered => ({
+  stamp: mark.stamp,
+  knownSeq: streamingFrom === undefined ? mark.lastSeq : Math.min(mark.lastSeq, streamingFrom - 1),
+});
+
+/** What a full read of the stored conversations covers (`listTurns` of every one, after `marks` were read). */
+export function coveredAll(marks: ReadonlyMap<string, SessionMark>, streamingFrom: ReadonlyMap<string, number>): Map<string, Covered> {
+  return new Map([...marks].map(([id, mark]) => [id, coveredBy(mark, streamingFrom.get(id))]));
 }
 
 const sameList = (a: readonly string[], b: readonly string[]): boolean => a.length === b.length && a.every((x, i) => x === b[i]);
@@ -130,7 +185,7 @@ export interface SaveTarget {
 }
 
 export class SnapshotKeeper {
-  private _reflected = new Map<string, string>();
+  private _reflected = new Map<string, Covered | typeof CHANGED_HERE>();
   private _docs = '';
   private _changes = 0;
   private _timer: ReturnType<typeof setTimeout> | null = null;
@@ -144,11 +199,11 @@ export class SnapshotKeeper {
     private readonly _delayMs = SAVE_DELAY_MS,
   ) {}
 
-  /** A memory was built or restored reflecting `stamps`; `save`: it differs from the saved index. */
-  reset(stamps: ReadonlyMap<string, string>, docs: string, save: boolean): void {
+  /** A memory was built or restored covering `covered`; `save`: it differs from the saved index. */
+  reset(covered: ReadonlyMap<string, Covered>, docs: string, save: boolean): void {
     this.cancel();
     this._stopped = false;
-    this._reflected = new Map(stamps);
+    this._reflected = new Map(covered);
     this._docs = docs;
     this._changes += 1;
     if (save) this.schedule();
@@ -168,12 +223,12 @@ export class SnapshotKeeper {
     this.schedule();
   }
 
-  /** Conversations read again from their records, whose stamps were read before. */
-  readAgain(stamps: ReadonlyMap<string, string>, sessionIds: readonly string[]): void {
+  /** Conversations read again from their records (after `marks` were read), with their replies still streaming. */
+  readAgain(marks: ReadonlyMap<string, SessionMark>, sessionIds: readonly string[], streamingFrom: ReadonlyMap<string, number>): void {
     for (const id of sessionIds) {
-      const stamp = stamps.get(id);
-      if (stamp === undefined) this._reflected.delete(id);
-      else this._reflected.set(id, stamp);
+      const mark = marks.get(id);
+      if (mark === undefined) this._reflected.delete(id);
+      else this._reflected.set(id, coveredBy(mark, streamingFrom.get(id)));
     }
     this._changes += 1;
     this.schedule();
@@ -217,18 +272,27 @@ export class SnapshotKeeper {
     const changes = this._changes;
     const here = [...this._reflected].filter(([, stamp]) => stamp === CHANGED_HERE).map(([id]) => id);
     if (here.length > 0) {
-      const stamps = sessionStamps(await store.listSessions());
+      const marks = sessionMarks(await store.listSessions());
       const records = await chunkStore.sessionRecords(here);
       // Changed again meanwhile: checked at the next save.
       if (this._target()?.memory !== memory || this._changes !== changes) return this.schedule();
       const user = memory.index.user(LOCAL_USER);
       for (const id of here) {
-        const stamp = stamps.get(id);
-        if (stamp !== undefined && sameTurns(user, id, records.get(id)?.turns ?? [])) this._reflected.set(id, stamp);
+        const mark = marks.get(id);
+        if (mark !== undefined && sameTurns(user, id, records.get(id)?.turns ?? [])) this._reflected.set(id, coveredBy(mark, chunkStore.streamingFrom.get(id)));
       }
     }
     const state = memory.index.exportState();
-    await writeSnapshot(store, 'index', { format: SNAPSHOT_FORMAT, key, sessions: Object.fromEntries(this._reflected), docs: this._docs, state, savedAt: Date.now() });
+    const sessions: Record<string, string> = {};
+    const knownSeqs: Record<string, number> = {};
+    for (const [id, covered] of this._reflected) {
+      if (covered === CHANGED_HERE) sessions[id] = CHANGED_HERE;
+      else {
+        sessions[id] = covered.stamp;
+        knownSeqs[id] = covered.knownSeq;
+      }
+    }
+    await writeSnapshot(store, 'index', { format: SNAPSHOT_FORMAT, key, sessions, knownSeqs, docs: this._docs, state, savedAt: Date.now() });
     this.saves += 1;
   }
 }

@@ -140,5 +140,5 @@ export async function restoreDocsMemory(store: MemoryStore, options: { counter: 
 export async function saveDocsMemory(store: MemoryStore, docs: DocsMemory, stamp: string): Promise<void> {
   const state = docs.memory.index.exportState({ users: false });
   const extra: SavedLink[] = [...docs.links].map(([id, l]) => [id, l.href, l.title, l.heading]);
-  await writeSnapshot(store, 'docs', { format: SNAPSHOT_FORMAT, key: DOCS_SNAPSHOT_KEY, sessions: {}, docs: stamp, state, extra, savedAt: Date.now() });
+  await writeSnapshot(store, 'docs', { format: SNAPSHOT_FORMAT, key: DOCS_SNAPSHOT_KEY, sessions: {}, knownSeqs: {}, docs: stamp, state, extra, savedAt: Date.now() });
 }

@@ -81,10 +81,11 @@ async function rebuiltPrompts(name: string, sessionIds: readonly string[]): Prom
 }
 
 describe("a conversation's write count (what a saved index is checked against)", () => {
-  it('grows with every write to its turns, in their transaction, but not with a streaming reply\'s partial text', async () => {
+  it('grows with every write to its turns, in their transaction, but not with a streaming reply\'s partial text; edits count rewrites of finished turns', async () => {
     const { store } = await fresh('session-rev');
     const session = await store.createSession({ title: 'counts' });
     const rev = async (): Promise<number> => (await store.getSession(session.id))!.rev ?? 0;
+    const edits = async (): Promise<number> => (await store.getSession(session.id))!.edits ?? 0;
     expect(await rev()).toBe(0);
     const asked = await store.appendTurn({ sessionId: session.id, role: 'user', content: 'Where is the backup bucket?' });
     expect(await rev()).toBe(1);
@@ -100,8 +101,11 @@ describe("a conversation's write count (what a saved index is checked against)",
     await writer.complete();
     const finished = await rev();
     expect(finished).toBeGreaterThan(3);
+    // Appends, an import and a reply finishing are not edits of a finished turn; hiding one is.
+    expect(await edits()).toBe(0);
     await store.updateTurn(asked.id, { tags: ['hidden'] });
     expect(await rev()).toBe(finished + 1);
+    expect(await edits()).toBe(1);
   });
 });
 
@@ -125,7 +129,7 @@ describe('the saved retrieval index', () => {
     expect([...reads.values()].reduce((a, b) => a + b, 0)).toBe(0);
   });
 
-  it('a conversation written after the save (here or in another tab) is read again, alone, and the prompts still match', async () => {
+  it('after the save: turns appended to a conversation (in another tab) are read alone, one rewritten reads its conversation again; the prompts match', async () => {
     const { name, store } = await fresh('snapshot-stale');
     const sessions = await seed(store);
     const first = plannerOver(store);
@@ -137,6 +141,9 @@ describe('the saved retrieval index', () => {
     await peer.send({ op: 'append', sessionId: sessions[1]!, contents: ['Day 9: the glass bridge is closed for repairs; take the ferry instead.'] });
     await peer.send({ op: 'close' });
     peer.kill();
+    // And a finished turn of another conversation hidden (as a regenerate does): that one is read again whole.
+    const hidden = (await store.listTurns(sessions[2]!)).at(-1)!;
+    await store.updateTurn(hidden.id, { tags: ['hidden'] });
     await layeredWritesDone(store);
     await store.close();
 
@@ -144,10 +151,34 @@ describe('the saved retrieval index', () => {
     const { planner, reads } = await reload(name);
     expect(await prompts(planner, sessions)).toEqual(expected);
     expect(planner.indexStats.restored).toBe(true);
-    expect(planner.indexStats.readAgain).toEqual([sessions[1]]);
+    expect(planner.indexStats.appended).toEqual([sessions[1]]);
+    expect(planner.indexStats.readAgain).toEqual([sessions[2]]);
     expect(reads.get(sessions[0]!) ?? 0).toBe(0);
-    expect(reads.get(sessions[2]!) ?? 0).toBe(0);
     expect(expected[1]).toContain('closed for repairs');
+    expect(expected[2]).not.toContain(hidden.content);
+  });
+
+  it('a reply still streaming when the index was saved, finished after, is read at the next load', async () => {
+    const { name, store } = await fresh('snapshot-streaming');
+    const sessions = await seed(store);
+    const asked = await store.appendTurn({ sessionId: sessions[0]!, role: 'user', content: 'Where does billing-api 5 write its log?' });
+    const writer = await store.startReply(sessions[0]!, { replyTo: asked.id });
+    writer.append('billing-api 5 writes to ');
+    await writer.flush();
+    const first = plannerOver(store);
+    await first.warm();
+    await first.saveIndexNow();
+    writer.append('/srv/logs/billing-5-archive.log.');
+    await writer.complete();
+    await layeredWritesDone(store);
+    await store.close();
+
+    const expected = await rebuiltPrompts(name, sessions);
+    const { planner } = await reload(name);
+    expect(await prompts(planner, sessions)).toEqual(expected);
+    expect(planner.indexStats.appended).toEqual([sessions[0]]);
+    expect(planner.indexStats.readAgain).toEqual([]);
+    expect(JSON.stringify(await planner.probe(sessions[0]!, 'Where is the billing-5 archive log?', T + 9))).toContain('billing-5-archive');
   });
 
   it('a conversation this page changed is saved as it is once it matches its records, and a deleted one leaves', async () => {
