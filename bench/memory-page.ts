@@ -35,8 +35,9 @@ export interface MemoryBench {
   sessions: number;
   docChunks: number;
   cold: Record<ColdMode, Stat>;
-  /** Per restored load: the conversations it read again (should be none: the last load saved them). */
+  /** Per restored load: the conversations it read again whole, and those it read only the appended turns of. */
   readAgain: number[];
+  appended: number[];
   /** Per restored load: its steps in ms (open, append: the store; then the planner's own, and the prompt). */
   steps: Array<Record<string, number>>;
   regenerate: Stat;
@@ -153,6 +154,7 @@ async function main(): Promise<MemoryBench> {
 
   const cold: Record<ColdMode, number[]> = { restored: [], kept: [], rebuilt: [] };
   const readAgain: number[] = [];
+  const appended: number[] = [];
   const steps: Array<Record<string, number>> = [];
   const regenerate: number[] = [];
   const append: number[] = [];
@@ -169,6 +171,7 @@ async function main(): Promise<MemoryBench> {
       cold[mode].push(ms);
       if (mode === 'restored') {
         readAgain.push(planner.indexStats.readAgain.length);
+        appended.push(planner.indexStats.appended.length);
         steps.push(taken);
         const memory = (performance as unknown as { memory?: { usedJSHeapSize: number } }).memory;
         if (memory !== undefined) heapMB = round(memory.usedJSHeapSize / 1e6);
@@ -200,6 +203,7 @@ async function main(): Promise<MemoryBench> {
     docChunks,
     cold: { restored: stat(cold.restored), kept: stat(cold.kept), rebuilt: stat(cold.rebuilt) },
     readAgain,
+    appended,
     steps,
     regenerate: stat(regenerate),
     append: stat(append),

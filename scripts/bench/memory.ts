@@ -34,7 +34,7 @@ console.log(`${result.turns} messages in ${result.sessions} conversations, ${res
 line('first prompt after a page load, saved index restored', restored, '   (target ≤ 500 ms)');
 line('first prompt, no saved index, derivations kept', kept, '   (the version before)');
 line('first prompt, nothing kept', rebuilt, '   (the code before issue 17)');
-console.log(`  ratios: ${(kept.p50 / restored.p50).toFixed(2)}× and ${(rebuilt.p50 / restored.p50).toFixed(2)}× the restored load; conversations read again per restored load: [${result.readAgain.join(', ')}]`);
+console.log(`  ratios: ${(kept.p50 / restored.p50).toFixed(2)}× and ${(rebuilt.p50 / restored.p50).toFixed(2)}× the restored load; per restored load, conversations read again whole [${result.readAgain.join(', ')}], only their appended turns [${result.appended.join(', ')}]`);
 const stepNames = [...new Set(result.steps.flatMap((s) => Object.keys(s)))];
 const median = (xs: number[]): number => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] ?? 0;
 console.log(`  restored load by step (p50 ms): ${stepNames.map((k) => `${k} ${median(result.steps.map((s) => s[k] ?? 0))}`).join(', ')}`);
