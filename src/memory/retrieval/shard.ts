@@ -6,7 +6,7 @@
  */
 import type { CorpusSnapshot, Embedder } from '../embedders/embedder.ts';
 import { embedderKey } from '../embedders/embedder.ts';
-import { FlatIndex } from '../vector-index/flat-index.ts';
+import { FlatIndex, type QuantizedRows } from '../vector-index/flat-index.ts';
 import { Bm25Index, type Bm25State } from './bm25.ts';
 import type { LineTable } from './line-text.ts';
 import { splitPieces, type Piece } from './pieces.ts';
@@ -36,8 +36,12 @@ export interface ShardState {
   pieceIndex: Int32Array;
   firstPiece: Int32Array;
   pieceCount: Int32Array;
-  /** The vectors with the embedder (`embedderKey`) that made them, and its statistics; null without one. */
-  vectors: { embedder: string; dimensions: number; ids: string[]; scopes: string[]; data: Float32Array } | null;
+  /**
+   * The vectors, with the embedder (`embedderKey`) that made them, as their int8 rows: the float rows are worked out
+   * again from the chunk's text when a search first re-scores them (the same bits: the embedder is a function of
+   * the text), except those given with the chunk (a docs index's), which are kept. Null without an embedder.
+   */
+  vectors: ({ embedder: string; dimensions: number } & QuantizedRows) | null;
   stats: CorpusSnapshot | null;
 }
 
@@ -90,6 +94,8 @@ export class Shard {
   readonly searchMemo = new LastMemo<SharedSearch>();
   private readonly _embedder: Embedder | null;
   private readonly _vectors: FlatIndex | null;
+  /** Chunks whose vector was given (`stored`), not worked out from the text: a snapshot keeps their floats. */
+  private readonly _given = new Set<string>();
   /** Texts added so far: the embedder's statistics (and so a query's vector) change with each. */
   private _version = 0;
   private _queryVector: { text: string; version: number; vector: Float32Array | undefined } | null = null;
@@ -125,7 +131,7 @@ export class Shard {
     const pieceTermIds = new Int32Array(pieceTermStarts[pieces]!);
     p = 0;
     for (const c of chunks) for (const ids of c.pieceTermIds) pieceTermIds.set(ids, pieceTermStarts[p++]!);
-    const rows = this._vectors?.exportRows();
+    const rows = this._vectors?.exportQuantized((id) => this._given.has(id));
     return {
       turns: this.turns.exportState(),
       pieces: this.pieces.exportState(),
@@ -145,7 +151,7 @@ export class Shard {
       vectors:
         rows === undefined || this._embedder === null
           ? null
-          : { embedder: embedderKey(this._embedder), dimensions: this._embedder.dimensions, ids: rows.ids, scopes: rows.scopes, data: rows.vectors },
+          : { embedder: embedderKey(this._embedder), dimensions: this._embedder.dimensions, ...rows },
       stats: this._embedder?.stats?.snapshot() ?? null,
     };
   }
@@ -205,10 +211,20 @@ export class Shard {
       shard.firstPiece.push(state.firstPiece[s]!);
       shard.pieceCount.push(state.pieceCount[s]!);
     }
-    if (state.vectors !== null && shard._vectors !== null) {
-      const { ids, scopes, data, dimensions } = state.vectors;
-      if (dimensions !== shard._vectors.dimensions || data.length !== ids.length * dimensions || scopes.length !== ids.length) bad('vectors');
-      shard._vectors.add(ids.map((id, row) => ({ id, scope: scopes[row]!, vector: data.subarray(row * dimensions, (row + 1) * dimensions) })));
+    if (state.vectors !== null && shard._vectors !== null && shard._embedder !== null) {
+      const { dimensions, ...rows } = state.vectors;
+      if (dimensions !== shard._vectors.dimensions) bad('vector dimensions');
+      const embedder = shard._embedder;
+      try {
+        shard._vectors.importQuantized(rows, (id) => {
+          const chunk = shard.chunks.get(id);
+          return chunk === undefined ? undefined : embedder.embedSync!([chunk.text], { purpose: 'document' })[0];
+        });
+      } catch (error) {
+        bad(`vectors (${error instanceof Error ? error.message : String(error)})`);
+      }
+      for (const row of rows.keep.rows) shard._given.add(rows.ids[row]!);
+      for (const id of rows.ids) if (!shard.chunks.has(id)) bad(`vector of an unknown chunk ${id}`);
     }
     if (state.stats !== null && shard._embedder?.stats !== undefined && !shard._embedder.stats.restore(state.stats)) bad('statistics');
     shard._version = n;
@@ -252,6 +268,8 @@ export class Shard {
     if (this._embedder !== null && this._vectors !== null) {
       this._embedder.stats?.add([text]);
       const usable = stored !== undefined && stored.embedder === embedderKey(this._embedder) && stored.vector.length === this._embedder.dimensions;
+      if (usable) this._given.add(id);
+      else this._given.delete(id);
       const [vector] = usable ? [stored.vector] : this._embedder.embedSync!([text], { purpose: 'document' });
       if (vector !== undefined) this._vectors.add([{ id, scope, vector }]);
     }
@@ -279,6 +297,7 @@ export class Shard {
     if (this._embedder !== null && this._vectors !== null) {
       this._embedder.stats?.remove([chunk.text]);
       this._vectors.remove([id]);
+      this._given.delete(id);
     }
     return true;
   }

@@ -27,6 +27,25 @@ export interface FlatIndexOptions {
   capacity?: number;
 }
 
+/** A row's float vector worked out again (a row restored from its int8 form only): the same bits as was added. */
+export type FloatSource = (id: string) => Float32Array | undefined;
+
+/**
+ * The rows in their int8 form, as a snapshot keeps them (a quarter of the float rows' bytes): row-major, `padded`
+ * bytes a row, with each row's scale, L1 norm and finiteness; `keep` lists the rows whose floats cannot be worked
+ * out again (given, not computed), with those floats.
+ */
+export interface QuantizedRows {
+  ids: string[];
+  scopes: string[];
+  padded: number;
+  rows: Int8Array;
+  scale: Float32Array;
+  l1: Float32Array;
+  finite: Uint8Array;
+  keep: { rows: Int32Array; vectors: Float32Array };
+}
+
 export class FlatIndex implements VectorIndex {
   readonly kind = 'flat' as const;
   readonly dimensions: number;
@@ -43,6 +62,9 @@ export class FlatIndex implements VectorIndex {
   private _scopeOfSlot = new Int32Array(0);
   /** 1 where every value of the row is finite: only such a row may skip the query's zeros (see `_exact`). */
   private _finite = new Uint8Array(0);
+  /** 1 where the float row is not held yet: `_source` works it out on first use (`importQuantized`). */
+  private _lazy = new Uint8Array(0);
+  private _source: FloatSource | null = null;
   /** Writes so far (adds, removes): the last scan's dots describe the rows only while this is unchanged. */
   private _writes = 0;
   /** The last int8 scan: its query and what its bounds need; its dots stay in the kernel's memory until the next. */
@@ -93,26 +115,45 @@ export class FlatIndex implements VectorIndex {
       }
       const v = entry.vector;
       this._vectors.set(v, slot * this.dimensions);
+      this._lazy[slot] = 0;
       this._scopeOfSlot[slot] = this._scopes.code(entry.scope);
       let finite = 1;
       for (let i = 0; i < v.length; i++) if (!Number.isFinite(v[i]!)) finite = 0;
       this._finite[slot] = finite;
       if (rows === null) continue;
-      let max = 0;
-      for (let i = 0; i < v.length; i++) max = Math.max(max, Math.abs(v[i]!));
-      const scale = max > 0 && Number.isFinite(max) ? max / 127 : 0;
-      const inverse = scale > 0 ? 1 / scale : 0;
       const blockBytes = this._blockBytes;
-      let l1 = 0;
-      for (let i = 0; i < this._padded; i++) {
-        // |v[i]·inverse| ≤ 127 up to rounding; the clamp keeps a last-bit excess from wrapping around. Padding is 0.
-        const a = i < v.length ? Math.max(-127, Math.min(127, Math.round(v[i]! * inverse))) : 0;
-        rows[rowByte(slot, i, blockBytes)] = a;
-        l1 += Math.abs(a);
-      }
+      const at = slot;
+      const { scale, l1 } = this._quantize(slot, (i, a) => (rows[rowByte(at, i, blockBytes)] = a));
       this._scale[slot] = scale;
       this._l1[slot] = l1;
     }
+  }
+
+  /** Quantises a row's floats to int8, each value handed to `put` (padding as 0); its scale and L1 norm. */
+  private _quantize(slot: number, put: (i: number, a: number) => void): { scale: number; l1: number } {
+    const base = slot * this.dimensions;
+    const v = this._vectors;
+    let max = 0;
+    for (let i = 0; i < this.dimensions; i++) max = Math.max(max, Math.abs(v[base + i]!));
+    const scale = max > 0 && Number.isFinite(max) ? max / 127 : 0;
+    const inverse = scale > 0 ? 1 / scale : 0;
+    let l1 = 0;
+    for (let i = 0; i < this._padded; i++) {
+      // |v[i]·inverse| ≤ 127 up to rounding; the clamp keeps a last-bit excess from wrapping around. Padding is 0.
+      const a = i < this.dimensions ? Math.max(-127, Math.min(127, Math.round(v[base + i]! * inverse))) : 0;
+      put(i, a);
+      l1 += Math.abs(a);
+    }
+    return { scale: Math.fround(scale), l1 };
+  }
+
+  /** Works out a row's floats when it was restored without them. */
+  private _ensureFloat(slot: number): void {
+    if (this._lazy[slot] !== 1) return;
+    const vector = this._source?.(this._ids[slot]!);
+    if (vector === undefined || vector.length !== this.dimensions) throw new RangeError(`no float row for ${this._ids[slot]}`);
+    this._vectors.set(vector, slot * this.dimensions);
+    this._lazy[slot] = 0;
   }
 
   /**
@@ -121,11 +162,92 @@ export class FlatIndex implements VectorIndex {
    */
   exportRows(): { ids: string[]; scopes: string[]; vectors: Float32Array } {
     const n = this._ids.length;
+    for (let slot = 0; slot < n; slot++) this._ensureFloat(slot);
     return {
       ids: [...this._ids],
       scopes: this._ids.map((_, slot) => this._scopes.name(this._scopeOfSlot[slot]!)),
       vectors: this._vectors.slice(0, n * this.dimensions),
     };
+  }
+
+  /**
+   * The rows in their int8 form (`QuantizedRows`); `keepFloat(id)`: whether a row's floats must be kept because
+   * they cannot be worked out again from what the caller holds.
+   */
+  exportQuantized(keepFloat: (id: string) => boolean): QuantizedRows {
+    const n = this._ids.length;
+    const padded = this._padded;
+    const rows = new Int8Array(n * padded);
+    const scale = new Float32Array(n);
+    const l1 = new Float32Array(n);
+    if (this._kernel !== null) {
+      const memory = new Int8Array(this._kernel.memory.buffer, this._rowsOffset, this._capacity * padded);
+      const blockBytes = this._blockBytes;
+      for (let slot = 0; slot < n; slot++) for (let i = 0; i < padded; i++) rows[slot * padded + i] = memory[rowByte(slot, i, blockBytes)]!;
+      scale.set(this._scale.subarray(0, n));
+      l1.set(this._l1.subarray(0, n));
+    } else {
+      for (let slot = 0; slot < n; slot++) {
+        const { scale: sc, l1: norm } = this._quantize(slot, (i, a) => (rows[slot * padded + i] = a));
+        scale[slot] = sc;
+        l1[slot] = norm;
+      }
+    }
+    const kept = this._ids.flatMap((id, slot) => (keepFloat(id) ? [slot] : []));
+    const vectors = new Float32Array(kept.length * this.dimensions);
+    kept.forEach((slot, j) => {
+      this._ensureFloat(slot);
+      vectors.set(this._vectors.subarray(slot * this.dimensions, (slot + 1) * this.dimensions), j * this.dimensions);
+    });
+    return {
+      ids: [...this._ids],
+      scopes: this._ids.map((_, slot) => this._scopes.name(this._scopeOfSlot[slot]!)),
+      padded,
+      rows,
+      scale,
+      l1,
+      finite: this._finite.slice(0, n),
+      keep: { rows: Int32Array.from(kept), vectors },
+    };
+  }
+
+  /**
+   * Fills an empty index from `exportQuantized` rows: the int8 rows as they were, the kept floats, and `source` for
+   * the other floats, worked out when a search first re-scores the row (without the SIMD kernel, at once: its scan
+   * reads floats). Throws a RangeError for rows that do not fit this index.
+   */
+  importQuantized(data: QuantizedRows, source: FloatSource): void {
+    const n = data.ids.length;
+    const padded = this._padded;
+    if (this._ids.length !== 0) throw new RangeError('importQuantized needs an empty index');
+    if (data.padded !== padded || data.rows.length !== n * padded || data.scopes.length !== n) throw new RangeError('quantized rows of another shape');
+    if (data.scale.length !== n || data.l1.length !== n || data.finite.length !== n) throw new RangeError('quantized row arrays');
+    if (data.keep.vectors.length !== data.keep.rows.length * this.dimensions) throw new RangeError('kept float rows');
+    this._writes += 1;
+    this._reserve(n);
+    this._source = source;
+    data.ids.forEach((id, slot) => {
+      this._ids.push(id);
+      this._slots.set(id, slot);
+      this._scopeOfSlot[slot] = this._scopes.code(data.scopes[slot]!);
+    });
+    if (this._slots.size !== n) throw new RangeError('duplicate row ids');
+    this._finite.set(data.finite);
+    this._lazy.fill(1, 0, n);
+    data.keep.rows.forEach((slot, j) => {
+      if (!(slot >= 0 && slot < n)) throw new RangeError('kept row out of range');
+      this._vectors.set(data.keep.vectors.subarray(j * this.dimensions, (j + 1) * this.dimensions), slot * this.dimensions);
+      this._lazy[slot] = 0;
+    });
+    if (this._kernel === null) {
+      for (let slot = 0; slot < n; slot++) this._ensureFloat(slot);
+      return;
+    }
+    const memory = new Int8Array(this._kernel.memory.buffer, this._rowsOffset, this._capacity * padded);
+    const blockBytes = this._blockBytes;
+    for (let slot = 0; slot < n; slot++) for (let i = 0; i < padded; i++) memory[rowByte(slot, i, blockBytes)] = data.rows[slot * padded + i]!;
+    this._scale.set(data.scale);
+    this._l1.set(data.l1);
   }
 
   remove(ids: readonly string[]): void {
@@ -293,6 +415,7 @@ export class FlatIndex implements VectorIndex {
   vector(id: string): Float32Array | undefined {
     const slot = this._slots.get(id);
     if (slot === undefined) return undefined;
+    this._ensureFloat(slot);
     return this._vectors.slice(slot * this.dimensions, (slot + 1) * this.dimensions);
   }
 
@@ -324,6 +447,7 @@ export class FlatIndex implements VectorIndex {
    * quarter faster than the plain loop.
    */
   private _exact(slot: number, query: Float32Array, nz: Int32Array | null): number {
+    if (this._lazy[slot] === 1) this._ensureFloat(slot);
     const base = slot * this.dimensions;
     const v = this._vectors;
     let sum = 0;
@@ -372,6 +496,7 @@ export class FlatIndex implements VectorIndex {
       this._l1[slot] = this._l1[last]!;
       this._scopeOfSlot[slot] = this._scopeOfSlot[last]!;
       this._finite[slot] = this._finite[last]!;
+      this._lazy[slot] = this._lazy[last]!;
       this._ids[slot] = movedId;
       this._slots.set(movedId, slot);
     }
@@ -395,6 +520,7 @@ export class FlatIndex implements VectorIndex {
     this._l1 = grow(this._l1, (n) => new Float32Array(n));
     this._scopeOfSlot = grow(this._scopeOfSlot, (n) => new Int32Array(n));
     this._finite = grow(this._finite, (n) => new Uint8Array(n));
+    this._lazy = grow(this._lazy, (n) => new Uint8Array(n));
     if (this._kernel !== null) {
       // [query pairs and lanes | int8 rows, in blocks | int32 scores]: the rows grow in place, the scores are scratch.
       const needed = this._rowsOffset + capacity * this._padded + capacity * 4;

@@ -322,3 +322,58 @@ describe('flat index exactness at scale', () => {
   });
 });
 
+
+describe('flat index rows in their int8 form (a saved index)', () => {
+  const rand = (seed: number) => () => ((seed = (seed * 1_103_515_245 + 12_345) % 2 ** 31) / 2 ** 31) * 2 - 1;
+  const make = (n: number, dims: number, seed: number): IndexEntry[] => {
+    const r = rand(seed);
+    return Array.from({ length: n }, (_, i) => ({ id: `r${i}`, scope: `s${i % 5}`, vector: Float32Array.from({ length: dims }, () => r()) }));
+  };
+
+  for (const kernel of ['auto', 'js'] as const) {
+    it(`restored with floats worked out on demand, searches and dots give the same bits as the index saved (${kernel})`, () => {
+      const dims = 48;
+      const data = make(300, dims, 7);
+      const byId = new Map(data.map((e) => [e.id, e.vector]));
+      const saved = new FlatIndex(dims, { kernel });
+      saved.add(data);
+      saved.remove(['r3', 'r100']); // rows moved into the holes
+      const given = new Set(['r7', 'r250']);
+      const rows = structuredClone(saved.exportQuantized((id) => given.has(id)));
+      expect(rows.keep.rows.length).toBe(2);
+      const asked: string[] = [];
+      const restored = new FlatIndex(dims, { kernel });
+      restored.importQuantized(rows, (id) => {
+        asked.push(id);
+        return given.has(id) ? undefined : byId.get(id);
+      });
+      // With the kernel nothing is worked out until a search re-scores a row; without it, every row at once.
+      expect(asked.length).toBe(kernel === 'js' ? 296 : 0);
+      const queries = make(12, dims, 99).map((e) => e.vector);
+      for (const q of queries) {
+        expect(restored.search(q, 10)).toEqual(saved.search(q, 10));
+        expect(restored.search(q, 5, { scopes: ['s1', 's3'] })).toEqual(saved.search(q, 5, { scopes: ['s1', 's3'] }));
+        const ids = ['r0', 'r7', 'r250', 'r299', 'r3'];
+        expect(restored.positiveDotsWith(ids, q)).toEqual(saved.positiveDotsWith(ids, q));
+      }
+      if (kernel === 'auto') expect(asked.length).toBeLessThan(296);
+      expect(asked).not.toContain('r7');
+      // It changes as the saved one would, and exports the same rows again.
+      restored.remove(['r10']);
+      saved.remove(['r10']);
+      expect(restored.search(queries[0]!, 10)).toEqual(saved.search(queries[0]!, 10));
+      expect(restored.exportRows()).toEqual(saved.exportRows());
+    });
+  }
+
+  it('refuses rows that do not fit, and a missing float row', () => {
+    const saved = new FlatIndex(16);
+    saved.add(make(20, 16, 3));
+    const rows = saved.exportQuantized(() => false);
+    expect(() => new FlatIndex(32).importQuantized(rows, () => undefined)).toThrow(RangeError);
+    expect(() => new FlatIndex(16).importQuantized({ ...rows, scale: rows.scale.slice(1) }, () => undefined)).toThrow(RangeError);
+    const restored = new FlatIndex(16);
+    restored.importQuantized(rows, () => undefined);
+    expect(() => restored.vector('r1')).toThrow(/no float row/);
+  });
+});
