@@ -13,6 +13,9 @@
 import { TopK } from '../vector-index/vector-index.ts';
 import { Bm25Scores } from './bm25-scores.ts';
 import { Postings } from './postings.ts';
+import { checkBm25State, type Bm25State } from './bm25-state.ts';
+
+export type { Bm25State };
 import { Interner } from '../../shared/interner.ts';
 import { kthLargest } from '../vector-index/kth-largest.ts';
 
@@ -30,29 +33,6 @@ export interface Bm25Hit {
 }
 
 /** A query with its terms resolved to the index's term ids (terms the index lacks are left out). */
-/**
- * Everything a `Bm25Index` holds, flat (typed arrays and string lists: structured-clone friendly), so that a
- * snapshot restores the same index, slot for slot, without analysing a text again (index-snapshot.ts).
- */
-export interface Bm25State {
-  k1: number;
-  b: number;
-  /** By slot (removed ones too): id, scope code, length, liveness; each document's distinct term ids, flat. */
-  ids: string[];
-  scopeOf: Int32Array;
-  length: Float64Array;
-  alive: Uint8Array;
-  docTermStarts: Int32Array;
-  docTerms: Int32Array;
-  scopes: string[];
-  /** By term id: the term, its postings (flat), its live document frequency. */
-  terms: string[];
-  postingStarts: Int32Array;
-  postingSlots: Int32Array;
-  postingTfs: Int32Array;
-  df: Int32Array;
-}
-
 export interface PreparedQuery {
   readonly ids: Int32Array;
   readonly weights: Float64Array;
@@ -402,28 +382,6 @@ export class Bm25Index {
     alive.set(this._alive);
     this._alive = alive;
   }
-}
-
-/** Throws a RangeError unless every array of the state has its length and every reference is in range. */
-function checkBm25State(state: Bm25State): void {
-  const bad = (what: string): never => {
-    throw new RangeError(`damaged BM25 state: ${what}`);
-  };
-  const slots = state.ids.length;
-  const terms = state.terms.length;
-  if (!Number.isFinite(state.k1) || !Number.isFinite(state.b)) bad('parameters');
-  if (state.scopeOf.length !== slots || state.length.length !== slots || state.alive.length !== slots) bad('slot arrays');
-  if (state.docTermStarts.length !== slots + 1 || state.docTermStarts[slots] !== state.docTerms.length) bad('document terms');
-  if (state.postingStarts.length !== terms + 1 || state.postingStarts[terms] !== state.postingSlots.length) bad('postings');
-  if (state.postingTfs.length !== state.postingSlots.length || state.df.length !== terms) bad('term arrays');
-  if (new Set(state.terms).size !== terms) bad('duplicate terms');
-  for (let s = 0; s < slots; s++) {
-    if (state.docTermStarts[s]! > state.docTermStarts[s + 1]!) bad('document term order');
-    if (state.scopeOf[s]! < 0 || state.scopeOf[s]! >= state.scopes.length) bad('scope code');
-  }
-  for (let t = 0; t < terms; t++) if (state.postingStarts[t]! > state.postingStarts[t + 1]!) bad('posting order');
-  for (const tid of state.docTerms) if (tid < 0 || tid >= terms) bad('term id');
-  for (const slot of state.postingSlots) if (slot < 0 || slot >= slots) bad('posting slot');
 }
 
 /** From this k on, `best` selects instead of keeping a heap (the sentence search keeps 500 or so of thousands). */

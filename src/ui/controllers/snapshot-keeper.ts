@@ -21,10 +21,10 @@ import {
   type SessionMark,
 } from '../../memory/store/index-snapshot.ts';
 import { DERIVATION_VERSION } from './derived-turns.ts';
+import type { ConversationChunkStore } from './layered-store.ts';
 
 /** The key of the app's saved index under these settings (and the per-message derivations' version). */
 export const appSnapshotKey = (settings: string): string => snapshotKey(`app|${DERIVATION_VERSION}|${settings}`);
-import type { ConversationChunkStore } from './layered-store.ts';
 
 /** Quiet time after a change before the index is saved (a save costs the page ~0.1–0.3 s at 10,000 messages). */
 export const SAVE_DELAY_MS = 3_000;
