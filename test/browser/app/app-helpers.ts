@@ -97,8 +97,12 @@ export function conversationTitles(app: QwenChatApp): string[] {
   return root ? [...root.querySelectorAll<HTMLElement>('li[data-id] .open')].map((b) => b.textContent!.trim()) : [];
 }
 
+/**
+ * Waits until the engine is ready. A hang limit, not a speed check: a page's first model load (download, wasm
+ * compile, load) once took over 30 s on a loaded 2-core machine, so the limit is 45 s (tests have 60 s).
+ */
 export async function waitReady(app: QwenChatApp): Promise<void> {
-  await expect.poll(() => app.engine.status, { timeout: 30_000 }).toBe('ready');
+  await expect.poll(() => app.engine.status, { timeout: 45_000 }).toBe('ready');
 }
 
 /** Sends a message the way a user does and waits for its reply to finish. */
