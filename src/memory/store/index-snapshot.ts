@@ -7,8 +7,10 @@
  * A record says what it covers, and a load uses no more of it than still holds:
  * - `key`: the settings and rule versions the index was built under (another key: not used at all);
  * - `sessions`: per conversation, the stamp of the stored conversation it reflects (`sessionStamp`: the store
- *   counts every write to a conversation's turns in its record). A conversation whose stamp differs, or that is
- *   new, is read again from its records and replaced in place; one no longer stored leaves the index;
+ *   counts every write to a conversation's turns in its record, and apart the edits of finished turns), and
+ *   `knownSeqs`, the seq it holds every finished turn up to. A conversation only appended to since has the turns
+ *   after that seq read and added; one otherwise changed, or new, is read again from its records and replaced in
+ *   place; one no longer stored leaves the index;
  * - `docs`: the stored docs it holds (their summaries); other docs: the docs are indexed again.
  * A record that does not hold together (wrong shape, references out of range) is not used, and the index is built
  * from the records as before: slower, never wrong.

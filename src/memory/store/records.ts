@@ -202,7 +202,7 @@ export type MetaRecord =
  * `derived`: what the memory worked out from each turn of a conversation (src/ui/controllers/derived-turns.ts), one
  * record per conversation, kept to skip doing it again.
  */
-/** `snapshot`: the retrieval index's saved state (one record, `index`; see ui/controllers/index-snapshot.ts). */
+/** `snapshot`: a retrieval index's saved state (records `index`, the app's, and `docs`, the widget's; index-snapshot.ts). */
 export type LayeredSideKind = 'session' | 'deprecated' | 'heat' | 'derived' | 'snapshot';
 
 export type MetaKey = MetaRecord['key'];
