@@ -15,14 +15,14 @@ import type { MemoryStore } from '../../memory/store/store.ts';
 import { AssistantError, isAbortError, toAssistantError } from '../../shared/errors.ts';
 import { DocsMemoryBuilder, restoreDocsMemory, saveDocsMemory, type DocsMemory } from './docs-memory.ts';
 import { docsStamp } from '../../memory/store/index-snapshot.ts';
-
-/** Quiet time after the docs are indexed before the index is saved for the next visit. */
-const SAVE_DELAY_MS = 2_000;
 import { sourcesOf } from './sources.ts';
 import { syncDocsIndex, type DocsSyncResult } from './docs-sync.ts';
 import { loadEngine, loadTokenizer, openWidgetStore } from './parts.ts';
 import { statusOf, type StatusFacts } from './status.ts';
 import type { AskOptions, AskResult, WidgetRuntime, WidgetRuntimeConfig, WidgetStatus } from './types.ts';
+
+/** Quiet time after the docs are indexed before the index is saved for the next visit. */
+const SAVE_DELAY_MS = 2_000;
 
 /** The layered memory's user: a widget has one visitor. */
 const VISITOR = 'visitor';
