@@ -26,7 +26,10 @@ import type { ConversationChunkStore } from './layered-store.ts';
 /** The key of the app's saved index under these settings (and the per-message derivations' version). */
 export const appSnapshotKey = (settings: string): string => snapshotKey(`app|${DERIVATION_VERSION}|${settings}`);
 
-/** Quiet time after a change before the index is saved (a save costs the page ~0.1–0.3 s at 10,000 messages). */
+/**
+ * Quiet time after a change before the index is saved: a save runs on the page's thread (exporting 10,000 turns'
+ * index took 0.1 s in Node, and IndexedDB then clones the record, 45 MB with 10,000 doc chunks).
+ */
 export const SAVE_DELAY_MS = 3_000;
 
 export interface RestoreInput {
