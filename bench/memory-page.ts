@@ -42,6 +42,8 @@ export interface MemoryBench {
   steps: Array<Record<string, number>>;
   regenerate: Stat;
   append: Stat;
+  /** A save of the index after a restored load's changes (`saveIndexNow`: the comparison with the records, the export, the write). */
+  save: Stat;
   heapMB: number | null;
   snapshotBytes: number | null;
   userAgent: string;
@@ -158,6 +160,7 @@ async function main(): Promise<MemoryBench> {
   const steps: Array<Record<string, number>> = [];
   const regenerate: number[] = [];
   const append: number[] = [];
+  const save: number[] = [];
   let heapMB: number | null = null;
   const orders: ColdMode[][] = [
     ['restored', 'kept', 'rebuilt'],
@@ -189,7 +192,9 @@ async function main(): Promise<MemoryBench> {
         }
       } else await reply(store, planner);
       // Saved before the next load, as a page does in the background once the user stops typing.
+      const saving = performance.now();
       await planner.saveIndexNow();
+      if (mode === 'restored') save.push(performance.now() - saving);
       await layeredWritesDone(store);
       await store.close();
       log(`run ${run} ${mode}: ${round(ms)} ms`);
@@ -207,6 +212,7 @@ async function main(): Promise<MemoryBench> {
     steps,
     regenerate: stat(regenerate),
     append: stat(append),
+    save: stat(save),
     heapMB,
     snapshotBytes: bytes,
     userAgent: navigator.userAgent,

@@ -40,6 +40,7 @@ const median = (xs: number[]): number => [...xs].sort((a, b) => a - b)[Math.floo
 console.log(`  restored load by step (p50 ms): ${stepNames.map((k) => `${k} ${median(result.steps.map((s) => s[k] ?? 0))}`).join(', ')}`);
 line('regenerate, then the next prompt', result.regenerate, '   (target ≤ 50 ms)');
 line('a reply appended (store write and index update)', result.append, '   (target ≤ 5 ms)');
+line('saving the index after a restored load (background)', result.save, '   (on the page\'s thread)');
 console.log(`JS heap after a restored load: ${result.heapMB ?? 'n/a'} MB; saved index: ${result.snapshotBytes === null ? 'none' : `${(result.snapshotBytes / 1e6).toFixed(1)} MB`}`);
 if (values.json) {
   console.log(
@@ -49,6 +50,7 @@ if (values.json) {
       coldFirstPromptRebuiltMs: rebuilt.p50,
       editNextPromptMs: result.regenerate.p50,
       appendP50Ms: result.append.p50,
+      saveIndexMs: result.save.p50,
       heapMB: result.heapMB,
       snapshotBytes: result.snapshotBytes,
     }),
