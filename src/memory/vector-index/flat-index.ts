@@ -157,20 +157,6 @@ export class FlatIndex implements VectorIndex {
   }
 
   /**
-   * Every row in row order, as `add` takes them back (a snapshot: `add` of these rows into an empty index gives
-   * the same rows in the same order). The vectors are one copied block, `dimensions` per row.
-   */
-  exportRows(): { ids: string[]; scopes: string[]; vectors: Float32Array } {
-    const n = this._ids.length;
-    for (let slot = 0; slot < n; slot++) this._ensureFloat(slot);
-    return {
-      ids: [...this._ids],
-      scopes: this._ids.map((_, slot) => this._scopes.name(this._scopeOfSlot[slot]!)),
-      vectors: this._vectors.slice(0, n * this.dimensions),
-    };
-  }
-
-  /**
    * The rows in their int8 form (`QuantizedRows`); `keepFloat(id)`: whether a row's floats must be kept because
    * they cannot be worked out again from what the caller holds.
    */

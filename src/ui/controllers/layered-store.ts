@@ -33,6 +33,20 @@ const isTime = (v: unknown): v is number => typeof v === 'number' && Number.isFi
 /** A conversation's kept derivations by turn id (each entry checked where it is used); anything else is none. */
 const derivedRecordOf = (v: unknown): Record<string, unknown> => (isObject(v) && !Array.isArray(v) ? v : {});
 
+/** A stored turn the memory holds: shown, finished, not empty, and not left out. */
+const isIndexed = (t: TurnRecord, exclude: ReadonlySet<string>): boolean =>
+  isVisibleTurn(t) && t.status !== 'streaming' && t.content !== '' && !exclude.has(t.id);
+
+/** The stored heat of these turns (those that have some). */
+function heatOf(turns: readonly TurnEntry[], side: SideData): Map<string, HeatEntry> {
+  const heat = new Map<string, HeatEntry>();
+  for (const t of turns) {
+    const h = side.heat.get(t.id);
+    if (h !== undefined) heat.set(t.id, h);
+  }
+  return heat;
+}
+
 /** Only records of the right shape: anything else (a hand-edited or damaged record) is as if never written. */
 function checked<T>(entries: Map<string, unknown>, valid: (v: unknown) => v is T): Map<string, T> {
   const out = new Map<string, T>();
@@ -183,12 +197,7 @@ export class ConversationChunkStore implements ChunkStore {
     const out = new Map<string, SessionRecords>();
     for (const sessionId of sessionIds) {
       const turns = await this._sessionTurns(sessionId, side, known, new Set());
-      const heat = new Map<string, HeatEntry>();
-      for (const t of turns) {
-        const h = side.heat.get(t.id);
-        if (h !== undefined) heat.set(t.id, h);
-      }
-      out.set(sessionId, { turns, heat, gate: side.sessions.get(sessionId) });
+      out.set(sessionId, { turns, heat: heatOf(turns, side), gate: side.sessions.get(sessionId) });
     }
     return out;
   }
@@ -201,20 +210,14 @@ export class ConversationChunkStore implements ChunkStore {
   private async _sessionTurns(sessionId: string, side: SideData, known: Map<string, unknown>, exclude: ReadonlySet<string>): Promise<TurnEntry[]> {
     const all = await this._store.listTurns(sessionId);
     this._noteStreaming(sessionId, all);
-    const turns = all.filter((t) => isVisibleTurn(t) && t.status !== 'streaming' && t.content !== '' && !exclude.has(t.id));
+    const turns = all.filter((t) => isIndexed(t, exclude));
     const stored = derivedRecordOf(known.get(sessionId));
     const record: Record<string, DerivedTurn> = {};
     let worked = 0;
     // The prompt's history follows this order: each reply after its question, even in interleaved old data.
     const out = groupExchanges(turns).map((t, i) => {
-      const stamp = stampOf(t.content, this._setting);
-      const kept = stored[t.id];
-      let derived: DerivedTurn;
-      if (isDerivedTurn(kept) && kept.stamp === stamp && kept.head <= t.content.length) derived = kept;
-      else {
-        derived = deriveTurn(this._head(t.content), t.createdAt, stamp, this._wm);
-        worked++;
-      }
+      const { derived, fresh } = this._derivation(t, stored);
+      if (fresh) worked++;
       record[t.id] = derived;
       return this._entry(t, i + 1, derived, side);
     });
@@ -243,25 +246,24 @@ export class ConversationChunkStore implements ChunkStore {
   async appendedTurns(sessionId: string, afterSeq: number, nextSeq: number): Promise<{ turns: TurnEntry[]; heat: Map<string, HeatEntry> }> {
     const [side, stored] = await Promise.all([this._sideData(), this._store.getLayeredSide('derived', sessionId)]);
     const all = await this._store.listTurns(sessionId, { afterSeq });
-    const first = all.find((t) => t.status === 'streaming');
-    if (first !== undefined) this.streamingFrom.set(sessionId, first.seq);
-    else this.streamingFrom.delete(sessionId);
+    this._noteStreaming(sessionId, all);
     const kept = derivedRecordOf(stored);
     const added: Record<string, DerivedTurn> = {};
-    const visible = all.filter((t) => isVisibleTurn(t) && t.status !== 'streaming' && t.content !== '' && !this._exclude.has(t.id));
-    const turns = groupExchanges(visible).map((t, i) => {
-      const stamp = stampOf(t.content, this._setting);
-      const entry = kept[t.id];
-      const derived = isDerivedTurn(entry) && entry.stamp === stamp && entry.head <= t.content.length ? entry : (added[t.id] = deriveTurn(this._head(t.content), t.createdAt, stamp, this._wm));
+    const turns = groupExchanges(all.filter((t) => isIndexed(t, this._exclude))).map((t, i) => {
+      const { derived, fresh } = this._derivation(t, kept);
+      if (fresh) added[t.id] = derived;
       return this._entry(t, nextSeq + i, derived, side);
     });
     if (Object.keys(added).length > 0) this._write([{ kind: 'derived', id: sessionId, data: { ...kept, ...added } }]);
-    const heat = new Map<string, HeatEntry>();
-    for (const t of turns) {
-      const h = side.heat.get(t.id);
-      if (h !== undefined) heat.set(t.id, h);
-    }
-    return { turns, heat };
+    return { turns, heat: heatOf(turns, side) };
+  }
+
+  /** A turn's derivation: the kept one while it matches the text as stored now, else worked out (`fresh`). */
+  private _derivation(t: TurnRecord, kept: Record<string, unknown>): { derived: DerivedTurn; fresh: boolean } {
+    const stamp = stampOf(t.content, this._setting);
+    const entry = kept[t.id];
+    if (isDerivedTurn(entry) && entry.stamp === stamp && entry.head <= t.content.length) return { derived: entry, fresh: false };
+    return { derived: deriveTurn(this._head(t.content), t.createdAt, stamp, this._wm), fresh: true };
   }
 
   async putSession(session: SessionEntry): Promise<void> {
