@@ -1,8 +1,9 @@
 /**
  * The in-memory side of retrieval, one partition per user plus one for docs: the turns in session order, BM25
  * over whole turns and over their sentences, vectors from the built-in embedder in a flat index, and heat.
- * Built from the durable records (`ChunkStore`) at start-up and kept current by the pipeline (write-through),
- * the way the vector index is rebuilt from IndexedDB. Pure, no DOM: the same code serves Node and the browser.
+ * Built from the durable records (`ChunkStore`) at start-up, or restored from its saved state (`exportState` /
+ * `fromState`), and kept current by the pipeline (write-through). Pure, no DOM: the same code serves Node and the
+ * browser.
  */
 import type { Embedder } from '../embedders/embedder.ts';
 import { HashedNgramEmbedder } from '../embedders/hashed-ngram.ts';
