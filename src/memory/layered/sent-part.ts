@@ -11,3 +11,6 @@ export function sentPartOf(report: LayeredReport, content: string): SentPart | n
   if (cut === undefined) return null;
   return { chars: Math.min(content.length, cut.keptChars ?? 0), tokens: cut.keptTokens };
 }
+
+export const sameSentPart = (a: SentPart | null, b: SentPart | null): boolean =>
+  a === b || (a !== null && b !== null && a.chars === b.chars && a.tokens === b.tokens);

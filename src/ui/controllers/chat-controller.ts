@@ -5,17 +5,17 @@
  * replace (kept in the store, tagged) so the conversation, the memory and the prompt agree on what was said.
  */
 import type { ReactiveController, ReactiveControllerHost } from 'lit';
-import { CHAT_DEFAULTS, type ChatResult } from '../../engine/protocol.ts';
-import type { ReplyWriter } from '../../memory/store/reply-writer.ts';
+import type { ChatResult } from '../../engine/protocol.ts';
 import type { SentPart, TurnRecord } from '../../memory/store/records.ts';
 import type { MemoryStore } from '../../memory/store/store.ts';
 import { type AssistantError, isAbortError, toAssistantError } from '../../shared/errors.ts';
+import { streamReply, storeQuestion, type TurnPorts, type TurnStore } from '../../turn/turn-pipeline.ts';
 import type { AppSettings } from '../data/settings.ts';
 import type { EngineController } from './engine-controller.ts';
 import { enterExchange, warnBeforeUnload } from './exchange-lock.ts';
 import { HIDDEN_TAG, isVisibleTurn } from '../data/visible-turns.ts';
 import { groupExchanges, withUnstored } from '../data/exchanges.ts';
-import { readSentPart, sameSentPart, sentPartOf } from '../data/sent-part.ts';
+import { readSentPart } from '../data/sent-part.ts';
 import { yieldToPage } from '../yield.ts';
 import { replySaveError } from './reply-save-error.ts';
 import type { HistoryTurn, PlannedPrompt, PromptPlanner } from './memory-planner.ts';
@@ -208,7 +208,7 @@ export class ChatController implements ReactiveController {
         globalThis.addEventListener?.('beforeunload', warnBeforeUnload);
         this._host.requestUpdate();
       });
-      turn = await store.appendTurn({ sessionId, role: 'user', content: text });
+      turn = await storeQuestion(store, sessionId, text);
     } catch (error) {
       leave?.();
       this._abort = null;
@@ -313,17 +313,12 @@ export class ChatController implements ReactiveController {
     await this._generate(abort, true, leave, replaced.map((m) => m.id));
   }
 
-  /** Shows on the message (and keeps with its turn) how much of it the model got, when that changed. */
-  private _noteSent(user: UiMessage, sent: SentPart | null): void {
-    if (sameSentPart(user.sent ?? null, sent)) return;
+  /** Shows on the message how much of it the model got (the pipeline keeps it with the stored turn). */
+  private _showSent(user: UiMessage, sent: SentPart | null): void {
     if (sent === null) delete user.sent;
     else user.sent = sent;
     this.messages = [...this.messages];
     this._host.requestUpdate();
-    void this._deps
-      .store()
-      .then((store) => store.updateTurn(user.id, { sent }))
-      .catch(() => null);
   }
 
   private async _hide(messages: UiMessage[]): Promise<void> {
@@ -334,8 +329,9 @@ export class ChatController implements ReactiveController {
   }
 
   /**
-   * Streams a reply to the last message (a user message); `leave` ends the exchange (its lock) once the reply did.
-   * `again`: the message was asked before (regenerate, edit), and `replaced` are the turns that went with it.
+   * Streams a reply to the last message (a user message) through the turn pipeline; `leave` ends the exchange (its
+   * lock) once the reply did. `again`: the message was asked before (regenerate, edit), and `replaced` are the turns
+   * that went with it.
    */
   private async _generate(abort: AbortController, again: boolean, leave: () => void, replaced: readonly string[] = []): Promise<void> {
     const sessionId = this.sessionId!;
@@ -348,70 +344,56 @@ export class ChatController implements ReactiveController {
       if (this.sessionId === sessionId) this.messages = [...this.messages];
       this._host.requestUpdate();
     };
-    let writer: ReplyWriter | null = null;
-    let finished = false;
-    try {
-      // A GPU that loses its device mid-request gets one more try, on the CPU: same history, a prompt planned
-      // again for the new engine (the question is then already in the memory), the same stored reply.
-      let planAgain = again;
-      for (let attempt = 0; ; attempt++) {
-        try {
-          await this._deps.engine.ensureReady();
-          if (abort.signal.aborted) throw abort.signal.reason;
-          const settings = this._deps.settings();
-          await yieldToPage();
-          const planned = await this._deps.planner.plan({ sessionId, turn: { id: user.id, text: user.content, time: user.createdAt }, again: planAgain, replaced });
-          planAgain = true;
-          const snapshot: InspectorSnapshot = { ...planned, sessionId, input: { id: user.id, role: 'user', text: user.content }, at: Date.now(), result: null };
+    const settings = this._deps.settings();
+    // Opened on use, so a store that fails to open fails the turn like any other step (the lock is let go).
+    const store: TurnStore = {
+      appendTurn: async (input) => (await this._deps.store()).appendTurn(input),
+      startReply: async (id, options) => (await this._deps.store()).startReply(id, options),
+      updateTurn: async (id, patch) => (await this._deps.store()).updateTurn(id, patch),
+    };
+    let snapshot: InspectorSnapshot | null = null;
+    const ports: TurnPorts<PlannedPrompt> = {
+      store,
+      plan: (planAgain) => this._deps.planner.plan({ sessionId, turn: { id: user.id, text: user.content, time: user.createdAt }, again: planAgain, replaced }),
+      chat: (messages, options) => this._deps.engine.client.chat(messages, options),
+      record: (r) => this._deps.planner.recordReply(sessionId, r.id, r.text, r.time),
+      ready: async () => void (await this._deps.engine.ensureReady()),
+      recover: () => {
+        // The CPU engine loads at the next try's ready().
+        this._deps.engine.noteWebGpuLost();
+        return Promise.resolve(true);
+      },
+      pause: yieldToPage,
+    };
+    const outcome = await streamReply(
+      ports,
+      { sessionId, question: { id: user.id, text: user.content, time: user.createdAt, sent: user.sent ?? null }, again, signal: abort.signal, sampling: { temperature: settings.temperature, topP: settings.topP } },
+      {
+        planned: (planned) => {
+          snapshot = { ...planned, sessionId, input: { id: user.id, role: 'user', text: user.content }, at: Date.now(), result: null };
           this.lastSnapshot = snapshot;
-          this._noteSent(user, sentPartOf(planned.report, user.content));
-          await yieldToPage();
-          if (abort.signal.aborted) throw abort.signal.reason;
-          writer ??= await (await this._deps.store()).startReply(sessionId, { replyTo: user.id });
-          update({ id: writer.turnId });
-          // The answer may use what the prompt left of the window (at least the reserve), never more.
-          const room = planned.report.budget.total - planned.report.promptTokens;
-          for await (const event of this._deps.engine.client.chat(planned.messages, {
-            signal: abort.signal,
-            maxTokens: Math.max(1, Math.min(CHAT_DEFAULTS.maxTokens, room)),
-            temperature: settings.temperature,
-            topP: settings.topP,
-          })) {
-            if (event.type === 'delta') {
-              writer.append(event.text);
-              update({ content: reply.content + event.text, chunks: reply.chunks + 1 });
-            } else {
-              finished = true;
-              // The engine's own record of the reply (web-llm's getMessage()) is what the next prompt re-sends.
-              const text = event.result.text ?? reply.content;
-              await writer.complete({ content: text, tokenCount: event.result.completionTokens });
-              snapshot.result = event.result;
-              this.lastSnapshot = { ...snapshot };
-              update({ content: text, status: 'complete', stats: event.result });
-            }
-          }
-          break;
-        } catch (error) {
-          if (attempt > 0 || abort.signal.aborted || finished || toAssistantError(error).code !== 'webgpu_unavailable') throw error;
-          this._deps.engine.noteWebGpuLost();
-          writer?.set('');
-          update({ content: '', chunks: 0 });
-        }
-      }
-    } catch (error) {
-      const saveError = writer !== null && !finished ? await writer.interrupt().then(() => null, (e: unknown) => e) : null;
-      const unsaved = replySaveError(saveError ?? error);
+        },
+        sent: (sent) => this._showSent(user, sent),
+        replyStarted: (turnId) => update({ id: turnId }),
+        delta: (text) => update({ content: reply.content + text, chunks: reply.chunks + 1 }),
+        restart: () => update({ content: '', chunks: 0 }),
+        complete: (text, result) => {
+          if (snapshot !== null) this.lastSnapshot = { ...snapshot, result };
+          update({ content: text, status: 'complete', stats: result });
+        },
+      },
+    );
+    if (outcome.status !== 'complete') {
+      const unsaved = replySaveError(outcome.saveError ?? outcome.error);
       if (unsaved !== null) update({ status: 'failed', error: unsaved });
-      else if (isAbortError(error) || abort.signal.aborted) update({ status: 'stopped' });
-      else update({ status: 'failed', error: toAssistantError(error) });
-    } finally {
-      if (writer !== null) await this._deps.planner.recordReply(sessionId, writer.turnId, reply.content, Date.now()).catch(() => {});
-      leave();
-      // Other tabs' writes seen during the exchange (only where Web Locks are missing) show now.
-      if (this.sessionId !== null && this._shownWrites !== this._remoteWrites) void this._reread(this.sessionId).catch(() => undefined);
-      if (this._abort === abort) this._abort = null;
-      this._deps.touched();
-      this._host.requestUpdate();
+      else if (outcome.status === 'stopped') update({ status: 'stopped' });
+      else update({ status: 'failed', error: toAssistantError(outcome.error) });
     }
+    leave();
+    // Other tabs' writes seen during the exchange (only where Web Locks are missing) show now.
+    if (this.sessionId !== null && this._shownWrites !== this._remoteWrites) void this._reread(this.sessionId).catch(() => undefined);
+    if (this._abort === abort) this._abort = null;
+    this._deps.touched();
+    this._host.requestUpdate();
   }
 }

@@ -6,7 +6,7 @@
 import type { SentPart } from '../../memory/store/records.ts';
 
 /** Worked out from a prompt's report where the widget's runtime can use it too. */
-export { sentPartOf } from '../../memory/layered/sent-part.ts';
+export { sameSentPart, sentPartOf } from '../../memory/layered/sent-part.ts';
 
 /** A stored value read back: a `SentPart` only when it is one (records may be old or damaged). */
 export function readSentPart(value: unknown): SentPart | null {
@@ -16,6 +16,3 @@ export function readSentPart(value: unknown): SentPart | null {
   // `+ 0` turns a `-0` (which JSON can spell and `>= 0` lets through) into 0.
   return whole(chars) && whole(tokens) ? { chars: chars + 0, tokens: tokens + 0 } : null;
 }
-
-export const sameSentPart = (a: SentPart | null, b: SentPart | null): boolean =>
-  a === b || (a !== null && b !== null && a.chars === b.chars && a.tokens === b.tokens);

@@ -1,17 +1,18 @@
 /**
  * The widget runtime behind `<qwen-assistant>`: loads the engine, the tokenizer, the store and the docs index
  * (in parallel; a part that loaded is kept when another fails, and `ready()` again retries the rest), then answers
- * one question at a time — the question is stored first, the prompt planned by the layered memory (doc chunks
- * labelled as docs), the reply streamed and stored as it arrives, and the doc chunks the prompt used returned as
- * links.
+ * one question at a time through the turn pipeline it shares with the app (`src/turn/turn-pipeline.ts`) — the
+ * question is stored first, the prompt planned by the layered memory (doc chunks labelled as docs), the reply
+ * streamed and stored as it arrives — and returns the doc chunks the prompt used as links.
  */
 import { promptHeadSliced } from '../../context/head.ts';
 import type { TokenCounter } from '../../context/tokens.ts';
 import { EngineClient } from '../../engine/client.ts';
-import { CHAT_DEFAULTS, type LoadResult } from '../../engine/protocol.ts';
-import { sentPartOf } from '../../memory/layered/sent-part.ts';
+import type { LoadResult } from '../../engine/protocol.ts';
+import type { SentPart } from '../../memory/store/records.ts';
 import { yieldToEventLoop } from '../../memory/store/memory-index.ts';
 import type { MemoryStore } from '../../memory/store/store.ts';
+import { storeQuestion, streamReply, type TurnPlan, type TurnPorts } from '../../turn/turn-pipeline.ts';
 import { AssistantError, isAbortError, toAssistantError } from '../../shared/errors.ts';
 import { DocsMemoryBuilder, restoreDocsMemory, saveDocsMemory, type DocsMemory } from './docs-memory.ts';
 import { docsStamp } from '../../memory/store/index-snapshot.ts';
@@ -252,62 +253,46 @@ export class WidgetRuntimeImpl implements WidgetRuntime {
     const store = await this._store!;
     const docs = this._docs!;
     const sessionId = (this._sessionId ??= (await store.createSession({ title: text.slice(0, 80) })).id);
-    // Write first: the question is stored before anything can fail.
-    const question = await store.appendTurn({ sessionId, role: 'user', content: text });
-    // A long question is stored whole, and the model gets the start that fits, as in the app: the memory and the
-    // prompt work on the start a window can hold (found a slice at a time), and the reader is told.
-    const head = await promptHeadSliced(text, docs.memory.budgets.window, await this._counter!, yieldToEventLoop);
-    const planned = await docs.memory.handleUserMessage({ userId: VISITOR, sessionId, text: head, time: question.createdAt, id: question.id });
-    const sent = sentPartOf(planned.report, text);
-    if (sent !== null) {
-      options.onSent?.(sent);
-      await store.updateTurn(question.id, { sent });
-    }
-    const writer = await store.startReply(sessionId, { replyTo: question.id });
-    let reply = '';
-    let finishReason: string = 'stop';
-    try {
-      const room = planned.report.budget.total - planned.report.promptTokens;
-      for (let attempt = 0; ; attempt++) {
-        try {
-          for await (const event of this._client.chat(planned.messages, {
-            ...(options.signal === undefined ? {} : { signal: options.signal }),
-            maxTokens: Math.max(1, Math.min(CHAT_DEFAULTS.maxTokens, room)),
-            temperature: TEMPERATURE,
-          })) {
-            if (event.type === 'delta') {
-              reply += event.text;
-              writer.append(event.text);
-              options.onDelta?.(event.text);
-            } else {
-              finishReason = event.result.finishReason;
-              // The engine's own record of the reply (web-llm's getMessage()) is the one kept.
-              if (event.result.text !== undefined) reply = event.result.text;
-              await writer.complete({ content: reply, tokenCount: event.result.completionTokens });
-            }
-          }
-          break;
-        } catch (error) {
-          // The GPU lost its device: once, the same prompt (same tokenizer and window, so the same messages) on
-          // the CPU engine, which the status line then names with the reason.
-          if (attempt > 0 || options.signal?.aborted === true || toAssistantError(error).code !== 'webgpu_unavailable') throw error;
-          await this._switchToCpu(options.signal);
-          reply = '';
-          writer.set('');
-          options.onRestart?.();
-        }
-      }
-    } catch (error) {
-      await writer.interrupt().catch(() => null);
-      throw toAssistantError(error);
-    } finally {
-      if (reply !== '') await docs.memory.recordReply({ userId: VISITOR, sessionId, text: reply, time: Date.now(), id: writer.turnId }).catch(() => undefined);
-    }
+    const question = await storeQuestion(store, sessionId, text);
+    const signal = options.signal ?? new AbortController().signal;
+    let planned: Promise<TurnPlan> | null = null;
+    const ports: TurnPorts<TurnPlan> = {
+      store,
+      // A long question is stored whole, and the model gets the start that fits, as in the app: the memory and the
+      // prompt work on the start a window can hold (found a slice at a time), and the reader is told. A second
+      // try after a lost GPU has the same tokenizer and window, so the same prompt: it is planned once.
+      plan: () =>
+        (planned ??= (async () => {
+          const head = await promptHeadSliced(text, docs.memory.budgets.window, await this._counter!, yieldToEventLoop);
+          return docs.memory.handleUserMessage({ userId: VISITOR, sessionId, text: head, time: question.createdAt, id: question.id });
+        })()),
+      chat: (messages, chatOptions) => this._client.chat(messages, chatOptions),
+      record: async (reply) => void (await docs.memory.recordReply({ userId: VISITOR, sessionId, ...reply })),
+      // The GPU lost its device: the same prompt on the CPU engine, which the status line then names with the reason.
+      recover: async (recoverSignal) => {
+        await this._switchToCpu(recoverSignal);
+        return true;
+      },
+    };
+    let sent: SentPart | null = null;
+    const outcome = await streamReply(
+      ports,
+      { sessionId, question: { id: question.id, text, time: question.createdAt, sent: null }, again: false, signal, sampling: { temperature: TEMPERATURE } },
+      {
+        sent: (part) => {
+          sent = part;
+          if (part !== null) options.onSent?.(part);
+        },
+        delta: (delta) => options.onDelta?.(delta),
+        restart: () => options.onRestart?.(),
+      },
+    );
+    if (outcome.status !== 'complete') throw toAssistantError(outcome.error);
     return {
-      reply,
-      finishReason,
-      sources: sourcesOf(planned.report, docs.links),
-      prompt: planned.messages.map((m) => ({ role: m.role, content: m.content })),
+      reply: outcome.text,
+      finishReason: outcome.result.finishReason,
+      sources: sourcesOf(outcome.plan.report, docs.links),
+      prompt: outcome.plan.messages.map((m) => ({ role: m.role, content: m.content })),
       sent,
     };
   }
