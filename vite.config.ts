@@ -2,6 +2,7 @@ import { defineConfig, loadEnv } from 'vite';
 import { appConnectSources } from './scripts/csp.ts';
 import { cspMeta } from './scripts/csp-plugin.ts';
 import { isolationHeaders } from './scripts/isolation-headers.ts';
+import { memoryTreeshake } from './scripts/pure-modules.ts';
 import { selfHostedManifest } from './scripts/self-hosted-manifest.ts';
 
 // COOP/COEP make the page cross-origin isolated: SharedArrayBuffer, and so wllama's
@@ -20,6 +21,6 @@ export default defineConfig(({ mode }) => {
     worker: { format: 'es' },
     // Engines stay out of dependency pre-bundling: they ship wasm and inline workers that must load as published.
     optimizeDeps: { exclude: ['@wllama/wllama', '@mlc-ai/web-llm', 'voy-search'] },
-    build: { target: 'es2022' },
+    build: { target: 'es2022', rolldownOptions: { treeshake: memoryTreeshake } },
   };
 });

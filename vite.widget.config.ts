@@ -10,6 +10,7 @@
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { defineConfig, type Plugin } from 'vite';
+import { memoryTreeshake } from './scripts/pure-modules.ts';
 
 export const WIDGET_ENTRY = 'qwen-assistant.js';
 export const WIDGET_SW = 'qwen-assistant-sw.js';
@@ -99,6 +100,7 @@ export default defineConfig({
       },
       // The entry exports the element class: keep the export (nothing else reads it, but it is the public type).
       preserveEntrySignatures: 'exports-only',
+      treeshake: memoryTreeshake,
     },
   },
   // `npm run site`: the demo site as a typical docs host serves it — no COOP/COEP.

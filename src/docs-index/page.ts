@@ -4,8 +4,8 @@
  * text, document side) and quantised; hashed so that same hash means same page file. Pure (Web Crypto for the
  * hash, available in browsers and Node 20).
  */
-import type { TokenCount } from '../memory/store/chunking.ts';
-import { embedderKey, type Embedder } from '../memory/embedders/embedder.ts';
+import type { TokenCount } from '../memory/store/index.ts';
+import { embedderKey, type Embedder } from '../memory/embedders/index.ts';
 import { DOCS_INDEX_VERSION, type DocsChunk, type DocsPageFile } from './format.ts';
 import { parseFrontMatter } from './front-matter.ts';
 import { parseHtmlPage } from './html.ts';

@@ -5,7 +5,7 @@
  * starts with its heading path (or the page title for text before the first heading), so the words of the heading
  * are searchable and the model sees where the text comes from. Token counts are exact for the final text. Pure.
  */
-import { PART_MAX_TOKENS, splitIntoParts, type TokenCount } from '../memory/store/chunking.ts';
+import { PART_MAX_TOKENS, splitIntoParts, type TokenCount } from '../memory/store/index.ts';
 import type { PageBlock, ParsedPage } from './sections.ts';
 
 export const HEADING_SEPARATOR = ' › ';

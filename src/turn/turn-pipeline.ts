@@ -15,11 +15,8 @@
  */
 import type { ChatEvent } from '../engine/client.ts';
 import { CHAT_DEFAULTS, type ChatOptions, type ChatResult } from '../engine/protocol.ts';
-import type { LayeredReport } from '../memory/layered/report.ts';
-import { sameSentPart, sentPartOf } from '../memory/layered/sent-part.ts';
-import type { ReplyWriter } from '../memory/store/reply-writer.ts';
-import type { SentPart, TurnRecord } from '../memory/store/records.ts';
-import type { MemoryStore } from '../memory/store/store.ts';
+import { sameSentPart, sentPartOf, type LayeredReport } from '../memory/layered/index.ts';
+import type { MemoryStore, ReplyWriter, SentPart, TurnRecord } from '../memory/store/index.ts';
 import type { ChatMessage } from '../shared/chat.ts';
 import { AssistantError, isAbortError, toAssistantError } from '../shared/errors.ts';
 

@@ -4,8 +4,7 @@
  * "scrap that") voids the thread it ends: the session's turns since the previous void declaration. The message
  * that declares it goes too.
  */
-import type { TurnEntry } from '../retrieval/records.ts';
-import { terms } from '../retrieval/text-terms.ts';
+import { terms, type TurnEntry } from '../retrieval/index.ts';
 
 /** Words that name the kind of thing voided, not the thing (`Kafka idea` → Kafka). */
 const GENERIC_EN = new Set(

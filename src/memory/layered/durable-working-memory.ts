@@ -6,8 +6,8 @@
  * Sessions are named as the pipeline names them (`sessionKey(user, session)`); records carry the store's session
  * id, so deleting a conversation deletes its items.
  */
-import type { WorkingItemRecord } from '../store/records.ts';
-import type { Extraction } from '../working-memory/types.ts';
+import type { WorkingItemRecord } from '../store/index.ts';
+import type { Extraction } from '../working-memory/index.ts';
 import type { Lang } from './labels.ts';
 import { sessionIdOf } from './session-key.ts';
 import { SessionWorkingMemory, type SessionSnapshot, type WmItem, type WmLine, type WorkingMemoryOptions, type WorkingMemoryPort } from './working-memory.ts';

@@ -10,3 +10,6 @@ export { LayeredMemory, type HandleOptions, type LayeredMemoryOptions, type Mess
 export { formatMemoryReport, type LayeredReport, type MemoryReport, type SectionUse } from './report.ts';
 export { DEFAULT_GATE_OPTIONS, gate, type GateDecision, type GateOptions } from './session-gate.ts';
 export { SessionWorkingMemory, isoAt, type WmItem, type WorkingMemoryOptions, type WorkingMemoryPort } from './working-memory.ts';
+export { DurableWorkingMemory } from './durable-working-memory.ts';
+export { sameSentPart, sentPartOf } from './sent-part.ts';
+export { sessionKey } from './session-key.ts';

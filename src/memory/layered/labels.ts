@@ -4,8 +4,7 @@
  * conversations, and an instruction that keeps the model from mixing them up). The rule goes in the system
  * prompt, which is sent verbatim every turn (KV cache), not in the memory block, which changes every turn.
  */
-import { chineseDay, englishDay, type RecordLabels } from '../retrieval/render.ts';
-import { cjkShare } from '../retrieval/text-terms.ts';
+import { chineseDay, cjkShare, englishDay, type RecordLabels } from '../retrieval/index.ts';
 
 export type Lang = 'zh' | 'en';
 

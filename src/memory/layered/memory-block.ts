@@ -8,7 +8,7 @@
 import type { ChatMessage } from '../../engine/protocol.ts';
 import { sanitizeText } from '../../shared/sanitize.ts';
 import type { TokenCounter } from '../../context/tokens.ts';
-import { docLine, recordLine, renderRetrieved, type DocLine, type RecordLine } from '../retrieval/render.ts';
+import { docLine, recordLine, renderRetrieved, type DocLine, type RecordLine } from '../retrieval/index.ts';
 import type { SectionLabels } from './labels.ts';
 import { renderWmLine, type WmLine } from './working-memory.ts';
 

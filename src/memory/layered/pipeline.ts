@@ -19,16 +19,8 @@ import { isBlank } from '../../shared/sanitize.ts';
 import { MemoCounter, type TokenCounter } from '../../context/tokens.ts';
 import type { ChatMessage } from '../../engine/protocol.ts';
 import { AssistantError } from '../../shared/errors.ts';
-import { yieldToEventLoop } from '../store/memory-index.ts';
-import { intentTags } from '../retrieval/intent.ts';
-import { keyTerms } from '../retrieval/key-terms.ts';
-import type { PackOptions } from '../retrieval/pack.ts';
-import { DEFAULT_QUERY_OPTIONS, buildQuery, type QueryOptions } from '../retrieval/query.ts';
-import type { ChunkStore, DocEntry, HeatEntry, SessionEntry, TurnEntry, TurnRole } from '../retrieval/records.ts';
-import type { RerankOptions } from '../retrieval/rerank.ts';
-import { RetrievalIndex } from '../retrieval/retrieval-index.ts';
-import { terms } from '../retrieval/text-terms.ts';
-import { applyHeat, retrieve, type RetrievalResult } from '../retrieval/retriever.ts';
+import { yieldToPage } from '../../shared/yield.ts';
+import { applyHeat, buildQuery, DEFAULT_QUERY_OPTIONS, intentTags, keyTerms, RetrievalIndex, retrieve, terms, type ChunkStore, type DocEntry, type HeatEntry, type PackOptions, type QueryOptions, type RerankOptions, type RetrievalResult, type SessionEntry, type TurnEntry, type TurnRole } from '../retrieval/index.ts';
 import { sectionBudgets, validateBudgets, type SectionBudgets } from './budgets.ts';
 import { voidedTurns } from './deprecation.ts';
 import { BASE_SYSTEM_PROMPT, LABELS, detectLang, systemPrompt, type Lang } from './labels.ts';
@@ -38,7 +30,7 @@ import type { LayeredReport, MemoryReport } from './report.ts';
 import { DEFAULT_GATE_OPTIONS, gate, type GateOptions } from './session-gate.ts';
 import { SessionHistories, type SessionHistory } from './session-history.ts';
 import { SessionWorkingMemory, renderWmLine, type WorkingMemoryPort } from './working-memory.ts';
-import type { Extraction } from '../working-memory/types.ts';
+import type { Extraction } from '../working-memory/index.ts';
 
 export interface LayeredMemoryOptions {
   readonly store: ChunkStore;
@@ -258,7 +250,7 @@ export class LayeredMemory {
     }
 
     // A long message (a paste) costs tens of milliseconds per step: the page gets a turn between them.
-    const pause = input.text.length >= LONG_MESSAGE_CHARS ? yieldToEventLoop : async () => {};
+    const pause = input.text.length >= LONG_MESSAGE_CHARS ? yieldToPage : async () => {};
     await pause();
     const history = this._history(input.userId, input.sessionId, turn.seq);
 

@@ -5,8 +5,7 @@
  * what was voided.
  */
 import type { ContextReport } from '../../context/report.ts';
-import type { IntentTag } from '../retrieval/intent.ts';
-import type { CandidateReport } from '../retrieval/retriever.ts';
+import type { CandidateReport, IntentTag } from '../retrieval/index.ts';
 import type { SectionBudgets } from './budgets.ts';
 import type { Lang } from './labels.ts';
 

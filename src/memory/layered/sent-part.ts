@@ -2,7 +2,7 @@
  * How much of a long message the model got: the context engine cuts a message that alone exceeds its room, and
  * the app and the widget both say so on the message itself.
  */
-import type { SentPart } from '../store/records.ts';
+import type { SentPart } from '../store/index.ts';
 import type { LayeredReport } from './report.ts';
 
 /** The part of `content` the prompt of `report` carried, or null when all of it was sent. */

@@ -8,7 +8,7 @@
  * "证书") — a chat about one's life names few IPs, but it does come back to the same things. The session's own
  * earlier turns are always searchable (they are this conversation).
  */
-import type { SessionEntry } from '../retrieval/records.ts';
+import type { SessionEntry } from '../retrieval/index.ts';
 
 export interface GateOptions {
   /** Messages of a new session that read docs only. */

@@ -5,7 +5,7 @@
  * Pure, no DOM.
  */
 import type { ChatMessage } from '../../engine/protocol.ts';
-import type { UserMemory } from '../retrieval/retrieval-index.ts';
+import type { UserMemory } from '../retrieval/index.ts';
 
 export interface SessionHistory {
   readonly messages: ChatMessage[];

@@ -6,9 +6,8 @@
  * the state and renders it. `WorkingMemoryPort` is what the pipeline depends on, so another implementation
  * (e.g. one persisted in IndexedDB) can take this one's place.
  */
-import { createExtractor, type Extractor } from '../working-memory/extract.ts';
-import type { Extraction } from '../working-memory/types.ts';
-import { entityKey } from '../retrieval/key-terms.ts';
+import { createExtractor, type Extraction, type Extractor } from '../working-memory/index.ts';
+import { entityKey } from '../retrieval/index.ts';
 import type { Lang } from './labels.ts';
 import { DAY_MS } from '../../shared/time.ts';
 

@@ -10,14 +10,13 @@
  * the same arithmetic as the straightforward formula (test/unit/retrieval/bm25.test.ts checks them against a
  * reference scorer). Pure, no DOM.
  */
-import { TopK } from '../vector-index/vector-index.ts';
+import { kthLargest, TopK } from '../vector-index/index.ts';
 import { Bm25Scores } from './bm25-scores.ts';
 import { Postings } from './postings.ts';
 import { checkBm25State, type Bm25State } from './bm25-state.ts';
 
 export type { Bm25State };
 import { Interner } from '../../shared/interner.ts';
-import { kthLargest } from '../vector-index/kth-largest.ts';
 
 export { Bm25Scores };
 

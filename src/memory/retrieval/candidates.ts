@@ -5,7 +5,7 @@
  * shard's indexes — typed arrays, no per-document maps — and keeps only the pool's best (ties to the document
  * reached first, as a stable sort of everything would). Pure, no DOM.
  */
-import { TopK } from '../vector-index/vector-index.ts';
+import { TopK } from '../vector-index/index.ts';
 import { Bm25Index, type Bm25Scores } from './bm25.ts';
 import { bestPieceOf } from './best-piece.ts';
 import { feedback, type FeedbackOptions } from './feedback.ts';

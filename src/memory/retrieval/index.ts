@@ -19,8 +19,28 @@ export {
   type TurnEntry,
   type TurnRole,
 } from './records.ts';
-export { dayOf, renderDocs, renderRecords, type RecordLabels } from './render.ts';
+export {
+  chineseDay,
+  dayOf,
+  docLine,
+  englishDay,
+  recordLine,
+  renderDocs,
+  renderRecords,
+  renderRetrieved,
+  type DocLine,
+  type RecordLabels,
+  type RecordLine,
+} from './render.ts';
 export { DEFAULT_RERANK_OPTIONS, DEFAULT_WEIGHTS, rankCandidates, type Candidate, type Features, type RerankOptions, type RerankWeights } from './rerank.ts';
-export { RetrievalIndex, Shard, UserMemory, dateTerm } from './retrieval-index.ts';
+export {
+  INDEX_ANALYSIS_VERSION,
+  RetrievalIndex,
+  Shard,
+  UserMemory,
+  dateTerm,
+  type RetrievalIndexOptions,
+  type RetrievalIndexState,
+} from './retrieval-index.ts';
 export { applyHeat, retrieve, type CandidateReport, type RetrievalResult, type RetrievalScope, type RetrieveRequest } from './retriever.ts';
 export { cjkShare, isStopword, stem, terms } from './text-terms.ts';

@@ -5,8 +5,7 @@
  * `fromState`), and kept current by the pipeline (write-through). Pure, no DOM: the same code serves Node and the
  * browser.
  */
-import type { Embedder } from '../embedders/embedder.ts';
-import { HashedNgramEmbedder } from '../embedders/hashed-ngram.ts';
+import { HashedNgramEmbedder, type Embedder } from '../embedders/index.ts';
 import { intentTags, type IntentTag } from './intent.ts';
 import { SlotLinks } from './links.ts';
 import { isSelfStatement } from './persona.ts';

@@ -4,9 +4,8 @@
  * `exportState` / `fromState` give the same shard back without analysing a text again (index-snapshot.ts).
  * Pure, no DOM.
  */
-import type { CorpusSnapshot, Embedder } from '../embedders/embedder.ts';
-import { embedderKey } from '../embedders/embedder.ts';
-import { FlatIndex, type QuantizedRows } from '../vector-index/flat-index.ts';
+import { embedderKey, type CorpusSnapshot, type Embedder } from '../embedders/index.ts';
+import { FlatIndex, type QuantizedRows } from '../vector-index/index.ts';
 import { Bm25Index, type Bm25State } from './bm25.ts';
 import type { LineTable } from './line-text.ts';
 import { splitPieces, type Piece } from './pieces.ts';

@@ -10,7 +10,7 @@
 import { AssistantError } from '../../shared/errors.ts';
 import type { TokenCount } from './chunking.ts';
 import { writeTx, type WriteTx } from './db.ts';
-import type { Embedder } from '../embedders/embedder.ts';
+import type { Embedder } from '../embedders/index.ts';
 import type { DocChunkMeta, DocChunkRecord, DocSummary } from './records.ts';
 import type { MemoryDatabase } from './schema.ts';
 import { isDocChunkRecord, isDocSummary, isVector } from './validate.ts';

@@ -17,7 +17,7 @@
  */
 import type { MemoryStore } from './store.ts';
 import type { SessionRecord } from './records.ts';
-import { INDEX_ANALYSIS_VERSION, type RetrievalIndexState } from '../retrieval/retrieval-index.ts';
+import { INDEX_ANALYSIS_VERSION, type RetrievalIndexState } from '../retrieval/index.ts';
 
 /** The record's own layout; bump it when `SnapshotRecord` or the index's state layout changes. */
 export const SNAPSHOT_FORMAT = 1;

@@ -9,7 +9,8 @@
  */
 import type { MemoryDatabase } from './schema.ts';
 import { activeVector, isChunkRecord, isDocChunkRecord, keepValid, type MemoryLogger } from './validate.ts';
-import { exactSearch, type IndexEntry, type Namespace, type SearchHit, type VectorIndex } from '../vector-index/vector-index.ts';
+import { yieldToPage } from '../../shared/yield.ts';
+import { exactSearch, type IndexEntry, type Namespace, type SearchHit, type VectorIndex } from '../vector-index/index.ts';
 
 export type IndexFactory = (dimensions: number) => VectorIndex | Promise<VectorIndex>;
 
@@ -41,13 +42,6 @@ export interface RebuildStats {
   loaded: number;
   skipped: number;
   ms: number;
-}
-
-/** Yields to the event loop (input, rendering) between batches of background work. */
-export function yieldToEventLoop(): Promise<void> {
-  const scheduler = (globalThis as { scheduler?: { yield?: () => Promise<void> } }).scheduler;
-  if (typeof scheduler?.yield === 'function') return scheduler.yield();
-  return new Promise((resolve) => setTimeout(resolve, 0));
 }
 
 /**
@@ -213,7 +207,7 @@ export class MemoryIndex {
         index.add(fresh);
         this.stats.loaded += fresh.length;
         this.stats.skipped += skipped;
-        await yieldToEventLoop();
+        await yieldToPage();
       }
     }
     this.stats.ms = performance.now() - started;

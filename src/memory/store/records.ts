@@ -2,7 +2,7 @@
  * The records the memory store keeps in IndexedDB (schema.ts ties them to object stores). Plain data only:
  * structured-clonable, no classes, so that a record survives a reload, an upgrade and another tab unchanged.
  */
-import type { Namespace } from '../vector-index/vector-index.ts';
+import type { Namespace } from '../vector-index/index.ts';
 
 export type TurnRole = 'system' | 'user' | 'assistant';
 

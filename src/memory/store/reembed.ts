@@ -7,8 +7,8 @@
  */
 import { AssistantError, abortedError } from '../../shared/errors.ts';
 import { writeTx } from './db.ts';
-import { embedderKey, type Embedder } from '../embedders/embedder.ts';
-import { yieldToEventLoop } from './memory-index.ts';
+import { embedderKey, type Embedder } from '../embedders/index.ts';
+import { yieldToPage } from '../../shared/yield.ts';
 import type { MetaRecord } from './records.ts';
 import type { MemoryDatabase } from './schema.ts';
 import { withLock } from './tabs.ts';
@@ -104,7 +104,7 @@ export async function reembed(ctx: ReembedContext, target: Embedder, options: Re
             });
             done += stored.length;
             report('embedding', done, total);
-            await yieldToEventLoop();
+            await yieldToPage();
           }
           check();
           report('switching', done, total);

@@ -24,7 +24,7 @@ import type {
   VectorRecord,
   WorkingItemRecord,
 } from './records.ts';
-import type { Namespace } from '../vector-index/vector-index.ts';
+import type { Namespace } from '../vector-index/index.ts';
 
 export const SCHEMA_VERSION = 2;
 

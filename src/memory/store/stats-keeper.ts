@@ -6,8 +6,8 @@
  * count (another tab wrote, a crash skipped a save) they are recounted from the chunks in the background.
  */
 import { writeTx } from './db.ts';
-import { embedderKey, type Embedder } from '../embedders/embedder.ts';
-import { yieldToEventLoop } from './memory-index.ts';
+import { embedderKey, type Embedder } from '../embedders/index.ts';
+import { yieldToPage } from '../../shared/yield.ts';
 import type { MemoryDatabase } from './schema.ts';
 import type { MemoryLogger } from './validate.ts';
 
@@ -55,7 +55,7 @@ export class StatsKeeper {
           if (generation !== this._generation) return;
           apply(text);
           if (performance.now() - since >= SLICE_MS) {
-            await yieldToEventLoop();
+            await yieldToPage();
             since = performance.now();
           }
         }
@@ -122,7 +122,7 @@ export async function restoreStats(keeper: StatsKeeper, embedder: Embedder, db: 
       const last = batch[batch.length - 1] as { id?: unknown };
       if (typeof last.id !== 'string' || batch.length < 1_000) break;
       after = last.id;
-      await yieldToEventLoop();
+      await yieldToPage();
     }
   }
   await keeper.persist(embedder, true);

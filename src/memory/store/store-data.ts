@@ -6,7 +6,7 @@ import { getLayeredSide, layeredSideKey, listLayeredSide, putLayeredSide, type L
 import type { LayeredSideKind } from './records.ts';
 import { writeTx } from './db.ts';
 import { deleteDocTx, listDocSummaries, putDocsTx, type DocInput } from './docs.ts';
-import { embedderKey, type Embedder } from '../embedders/embedder.ts';
+import { embedderKey, type Embedder } from '../embedders/index.ts';
 import type { DocChunkRecord, DocSummary, WorkingItemRecord } from './records.ts';
 import { readEmbedderMeta, type ReembedOptions } from './reembed.ts';
 import type { StoreRuntime } from './store-runtime.ts';

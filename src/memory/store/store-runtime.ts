@@ -6,7 +6,7 @@
 import { AssistantError } from '../../shared/errors.ts';
 import type { TokenCount } from './chunking.ts';
 import { writeTx } from './db.ts';
-import { embedderKey, type Embedder } from '../embedders/embedder.ts';
+import { embedderKey, type Embedder } from '../embedders/index.ts';
 import { MemoryIndex, NAMESPACES, type IndexFactory } from './memory-index.ts';
 import type { ChunkRecord, DocChunkRecord, TurnRecord } from './records.ts';
 import type { ReplySink } from './reply-writer.ts';
@@ -17,7 +17,7 @@ import { closeWhenIdle } from './idle-close.ts';
 import { ifLockFree, TabChannel, type TabMessage } from './tabs.ts';
 import { updateTurnTx, type ChunkChanges, type WriteContext } from './turn-writes.ts';
 import { activeVector, isChunkRecord, isDocChunkRecord, isTurnRecord, type MemoryLogger } from './validate.ts';
-import type { IndexEntry, Namespace } from '../vector-index/vector-index.ts';
+import type { IndexEntry, Namespace } from '../vector-index/index.ts';
 import { deleteStagedVectors, embedChunks, missingVectors, type ChunkRef } from './vectors.ts';
 import { purgeExpiredWorkingItems } from './working-items.ts';
 

@@ -11,9 +11,8 @@
 import { AssistantError } from '../../shared/errors.ts';
 import { estimateTokens, type TokenCount } from './chunking.ts';
 import { DEFAULT_DB_NAME, newId, openMemoryDB, writeTx } from './db.ts';
-import type { Embedder } from '../embedders/embedder.ts';
-import { HashedNgramEmbedder } from '../embedders/hashed-ngram.ts';
-import { FlatIndex } from '../vector-index/flat-index.ts';
+import { HashedNgramEmbedder, type Embedder } from '../embedders/index.ts';
+import { FlatIndex, type Namespace, type SearchHit } from '../vector-index/index.ts';
 import { MemoryIndex, type IndexFactory } from './memory-index.ts';
 import type { ChunkRecord, DocChunkRecord, SessionRecord, TurnRecord } from './records.ts';
 import { ReplyWriter } from './reply-writer.ts';
@@ -23,7 +22,6 @@ import { holdLock } from './tabs.ts';
 import { commitBatch, importBatches, ImportConflict, prepareBatch, validateImport, type ImportTurnInput, type PreparedBatch } from './import-turns.ts';
 import { appendTurnTx, updateTurnTx, type TurnPatch } from './turn-writes.ts';
 import { consoleLogger, isChunkRecord, isDocChunkRecord, isSessionRecord, isTurnRecord, keepValid, type MemoryLogger } from './validate.ts';
-import type { Namespace, SearchHit } from '../vector-index/vector-index.ts';
 import { StoreData } from './store-data.ts';
 
 export type { MemoryChange } from './store-runtime.ts';

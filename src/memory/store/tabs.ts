@@ -8,7 +8,7 @@
  *   "one exchange at a time per conversation" (question stored to reply ended), so exchanges never interleave.
  * Both degrade to no-ops where the API is missing (old browsers, Node).
  */
-import type { Namespace } from '../vector-index/vector-index.ts';
+import type { Namespace } from '../vector-index/index.ts';
 
 export type TabMessage =
   | { type: 'turns'; sessionId: string; turnIds: string[] }

@@ -7,9 +7,9 @@
 import { AssistantError } from '../../shared/errors.ts';
 import { countSliced, exchangeText, splitIntoParts, splitIntoPartsSliced, type TextPart, type TokenCount } from './chunking.ts';
 import { writeTx, type WriteTx } from './db.ts';
-import type { Embedder } from '../embedders/embedder.ts';
+import type { Embedder } from '../embedders/index.ts';
 import type { ChunkRecord, SentPart, TurnRecord } from './records.ts';
-import { yieldToEventLoop } from './memory-index.ts';
+import { yieldToPage } from '../../shared/yield.ts';
 import type { MemoryDatabase } from './schema.ts';
 import { isChunkRecord, isSessionRecord, isTurnRecord } from './validate.ts';
 
@@ -117,8 +117,8 @@ export interface LongContent {
 /** `LongContent` for a long text, in slices that leave the page responsive; null for a short one. */
 export async function longContent(counter: TokenCount, content: string): Promise<LongContent | null> {
   if (content.length < AHEAD_CHARS) return null;
-  const parts = await splitIntoPartsSliced(content, counter, yieldToEventLoop);
-  return { content, parts, tokens: await countSliced(content, counter, yieldToEventLoop) };
+  const parts = await splitIntoPartsSliced(content, counter, yieldToPage);
+  return { content, parts, tokens: await countSliced(content, counter, yieldToPage) };
 }
 
 /**

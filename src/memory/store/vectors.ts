@@ -5,11 +5,11 @@
  * with the revision it was made from, so a chunk deleted or rewritten meanwhile never gets a stale vector.
  */
 import { writeTx } from './db.ts';
-import { embedderKey, type Embedder } from '../embedders/embedder.ts';
+import { embedderKey, type Embedder } from '../embedders/index.ts';
 import type { ChunkRecord, DocChunkRecord, VectorRecord } from './records.ts';
 import type { MemoryDatabase } from './schema.ts';
 import { activeVector, isChunkRecord, isDocChunkRecord, type MemoryLogger } from './validate.ts';
-import type { IndexEntry, Namespace } from '../vector-index/vector-index.ts';
+import type { IndexEntry, Namespace } from '../vector-index/index.ts';
 
 export interface ChunkRef {
   namespace: Namespace;

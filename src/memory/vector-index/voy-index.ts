@@ -12,7 +12,7 @@
  * - a wasm panic poisons the instance: after one, this index serves exact scans and says so once.
  */
 import type { Neighbor, Resource } from 'voy-search';
-import { hashString } from '../embedders/hash.ts';
+import { hashString } from '../embedders/index.ts';
 import { dot, exactSearch, type IndexEntry, type IndexSearchOptions, type SearchHit, type VectorIndex } from './vector-index.ts';
 
 export interface VoyInstance {

@@ -6,8 +6,7 @@
  */
 import type { ReactiveController, ReactiveControllerHost } from 'lit';
 import type { ChatResult } from '../../engine/protocol.ts';
-import type { SentPart, TurnRecord } from '../../memory/store/records.ts';
-import type { MemoryStore } from '../../memory/store/store.ts';
+import type { MemoryStore, SentPart, TurnRecord } from '../../memory/store/index.ts';
 import { type AssistantError, isAbortError, toAssistantError } from '../../shared/errors.ts';
 import { streamReply, storeQuestion, type TurnPorts, type TurnStore } from '../../turn/turn-pipeline.ts';
 import type { AppSettings } from '../data/settings.ts';
@@ -16,7 +15,7 @@ import { enterExchange, warnBeforeUnload } from './exchange-lock.ts';
 import { HIDDEN_TAG, isVisibleTurn } from '../data/visible-turns.ts';
 import { groupExchanges, withUnstored } from '../data/exchanges.ts';
 import { readSentPart } from '../data/sent-part.ts';
-import { yieldToPage } from '../yield.ts';
+import { yieldToPage } from '../../shared/yield.ts';
 import { replySaveError } from './reply-save-error.ts';
 import type { HistoryTurn, PlannedPrompt, PromptPlanner } from './memory-planner.ts';
 

@@ -4,8 +4,7 @@
  * tab arrive through the store's subscription: the list refreshes, and `onRemoteTurns` tells the open chat.
  */
 import type { ReactiveController, ReactiveControllerHost } from 'lit';
-import type { SessionRecord } from '../../memory/store/records.ts';
-import { MemoryStore } from '../../memory/store/store.ts';
+import { MemoryStore, type SessionRecord } from '../../memory/store/index.ts';
 import { AssistantError, toAssistantError } from '../../shared/errors.ts';
 import { isVisibleTurn } from '../data/visible-turns.ts';
 import { t } from '../i18n/index.ts';

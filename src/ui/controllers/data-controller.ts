@@ -5,8 +5,7 @@
  * imports a folder of Markdown files as knowledge (the docs namespace), file by file with progress.
  */
 import type { ReactiveController, ReactiveControllerHost } from 'lit';
-import type { TokenCount } from '../../memory/store/chunking.ts';
-import type { MemoryStore } from '../../memory/store/store.ts';
+import type { MemoryStore, TokenCount } from '../../memory/store/index.ts';
 import type { DocsImportProgress, DocsImportSkip } from '../data/docs-import.ts';
 import { clearAllFilesAndCaches } from '../data/model-cache.ts';
 import { ImportError, buildExport, exportFileName, exportMessages, readExportFile, type ExportConversation, type ExportFile } from '../data/export-format.ts';

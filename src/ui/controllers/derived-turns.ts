@@ -11,10 +11,9 @@
  * test/unit/layered/derived-turns.test.ts pins the derivation of a set of examples to this version and fails when
  * they change without a bump.
  */
-import { hashString } from '../../memory/embedders/hash.ts';
-import type { WorkingMemoryPort } from '../../memory/layered/working-memory.ts';
-import { intentTags, type IntentTag } from '../../memory/retrieval/intent.ts';
-import { keyTerms } from '../../memory/retrieval/key-terms.ts';
+import { hashString } from '../../memory/embedders/index.ts';
+import type { WorkingMemoryPort } from '../../memory/layered/index.ts';
+import { intentTags, keyTerms, type IntentTag } from '../../memory/retrieval/index.ts';
 
 export const DERIVATION_VERSION = 1;
 

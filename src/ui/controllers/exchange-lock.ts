@@ -4,7 +4,7 @@
  * Locks are missing or refused, exchanges go ahead unlocked and the display still groups each reply with its
  * question (`groupExchanges`).
  */
-import { exchangeLockName, holdLock } from '../../memory/store/tabs.ts';
+import { exchangeLockName, holdLock } from '../../memory/store/index.ts';
 import { isAbortError } from '../../shared/errors.ts';
 
 /**

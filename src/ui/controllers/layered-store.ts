@@ -7,11 +7,9 @@
  * (replaced by a regenerate or an edit) are left out. Docs are the store's docs namespace (imported Markdown
  * folders), each chunk named by its file path and heading.
  */
-import type { LayeredSideEntry } from '../../memory/store/layered-side.ts';
-import type { MemoryStore } from '../../memory/store/store.ts';
-import type { DocChunkRecord, TurnRecord } from '../../memory/store/records.ts';
-import { InMemoryChunkStore, type ChunkStore, type DocEntry, type HeatEntry, type SessionEntry, type TurnEntry } from '../../memory/retrieval/records.ts';
-import type { WorkingMemoryPort } from '../../memory/layered/working-memory.ts';
+import type { DocChunkRecord, LayeredSideEntry, MemoryStore, TurnRecord } from '../../memory/store/index.ts';
+import { InMemoryChunkStore, type ChunkStore, type DocEntry, type HeatEntry, type SessionEntry, type TurnEntry } from '../../memory/retrieval/index.ts';
+import type { WorkingMemoryPort } from '../../memory/layered/index.ts';
 import { deriveTurn, isDerivedTurn, stampOf, type DerivedTurn } from './derived-turns.ts';
 import { LOCAL_USER, isVisibleTurn } from '../data/visible-turns.ts';
 import { groupExchanges } from '../data/exchanges.ts';

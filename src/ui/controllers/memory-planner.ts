@@ -6,16 +6,12 @@
  * wipe. It never holds a turn the user no longer sees.
  */
 import type { ChatMessage, Role } from '../../engine/protocol.ts';
-import type { LayeredMemory } from '../../memory/layered/pipeline.ts';
+import { sessionKey, type DurableWorkingMemory, type LayeredMemory, type LayeredReport, type WmItem, type WorkingMemoryPort } from '../../memory/layered/index.ts';
 import type { ConversationChunkStore } from './layered-store.ts';
-import type { LayeredReport } from '../../memory/layered/report.ts';
-import type { DurableWorkingMemory } from '../../memory/layered/durable-working-memory.ts';
-import { sessionKey } from '../../memory/layered/session-key.ts';
-import type { WmItem, WorkingMemoryPort } from '../../memory/layered/working-memory.ts';
-import type { MemoryStore } from '../../memory/store/store.ts';
+import type { MemoryStore } from '../../memory/store/index.ts';
 import { sectionBudgetsOf, type AppSettings } from '../data/settings.ts';
 import { LOCAL_USER } from '../data/visible-turns.ts';
-import { yieldToPage } from '../yield.ts';
+import { yieldToPage } from '../../shared/yield.ts';
 import type { SnapshotKeeper } from './snapshot-keeper.ts';
 
 /** The memory pipeline and its vocabularies load with the first message, not with the page. */

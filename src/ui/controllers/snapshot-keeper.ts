@@ -5,21 +5,10 @@
  * a save, each conversation changed here is compared with its records: equal, it is saved with its stamp; not
  * equal, it is saved as changed, and the next load reads it again. So a saved index never claims more than holds.
  */
-import type { LayeredMemory } from '../../memory/layered/pipeline.ts';
-import type { TurnEntry } from '../../memory/retrieval/records.ts';
-import { RetrievalIndex, type RetrievalIndexOptions, type UserMemory } from '../../memory/retrieval/retrieval-index.ts';
-import type { MemoryStore } from '../../memory/store/store.ts';
+import type { LayeredMemory } from '../../memory/layered/index.ts';
+import { RetrievalIndex, type RetrievalIndexOptions, type TurnEntry, type UserMemory } from '../../memory/retrieval/index.ts';
+import { CHANGED_HERE, coverOf, readSnapshot, sessionMarks, SNAPSHOT_FORMAT, snapshotKey, writeSnapshot, type MemoryStore, type SessionMark } from '../../memory/store/index.ts';
 import { LOCAL_USER } from '../data/visible-turns.ts';
-import {
-  CHANGED_HERE,
-  SNAPSHOT_FORMAT,
-  coverOf,
-  readSnapshot,
-  sessionMarks,
-  snapshotKey,
-  writeSnapshot,
-  type SessionMark,
-} from '../../memory/store/index-snapshot.ts';
 import { DERIVATION_VERSION } from './derived-turns.ts';
 import type { ConversationChunkStore } from './layered-store.ts';
 

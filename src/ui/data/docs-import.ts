@@ -8,8 +8,7 @@
 import { checkSize, decodeDocBytes } from '../../docs-index/decode.ts';
 import { chunkDoc, docKind } from '../../docs-index/page.ts';
 import { DocSkipError, type DocSkipReason } from '../../docs-index/skip.ts';
-import type { TokenCount } from '../../memory/store/chunking.ts';
-import type { MemoryStore } from '../../memory/store/store.ts';
+import type { MemoryStore, TokenCount } from '../../memory/store/index.ts';
 import { isAbortError } from '../../shared/errors.ts';
 
 export interface DocsImportSkip {

@@ -2,7 +2,7 @@
  * The conversation export file (README, "Export format"): versioned JSON, and its validation on import. A file
  * is checked whole before anything is written, so a malformed or oversized one changes nothing.
  */
-import type { SentPart, TurnRecord } from '../../memory/store/records.ts';
+import type { SentPart, TurnRecord } from '../../memory/store/index.ts';
 import { AssistantError } from '../../shared/errors.ts';
 import type { MessageKey, MessageParams } from '../i18n/index.ts';
 import { groupExchanges } from './exchanges.ts';

@@ -3,10 +3,10 @@
  * chat says so on the message itself, and keeps the fact with the stored turn (it depends on the settings of the
  * moment, so it cannot be worked out again after a reload).
  */
-import type { SentPart } from '../../memory/store/records.ts';
+import type { SentPart } from '../../memory/store/index.ts';
 
 /** Worked out from a prompt's report where the widget's runtime can use it too. */
-export { sameSentPart, sentPartOf } from '../../memory/layered/sent-part.ts';
+export { sameSentPart, sentPartOf } from '../../memory/layered/index.ts';
 
 /** A stored value read back: a `SentPart` only when it is one (records may be old or damaged). */
 export function readSentPart(value: unknown): SentPart | null {

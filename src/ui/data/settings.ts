@@ -3,7 +3,7 @@
  * model samples, and which embedder the memory searches with. Validated field by field with messages the form
  * shows next to the field, and kept in localStorage (small, read synchronously at start).
  */
-import { sectionBudgets, type SectionBudgets } from '../../memory/layered/budgets.ts';
+import { sectionBudgets, type SectionBudgets } from '../../memory/layered/index.ts';
 import type { MessageKey, MessageParams } from '../i18n/index.ts';
 
 /** `hashed`: the built-in hashed n-gram vectors with keyword scores; `keywords`: keyword scores only (BM25). */

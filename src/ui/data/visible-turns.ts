@@ -1,5 +1,5 @@
 /** Which stored turns belong to the conversation the user sees. Tiny on purpose: the page's first chunk needs it. */
-import type { TurnRecord } from '../../memory/store/records.ts';
+import type { TurnRecord } from '../../memory/store/index.ts';
 
 /** The app has one user: this browser profile. */
 export const LOCAL_USER = 'local';

@@ -5,13 +5,10 @@
  * Documentation), never as conversation records, and the chunks an answer used map back to their links.
  */
 import type { TokenCounter } from '../../context/tokens.ts';
-import { LayeredMemory } from '../../memory/layered/pipeline.ts';
-import { yieldToEventLoop } from '../../memory/store/memory-index.ts';
-import type { DocChunkRecord } from '../../memory/store/records.ts';
-import { InMemoryChunkStore } from '../../memory/retrieval/records.ts';
-import { RetrievalIndex } from '../../memory/retrieval/retrieval-index.ts';
-import { SNAPSHOT_FORMAT, docsStamp, readSnapshot, snapshotKey, writeSnapshot } from '../../memory/store/index-snapshot.ts';
-import type { MemoryStore } from '../../memory/store/store.ts';
+import { LayeredMemory } from '../../memory/layered/index.ts';
+import { yieldToPage } from '../../shared/yield.ts';
+import { docsStamp, readSnapshot, SNAPSHOT_FORMAT, snapshotKey, writeSnapshot, type DocChunkRecord, type MemoryStore } from '../../memory/store/index.ts';
+import { InMemoryChunkStore, RetrievalIndex } from '../../memory/retrieval/index.ts';
 import type { DocSource, WidgetLang } from './types.ts';
 
 export interface DocsMemory {
@@ -92,7 +89,7 @@ export class DocsMemoryBuilder {
       this.links.set(chunk.id, chunkSource(chunk));
       this._docs.add(chunk.docId);
       this._chunks++;
-      if ((i + 1) % SLICE === 0) await yieldToEventLoop();
+      if ((i + 1) % SLICE === 0) await yieldToPage();
     }
   }
 }

@@ -9,10 +9,8 @@ import type { DocsManifest, DocsPageEntry, DocsPageFile } from '../../docs-index
 import { pageHref } from '../../docs-index/href.ts';
 import { parseDocsManifest, parseDocsPageFile } from '../../docs-index/parse.ts';
 import { decodeVector } from '../../docs-index/vector-codec.ts';
-import type { DocInput } from '../../memory/store/docs.ts';
-import type { DocChunkRecord } from '../../memory/store/records.ts';
-import { embedderKey, normalize } from '../../memory/embedders/embedder.ts';
-import type { MemoryStore } from '../../memory/store/store.ts';
+import type { DocChunkRecord, DocInput, MemoryStore } from '../../memory/store/index.ts';
+import { embedderKey, normalize } from '../../memory/embedders/index.ts';
 import { AssistantError, abortedError, isAbortError, toAssistantError } from '../../shared/errors.ts';
 
 export interface DocsSyncProgress {

@@ -8,7 +8,7 @@ import type { TokenCounter } from '../../context/tokens.ts';
 import { EngineClient } from '../../engine/client.ts';
 import { assertModelAllowed } from '../../engine/model-urls.ts';
 import type { LoadProgress, LoadResult } from '../../engine/protocol.ts';
-import { MemoryStore } from '../../memory/store/store.ts';
+import { MemoryStore } from '../../memory/store/index.ts';
 import { qwenCounter } from '../../ui/controllers/context-planner.ts';
 import { baseUrlOf, loadPayloadOf } from './engine-source.ts';
 import type { WidgetRuntimeConfig } from './types.ts';

@@ -9,13 +9,11 @@ import { promptHeadSliced } from '../../context/head.ts';
 import type { TokenCounter } from '../../context/tokens.ts';
 import { EngineClient } from '../../engine/client.ts';
 import type { LoadResult } from '../../engine/protocol.ts';
-import type { SentPart } from '../../memory/store/records.ts';
-import { yieldToEventLoop } from '../../memory/store/memory-index.ts';
-import type { MemoryStore } from '../../memory/store/store.ts';
+import { docsStamp, type MemoryStore, type SentPart } from '../../memory/store/index.ts';
+import { yieldToPage } from '../../shared/yield.ts';
 import { storeQuestion, streamReply, type TurnPlan, type TurnPorts } from '../../turn/turn-pipeline.ts';
 import { AssistantError, isAbortError, toAssistantError } from '../../shared/errors.ts';
 import { DocsMemoryBuilder, restoreDocsMemory, saveDocsMemory, type DocsMemory } from './docs-memory.ts';
-import { docsStamp } from '../../memory/store/index-snapshot.ts';
 import { sourcesOf } from './sources.ts';
 import { syncDocsIndex, type DocsSyncResult } from './docs-sync.ts';
 import { loadEngine, loadTokenizer, openWidgetStore } from './parts.ts';
@@ -263,7 +261,7 @@ export class WidgetRuntimeImpl implements WidgetRuntime {
       // try after a lost GPU has the same tokenizer and window, so the same prompt: it is planned once.
       plan: () =>
         (planned ??= (async () => {
-          const head = await promptHeadSliced(text, docs.memory.budgets.window, await this._counter!, yieldToEventLoop);
+          const head = await promptHeadSliced(text, docs.memory.budgets.window, await this._counter!, yieldToPage);
           return docs.memory.handleUserMessage({ userId: VISITOR, sessionId, text: head, time: question.createdAt, id: question.id });
         })()),
       chat: (messages, chatOptions) => this._client.chat(messages, chatOptions),

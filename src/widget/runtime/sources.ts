@@ -2,7 +2,7 @@
  * The links under an answer: the doc chunks the turn's memory selected, mapped to their pages and headings. Pure
  * (no store, no DOM), so Node tests import it.
  */
-import type { LayeredReport } from '../../memory/layered/report.ts';
+import type { LayeredReport } from '../../memory/layered/index.ts';
 import type { DocSource } from './types.ts';
 
 /**
