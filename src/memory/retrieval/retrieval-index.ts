@@ -6,6 +6,7 @@
  * browser.
  */
 import { HashedNgramEmbedder, type Embedder } from '../embedders/index.ts';
+import { docColumns, docsFromColumns, turnColumns, turnsFromColumns, type DocColumns, type TurnColumns } from './entry-columns.ts';
 import { intentTags, type IntentTag } from './intent.ts';
 import { SlotLinks } from './links.ts';
 import { isSelfStatement } from './persona.ts';
@@ -18,8 +19,8 @@ export { Shard, type IndexedChunk, type ShardState, type StoredVector } from './
 /** A user's memory as flat data (`UserMemory.exportState`): turns without their text, which the shard keeps. */
 export interface UserMemoryState {
   shard: ShardState;
-  /** In the order they were added. */
-  turns: Array<Omit<TurnEntry, 'text'>>;
+  /** In the order they were added, as columns (entry-columns.ts). */
+  turns: TurnColumns;
   sessions: Array<[string, string[]]>;
   sessionTerms: Array<[string, string[]]>;
   selfStatements: string[];
@@ -30,7 +31,7 @@ export interface UserMemoryState {
 /** The whole index as flat data; `docs` may be left out (a snapshot of the conversations only). */
 export interface RetrievalIndexState {
   users: Array<[string, UserMemoryState]>;
-  docs: { shard: ShardState; entries: Array<Omit<DocEntry, 'text'> & { tags: IntentTag[] }> } | null;
+  docs: { shard: ShardState; entries: DocColumns } | null;
 }
 
 /**
@@ -77,7 +78,7 @@ export class UserMemory {
   exportState(): UserMemoryState {
     return {
       shard: this.shard.exportState(),
-      turns: [...this.turns.values()].map(({ text: _text, ...rest }) => rest),
+      turns: turnColumns([...this.turns.values()].map(({ text: _text, ...rest }) => rest)),
       sessions: [...this.sessions].map(([id, order]) => [id, [...order]]),
       sessionTerms: [...this.sessionTerms].map(([id, set]) => [id, [...set]]),
       selfStatements: [...this.selfStatements],
@@ -91,10 +92,7 @@ export class UserMemory {
     const memory = new UserMemory(null);
     const shard = Shard.fromState(state.shard, embedder);
     (memory as { shard: Shard }).shard = shard;
-    for (const entry of state.turns) {
-      const chunk = shard.chunks.get(entry.id);
-      if (chunk === undefined) throw new RangeError(`damaged memory state: turn ${entry.id} has no chunk`);
-      const turn: TurnEntry = { ...entry, text: chunk.text };
+    for (const turn of turnsFromColumns(state.turns, (id) => shard.chunks.get(id)?.text)) {
       memory.turns.set(turn.id, turn);
       if (turn.deprecatedAt !== undefined) memory.deprecated.add(turn.id);
       memory._turnAt[shard.turns.slotOf(turn.id)!] = turn;
@@ -245,7 +243,10 @@ export class RetrievalIndex {
       docs:
         options.docs === false
           ? null
-          : { shard: this.docs.exportState(), entries: [...this.docEntries.values()].map(({ text: _text, ...rest }) => ({ ...rest, tags: [...this.docTagsAt(this.docs.turns.slotOf(rest.id)!)] })) },
+          : {
+              shard: this.docs.exportState(),
+              entries: docColumns([...this.docEntries.values()].map(({ text: _text, ...rest }) => ({ ...rest, tags: [...this.docTagsAt(this.docs.turns.slotOf(rest.id)!)] }))),
+            },
     };
   }
 
@@ -259,11 +260,9 @@ export class RetrievalIndex {
     if (state.docs !== null) {
       const docs = Shard.fromState(state.docs.shard, index._createEmbedder());
       (index as { docs: Shard }).docs = docs;
-      for (const { tags, ...entry } of state.docs.entries) {
-        const chunk = docs.chunks.get(entry.id);
-        const slot = docs.turns.slotOf(entry.id);
-        if (chunk === undefined || slot === undefined) throw new RangeError(`damaged docs state: ${entry.id} is not indexed`);
-        const doc: DocEntry = { ...entry, text: chunk.text };
+      for (const { doc, tags } of docsFromColumns(state.docs.entries, (id) => docs.chunks.get(id)?.text)) {
+        const slot = docs.turns.slotOf(doc.id);
+        if (slot === undefined) throw new RangeError(`damaged docs state: ${doc.id} is not indexed`);
         index.docEntries.set(doc.id, doc);
         index._docAt[slot] = doc;
         index._docTagsAt[slot] = tags;

@@ -128,7 +128,9 @@ describe('the retrieval index as flat data', () => {
     const damage: Array<(s: RetrievalIndexState) => void> = [
       (s) => s.users[0]![1].shard.turns.postingSlots.fill(1_000_000),
       (s) => (s.users[0]![1].shard.chunkTexts = s.users[0]![1].shard.chunkTexts.slice(1)),
-      (s) => s.users[0]![1].turns.push({ ...s.users[0]![1].turns[0]!, id: 'no-such-turn' }),
+      (s) => (s.users[0]![1].turns.ids[0] = 'no-such-turn'),
+      (s) => s.users[0]![1].turns.sessionIds.codes.fill(99),
+      (s) => (s.users[0]![1].turns.roles.names[0] = 'narrator'),
       (s) => (s.users[0]![1].shard.vectors!.embedder = 'another-embedder@1'),
       (s) => (s.docs!.shard.pieceBounds[1] = 10_000),
       (s) => (s.users[0]![1].shard.stats = { documents: 1, df: new Uint32Array(3) }),
