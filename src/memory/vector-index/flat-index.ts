@@ -31,8 +31,9 @@ export interface FlatIndexOptions {
 export type FloatSource = (id: string) => Float32Array | undefined;
 
 /**
- * The rows in their int8 form, as a snapshot keeps them (a quarter of the float rows' bytes): row-major, `padded`
- * bytes a row, with each row's scale, L1 norm and finiteness; `keep` lists the rows whose floats cannot be worked
+ * The rows in their int8 form, as a snapshot keeps them (a quarter of the float rows' bytes): in the SIMD kernel's
+ * block layout (dot-kernel.ts's `rowByte`; whole blocks, `padded` bytes a row), so that a restore is one copy into
+ * the kernel's memory, with each row's scale, L1 norm and finiteness; `keep` lists the rows whose floats cannot be worked
  * out again (given, not computed), with those floats.
  */
 export interface QuantizedRows {
@@ -163,18 +164,20 @@ export class FlatIndex implements VectorIndex {
   exportQuantized(keepFloat: (id: string) => boolean): QuantizedRows {
     const n = this._ids.length;
     const padded = this._padded;
-    const rows = new Int8Array(n * padded);
+    const blockBytes = this._blockBytes;
+    // The rows in the kernel's own block layout (whole blocks), so a restore is one copy into its memory.
+    const rows = new Int8Array(Math.ceil(n / BLOCK_ROWS) * blockBytes);
     const scale = new Float32Array(n);
     const l1 = new Float32Array(n);
     if (this._kernel !== null) {
-      const memory = new Int8Array(this._kernel.memory.buffer, this._rowsOffset, this._capacity * padded);
-      const blockBytes = this._blockBytes;
-      for (let slot = 0; slot < n; slot++) for (let i = 0; i < padded; i++) rows[slot * padded + i] = memory[rowByte(slot, i, blockBytes)]!;
+      rows.set(new Int8Array(this._kernel.memory.buffer, this._rowsOffset, rows.length));
+      // A removed row's bytes may linger past the last row: the export holds zeros there.
+      for (let slot = n; slot < Math.ceil(n / BLOCK_ROWS) * BLOCK_ROWS; slot++) for (let i = 0; i < padded; i++) rows[rowByte(slot, i, blockBytes)] = 0;
       scale.set(this._scale.subarray(0, n));
       l1.set(this._l1.subarray(0, n));
     } else {
       for (let slot = 0; slot < n; slot++) {
-        const { scale: sc, l1: norm } = this._quantize(slot, (i, a) => (rows[slot * padded + i] = a));
+        const { scale: sc, l1: norm } = this._quantize(slot, (i, a) => (rows[rowByte(slot, i, blockBytes)] = a));
         scale[slot] = sc;
         l1[slot] = norm;
       }
@@ -206,7 +209,7 @@ export class FlatIndex implements VectorIndex {
     const n = data.ids.length;
     const padded = this._padded;
     if (this._ids.length !== 0) throw new RangeError('importQuantized needs an empty index');
-    if (data.padded !== padded || data.rows.length !== n * padded || data.scopes.length !== n) throw new RangeError('quantized rows of another shape');
+    if (data.padded !== padded || data.rows.length !== Math.ceil(n / BLOCK_ROWS) * this._blockBytes || data.scopes.length !== n) throw new RangeError('quantized rows of another shape');
     if (data.scale.length !== n || data.l1.length !== n || data.finite.length !== n) throw new RangeError('quantized row arrays');
     if (data.keep.vectors.length !== data.keep.rows.length * this.dimensions) throw new RangeError('kept float rows');
     this._writes += 1;
@@ -229,9 +232,7 @@ export class FlatIndex implements VectorIndex {
       for (let slot = 0; slot < n; slot++) this._ensureFloat(slot);
       return;
     }
-    const memory = new Int8Array(this._kernel.memory.buffer, this._rowsOffset, this._capacity * padded);
-    const blockBytes = this._blockBytes;
-    for (let slot = 0; slot < n; slot++) for (let i = 0; i < padded; i++) memory[rowByte(slot, i, blockBytes)] = data.rows[slot * padded + i]!;
+    new Int8Array(this._kernel.memory.buffer, this._rowsOffset, this._capacity * padded).set(data.rows);
     this._scale.set(data.scale);
     this._l1.set(data.l1);
   }
