@@ -168,6 +168,8 @@ export class Bm25Index {
       }
       index._postings.push(list);
     }
+    // (Checked here rather than in checkBm25State: the map is built anyway.)
+    if (index._termIds.size !== termCount) throw new RangeError('damaged BM25 state: duplicate terms');
     return index;
   }
 

@@ -9,6 +9,7 @@ import { FlatIndex, type QuantizedRows } from '../vector-index/index.ts';
 import { Bm25Index, type Bm25State } from './bm25.ts';
 import type { LineTable } from './line-text.ts';
 import { splitPieces, type Piece } from './pieces.ts';
+import { RestoredChunk, type ChunkTables } from './restored-chunk.ts';
 import { LastMemo, type SharedSearch } from './search-memo.ts';
 import { NO_HEAT, type HeatEntry } from './records.ts';
 import { terms } from './text-terms.ts';
@@ -174,27 +175,26 @@ export class Shard {
     if (state.chunkTermStarts[n] !== state.chunkTermIds.length || state.pieceTermStarts[pieces] !== state.pieceTermIds.length) bad('term offsets');
     (shard as { turns: Bm25Index }).turns = Bm25Index.fromState(state.turns);
     (shard as { pieces: Bm25Index }).pieces = Bm25Index.fromState(state.pieces);
-    const turnTerms = state.turns.terms;
+    // Every offset and id is checked here, over the flat arrays; each chunk's lists are made when first read.
+    if (state.chunkPieceStarts[0] !== 0 || state.chunkTermStarts[0] !== 0 || state.pieceTermStarts[0] !== 0) bad('offsets');
+    const turnTermCount = state.turns.terms.length;
     const pieceTermCount = state.pieces.terms.length;
-    let p = 0;
+    for (let q = 0; q < pieces; q++) if (state.pieceTermStarts[q]! > state.pieceTermStarts[q + 1]!) bad('piece term offsets');
+    for (const t of state.pieceTermIds) if (t < 0 || t >= pieceTermCount) bad('piece term id');
+    for (const t of state.chunkTermIds) if (t < 0 || t >= turnTermCount) bad('term id');
+    const tables: ChunkTables = { ...state, turnTerms: state.turns.terms };
     for (let i = 0; i < n; i++) {
       const id = state.chunkIds[i]!;
       const text = state.chunkTexts[i]!;
       if (!shard.turns.has(id)) bad(`chunk ${id} is not indexed`);
-      const chunkPieces: Piece[] = [];
-      const pieceTermIds: Int32Array[] = [];
-      for (; p < state.chunkPieceStarts[i + 1]!; p++) {
+      const from = state.chunkPieceStarts[i]!;
+      if (from > state.chunkPieceStarts[i + 1]! || state.chunkTermStarts[i]! > state.chunkTermStarts[i + 1]!) bad('chunk offsets');
+      for (let p = from; p < state.chunkPieceStarts[i + 1]!; p++) {
         const start = state.pieceBounds[2 * p]!;
         const end = state.pieceBounds[2 * p + 1]!;
         if (!(start >= 0 && start <= end && end <= text.length)) bad('piece bounds');
-        chunkPieces.push({ text: text.slice(start, end), start, end });
-        const ids = state.pieceTermIds.subarray(state.pieceTermStarts[p]!, state.pieceTermStarts[p + 1]!);
-        for (const t of ids) if (t < 0 || t >= pieceTermCount) bad('piece term id');
-        pieceTermIds.push(ids);
       }
-      const textTermIds = state.chunkTermIds.subarray(state.chunkTermStarts[i]!, state.chunkTermStarts[i + 1]!);
-      const textTerms = Array.from(textTermIds, (t) => turnTerms[t] ?? bad('term id'));
-      shard.chunks.set(id, { id, scope: state.chunkScopes[i]!, text, pieces: chunkPieces, textTerms, textTermIds, pieceTermIds });
+      shard.chunks.set(id, new RestoredChunk(id, state.chunkScopes[i]!, text, i, tables));
     }
     const slots = state.turns.ids.length;
     const pieceSlots = state.pieces.ids.length;
