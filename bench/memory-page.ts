@@ -86,10 +86,11 @@ async function snapshotBytes(name: string): Promise<number | null> {
   const record: unknown = await db.get('meta', 'layered:snapshot:index');
   db.close();
   if (record === undefined) return null;
-  // Typed arrays by their bytes, strings by UTF-16 code units × 2: roughly what IndexedDB keeps.
+  // The packed body (a Blob) by its size; typed arrays by their bytes, strings by UTF-16 code units × 2.
   let bytes = 0;
   const walk = (v: unknown): void => {
-    if (ArrayBuffer.isView(v)) bytes += v.byteLength;
+    if (v instanceof Blob) bytes += v.size;
+    else if (ArrayBuffer.isView(v)) bytes += v.byteLength;
     else if (typeof v === 'string') bytes += v.length * 2;
     else if (Array.isArray(v)) v.forEach(walk);
     else if (typeof v === 'object' && v !== null) Object.values(v).forEach(walk);

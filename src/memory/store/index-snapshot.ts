@@ -18,9 +18,10 @@
 import type { MemoryStore } from './store.ts';
 import type { SessionRecord } from './records.ts';
 import { INDEX_ANALYSIS_VERSION, type RetrievalIndexState } from '../retrieval/index.ts';
+import { packState, unpackState } from './state-codec.ts';
 
 /** The record's own layout; bump it when `SnapshotRecord` or the index's state layout changes. */
-export const SNAPSHOT_FORMAT = 1;
+export const SNAPSHOT_FORMAT = 3;
 
 /** The stamp of a conversation whose turns changed here since it was last checked against its records. */
 export const CHANGED_HERE = 'changed-here';
@@ -74,28 +75,45 @@ export async function docsStamp(store: MemoryStore): Promise<string> {
 
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
+/** A record as stored: the state and `extra` packed into one Blob (state-codec.ts). */
+type StoredSnapshot = Omit<SnapshotRecord, 'state' | 'extra'> & { body: Blob };
+
 /** The outer shape only; the state is checked as it is restored (`RetrievalIndex.fromState`). */
-function isSnapshotRecord(v: unknown): v is SnapshotRecord {
+function isStoredSnapshot(v: unknown): v is StoredSnapshot {
   if (!isObject(v) || v['format'] !== SNAPSHOT_FORMAT || typeof v['key'] !== 'string' || typeof v['docs'] !== 'string') return false;
   const sessions = v['sessions'];
-  const state = v['state'];
   const known = v['knownSeqs'];
   return (
     isObject(sessions) &&
     Object.values(sessions).every((s) => typeof s === 'string') &&
     isObject(known) &&
     Object.values(known).every((n) => Number.isInteger(n)) &&
-    isObject(state) &&
-    Array.isArray(state['users'])
+    v['body'] instanceof Blob
   );
 }
 
-/** The saved record for `key`, or null (none, another key, or not a record of this format). */
+/**
+ * The saved record for `key`, or null (none, another key, not a record of this format, or a body that does not
+ * unpack). The body is read only for a record of the key asked for.
+ */
 export async function readSnapshot(store: MemoryStore, id: SnapshotId, key: string): Promise<SnapshotRecord | null> {
-  const record = await store.getLayeredSide('snapshot', id);
-  return isSnapshotRecord(record) && record.key === key ? record : null;
+  const stored = await store.getLayeredSide('snapshot', id);
+  if (!isStoredSnapshot(stored) || stored.key !== key) return null;
+  const { body, ...meta } = stored;
+  let unpacked: unknown;
+  try {
+    unpacked = unpackState(await body.arrayBuffer());
+  } catch {
+    return null;
+  }
+  if (!isObject(unpacked) || !isObject(unpacked['state']) || !Array.isArray(unpacked['state']['users'])) return null;
+  const { state, extra } = unpacked as { state: RetrievalIndexState; extra: unknown };
+  return { ...meta, state, ...(extra === null ? {} : { extra }) };
 }
 
+/** Writes the record (its state packed into one Blob, which the browser writes off the page's thread). */
 export function writeSnapshot(store: MemoryStore, id: SnapshotId, record: SnapshotRecord): Promise<void> {
-  return store.putLayeredSide([{ kind: 'snapshot', id, data: record }]);
+  const { state, extra, ...meta } = record;
+  const stored: StoredSnapshot = { ...meta, body: packState({ state, extra: extra ?? null }) };
+  return store.putLayeredSide([{ kind: 'snapshot', id, data: stored }]);
 }

@@ -6,6 +6,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import type { MemoryStore } from '../../../src/memory/store/store.ts';
+import { packState, unpackState } from '../../../src/memory/store/state-codec.ts';
 import { MemoryPlanner } from '../../../src/ui/controllers/memory-planner.ts';
 import { layeredWritesDone } from '../../../src/ui/controllers/layered-store.ts';
 import { DEFAULT_SETTINGS, type AppSettings } from '../../../src/ui/data/settings.ts';
@@ -212,9 +213,12 @@ describe('the saved retrieval index', () => {
     await savedIndex(store);
     const expected = await rebuiltPrompts(name, sessions);
 
+    // The state's references out of range, in a body that still unpacks.
     const db = await rawDB(name);
-    const record = (await db.get('meta', SNAPSHOT_KEY)) as { data: { state: { users: Array<[string, { shard: { turns: { postingSlots: Int32Array } } }]> } } };
-    record.data.state.users[0]![1].shard.turns.postingSlots.fill(123_456);
+    const record = (await db.get('meta', SNAPSHOT_KEY)) as { data: { body: Blob } };
+    const body = unpackState(await record.data.body.arrayBuffer()) as { state: { users: Array<[string, { shard: { turns: { postingSlots: Int32Array } } }]> } };
+    body.state.users[0]![1].shard.turns.postingSlots.fill(123_456);
+    record.data.body = packState(body);
     await db.put('meta', record);
     db.close();
 
@@ -225,6 +229,23 @@ describe('the saved retrieval index', () => {
     const { planner: next } = await reload(name);
     expect(await prompts(next, sessions)).toEqual(expected);
     expect(next.indexStats.restored).toBe(true);
+  });
+
+  it('a save whose body was cut short is noticed: the memory is built from the records, with the same prompts', async () => {
+    const { name, store } = await fresh('snapshot-cut');
+    const sessions = await seed(store);
+    await savedIndex(store);
+    const expected = await rebuiltPrompts(name, sessions);
+
+    const db = await rawDB(name);
+    const record = (await db.get('meta', SNAPSHOT_KEY)) as { data: { body: Blob } };
+    record.data.body = record.data.body.slice(0, Math.floor(record.data.body.size / 2));
+    await db.put('meta', record);
+    db.close();
+
+    const { planner } = await reload(name);
+    expect(await prompts(planner, sessions)).toEqual(expected);
+    expect(planner.indexStats.restored).toBe(false);
   });
 
   it('a page killed in the middle of a save leaves a consistent next load', async () => {
