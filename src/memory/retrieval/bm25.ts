@@ -45,7 +45,9 @@ export class Bm25Index {
   private _scopeOf: Int32Array<ArrayBuffer> = new Int32Array(64);
   private _length = new Float64Array(64);
   private _alive = new Uint8Array(64);
-  private readonly _docTerms: Int32Array[] = [];
+  private readonly _docTerms: Array<Int32Array | undefined> = [];
+  /** A restored index's document terms, flat (see `_termsOf`). */
+  private _savedTerms: { terms: Int32Array; starts: Int32Array; slots: number } | null = null;
   private readonly _slots = new Map<string, number>();
   private readonly _scopes = new Interner();
   /** Per term id: its postings and its live document frequency. */
@@ -98,9 +100,9 @@ export class Bm25Index {
   exportState(): Bm25State {
     const slots = this._ids.length;
     const docTermStarts = new Int32Array(slots + 1);
-    for (let s = 0; s < slots; s++) docTermStarts[s + 1] = docTermStarts[s]! + this._docTerms[s]!.length;
+    for (let s = 0; s < slots; s++) docTermStarts[s + 1] = docTermStarts[s]! + this._termsOf(s).length;
     const docTerms = new Int32Array(docTermStarts[slots]!);
-    for (let s = 0; s < slots; s++) docTerms.set(this._docTerms[s]!, docTermStarts[s]!);
+    for (let s = 0; s < slots; s++) docTerms.set(this._termsOf(s), docTermStarts[s]!);
     const termCount = this._postings.length;
     const postingStarts = new Int32Array(termCount + 1);
     for (let t = 0; t < termCount; t++) postingStarts[t + 1] = postingStarts[t]! + this._postings[t]!.length;
@@ -142,10 +144,12 @@ export class Bm25Index {
     index._length.set(state.length);
     index._alive.set(state.alive);
     for (const scope of state.scopes) index._scopes.code(scope);
+    // Each document's terms stay in the state's flat array until a removal or an export reads them.
+    index._savedTerms = { terms: state.docTerms, starts: state.docTermStarts, slots };
+    index._docTerms.length = slots;
     for (let s = 0; s < slots; s++) {
       const id = state.ids[s]!;
       index._ids.push(id);
-      index._docTerms.push(state.docTerms.subarray(state.docTermStarts[s]!, state.docTermStarts[s + 1]!));
       if (state.alive[s] === 1) {
         index._slots.set(id, s);
         index._live += 1;
@@ -157,16 +161,10 @@ export class Bm25Index {
     index._df.set(state.df);
     for (let t = 0; t < termCount; t++) {
       index._termIds.set(state.terms[t]!, t);
-      const list = new Postings();
       const from = state.postingStarts[t]!;
-      const count = state.postingStarts[t + 1]! - from;
-      if (count > 0) {
-        // Views of the state's arrays (the state is the index's from now on): a full list copies itself on the next push.
-        list.slots = state.postingSlots.subarray(from, from + count);
-        list.tfs = state.postingTfs.subarray(from, from + count);
-        list.length = count;
-      }
-      index._postings.push(list);
+      const to = state.postingStarts[t + 1]!;
+      // Views of the state's arrays (the state is the index's from now on).
+      index._postings.push(to > from ? new Postings(state.postingSlots.subarray(from, to), state.postingTfs.subarray(from, to), to - from) : new Postings());
     }
     // (Checked here rather than in checkBm25State: the map is built anyway.)
     if (index._termIds.size !== termCount) throw new RangeError('damaged BM25 state: duplicate terms');
@@ -202,12 +200,18 @@ export class Bm25Index {
     this._totalLength += terms.length;
   }
 
+  /** A document's distinct term ids. */
+  private _termsOf(slot: number): Int32Array {
+    const saved = this._savedTerms;
+    return (this._docTerms[slot] ??= saved !== null && slot < saved.slots ? saved.terms.subarray(saved.starts[slot]!, saved.starts[slot + 1]!) : new Int32Array(0));
+  }
+
   remove(id: string): void {
     const slot = this._slots.get(id);
     if (slot === undefined) return;
     this._alive[slot] = 0;
     this._slots.delete(id);
-    for (const tid of this._docTerms[slot]!) {
+    for (const tid of this._termsOf(slot)) {
       const df = this._df[tid]! - 1;
       this._df[tid] = df;
       // Every document holding the term is gone: so are its postings (all dead).

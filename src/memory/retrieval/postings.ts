@@ -3,9 +3,12 @@
  * growable typed arrays (appends in slot order; a search reads them straight through). Pure, no DOM.
  */
 export class Postings {
-  slots: Int32Array = new Int32Array(4);
-  tfs: Int32Array = new Int32Array(4);
-  length = 0;
+  /** Starts empty, or (a restored index) as views of its saved arrays: a full list copies itself on the next push. */
+  constructor(
+    public slots: Int32Array = new Int32Array(4),
+    public tfs: Int32Array = new Int32Array(4),
+    public length = 0,
+  ) {}
 
   push(slot: number, tf: number): void {
     if (this.length === this.slots.length) {
