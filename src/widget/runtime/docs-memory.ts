@@ -104,10 +104,19 @@ export function loadDocsMemory(store: MemoryStore, options: { counter: TokenCoun
 /** The widget's saved docs index: the docs shard of its retrieval index, with each chunk's link. */
 const DOCS_SNAPSHOT_KEY = snapshotKey('widget-docs');
 
-type SavedLink = [id: string, href: string, title: string, heading: string];
+/** Each chunk's link, as columns (string lists pack as runs: see state-codec.ts). */
+interface SavedLinks {
+  ids: string[];
+  hrefs: string[];
+  titles: string[];
+  headings: string[];
+}
 
-const isSavedLinks = (v: unknown): v is SavedLink[] =>
-  Array.isArray(v) && v.every((l) => Array.isArray(l) && l.length === 4 && l.every((x) => typeof x === 'string'));
+const isSavedLinks = (v: unknown): v is SavedLinks => {
+  if (typeof v !== 'object' || v === null) return false;
+  const { ids, hrefs, titles, headings } = v as Partial<Record<keyof SavedLinks, unknown>>;
+  return [ids, hrefs, titles, headings].every((l) => Array.isArray(l) && l.length === (ids as unknown[]).length && l.every((x) => typeof x === 'string'));
+};
 
 /**
  * The docs memory from the index an earlier visit saved, when it covers exactly the docs stored now (their
@@ -123,9 +132,10 @@ export async function restoreDocsMemory(store: MemoryStore, options: { counter: 
     console.warn('[qwen-assistant] the saved docs index does not hold together; indexing the docs again', error);
     return null;
   }
-  if (record.extra.length !== index.docEntries.size) return null;
+  const links = record.extra;
+  if (links.ids.length !== index.docEntries.size) return null;
   const builder = new DocsMemoryBuilder(options, index);
-  for (const [id, href, title, heading] of record.extra) builder.links.set(id, { href, title, heading });
+  links.ids.forEach((id, i) => builder.links.set(id, { href: links.hrefs[i]!, title: links.titles[i]!, heading: links.headings[i]! }));
   const pages = new Set([...index.docEntries.values()].map((d) => d.docId)).size;
   return { memory: builder.memory, pages, chunks: index.docEntries.size, links: builder.links };
 }
@@ -136,6 +146,7 @@ export async function restoreDocsMemory(store: MemoryStore, options: { counter: 
  */
 export async function saveDocsMemory(store: MemoryStore, docs: DocsMemory, stamp: string): Promise<void> {
   const state = docs.memory.index.exportState({ users: false });
-  const extra: SavedLink[] = [...docs.links].map(([id, l]) => [id, l.href, l.title, l.heading]);
+  const saved = [...docs.links];
+  const extra: SavedLinks = { ids: saved.map(([id]) => id), hrefs: saved.map(([, l]) => l.href), titles: saved.map(([, l]) => l.title), headings: saved.map(([, l]) => l.heading) };
   await writeSnapshot(store, 'docs', { format: SNAPSHOT_FORMAT, key: DOCS_SNAPSHOT_KEY, sessions: {}, knownSeqs: {}, docs: stamp, state, extra, savedAt: Date.now() });
 }
