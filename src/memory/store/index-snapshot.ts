@@ -111,8 +111,11 @@ export async function readSnapshot(store: MemoryStore, id: SnapshotId, key: stri
   return { ...meta, state, ...(extra === null ? {} : { extra }) };
 }
 
-/** Writes the record (its state packed into one Blob, which the browser writes off the page's thread). */
-export function writeSnapshot(store: MemoryStore, id: SnapshotId, record: SnapshotRecord): Promise<void> {
+/**
+ * Writes the record, its state packed into one Blob (which the browser writes off the page's thread). A state that
+ * cannot be packed rejects, and nothing is written.
+ */
+export async function writeSnapshot(store: MemoryStore, id: SnapshotId, record: SnapshotRecord): Promise<void> {
   const { state, extra, ...meta } = record;
   const stored: StoredSnapshot = { ...meta, body: packState({ state, extra: extra ?? null }) };
   return store.putLayeredSide([{ kind: 'snapshot', id, data: stored }]);
