@@ -4,8 +4,8 @@
  * page load's first prompt. Each string field is interned (a name list and a code per row); each list field is a
  * flat code list with row starts. Pure, no DOM.
  */
-import type { IntentTag } from './intent.ts';
-import { INTENT_TAGS } from './intent.ts';
+import { Interner } from '../../shared/interner.ts';
+import { INTENT_TAGS, type IntentTag } from './intent.ts';
 import type { DocEntry, TurnEntry, TurnRole } from './records.ts';
 
 /** One string per row, interned; code -1: no value. */
@@ -47,30 +47,20 @@ export interface DocColumns {
   tags: ListColumn;
 }
 
-class Names {
-  readonly list: string[] = [];
-  private readonly _codes = new Map<string, number>();
-  code(name: string): number {
-    let code = this._codes.get(name);
-    if (code === undefined) this._codes.set(name, (code = this.list.push(name) - 1));
-    return code;
-  }
-}
-
 function stringColumn(values: ReadonlyArray<string | undefined>): StringColumn {
-  const names = new Names();
+  const names = new Interner();
   const codes = new Int32Array(values.length);
   values.forEach((value, row) => (codes[row] = value === undefined ? -1 : names.code(value)));
-  return { names: names.list, codes };
+  return { names: names.names(), codes };
 }
 
 function listColumn(lists: ReadonlyArray<readonly string[]>): ListColumn {
-  const names = new Names();
+  const names = new Interner();
   const starts = new Int32Array(lists.length + 1);
   lists.forEach((list, row) => (starts[row + 1] = starts[row]! + list.length));
   const codes = new Int32Array(starts[lists.length]!);
   lists.forEach((list, row) => list.forEach((name, i) => (codes[starts[row]! + i] = names.code(name))));
-  return { names: names.list, starts, codes };
+  return { names: names.names(), starts, codes };
 }
 
 const listAt = <T extends string>(column: ListColumn, row: number): T[] => {
