@@ -1,5 +1,5 @@
 /**
- * `npm run index-docs -- <folder> --out <dir> [--base-url /] [--max-bytes 2097152] [--max-tokens 400]`
+ * `npm run index-docs -- <folder> --out <dir> [--base-url /] [--max-bytes 2097152] [--max-tokens 400] [--no-memory]`
  *
  * Indexes a folder of Markdown and HTML docs for the widget (see index-folder.ts and src/docs-index/format.ts).
  * Prints one line per skipped file and a summary; exits 0 when at least one page was indexed, 1 when none was or
@@ -16,9 +16,11 @@ interface Args {
   baseUrl: string;
   maxBytes?: number;
   maxTokens?: number;
+  /** Ship the widget's docs memory built (`--no-memory`: the widget indexes the pages on a first visit). */
+  memory: boolean;
 }
 
-const USAGE = 'usage: npm run index-docs -- <folder> --out <dir> [--base-url /] [--max-bytes N] [--max-tokens N]';
+const USAGE = 'usage: npm run index-docs -- <folder> --out <dir> [--base-url /] [--max-bytes N] [--max-tokens N] [--no-memory]';
 
 function positiveInt(flag: string, value: string | undefined): number {
   const n = Number(value);
@@ -32,6 +34,7 @@ export function parseArgs(argv: readonly string[]): Args {
   let baseUrl = '/';
   let maxBytes: number | undefined;
   let maxTokens: number | undefined;
+  let memory = true;
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i]!;
     const value = (): string | undefined => argv[++i];
@@ -39,13 +42,14 @@ export function parseArgs(argv: readonly string[]): Args {
     else if (arg === '--base-url') baseUrl = value() ?? '';
     else if (arg === '--max-bytes') maxBytes = positiveInt(arg, value());
     else if (arg === '--max-tokens') maxTokens = positiveInt(arg, value());
+    else if (arg === '--no-memory') memory = false;
     else if (arg.startsWith('--')) throw new Error(`unknown option ${arg}`);
     else if (folder === undefined) folder = arg;
     else throw new Error(`unexpected argument ${arg}`);
   }
   if (folder === undefined) throw new Error('no docs folder given');
   if (out === undefined || out === '') throw new Error('no --out folder given');
-  const args: Args = { folder, out, baseUrl };
+  const args: Args = { folder, out, baseUrl, memory };
   if (maxBytes !== undefined) args.maxBytes = maxBytes;
   if (maxTokens !== undefined) args.maxTokens = maxTokens;
   return args;
@@ -54,9 +58,10 @@ export function parseArgs(argv: readonly string[]): Args {
 export function summary(stats: IndexDocsStats): string {
   const w = stats.write;
   const files = w === null ? '' : `, page files: ${w.written} written, ${w.kept} unchanged, ${w.deleted} deleted`;
+  const memory = w === null || w.memoryBytes === 0 ? '' : `; built docs memory ${(w.memoryBytes / 1024).toFixed(1)} KB in ${stats.memorySeconds.toFixed(2)} s`;
   return (
     `indexed ${stats.pages} pages, ${stats.chunks} chunks, ${(stats.bytes / 1024).toFixed(1)} KB in ${stats.seconds.toFixed(2)} s ` +
-    `(${stats.pagesPerS.toFixed(1)} pages/s, ${stats.cpuSeconds.toFixed(2)} s CPU), skipped ${stats.skipped.length}${files}`
+    `(${stats.pagesPerS.toFixed(1)} pages/s, ${stats.cpuSeconds.toFixed(2)} s CPU), skipped ${stats.skipped.length}${files}${memory}`
   );
 }
 
@@ -76,6 +81,7 @@ async function main(): Promise<number> {
   const options = {
     out: resolve(args.out),
     baseUrl: args.baseUrl,
+    memory: args.memory,
     onSkip: (s: { path: string; reason: string }) => console.warn(`skipped ${s.path}: ${s.reason}`),
     ...(args.maxBytes === undefined ? {} : { maxBytes: args.maxBytes }),
     ...(args.maxTokens === undefined ? {} : { maxTokens: args.maxTokens }),

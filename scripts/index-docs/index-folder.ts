@@ -1,9 +1,10 @@
 /**
  * The core of `npm run index-docs`, as a function a benchmark can call: walks a folder, turns each docs file into
  * a page file (src/docs-index/page.ts) with the real Qwen tokenizer and the default embedder, skips malformed
- * files with a reason, and (with `out`) writes the index. Pages are built one by one; a file that fails never
- * stops the rest.
+ * files with a reason, builds the widget's docs memory over all of them (unless `memory: false`), and (with `out`)
+ * writes the index. Pages are built one by one; a file that fails never stops the rest.
  */
+import { createHash } from 'node:crypto';
 import { open } from 'node:fs/promises';
 import { join } from 'node:path';
 import { DEFAULT_MAX_BYTES, checkSize, decodeDocBytes } from '../../src/docs-index/decode.ts';
@@ -13,6 +14,7 @@ import type { TokenCount } from '../../src/memory/store/chunking.ts';
 import type { Embedder } from '../../src/memory/embedders/embedder.ts';
 import { HashedNgramEmbedder } from '../../src/memory/embedders/hashed-ngram.ts';
 import { AssistantError } from '../../src/shared/errors.ts';
+import { SHIPPED_DOCS_KEY, buildShippedDocsFile } from '../../src/widget/runtime/shipped-docs.ts';
 import { loadNodeQwenCounter } from '../prepare-tokenizer.ts';
 import { listDocFiles } from './walk.ts';
 import { writeDocsIndex, type WriteStats } from './write-index.ts';
@@ -30,6 +32,11 @@ export interface IndexDocsOptions {
   counter?: TokenCount;
   /** Embedder (default: the app's default, hashed n-grams). */
   embedder?: Embedder;
+  /**
+   * Whether to build the widget's docs memory and ship it with the index (default true): a reader's first visit
+   * then loads that file instead of indexing every chunk (src/widget/runtime/shipped-docs.ts).
+   */
+  memory?: boolean;
   /** Called with each skipped file, as it is skipped. */
   onSkip?: (skip: SkippedFile) => void;
 }
@@ -49,6 +56,8 @@ export interface IndexDocsStats {
   seconds: number;
   /** CPU seconds of this process over the same span (a loaded machine inflates `seconds`, not this). */
   cpuSeconds: number;
+  /** Of `seconds`, building the widget's docs memory (0 with `memory: false`). */
+  memorySeconds: number;
   pagesPerS: number;
   skipped: SkippedFile[];
   write: WriteStats | null;
@@ -120,7 +129,14 @@ export async function indexDocsFolder(folder: string, options: IndexDocsOptions 
     baseUrl: options.baseUrl ?? '/',
     pages: pages.map((p) => ({ url: p.url, title: p.title, hash: p.hash, file: `pages/${p.hash}.json`, chunks: p.chunks.length })),
   };
-  const write = options.out === undefined || pages.length === 0 ? null : await writeDocsIndex(options.out, manifest, pages);
+  let memory: Uint8Array | null = null;
+  const memoryStarted = performance.now();
+  if (options.memory !== false && pages.length > 0) {
+    memory = await buildShippedDocsFile(manifest, pages);
+    manifest.memory = { file: `memory/${createHash('sha256').update(memory).digest('hex')}.bin`, key: SHIPPED_DOCS_KEY, bytes: memory.byteLength };
+  }
+  const memorySeconds = (performance.now() - memoryStarted) / 1000;
+  const write = options.out === undefined || pages.length === 0 ? null : await writeDocsIndex(options.out, manifest, pages, memory);
   const seconds = (performance.now() - started) / 1000;
   const cpu = process.cpuUsage(cpuStarted);
   return {
@@ -133,6 +149,7 @@ export async function indexDocsFolder(folder: string, options: IndexDocsOptions 
       bytes: write?.bytes ?? 0,
       seconds,
       cpuSeconds: (cpu.user + cpu.system) / 1e6,
+      memorySeconds,
       pagesPerS: seconds > 0 ? pages.length / seconds : 0,
       skipped,
       write,

@@ -5,6 +5,7 @@
  *
  *   <out>/manifest.json          DocsManifest
  *   <out>/pages/<hash>.json      DocsPageFile, one per page
+ *   <out>/memory/<hash>.bin      the widget's docs memory, built (optional: `DocsManifest.memory`)
  *
  * Helpers both sides use: parse.ts (validation of read-back files), vector-codec.ts (int8 vectors), href.ts (links),
  * slug.ts (anchors); the indexer itself is page.ts (one file → one page) and scripts/index-docs/ (walk, write).
@@ -25,6 +26,20 @@ export interface DocsManifest {
   baseUrl: string;
   /** Pages in the folder's order. */
   pages: DocsPageEntry[];
+  /**
+   * The widget's docs memory (its retrieval index over every chunk, with each chunk's link) built by the indexer,
+   * so a first visit loads it instead of indexing 10,000 chunks itself (src/widget/runtime/shipped-docs.ts). A
+   * reader whose index layout is another (`key`) ignores it and indexes the pages.
+   */
+  memory?: DocsMemoryEntry;
+}
+
+export interface DocsMemoryEntry {
+  /** The file, relative to the manifest: `memory/<hash>.bin`. */
+  file: string;
+  /** The layout of the index it holds (the widget's `snapshotKey`): a reader uses it only when it is its own. */
+  key: string;
+  bytes: number;
 }
 
 export interface DocsPageEntry {

@@ -5,7 +5,7 @@
  * outside the index folder) and page URLs must be plain paths (no `javascript:` link under an answer).
  */
 import { AssistantError } from '../shared/errors.ts';
-import { DOCS_INDEX_VERSION, type DocsChunk, type DocsManifest, type DocsPageEntry, type DocsPageFile } from './format.ts';
+import { DOCS_INDEX_VERSION, type DocsChunk, type DocsManifest, type DocsMemoryEntry, type DocsPageEntry, type DocsPageFile } from './format.ts';
 import { isBase64 } from './vector-codec.ts';
 
 type Obj = Record<string, unknown>;
@@ -96,7 +96,17 @@ export function parseDocsManifest(json: unknown): DocsManifest {
     if (seen.has(p.url)) fail('manifest', `pages[${i}].url`, `"${p.url}" is listed twice`);
     seen.add(p.url);
   });
-  return { version: v, createdAt, embedder, baseUrl: baseUrl(o), pages };
+  const memory = o.memory === undefined ? undefined : memoryEntry(o.memory);
+  return { version: v, createdAt, embedder, baseUrl: baseUrl(o), pages, ...(memory === undefined ? {} : { memory }) };
+}
+
+const MEMORY_FILE = /^memory\/[0-9a-f]{64}\.bin$/;
+
+function memoryEntry(value: unknown): DocsMemoryEntry {
+  const o = object('manifest', value, 'memory');
+  const file = string('manifest', o, 'file', 'memory.');
+  if (!MEMORY_FILE.test(file)) fail('manifest', 'memory.file', `"${file}" is not memory/<hash>.bin`);
+  return { file, key: string('manifest', o, 'key', 'memory.'), bytes: count('manifest', o, 'bytes', 'memory.') };
 }
 
 function chunk(value: unknown, i: number): DocsChunk {

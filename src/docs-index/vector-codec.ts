@@ -38,11 +38,19 @@ export function decodeVector(encoded: EncodedVector): Float32Array {
     throw new AssistantError('invalid_input', `The vector scale ${String(encoded.scale)} is not a finite number ≥ 0.`);
   }
   if (!isBase64(encoded.q)) throw new AssistantError('invalid_input', 'The vector bytes are not base64.');
+  return dequantize(vectorBytes(encoded), encoded.scale);
+}
+
+/** The int8 values of an encoded vector (its `q`, checked as base64 by the caller). */
+export function vectorBytes(encoded: EncodedVector): Int8Array {
   const binary = atob(encoded.q);
-  const out = new Float32Array(binary.length);
-  for (let i = 0; i < binary.length; i++) {
-    const byte = binary.charCodeAt(i);
-    out[i] = (byte > 127 ? byte - 256 : byte) * encoded.scale;
-  }
+  const out = new Int8Array(binary.length);
+  for (let i = 0; i < binary.length; i++) out[i] = binary.charCodeAt(i);
+  return out;
+}
+
+/** q[i] · scale as floats: `decodeVector` without the base64. */
+export function dequantize(q: Int8Array, scale: number, out = new Float32Array(q.length)): Float32Array {
+  for (let i = 0; i < q.length; i++) out[i] = q[i]! * scale;
   return out;
 }

@@ -41,6 +41,7 @@ export {
   dateTerm,
   type RetrievalIndexOptions,
   type RetrievalIndexState,
+  type StoredVector,
 } from './retrieval-index.ts';
 export { applyHeat, retrieve, type CandidateReport, type RetrievalResult, type RetrievalScope, type RetrieveRequest } from './retriever.ts';
 export { cjkShare, isStopword, stem, terms } from './text-terms.ts';

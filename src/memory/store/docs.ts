@@ -88,7 +88,11 @@ function usableVectors(input: DocInput, ctx: DocWriteContext): readonly Float32A
   return given.vectors.every((v) => isVector(v, ctx.embedder.dimensions)) ? given.vectors : null;
 }
 
-function draftChunks(input: DocInput, removed: readonly DocChunkRecord[], ctx: DocWriteContext): DocChunkRecord[] {
+/**
+ * The chunk records a doc input is stored as (pure: no database), given the chunks it replaces. The docs indexer
+ * calls it too, to build ahead of time exactly the chunks a reader's store will hold (widget/runtime/shipped-docs.ts).
+ */
+export function draftChunks(input: DocInput, removed: readonly DocChunkRecord[], ctx: DocWriteContext): DocChunkRecord[] {
   const previous = new Map(removed.map((r) => [r.part, r.rev]));
   const vectors = usableVectors(input, ctx);
   const chunks: DocChunkRecord[] = input.texts.map((text, part) => {

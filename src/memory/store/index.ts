@@ -9,7 +9,7 @@ export { ReplyWriter } from './reply-writer.ts';
 export type { TurnPatch } from './turn-writes.ts';
 export type { ImportTurnInput } from './import-turns.ts';
 export type { ReembedOptions, ReembedProgress } from './reembed.ts';
-export type { DocInput } from './docs.ts';
+export { draftChunks, type DocInput, type DocWriteContext } from './docs.ts';
 export type { WorkingItemInput } from './working-items.ts';
 export type * from './records.ts';
 export { DEFAULT_DB_NAME, deleteMemoryDB } from './db.ts';

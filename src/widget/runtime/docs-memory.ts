@@ -7,9 +7,12 @@
 import type { TokenCounter } from '../../context/tokens.ts';
 import { LayeredMemory } from '../../memory/layered/index.ts';
 import { yieldToPage } from '../../shared/yield.ts';
-import { docsStamp, readSnapshot, SNAPSHOT_FORMAT, snapshotKey, writeSnapshot, type DocChunkRecord, type MemoryStore } from '../../memory/store/index.ts';
+import { docsStamp, readSnapshot, SNAPSHOT_FORMAT, snapshotKey, writeSnapshot, type MemoryStore } from '../../memory/store/index.ts';
 import { InMemoryChunkStore, RetrievalIndex } from '../../memory/retrieval/index.ts';
+import { chunkSource, docEntryOf, type DocChunkView } from './doc-entries.ts';
 import type { DocSource, WidgetLang } from './types.ts';
+
+export { chunkSource } from './doc-entries.ts';
 
 export interface DocsMemory {
   readonly memory: LayeredMemory;
@@ -18,20 +21,6 @@ export interface DocsMemory {
   readonly chunks: number;
   /** Doc chunk id → its link, for the sources of an answer. */
   readonly links: ReadonlyMap<string, DocSource>;
-}
-
-/** The link of a stored doc chunk: page URL + '#' + anchor (the page's top when it has none). */
-export function chunkSource(chunk: DocChunkRecord): DocSource {
-  const meta = chunk.meta;
-  if (meta === undefined) return { href: chunk.source, title: chunk.source, heading: '' };
-  return { href: meta.anchor === '' ? meta.url : `${meta.url}#${meta.anchor}`, title: meta.title, heading: meta.heading };
-}
-
-/** How a chunk names its origin in the prompt: `Title › Heading`. */
-function promptSource(chunk: DocChunkRecord): string {
-  const meta = chunk.meta;
-  if (meta === undefined) return chunk.source;
-  return meta.heading === '' ? meta.title : `${meta.title} › ${meta.heading}`;
 }
 
 /** Doc chunks indexed between yields: the host page stays responsive while 10,000 chunks are indexed. */
@@ -65,7 +54,7 @@ export class DocsMemoryBuilder {
   }
 
   /** Indexes written doc chunks (in order of the calls). */
-  add(chunks: readonly DocChunkRecord[]): Promise<void> {
+  add(chunks: readonly DocChunkView[]): Promise<void> {
     const run = this._queue.then(() => this._add(chunks));
     this._queue = run.catch(() => undefined);
     return run;
@@ -80,12 +69,11 @@ export class DocsMemoryBuilder {
     return { memory: this.memory, pages: this._docs.size, chunks: this._chunks, links: this.links };
   }
 
-  private async _add(chunks: readonly DocChunkRecord[]): Promise<void> {
+  private async _add(chunks: readonly DocChunkView[]): Promise<void> {
     for (let i = 0; i < chunks.length; i++) {
       const chunk = chunks[i]!;
-      // The vector the docs index shipped (stored with the chunk) is used as it is: the text is not embedded again.
-      const doc = { id: chunk.id, docId: chunk.docId, source: promptSource(chunk), part: chunk.part, text: chunk.text };
-      this.memory.index.addDoc(doc, chunk.embedding ?? undefined);
+      const { entry, stored } = docEntryOf(chunk);
+      this.memory.index.addDoc(entry, stored);
       this.links.set(chunk.id, chunkSource(chunk));
       this._docs.add(chunk.docId);
       this._chunks++;
@@ -102,7 +90,7 @@ export function loadDocsMemory(store: MemoryStore, options: { counter: TokenCoun
 // The saved docs index ---------------------------------------------------------------------------------------
 
 /** The widget's saved docs index: the docs shard of its retrieval index, with each chunk's link. */
-const DOCS_SNAPSHOT_KEY = snapshotKey('widget-docs');
+export const DOCS_SNAPSHOT_KEY = snapshotKey('widget-docs');
 
 /** Each chunk's link, as columns (string lists pack as runs: see state-codec.ts). */
 interface SavedLinks {
@@ -132,10 +120,16 @@ export async function restoreDocsMemory(store: MemoryStore, options: { counter: 
     console.warn('[qwen-assistant] the saved docs index does not hold together; indexing the docs again', error);
     return null;
   }
-  const links = record.extra;
-  if (links.ids.length !== index.docEntries.size) return null;
+  const saved = record.extra;
+  if (saved.ids.length !== index.docEntries.size) return null;
+  const links = new Map<string, DocSource>(saved.ids.map((id, i) => [id, { href: saved.hrefs[i]!, title: saved.titles[i]!, heading: saved.headings[i]! }]));
+  return docsMemoryOf(index, links, options);
+}
+
+/** The docs memory over a built retrieval index (restored or shipped) and each of its chunks' links. */
+export function docsMemoryOf(index: RetrievalIndex, links: ReadonlyMap<string, DocSource>, options: { counter: TokenCounter; window: number; lang: WidgetLang }): DocsMemory {
   const builder = new DocsMemoryBuilder(options, index);
-  links.ids.forEach((id, i) => builder.links.set(id, { href: links.hrefs[i]!, title: links.titles[i]!, heading: links.headings[i]! }));
+  for (const [id, link] of links) builder.links.set(id, link);
   const pages = new Set([...index.docEntries.values()].map((d) => d.docId)).size;
   return { memory: builder.memory, pages, chunks: index.docEntries.size, links: builder.links };
 }

@@ -118,14 +118,29 @@ async function pool<T>(items: readonly T[], limit: number, work: (item: T) => Pr
   await Promise.all(Array.from({ length: Math.min(limit, items.length) }, lane));
 }
 
-export async function syncDocsIndex(store: MemoryStore, manifestUrl: string, options: DocsSyncOptions = {}): Promise<DocsSyncResult> {
+/**
+ * What a sync of a docs index has to do: the manifest (read and checked whole), each page's absolute link, the
+ * pages to fetch (new or changed) and the stored docs the manifest no longer lists. Reads the store; writes nothing.
+ */
+export interface DocsSyncPlan {
+  readonly manifest: DocsManifest;
+  /** The manifest's absolute URL (page links and files resolve against it). */
+  readonly manifestUrl: string;
+  /** Page URL → its absolute link (no anchor), as stored with its chunks. */
+  readonly links: ReadonlyMap<string, string>;
+  /** The index's embedder key when its vectors are the store's embedder's at its width (kept), else null (embedded here). */
+  readonly vectorsFrom: string | null;
+  readonly todo: readonly DocsPageEntry[];
+  readonly gone: readonly string[];
+  readonly started: number;
+}
+
+export async function planDocsSync(store: MemoryStore, manifestUrl: string, options: Pick<DocsSyncOptions, 'signal' | 'fetch'> = {}): Promise<DocsSyncPlan> {
   const started = performance.now();
-  const { signal } = options;
-  const aborted = (): boolean => signal?.aborted === true;
   const get = options.fetch ?? globalThis.fetch.bind(globalThis);
   const absolute = new URL(manifestUrl, globalThis.location?.href).href;
   // The manifest is revalidated (it changes in place); page files are named by their hash and cache as they are.
-  const raw = await fetchJson(absolute, 'manifest', get, signal, 'no-cache');
+  const raw = await fetchJson(absolute, 'manifest', get, options.signal, 'no-cache');
   let manifest: DocsManifest;
   const links = new Map<string, string>();
   try {
@@ -143,6 +158,19 @@ export async function syncDocsIndex(store: MemoryStore, manifestUrl: string, opt
   const listed = new Set(manifest.pages.map(pageDocId));
   const todo = manifest.pages.filter((p) => stored.get(pageDocId(p))?.hash !== storedVersion(p.hash, links.get(p.url)!));
   const gone = [...stored.keys()].filter((id) => !listed.has(id));
+  return { manifest, manifestUrl: absolute, links, vectorsFrom, todo, gone, started };
+}
+
+export async function syncDocsIndex(store: MemoryStore, manifestUrl: string, options: DocsSyncOptions = {}): Promise<DocsSyncResult> {
+  return runDocsSync(store, await planDocsSync(store, manifestUrl, options), options);
+}
+
+/** Carries out a plan: fetches and writes the pages it lists, then deletes the docs gone (after a complete read). */
+export async function runDocsSync(store: MemoryStore, plan: DocsSyncPlan, options: DocsSyncOptions = {}): Promise<DocsSyncResult> {
+  const { signal } = options;
+  const aborted = (): boolean => signal?.aborted === true;
+  const get = options.fetch ?? globalThis.fetch.bind(globalThis);
+  const { manifest, manifestUrl: absolute, links, vectorsFrom, todo, gone, started } = plan;
 
   const failed: DocsSyncFailure[] = [];
   const batchChunks = options.batchChunks ?? 1_000;

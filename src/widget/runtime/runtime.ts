@@ -9,13 +9,14 @@ import { promptHeadSliced } from '../../context/head.ts';
 import type { TokenCounter } from '../../context/tokens.ts';
 import { EngineClient } from '../../engine/client.ts';
 import type { LoadResult } from '../../engine/protocol.ts';
-import { docsStamp, type MemoryStore, type SentPart } from '../../memory/store/index.ts';
+import type { MemoryStore, SentPart } from '../../memory/store/index.ts';
 import { yieldToPage } from '../../shared/yield.ts';
 import { storeQuestion, streamReply, type TurnPlan, type TurnPorts } from '../../turn/turn-pipeline.ts';
 import { AssistantError, isAbortError, toAssistantError } from '../../shared/errors.ts';
-import { DocsMemoryBuilder, restoreDocsMemory, saveDocsMemory, type DocsMemory } from './docs-memory.ts';
+import { loadWidgetDocs, type DocsOrigin } from './docs-load.ts';
+import type { DocsMemory } from './docs-memory.ts';
 import { sourcesOf } from './sources.ts';
-import { syncDocsIndex, type DocsSyncResult } from './docs-sync.ts';
+import type { DocsSyncResult } from './docs-sync.ts';
 import { loadEngine, loadTokenizer, openWidgetStore } from './parts.ts';
 import { statusOf, type StatusFacts } from './status.ts';
 import type { AskOptions, AskResult, WidgetRuntime, WidgetRuntimeConfig, WidgetStatus } from './types.ts';
@@ -36,8 +37,10 @@ export interface WidgetRuntimeOptions {
 export class WidgetRuntimeImpl implements WidgetRuntime {
   /** The last docs sync (null before it, or without a docs index). For tests and the inspector. */
   lastSync: DocsSyncResult | null = null;
-  /** Whether the docs memory came from the index an earlier visit saved (not indexed again). */
-  docsRestored = false;
+  /** Where the docs memory came from: the index an earlier visit saved, the one the docs index ships, or built here. */
+  docsOrigin: DocsOrigin | null = null;
+  /** Aborted when the widget is removed: stops a background page sync. */
+  private readonly _closing = new AbortController();
   private _pendingSave: (() => Promise<void>) | null = null;
   private _saveTimer: ReturnType<typeof setTimeout> | null = null;
 
@@ -138,6 +141,7 @@ export class WidgetRuntimeImpl implements WidgetRuntime {
 
   async dispose(): Promise<void> {
     this._disposed = true;
+    this._closing.abort();
     this._cancelSave();
     this._listeners.clear();
     this._client.onCrash = null;
@@ -196,48 +200,33 @@ export class WidgetRuntimeImpl implements WidgetRuntime {
       this._store = null;
       throw error;
     }));
-    let offline = false;
-    const options = { counter, window: this._config.window, lang: this._config.lang };
-    const builder = new DocsMemoryBuilder(options);
-    if (this._config.docsIndex !== '') {
-      try {
-        const sync = await syncDocsIndex(store, this._config.docsIndex, {
-          ...(signal === undefined ? {} : { signal }),
-          // New and changed pages are indexed while the next ones download.
-          onWritten: (chunks) => builder.add(chunks),
-          onProgress: ({ done, total }) => {
-            this._docsFraction = total === 0 ? 1 : done / total;
-            this._set({ progress: this._progress() });
-          },
-        });
-        this.lastSync = sync;
-        const broken = sync.failed.find((f) => f.code !== 'network');
-        if (broken !== undefined) throw new AssistantError('docs_index_invalid', broken.message);
-        offline = sync.failed.length > 0;
-      } catch (error) {
-        // Offline with the docs of an earlier visit on this device: answer from those.
-        const e = toAssistantError(error);
-        if (e.code !== 'network' || (await store.listDocs()).length === 0) throw e;
-        offline = true;
-      }
-    }
-    // A later visit whose sync wrote nothing: the index the last visit saved, when it covers the docs stored now.
-    const restored = builder.chunks === 0 ? await restoreDocsMemory(store, options).catch(() => null) : null;
-    let docs: DocsMemory;
-    if (restored !== null) docs = restored;
-    else {
-      const stamp = await docsStamp(store);
-      docs = await builder.finish(store);
+    const load = await loadWidgetDocs(store, this._config.docsIndex, {
+      counter,
+      window: this._config.window,
+      lang: this._config.lang,
+      ...(signal === undefined ? {} : { signal }),
+      backgroundSignal: this._closing.signal,
+      onProgress: ({ done, total }) => {
+        this._docsFraction = total === 0 ? 1 : done / total;
+        this._set({ progress: this._progress() });
+      },
+    });
+    this.lastSync = load.sync;
+    void load.background?.then((sync) => (this.lastSync = sync)).catch(() => undefined);
+    if (load.save !== null) {
       // Saved for the next visit once this one is answering (a failed save only costs that visit the indexing).
-      const built = docs;
-      this._pendingSave = () => saveDocsMemory(store, built, stamp).catch((error: unknown) => console.warn('[qwen-assistant] saving the docs index failed', error));
+      const save = load.save;
+      this._pendingSave = () =>
+        save().catch((error: unknown) => {
+          if (!isAbortError(error)) console.warn('[qwen-assistant] saving the docs index failed', error);
+        });
       this._saveTimer = setTimeout(() => void this.saveDocsIndexNow(), SAVE_DELAY_MS);
     }
-    this.docsRestored = restored !== null;
-    this._docs = docs;
+    this.docsOrigin = load.origin;
+    this._docs = load.docs;
     this._docsFraction = 1;
-    this._set({ pages: this._config.docsIndex === '' ? null : docs.pages, docsOffline: offline, progress: this._progress() });
-    return docs;
+    this._set({ pages: this._config.docsIndex === '' ? null : load.docs.pages, docsOffline: load.offline, progress: this._progress() });
+    return load.docs;
   }
 
   private _progress(): number {

@@ -9,7 +9,9 @@
  *   install): content-hashed ones and the tokenizer cache first, the others (qwen-assistant.js) network first with
  *   the cached copy offline. The tokenizer is 5 MB that never changes under its folder name (tokenizer/qwen2.5/):
  *   network first would download it again on every page of the site; new tokenizer files need a new folder name;
- * - the site's pages and the docs index: network first, the cached copy offline;
+ * - the site's pages and the docs index: network first, the cached copy offline; but not the docs index's built
+ *   memory (`memory/<hash>.bin`): a visit that used it saved it in the widget's IndexedDB, so a copy here would
+ *   only store it twice;
  * - models (.gguf, MLC shards, web-llm's model libraries `*-webgpu.wasm`), range requests, other origins, non-GET:
  *   not touched. wllama keeps the model it downloaded in the origin-private file system and web-llm in its own Cache
  *   Storage, so caching them here would only store them twice.
@@ -57,7 +59,7 @@ function handled(request) {
   if (request.method !== 'GET' || request.headers.has('range')) return false;
   const url = new URL(request.url);
   if (url.origin !== scope.origin || !url.href.startsWith(scope.href)) return false;
-  return !/\.gguf$|\/resolve\/main\/|params_shard_\d+\.bin$|(?:tensor|ndarray)-cache\.json$|-webgpu\.wasm$/.test(url.pathname);
+  return !/\.gguf$|\/resolve\/main\/|params_shard_\d+\.bin$|(?:tensor|ndarray)-cache\.json$|-webgpu\.wasm$|\/memory\/[0-9a-f]{64}\.bin$/.test(url.pathname);
 }
 
 async function put(request, response) {

@@ -106,20 +106,74 @@ describe('widget runtime: answers from the docs', () => {
     const storeName = `restore-${Date.now()}`;
     const first = open(manifestUrl, storeName, SCRIPTED_MODEL_URL);
     await first.ready();
-    expect(first.docsRestored).toBe(false);
+    expect(first.docsOrigin).toBe('built');
     const asked = await first.ask('Which port does the Zorblax daemon listen on?');
     await first.saveDocsIndexNow();
     await first.dispose();
 
     const second = open(manifestUrl, storeName, SCRIPTED_MODEL_URL);
     await second.ready();
-    expect(second.docsRestored).toBe(true);
+    expect(second.docsOrigin).toBe('restored');
     expect(second.lastSync).toMatchObject({ pages: 3, fetched: 0, removed: 0 });
     expect(second.status.text).toMatch(/· 3 doc pages$/);
     const again = await second.ask('Which port does the Zorblax daemon listen on?');
     expect(again.prompt).toEqual(asked.prompt);
     expect(again.sources).toEqual(asked.sources);
     expect(JSON.stringify(again.prompt)).toContain(PORT_FACT);
+  });
+
+  it('a first visit loads the docs memory the index ships: the same prompt and links as indexing the pages, which are stored in the background', async () => {
+    const question = 'Which port does the Zorblax daemon listen on?';
+    const indexed = open((await writeDocsIndex(fixtureDir('indexed'), PAGES)).manifestUrl, `indexed-${Date.now()}`, SCRIPTED_MODEL_URL);
+    await indexed.ready();
+    expect(indexed.docsOrigin).toBe('built');
+    const expected = await indexed.ask(question);
+
+    const dir = fixtureDir('shipped');
+    const { manifestUrl, manifest } = await writeDocsIndex(dir, PAGES, { memory: true });
+    const storeName = `shipped-${Date.now()}`;
+    clearRequests();
+    const first = open(manifestUrl, storeName, SCRIPTED_MODEL_URL);
+    await first.ready();
+    expect(first.docsOrigin).toBe('shipped');
+    expect(first.status.text).toMatch(/· 3 doc pages$/);
+    expect(requestsUnder(`/${dir}/memory/`)).toEqual([`/${dir}/${manifest.memory!.file}`]);
+    const asked = await first.ask(question);
+    expect(asked.prompt).toEqual(expected.prompt);
+    expect(asked.sources).toEqual(expected.sources);
+    expect(JSON.stringify(asked.prompt)).toContain(PORT_FACT);
+    // The page files are stored in the background; the memory is saved once they are.
+    await first.saveDocsIndexNow();
+    expect(first.lastSync).toMatchObject({ pages: 3, fetched: 3, removed: 0, failed: [] });
+    await first.dispose();
+
+    // The next visit has nothing to fetch: it restores what the first saved, and answers the same.
+    clearRequests();
+    const second = open(manifestUrl, storeName, SCRIPTED_MODEL_URL);
+    await second.ready();
+    expect(second.docsOrigin).toBe('restored');
+    expect(requestsUnder(`/${dir}/`)).toEqual([`/${dir}/manifest.json`]);
+    const again = await second.ask(question);
+    expect(again.prompt).toEqual(expected.prompt);
+  });
+
+  it('a shipped docs memory built from other pages is not used: the pages are indexed here', async () => {
+    const faq: FixturePage = { ...PAGES[1]!, sections: [{ anchor: 'license', heading: 'FAQ › License', text: 'The toolkit is released under the Apache-2.0 license since version 2.' }] };
+    const warnings: string[] = [];
+    const warn = console.warn;
+    console.warn = (...args: unknown[]) => void warnings.push(args.map(String).join(' '));
+    try {
+      const { manifestUrl } = await writeDocsIndex(fixtureDir('stale'), [PAGES[0]!, faq, PAGES[2]!], { memory: { builtFrom: PAGES } });
+      const runtime = open(manifestUrl, `stale-${Date.now()}`, SCRIPTED_MODEL_URL);
+      await runtime.ready();
+      expect(runtime.docsOrigin).toBe('built');
+      expect(warnings.some((w) => w.includes('other-pages'))).toBe(true);
+      const result = await runtime.ask('Which license is the toolkit released under?');
+      expect(JSON.stringify(result.prompt)).toContain('Apache-2.0');
+      expect(JSON.stringify(result.prompt)).not.toContain('MIT license');
+    } finally {
+      console.warn = warn;
+    }
   });
 
   it('re-opening after a re-index fetches only the changed page and forgets a removed one', async () => {
@@ -141,7 +195,7 @@ describe('widget runtime: answers from the docs', () => {
     expect(fetched.sort()).toEqual([`/${dir}/manifest.json`, `/${dir}/pages/${files[1]!.hash}.json`].sort());
     expect(second.lastSync).toMatchObject({ pages: 2, fetched: 1, removed: 1, failed: [] });
     // The docs changed since the first visit saved its index: indexed again, not restored.
-    expect(second.docsRestored).toBe(false);
+    expect(second.docsOrigin).toBe('built');
     expect(second.status.text).toMatch(/· 2 doc pages$/);
 
     const result = await second.ask('What does the quokka palette do?');

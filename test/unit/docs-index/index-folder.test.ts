@@ -41,6 +41,7 @@ function goodSite(root: string): void {
 const pageFiles = (out: string): string[] => readdirSync(join(out, 'pages')).sort();
 const mtimes = (out: string): Record<string, number> =>
   Object.fromEntries(pageFiles(out).map((f) => [f, statSync(join(out, 'pages', f)).mtimeMs]));
+const memoryFiles = (out: string): string[] => readdirSync(join(out, 'memory')).map((f) => `memory/${f}`);
 
 describe('indexDocsFolder', () => {
   it('indexes Markdown and HTML, publishes x.md as x.html, and writes files that parse back', async () => {
@@ -79,7 +80,9 @@ describe('indexDocsFolder', () => {
       ['privacy', 'Overview › Privacy'],
     ]);
     expect(stats.bytes).toBe(
-      statSync(join(out, 'manifest.json')).size + pageFiles(out).reduce((n, f) => n + statSync(join(out, 'pages', f)).size, 0),
+      statSync(join(out, 'manifest.json')).size +
+        pageFiles(out).reduce((n, f) => n + statSync(join(out, 'pages', f)).size, 0) +
+        statSync(join(out, manifest.memory!.file)).size,
     );
   });
 
@@ -125,7 +128,11 @@ describe('indexDocsFolder', () => {
     const out = tempDir();
     goodSite(root);
     const first = await indexDocsFolder(root, { out, counter });
-    expect(first.stats.write).toEqual({ written: 3, kept: 0, deleted: 0, bytes: first.stats.bytes });
+    expect(first.stats.write).toEqual({ written: 3, kept: 0, deleted: 0, memoryBytes: first.manifest.memory!.bytes, bytes: first.stats.bytes });
+    // The built docs memory is the one file the manifest names, and it is gzipped.
+    expect(memoryFiles(out)).toEqual([first.manifest.memory!.file]);
+    expect([...readFileSync(join(out, first.manifest.memory!.file)).subarray(0, 2)]).toEqual([0x1f, 0x8b]);
+    const memoryAt = statSync(join(out, first.manifest.memory!.file)).mtimeMs;
     const before = mtimes(out);
     await new Promise((r) => setTimeout(r, 20));
 
@@ -133,6 +140,9 @@ describe('indexDocsFolder', () => {
     expect(same.stats.write).toMatchObject({ written: 0, kept: 3, deleted: 0 });
     expect(mtimes(out)).toEqual(before);
     expect(same.manifest.pages).toEqual(first.manifest.pages);
+    // The same pages build the same memory, kept as it was.
+    expect(same.manifest.memory).toEqual(first.manifest.memory);
+    expect(statSync(join(out, first.manifest.memory!.file)).mtimeMs).toBe(memoryAt);
 
     write(root, 'guide/zh.md', '# 指南\n\n## 安装\n\n运行 npm install 即可，然后打开页面。\n');
     rmSync(join(root, 'api/page.html'));
@@ -143,6 +153,19 @@ describe('indexDocsFolder', () => {
     expect(Object.keys(after)).toHaveLength(2);
     expect(after[indexFile]).toBe(before[indexFile]);
     expect(changed.manifest.pages.map((p) => p.url)).toEqual(['guide/zh.html', 'index.html']);
+    // A new memory for the new pages; the old one is gone.
+    expect(memoryFiles(out)).toEqual([changed.manifest.memory!.file]);
+    expect(changed.manifest.memory!.file).not.toBe(first.manifest.memory!.file);
+  });
+
+  it('with memory: false (--no-memory) ships no built docs memory', async () => {
+    const root = tempDir();
+    const out = tempDir();
+    goodSite(root);
+    const { manifest, stats } = await indexDocsFolder(root, { out, counter, memory: false });
+    expect(manifest.memory).toBeUndefined();
+    expect(stats.write?.memoryBytes).toBe(0);
+    expect(memoryFiles(out)).toEqual([]);
   });
 });
 

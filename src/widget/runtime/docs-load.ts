@@ -1,0 +1,140 @@
+/**
+ * How the widget gets its docs memory on a visit, fastest first:
+ * - **restored**: nothing changed since a visit that saved its docs memory: that saved index (docs-memory.ts);
+ * - **shipped**: pages to fetch, and the docs index ships its docs memory built (shipped-docs.ts): that one file,
+ *   while the page files are written to the store in the background (for offline and later visits);
+ * - **built**: otherwise the pages are fetched, written and indexed here, indexing while the next ones download.
+ *
+ * Offline (the manifest cannot be fetched) with docs stored by an earlier visit, the memory is restored or built
+ * from those. The saved index is written later (`save`), once the visit is answering.
+ */
+import type { TokenCounter } from '../../context/tokens.ts';
+import { docsStamp, type MemoryStore } from '../../memory/store/index.ts';
+import { AssistantError, abortedError, isAbortError, toAssistantError } from '../../shared/errors.ts';
+import { DOCS_SNAPSHOT_KEY, DocsMemoryBuilder, restoreDocsMemory, saveDocsMemory, type DocsMemory } from './docs-memory.ts';
+import { planDocsSync, runDocsSync, type DocsSyncPlan, type DocsSyncProgress, type DocsSyncResult } from './docs-sync.ts';
+import { readShippedDocsMemory } from './shipped-docs.ts';
+import type { WidgetLang } from './types.ts';
+
+export type DocsOrigin = 'restored' | 'shipped' | 'built';
+
+export interface DocsLoad {
+  readonly docs: DocsMemory;
+  readonly origin: DocsOrigin;
+  /** The sync this visit waited for (null offline, without a docs index, or while a shipped load syncs in the background). */
+  readonly sync: DocsSyncResult | null;
+  /** The background page sync of a shipped load (null otherwise); it never rejects with anything but its failure. */
+  readonly background: Promise<DocsSyncResult> | null;
+  /** The docs index could not be fetched, or some page files could not: answering from the docs stored here. */
+  readonly offline: boolean;
+  /** Saves the docs memory for the next visit (null when it was restored); a shipped load's waits for its sync. */
+  readonly save: (() => Promise<void>) | null;
+}
+
+export interface DocsLoadOptions {
+  readonly counter: TokenCounter;
+  readonly window: number;
+  readonly lang: WidgetLang;
+  /** Stops this visit's loading (the reader closed the panel). */
+  readonly signal?: AbortSignal;
+  /** Stops the background page sync of a shipped load (the widget was removed). */
+  readonly backgroundSignal?: AbortSignal;
+  readonly onProgress?: (progress: DocsSyncProgress) => void;
+  readonly fetch?: typeof fetch;
+}
+
+const warn = (message: string, error?: unknown): void => console.warn(`[qwen-assistant] ${message}`, ...(error === undefined ? [] : [error]));
+
+/** Offline with docs an earlier visit stored: go on with those; anything else is the visit's error. */
+async function offlineOrThrow(store: MemoryStore, error: unknown): Promise<true> {
+  const e = toAssistantError(error);
+  if (e.code !== 'network' || (await store.listDocs()).length === 0) throw e;
+  return true;
+}
+
+export async function loadWidgetDocs(store: MemoryStore, docsIndex: string, options: DocsLoadOptions): Promise<DocsLoad> {
+  const memoryOptions = { counter: options.counter, window: options.window, lang: options.lang };
+  const get = options.fetch ?? globalThis.fetch.bind(globalThis);
+  const request = { ...(options.signal === undefined ? {} : { signal: options.signal }), fetch: get };
+  let offline = false;
+  let plan: DocsSyncPlan | null = null;
+  if (docsIndex !== '') {
+    try {
+      plan = await planDocsSync(store, docsIndex, request);
+    } catch (error) {
+      offline = await offlineOrThrow(store, error);
+    }
+  }
+
+  if (plan !== null && plan.todo.length + plan.gone.length > 0) {
+    const shipped = await fetchShipped(store, plan, memoryOptions, get, options.signal);
+    if (shipped !== null) {
+      options.onProgress?.({ done: plan.todo.length, total: plan.todo.length });
+      const background = runDocsSync(store, plan, { fetch: get, ...(options.backgroundSignal === undefined ? {} : { signal: options.backgroundSignal }) });
+      background.then(
+        (sync) => sync.failed.length > 0 && warn(`${sync.failed.length} docs page files could not be stored for offline visits: ${sync.failed[0]!.message}`),
+        (error: unknown) => isAbortError(error) || warn('storing the docs pages for offline visits failed', error),
+      );
+      // Saved as the next visit's index once every page is stored, under the stamp of what was stored.
+      const save = async (): Promise<void> => {
+        const sync = await background;
+        if (sync.failed.length === 0) await saveDocsMemory(store, shipped, await docsStamp(store));
+      };
+      return { docs: shipped, origin: 'shipped', sync: null, background, offline: false, save };
+    }
+  }
+
+  const builder = new DocsMemoryBuilder(memoryOptions);
+  let sync: DocsSyncResult | null = null;
+  if (plan !== null) {
+    try {
+      // New and changed pages are indexed while the next ones download.
+      sync = await runDocsSync(store, plan, { ...request, onWritten: (chunks) => builder.add(chunks), ...(options.onProgress === undefined ? {} : { onProgress: options.onProgress }) });
+      const broken = sync.failed.find((f) => f.code !== 'network');
+      if (broken !== undefined) throw new AssistantError('docs_index_invalid', broken.message);
+      offline = sync.failed.length > 0;
+    } catch (error) {
+      offline = await offlineOrThrow(store, error);
+    }
+  }
+  // A visit whose sync wrote nothing: the index the last visit saved, when it covers the docs stored now.
+  const restored = builder.chunks === 0 ? await restoreDocsMemory(store, memoryOptions).catch(() => null) : null;
+  if (restored !== null) return { docs: restored, origin: 'restored', sync, background: null, offline, save: null };
+  const stamp = await docsStamp(store);
+  const docs = await builder.finish(store);
+  return { docs, origin: 'built', sync, background: null, offline, save: () => saveDocsMemory(store, docs, stamp) };
+}
+
+/** The docs memory the index ships, when it has one this widget can use; null (and why, on the console) if not. */
+async function fetchShipped(
+  store: MemoryStore,
+  plan: DocsSyncPlan,
+  options: { counter: TokenCounter; window: number; lang: WidgetLang },
+  get: typeof fetch,
+  signal: AbortSignal | undefined,
+): Promise<DocsMemory | null> {
+  const entry = plan.manifest.memory;
+  // Only what this widget would build: its index layout (checked again in the file) and the index's vectors kept.
+  if (entry === undefined || plan.vectorsFrom === null) return null;
+  if (entry.key !== DOCS_SNAPSHOT_KEY) {
+    warn(`the docs index's built memory has another layout (${entry.key}, this widget's is ${DOCS_SNAPSHOT_KEY}); indexing the pages here`);
+    return null;
+  }
+  const url = new URL(entry.file, plan.manifestUrl).href;
+  let buffer: ArrayBuffer;
+  try {
+    const response = await get(url, signal === undefined ? {} : { signal });
+    if (!response.ok) throw new Error(`HTTP ${response.status}`);
+    buffer = await response.arrayBuffer();
+  } catch (error) {
+    if (signal?.aborted === true || isAbortError(error)) throw abortedError();
+    warn(`the docs index's built memory (${url}) could not be fetched; indexing the pages here`, error);
+    return null;
+  }
+  const read = await readShippedDocsMemory(buffer, plan.manifest, (pageUrl) => plan.links.get(pageUrl) ?? '', store.embedder, options);
+  if (typeof read === 'string') {
+    warn(`the docs index's built memory (${url}) is not this widget's (${read}); indexing the pages here`);
+    return null;
+  }
+  return read;
+}
