@@ -48,7 +48,8 @@ export class Bm25Index {
   private readonly _docTerms: Array<Int32Array | undefined> = [];
   /** A restored index's document terms, flat (see `_termsOf`). */
   private _savedTerms: { terms: Int32Array; starts: Int32Array; slots: number } | null = null;
-  private readonly _slots = new Map<string, number>();
+  /** Live id → slot; a restored index builds it on first use (`_slots`): a search over a restored index needs none. */
+  private _slotMap: Map<string, number> | null = new Map<string, number>();
   private readonly _scopes = new Interner();
   /** Per term id: its postings and its live document frequency. */
   private readonly _termIds = new Map<string, number>();
@@ -147,11 +148,10 @@ export class Bm25Index {
     // Each document's terms stay in the state's flat array until a removal or an export reads them.
     index._savedTerms = { terms: state.docTerms, starts: state.docTermStarts, slots };
     index._docTerms.length = slots;
+    index._slotMap = null;
     for (let s = 0; s < slots; s++) {
-      const id = state.ids[s]!;
-      index._ids.push(id);
+      index._ids.push(state.ids[s]!);
       if (state.alive[s] === 1) {
-        index._slots.set(id, s);
         index._live += 1;
         index._totalLength += state.length[s]!;
       }
@@ -198,6 +198,16 @@ export class Bm25Index {
     this._live += 1;
     this._changes += 1;
     this._totalLength += terms.length;
+  }
+
+  /** Live id → slot (built from the slots on first use after a restore). */
+  private get _slots(): Map<string, number> {
+    if (this._slotMap === null) {
+      const map = new Map<string, number>();
+      for (let s = 0; s < this._ids.length; s++) if (this._alive[s] === 1) map.set(this._ids[s]!, s);
+      this._slotMap = map;
+    }
+    return this._slotMap;
   }
 
   /** A document's distinct term ids. */

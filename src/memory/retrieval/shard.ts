@@ -7,6 +7,7 @@
 import { embedderKey, type CorpusSnapshot, type Embedder } from '../embedders/index.ts';
 import { FlatIndex, type QuantizedRows } from '../vector-index/index.ts';
 import { Bm25Index, type Bm25State } from './bm25.ts';
+import { inRange } from './bm25-state.ts';
 import type { LineTable } from './line-text.ts';
 import { splitPieces, type Piece } from './pieces.ts';
 import { RestoredChunk, type ChunkTables } from './restored-chunk.ts';
@@ -180,8 +181,8 @@ export class Shard {
     const turnTermCount = state.turns.terms.length;
     const pieceTermCount = state.pieces.terms.length;
     for (let q = 0; q < pieces; q++) if (state.pieceTermStarts[q]! > state.pieceTermStarts[q + 1]!) bad('piece term offsets');
-    for (const t of state.pieceTermIds) if (t < 0 || t >= pieceTermCount) bad('piece term id');
-    for (const t of state.chunkTermIds) if (t < 0 || t >= turnTermCount) bad('term id');
+    if (!inRange(state.pieceTermIds, pieceTermCount)) bad('piece term id');
+    if (!inRange(state.chunkTermIds, turnTermCount)) bad('term id');
     const tables: ChunkTables = { ...state, turnTerms: state.turns.terms };
     for (let i = 0; i < n; i++) {
       const id = state.chunkIds[i]!;
@@ -200,16 +201,13 @@ export class Shard {
     const pieceSlots = state.pieces.ids.length;
     if (state.firstPiece.length !== slots || state.pieceCount.length !== slots) bad('chunk slot arrays');
     if (state.pieceTurn.length !== pieceSlots || state.pieceIndex.length !== pieceSlots) bad('piece slot arrays');
-    for (const slot of state.pieceTurn) if (slot < 0 || slot >= slots) bad('piece chunk slot');
-    // (Element by element: a spread of 40,000 arguments can overflow the stack.)
-    for (let s = 0; s < pieceSlots; s++) {
-      shard.pieceTurn.push(state.pieceTurn[s]!);
-      shard.pieceIndex.push(state.pieceIndex[s]!);
-    }
-    for (let s = 0; s < slots; s++) {
-      shard.firstPiece.push(state.firstPiece[s]!);
-      shard.pieceCount.push(state.pieceCount[s]!);
-    }
+    if (!inRange(state.pieceTurn, slots)) bad('piece chunk slot');
+    // Plain arrays, as `add` grows them (Array.from: a spread of 40,000 arguments can overflow the stack).
+    const own = shard as { pieceTurn: number[]; pieceIndex: number[]; firstPiece: number[]; pieceCount: number[] };
+    own.pieceTurn = Array.from(state.pieceTurn);
+    own.pieceIndex = Array.from(state.pieceIndex);
+    own.firstPiece = Array.from(state.firstPiece);
+    own.pieceCount = Array.from(state.pieceCount);
     if (state.vectors !== null && shard._vectors !== null && shard._embedder !== null) {
       const { dimensions, ...rows } = state.vectors;
       if (dimensions !== shard._vectors.dimensions) bad('vector dimensions');

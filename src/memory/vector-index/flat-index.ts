@@ -223,11 +223,18 @@ export class FlatIndex implements VectorIndex {
     if (this._slots.size !== n) throw new RangeError('duplicate row ids');
     this._finite.set(data.finite);
     this._lazy.fill(1, 0, n);
-    data.keep.rows.forEach((slot, j) => {
-      if (!(slot >= 0 && slot < n)) throw new RangeError('kept row out of range');
-      this._vectors.set(data.keep.vectors.subarray(j * this.dimensions, (j + 1) * this.dimensions), slot * this.dimensions);
-      this._lazy[slot] = 0;
-    });
+    // Kept rows are copied a run of consecutive slots at a time (a docs index keeps every row: one copy).
+    const kept = data.keep.rows;
+    const d = this.dimensions;
+    for (let j = 0; j < kept.length; ) {
+      let k = j + 1;
+      while (k < kept.length && kept[k] === kept[k - 1]! + 1) k++;
+      const first = kept[j]!;
+      if (!(first >= 0 && kept[k - 1]! < n)) throw new RangeError('kept row out of range');
+      this._vectors.set(data.keep.vectors.subarray(j * d, k * d), first * d);
+      this._lazy.fill(0, first, first + (k - j));
+      j = k;
+    }
     if (this._kernel === null) {
       for (let slot = 0; slot < n; slot++) this._ensureFloat(slot);
       return;
