@@ -150,6 +150,11 @@ export class ConversationChunkStore implements ChunkStore {
     return this._side;
   }
 
+  /** Reads the side records (gates, heat, void marks) now, so that a restore can read them while it reads its record. */
+  async readSideAhead(): Promise<void> {
+    await this._sideData();
+  }
+
   async putTurn(turn: TurnEntry): Promise<void> {
     if (turn.deprecatedAt === undefined) return;
     (await this._sideData()).deprecated.set(turn.id, turn.deprecatedAt);

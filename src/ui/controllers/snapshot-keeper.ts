@@ -57,7 +57,8 @@ export async function restoreMemory(input: RestoreInput): Promise<Restored | nul
     mark = now;
     return ms;
   };
-  const record = await readSnapshot(input.store, 'index', input.key);
+  // The side records (heat, gates, void marks) are read while the record is: the restore needs both.
+  const [record] = await Promise.all([readSnapshot(input.store, 'index', input.key), input.chunkStore.readSideAhead()]);
   if (record === null) return null;
   const read = lap();
   const docsKept = record.docs === input.docs && record.state.docs !== null;
