@@ -124,6 +124,8 @@ async function main(): Promise<MemoryBench> {
   log(`stored ${turns} messages in ${sessions} conversations and ${docChunks} doc chunks`);
   const last = sessionIds.at(-1)!;
   let n = 0;
+  /** The question the replies answer (the chat names it, as `replyTo`, when it starts a reply). */
+  let lastQuestionId = '';
 
   /** A page load: the store opened, a new planner, its first prompt (the message stored first, as the chat does). */
   async function coldPrompt(): Promise<{ ms: number; planner: MemoryPlanner; store: MemoryStore; steps: Record<string, number> }> {
@@ -133,6 +135,7 @@ async function main(): Promise<MemoryBench> {
     const opened = performance.now();
     const planner = new MemoryPlanner(() => ({ store: Promise.resolve(store), settings }));
     const asked = await store.appendTurn({ sessionId: last, role: 'user', content: `nginx 证书 renew 的端口是多少？(${n++})` });
+    lastQuestionId = asked.id;
     const appended = performance.now();
     await planner.plan({ sessionId: last, turn: { id: asked.id, text: asked.content, time: asked.createdAt }, again: false });
     const done = performance.now();
@@ -143,7 +146,7 @@ async function main(): Promise<MemoryBench> {
 
   /** The reply to the last question, stored and taken in. */
   async function reply(store: MemoryStore, planner: MemoryPlanner): Promise<string> {
-    const turn = await store.appendTurn({ sessionId: last, role: 'assistant', content: `The port is ${8000 + n}.` });
+    const turn = await store.appendTurn({ sessionId: last, role: 'assistant', content: `The port is ${8000 + n}.`, replyTo: lastQuestionId });
     await planner.recordReply(last, turn.id, turn.content, turn.createdAt);
     return turn.id;
   }
