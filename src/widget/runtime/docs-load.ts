@@ -11,7 +11,7 @@
 import type { TokenCounter } from '../../context/tokens.ts';
 import { docsStamp, type MemoryStore } from '../../memory/store/index.ts';
 import { AssistantError, abortedError, isAbortError, toAssistantError } from '../../shared/errors.ts';
-import { DOCS_SNAPSHOT_KEY, DocsMemoryBuilder, restoreDocsMemory, saveDocsMemory, type DocsMemory } from './docs-memory.ts';
+import { DOCS_SNAPSHOT_KEY, DocsMemoryBuilder, docsMemoryFromSaved, readSavedDocs, saveDocsMemory, type DocsMemory } from './docs-memory.ts';
 import { planDocsSync, runDocsSync, type DocsSyncPlan, type DocsSyncProgress, type DocsSyncResult } from './docs-sync.ts';
 import { readShippedDocsMemory } from './shipped-docs.ts';
 import type { WidgetLang } from './types.ts';
@@ -58,6 +58,9 @@ export async function loadWidgetDocs(store: MemoryStore, docsIndex: string, opti
   const request = { ...(options.signal === undefined ? {} : { signal: options.signal }), fetch: get };
   let offline = false;
   let plan: DocsSyncPlan | null = null;
+  // A later visit mostly finds the docs unchanged: the memory it saved is read while the manifest is fetched, and
+  // restored only if the sync then has nothing to write or delete (or the manifest cannot be fetched).
+  const saved = readSavedDocs(store).catch(() => null);
   if (docsIndex !== '') {
     try {
       plan = await planDocsSync(store, docsIndex, request);
@@ -84,6 +87,15 @@ export async function loadWidgetDocs(store: MemoryStore, docsIndex: string, opti
     }
   }
 
+  if (plan === null || plan.todo.length + plan.gone.length === 0) {
+    const read = await saved;
+    const restored = read === null ? null : docsMemoryFromSaved(read, memoryOptions);
+    if (restored !== null) {
+      const sync = plan === null ? null : await runDocsSync(store, plan, request);
+      return { docs: restored, origin: 'restored', sync, background: null, offline, save: null };
+    }
+  }
+
   const builder = new DocsMemoryBuilder(memoryOptions);
   let sync: DocsSyncResult | null = null;
   if (plan !== null) {
@@ -97,9 +109,6 @@ export async function loadWidgetDocs(store: MemoryStore, docsIndex: string, opti
       offline = await offlineOrThrow(store, error);
     }
   }
-  // A visit whose sync wrote nothing: the index the last visit saved, when it covers the docs stored now.
-  const restored = builder.chunks === 0 ? await restoreDocsMemory(store, memoryOptions).catch(() => null) : null;
-  if (restored !== null) return { docs: restored, origin: 'restored', sync, background: null, offline, save: null };
   const stamp = await docsStamp(store);
   const docs = await builder.finish(store);
   return { docs, origin: 'built', sync, background: null, offline, save: () => saveDocsMemory(store, docs, stamp) };

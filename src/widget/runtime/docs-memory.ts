@@ -8,7 +8,7 @@ import type { TokenCounter } from '../../context/tokens.ts';
 import { LayeredMemory } from '../../memory/layered/index.ts';
 import { yieldToPage } from '../../shared/yield.ts';
 import { docsStamp, readSnapshot, SNAPSHOT_FORMAT, snapshotKey, writeSnapshot, type MemoryStore } from '../../memory/store/index.ts';
-import { InMemoryChunkStore, RetrievalIndex } from '../../memory/retrieval/index.ts';
+import { InMemoryChunkStore, RetrievalIndex, type RetrievalIndexState } from '../../memory/retrieval/index.ts';
 import { chunkSource, docEntryOf, type DocChunkView } from './doc-entries.ts';
 import type { DocSource, WidgetLang } from './types.ts';
 
@@ -106,23 +106,31 @@ const isSavedLinks = (v: unknown): v is SavedLinks => {
   return [ids, hrefs, titles, headings].every((l) => Array.isArray(l) && l.length === (ids as unknown[]).length && l.every((x) => typeof x === 'string'));
 };
 
-/**
- * The docs memory from the index an earlier visit saved, when it covers exactly the docs stored now (their
- * summaries); null otherwise (none saved, other docs, or a record that does not hold together).
- */
-export async function restoreDocsMemory(store: MemoryStore, options: { counter: TokenCounter; window: number; lang: WidgetLang }): Promise<DocsMemory | null> {
+/** The docs index an earlier visit saved, read but not yet restored (`docsMemoryFromSaved`). */
+export interface SavedDocs {
+  readonly state: NonNullable<RetrievalIndexState['docs']>;
+  readonly links: SavedLinks;
+}
+
+/** The saved docs index when it covers exactly the docs stored now (their summaries); else null. */
+export async function readSavedDocs(store: MemoryStore): Promise<SavedDocs | null> {
   const [stamp, record] = await Promise.all([docsStamp(store), readSnapshot(store, 'docs', DOCS_SNAPSHOT_KEY)]);
   if (record === null || record.docs !== stamp || record.state.docs === null || !isSavedLinks(record.extra)) return null;
+  return { state: record.state.docs, links: record.extra };
+}
+
+/** The docs memory a read saved index holds; null when it does not hold together. */
+export function docsMemoryFromSaved(saved: SavedDocs, options: { counter: TokenCounter; window: number; lang: WidgetLang }): DocsMemory | null {
   let index: RetrievalIndex;
   try {
-    index = RetrievalIndex.fromState({ users: [], docs: record.state.docs });
+    index = RetrievalIndex.fromState({ users: [], docs: saved.state });
   } catch (error) {
     console.warn('[qwen-assistant] the saved docs index does not hold together; indexing the docs again', error);
     return null;
   }
-  const saved = record.extra;
-  if (saved.ids.length !== index.docEntries.size) return null;
-  const links = new Map<string, DocSource>(saved.ids.map((id, i) => [id, { href: saved.hrefs[i]!, title: saved.titles[i]!, heading: saved.headings[i]! }]));
+  const { ids, hrefs, titles, headings } = saved.links;
+  if (ids.length !== index.docEntries.size) return null;
+  const links = new Map<string, DocSource>(ids.map((id, i) => [id, { href: hrefs[i]!, title: titles[i]!, heading: headings[i]! }]));
   return docsMemoryOf(index, links, options);
 }
 
