@@ -21,6 +21,7 @@ import { terms } from './text-terms.ts';
  */
 export interface ShardState {
   turns: Bm25State;
+  /** Its `ids` are left empty: a piece's id is its chunk's and its index (`<chunk id>#<i>`), from `pieceTurn` and `pieceIndex`. */
   pieces: Bm25State;
   chunkIds: string[];
   chunkScopes: string[];
@@ -135,7 +136,7 @@ export class Shard {
     const rows = this._vectors?.exportQuantized((id) => this._given.has(id));
     return {
       turns: this.turns.exportState(),
-      pieces: this.pieces.exportState(),
+      pieces: { ...this.pieces.exportState(), ids: [] },
       chunkIds: chunks.map((c) => c.id),
       chunkScopes: chunks.map((c) => c.scope),
       chunkTexts: chunks.map((c) => c.text),
@@ -175,7 +176,13 @@ export class Shard {
     if (state.pieceBounds.length !== 2 * pieces || state.pieceTermStarts.length !== pieces + 1) bad('piece offsets');
     if (state.chunkTermStarts[n] !== state.chunkTermIds.length || state.pieceTermStarts[pieces] !== state.pieceTermIds.length) bad('term offsets');
     (shard as { turns: Bm25Index }).turns = Bm25Index.fromState(state.turns);
-    (shard as { pieces: Bm25Index }).pieces = Bm25Index.fromState(state.pieces);
+    const slots = state.turns.ids.length;
+    const pieceSlots = state.pieceTurn.length;
+    if (state.pieces.ids.length !== 0 || state.pieceIndex.length !== pieceSlots) bad('piece slot arrays');
+    if (!inRange(state.pieceTurn, slots)) bad('piece chunk slot');
+    // Each piece's id, as `add` named it: its chunk's id (by slot, a replaced version's too) and its index.
+    const pieceIds = Array.from(state.pieceTurn, (turnSlot, s) => `${state.turns.ids[turnSlot]!}#${state.pieceIndex[s]!}`);
+    (shard as { pieces: Bm25Index }).pieces = Bm25Index.fromState({ ...state.pieces, ids: pieceIds });
     // Every offset and id is checked here, over the flat arrays; each chunk's lists are made when first read.
     if (state.chunkPieceStarts[0] !== 0 || state.chunkTermStarts[0] !== 0 || state.pieceTermStarts[0] !== 0) bad('offsets');
     const turnTermCount = state.turns.terms.length;
@@ -197,11 +204,7 @@ export class Shard {
       }
       shard.chunks.set(id, new RestoredChunk(id, state.chunkScopes[i]!, text, i, tables));
     }
-    const slots = state.turns.ids.length;
-    const pieceSlots = state.pieces.ids.length;
     if (state.firstPiece.length !== slots || state.pieceCount.length !== slots) bad('chunk slot arrays');
-    if (state.pieceTurn.length !== pieceSlots || state.pieceIndex.length !== pieceSlots) bad('piece slot arrays');
-    if (!inRange(state.pieceTurn, slots)) bad('piece chunk slot');
     // Plain arrays, as `add` grows them (Array.from: a spread of 40,000 arguments can overflow the stack).
     const own = shard as { pieceTurn: number[]; pieceIndex: number[]; firstPiece: number[]; pieceCount: number[] };
     own.pieceTurn = Array.from(state.pieceTurn);

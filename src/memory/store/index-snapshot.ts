@@ -21,7 +21,7 @@ import { INDEX_ANALYSIS_VERSION, type RetrievalIndexState } from '../retrieval/i
 import { packState, unpackState } from './state-codec.ts';
 
 /** The record's own layout; bump it when `SnapshotRecord` or the index's state layout changes. */
-export const SNAPSHOT_FORMAT = 3;
+export const SNAPSHOT_FORMAT = 4;
 
 /** The stamp of a conversation whose turns changed here since it was last checked against its records. */
 export const CHANGED_HERE = 'changed-here';

@@ -39,6 +39,7 @@ export interface DocsLoadOptions {
   readonly signal?: AbortSignal;
   /** Stops the background page sync of a shipped load (the widget was removed). */
   readonly backgroundSignal?: AbortSignal;
+  /** What the load waits for: page files written (`done` of `total`), or the shipped memory's bytes downloaded. */
   readonly onProgress?: (progress: DocsSyncProgress) => void;
   readonly fetch?: typeof fetch;
 }
@@ -70,7 +71,7 @@ export async function loadWidgetDocs(store: MemoryStore, docsIndex: string, opti
   }
 
   if (plan !== null && plan.todo.length + plan.gone.length > 0) {
-    const shipped = await fetchShipped(store, plan, memoryOptions, get, options.signal);
+    const shipped = await fetchShipped(store, plan, memoryOptions, get, options.signal, options.onProgress);
     if (shipped !== null) {
       options.onProgress?.({ done: plan.todo.length, total: plan.todo.length });
       const background = runDocsSync(store, plan, { fetch: get, ...(options.backgroundSignal === undefined ? {} : { signal: options.backgroundSignal }) });
@@ -121,6 +122,7 @@ async function fetchShipped(
   options: { counter: TokenCounter; window: number; lang: WidgetLang },
   get: typeof fetch,
   signal: AbortSignal | undefined,
+  onProgress: DocsLoadOptions['onProgress'],
 ): Promise<DocsMemory | null> {
   const entry = plan.manifest.memory;
   // Only what this widget would build: its index layout (checked again in the file) and the index's vectors kept.
@@ -134,7 +136,7 @@ async function fetchShipped(
   try {
     const response = await get(url, signal === undefined ? {} : { signal });
     if (!response.ok) throw new Error(`HTTP ${response.status}`);
-    buffer = await response.arrayBuffer();
+    buffer = await readWithProgress(response, entry.bytes, onProgress);
   } catch (error) {
     if (signal?.aborted === true || isAbortError(error)) throw abortedError();
     warn(`the docs index's built memory (${url}) could not be fetched; indexing the pages here`, error);
@@ -146,4 +148,26 @@ async function fetchShipped(
     return null;
   }
   return read;
+}
+
+/** A response's body, with its progress against the size the manifest gives (its download is most of a first visit). */
+async function readWithProgress(response: Response, bytes: number, onProgress: DocsLoadOptions['onProgress']): Promise<ArrayBuffer> {
+  if (onProgress === undefined || response.body === null || bytes === 0) return response.arrayBuffer();
+  const reader = response.body.getReader();
+  const parts: Uint8Array[] = [];
+  let received = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    parts.push(value);
+    received += value.byteLength;
+    onProgress({ done: Math.min(received, bytes), total: bytes });
+  }
+  const out = new Uint8Array(received);
+  let at = 0;
+  for (const part of parts) {
+    out.set(part, at);
+    at += part.byteLength;
+  }
+  return out.buffer;
 }
