@@ -1,7 +1,8 @@
 /**
- * The widget's layered memory: the docs come from the store's docs namespace (what `syncDocsIndex` wrote, or what
- * an earlier visit left when the index cannot be fetched), the conversation is this page visit's and lives in
- * memory (the store keeps its turns durable). Doc chunks enter the prompt under the docs label (文档知识 /
+ * The widget's layered memory: its docs index is built here from the store's docs namespace (what the sync wrote,
+ * or what an earlier visit left when the index cannot be fetched), restored from the one an earlier visit saved, or
+ * read from the one the docs index ships (shipped-docs.ts; docs-load.ts chooses). The conversation is this page
+ * visit's and lives in memory (the store keeps its turns durable). Doc chunks enter the prompt under the docs label (文档知识 /
  * Documentation), never as conversation records, and the chunks an answer used map back to their links.
  */
 import type { TokenCounter } from '../../context/tokens.ts';
@@ -80,11 +81,6 @@ export class DocsMemoryBuilder {
       if ((i + 1) % SLICE === 0) await yieldToPage();
     }
   }
-}
-
-/** The docs memory of everything the store holds (a later visit: nothing to download). */
-export function loadDocsMemory(store: MemoryStore, options: { counter: TokenCounter; window: number; lang: WidgetLang }): Promise<DocsMemory> {
-  return new DocsMemoryBuilder(options).finish(store);
 }
 
 // The saved docs index ---------------------------------------------------------------------------------------

@@ -15,7 +15,8 @@ export function createWidgetRuntimeWith(config: WidgetRuntimeConfig, options: Wi
 
 export { WidgetRuntimeImpl, type WidgetRuntimeOptions } from './runtime.ts';
 export { syncDocsIndex, pageDocId, type DocsSyncFailure, type DocsSyncOptions, type DocsSyncProgress, type DocsSyncResult } from './docs-sync.ts';
-export { chunkSource, loadDocsMemory, type DocsMemory } from './docs-memory.ts';
+export { chunkSource, type DocsMemory } from './docs-memory.ts';
+export { loadWidgetDocs, type DocsLoad, type DocsOrigin } from './docs-load.ts';
 export { MAX_SOURCES, sourcesOf } from './sources.ts';
 export { baseUrlOf, modelUrlOf, tokenizerBaseOf } from './parts.ts';
 export { statusOf, type StatusFacts } from './status.ts';
