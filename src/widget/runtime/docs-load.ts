@@ -1,8 +1,9 @@
 /**
  * How the widget gets its docs memory on a visit, fastest first:
  * - **restored**: nothing changed since a visit that saved its docs memory: that saved index (docs-memory.ts);
- * - **shipped**: pages to fetch, and the docs index ships its docs memory built (shipped-docs.ts): that one file,
- *   while the page files are written to the store in the background (for offline and later visits);
+ * - **shipped**: pages to fetch that hold at least half of the chunks (a first visit), and the docs index ships its
+ *   docs memory built (shipped-docs.ts): that one file, while the page files are written to the store in the
+ *   background (for offline and later visits);
  * - **built**: otherwise the pages are fetched, written and indexed here, indexing while the next ones download.
  *
  * Offline (the manifest cannot be fetched) with docs stored by an earlier visit, the memory is restored or built
@@ -23,7 +24,7 @@ export interface DocsLoad {
   readonly origin: DocsOrigin;
   /** The sync this visit waited for (null offline, without a docs index, or while a shipped load syncs in the background). */
   readonly sync: DocsSyncResult | null;
-  /** The background page sync of a shipped load (null otherwise); it never rejects with anything but its failure. */
+  /** The background page sync of a shipped load (null otherwise); it rejects when that sync fails or is stopped. */
   readonly background: Promise<DocsSyncResult> | null;
   /** The docs index could not be fetched, or some page files could not: answering from the docs stored here. */
   readonly offline: boolean;
@@ -45,6 +46,16 @@ export interface DocsLoadOptions {
 }
 
 const warn = (message: string, error?: unknown): void => console.warn(`[qwen-assistant] ${message}`, ...(error === undefined ? [] : [error]));
+
+/**
+ * Whether to take the shipped memory rather than fetch the changed pages and index every chunk here: when the pages
+ * to fetch hold at least half of the chunks (every first visit). A few changed pages of a large site cost a reader
+ * a few page files and the indexing, not a download of the whole memory again (15 MB at 10,000 chunks).
+ */
+function worthShipping(plan: DocsSyncPlan): boolean {
+  const chunks = (pages: readonly { chunks: number }[]): number => pages.reduce((n, p) => n + p.chunks, 0);
+  return chunks(plan.todo) * 2 >= chunks(plan.manifest.pages);
+}
 
 /** Offline with docs an earlier visit stored: go on with those; anything else is the visit's error. */
 async function offlineOrThrow(store: MemoryStore, error: unknown): Promise<true> {
@@ -70,7 +81,7 @@ export async function loadWidgetDocs(store: MemoryStore, docsIndex: string, opti
     }
   }
 
-  if (plan !== null && plan.todo.length + plan.gone.length > 0) {
+  if (plan !== null && plan.todo.length + plan.gone.length > 0 && worthShipping(plan)) {
     const shipped = await fetchShipped(store, plan, memoryOptions, get, options.signal, options.onProgress);
     if (shipped !== null) {
       options.onProgress?.({ done: plan.todo.length, total: plan.todo.length });

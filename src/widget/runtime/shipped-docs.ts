@@ -68,6 +68,7 @@ function packShipped(manifest: DocsManifest, pages: readonly DocsPageFile[], emb
   const key = embedderKey(embedder);
   // As the reader's sync: the index's vectors are kept when they are its store embedder's, at its width.
   const vectorsFrom = embedderKey(manifest.embedder) === key && manifest.embedder.dimensions === embedder.dimensions ? key : null;
+  // (No tokenizer: the token counts come with the page file.)
   const ctx = { counter: { count: () => 0 }, embedder, embedderKey: key, now: 0 };
   const index = new RetrievalIndex();
   const links: ShippedDocsMemory['links'] = { ids: [], docIds: [], anchors: [], titles: [], headings: [] };
