@@ -39,6 +39,9 @@ describe('parseDocsManifest / parseDocsPageFile', () => {
     expect(parseDocsManifest(JSON.parse(JSON.stringify(m)))).toEqual(m);
     const p = pageFile();
     expect(parseDocsPageFile(JSON.parse(JSON.stringify(p)))).toEqual(p);
+    // With the built docs memory the indexer ships.
+    const withMemory = manifest({ memory: { file: `memory/${HASH}.bin`, key: '4|1|widget-docs', bytes: 3400 } });
+    expect(parseDocsManifest(JSON.parse(JSON.stringify(withMemory)))).toEqual(withMemory);
   });
 
   it.each([
@@ -49,6 +52,8 @@ describe('parseDocsManifest / parseDocsPageFile', () => {
     ['a javascript: page URL', manifest({ pages: [{ url: 'javascript:alert(1)', title: 'A', hash: HASH, file: `pages/${HASH}.json`, chunks: 1 }] }), 'pages[0].url'],
     ['a missing embedder', manifest({ embedder: null }), 'embedder'],
     ['a data: base URL', manifest({ baseUrl: 'data:text/html,' }), 'baseUrl'],
+    ['a memory file outside memory/', manifest({ memory: { file: 'https://evil.example/m.bin', key: 'k', bytes: 1 } }), 'memory.file'],
+    ['a memory entry without its key', manifest({ memory: { file: `memory/${HASH}.bin`, bytes: 1 } }), 'memory.key'],
     ['a negative chunk count', manifest({ pages: [{ url: 'a.html', title: 'A', hash: HASH, file: `pages/${HASH}.json`, chunks: -1 }] }), 'pages[0].chunks'],
   ])('rejects a manifest with %s, naming %s', (_name, json, field) => {
     const error = errorOf(() => parseDocsManifest(json));
