@@ -12,9 +12,9 @@
 import type { TokenCounter } from '../../context/tokens.ts';
 import { docsStamp, type MemoryStore } from '../../memory/store/index.ts';
 import { AssistantError, abortedError, isAbortError, toAssistantError } from '../../shared/errors.ts';
-import { DOCS_SNAPSHOT_KEY, DocsMemoryBuilder, docsMemoryFromSaved, readSavedDocs, saveDocsMemory, type DocsMemory } from './docs-memory.ts';
+import { DocsMemoryBuilder, docsMemoryFromSaved, readSavedDocs, saveDocsMemory, type DocsMemory } from './docs-memory.ts';
 import { planDocsSync, runDocsSync, type DocsSyncPlan, type DocsSyncProgress, type DocsSyncResult } from './docs-sync.ts';
-import { readShippedDocsMemory } from './shipped-docs.ts';
+import { SHIPPED_DOCS_KEY, readShippedDocsMemory } from './shipped-docs.ts';
 import type { WidgetLang } from './types.ts';
 
 export type DocsOrigin = 'restored' | 'shipped' | 'built';
@@ -138,8 +138,8 @@ async function fetchShipped(
   const entry = plan.manifest.memory;
   // Only what this widget would build: its index layout (checked again in the file) and the index's vectors kept.
   if (entry === undefined || plan.vectorsFrom === null) return null;
-  if (entry.key !== DOCS_SNAPSHOT_KEY) {
-    warn(`the docs index's built memory has another layout (${entry.key}, this widget's is ${DOCS_SNAPSHOT_KEY}); indexing the pages here`);
+  if (entry.key !== SHIPPED_DOCS_KEY) {
+    warn(`the docs index's built memory has another layout (${entry.key}, this widget's is ${SHIPPED_DOCS_KEY}); indexing the pages here`);
     return null;
   }
   const url = new URL(entry.file, plan.manifestUrl).href;
