@@ -21,6 +21,8 @@ export interface LocomoSession {
 
 export interface LocomoQuestion {
   readonly question: string;
+  /** The gold answer as text ('' for questions without one, as adversarial ones are). */
+  readonly answer: string;
   readonly category: number;
   readonly evidence: readonly string[];
 }
@@ -85,7 +87,8 @@ export function parseLocomo(data: unknown): LocomoConversation[] {
         skipped += 1;
         continue;
       }
-      questions.push({ question: q['question'], category: Number(q['category']), evidence: [...new Set(evidence)] });
+      const answer = typeof q['answer'] === 'string' || typeof q['answer'] === 'number' ? String(q['answer']) : '';
+      questions.push({ question: q['question'], answer, category: Number(q['category']), evidence: [...new Set(evidence)] });
     }
     return {
       id: String(raw['sample_id'] ?? `conv-${n}`),

@@ -1,16 +1,21 @@
 /**
- * Evidence recall on LoCoMo-format data, through the app's own pipeline.
+ * Evidence and answers on LoCoMo-format data, through the app's own pipeline.
  *
- *   npm run eval -- --locomo <file> [--budget 1024] [--strategy full|recent|seed000] [--json]
- *                   [--conversations N] [--show-misses N] [--options '{"pack":{"wholeTop":0}}'] [--hashes <out>]
+ *   npm run eval -- --locomo <file> [--budget 1024] [--strategy full|recent|seed000] [--baseline tfidf] [--json]
+ *                   [--retrieval-budget N] [--roles-only] [--conversations N] [--show-misses N]
+ *                   [--options '{"pack":{"wholeTop":0}}'] [--hashes <out>]
  *
- * `--budget` is the model's whole window, the answer's reserve included. Recall is the share of a question's
- * evidence turns that the assembled prompt holds verbatim (whole, or one informative complete sentence; see
- * recall.ts), averaged over questions, overall and per category (1 multi-hop, 2 temporal, 3 open-domain,
- * 4 single-hop, 5 adversarial); prompt tokens are exact Qwen2.5 counts. Data is read from the path given,
- * never from the repository. With `--json` the last line is one JSON object. `--hashes <out>` also writes one line
- * per question with a hash of its prompt and of its retrieval candidates (ids, scores, fates): two runs compared
- * with `cmp` show whether a change to the pipeline changed any prompt.
+ * `--budget` is the model's whole window, the answer's reserve included; `--retrieval-budget N` gives the retrieval
+ * section N tokens and the input section the rest of the two. `--roles-only` replays turns as the app stores them,
+ * as user and assistant, without speaker names. `--baseline tfidf` runs the fixed reference selector
+ * (tfidf-baseline.ts) instead of the pipeline. Measures (measures.ts), overall and per category (1 multi-hop,
+ * 2 temporal, 3 open-domain, 4 single-hop, 5 adversarial): `lenient` (evidence turns held whole or by one
+ * informative sentence: LoCoMo's `recall_acc`), `whole` (held whole), `answerShare` and `answer` (short gold
+ * answers in the prompt, of those the conversation holds, and of all), `blockLines` (records and chunks in the
+ * retrieved block). Prompt tokens are exact Qwen2.5 counts. Data is read from the path given, never from the
+ * repository. With `--json` the last line is one JSON object. `--hashes <out>` also writes one line per question
+ * with a hash of its prompt and of its retrieval candidates (ids, scores, fates): two runs compared with `cmp` show
+ * whether a change to the pipeline changed any prompt.
  */
 import { createHash } from 'node:crypto';
 import { writeFileSync } from 'node:fs';
@@ -20,8 +25,11 @@ import { formatMemoryReport } from '../../src/memory/layered/report.ts';
 import { loadNodeQwenTokenizer } from '../prepare-tokenizer.ts';
 import { eachArg } from './args.ts';
 import { readLocomo, type LocomoConversation } from './locomo-data.ts';
-import { containsTurn, evidenceRecall, normalise } from './recall.ts';
-import { runBaseline, runFull, type PipelineOverrides, type PromptResult, type Strategy } from './strategies.ts';
+import { conversationHaystack, measureQuestion, totals, type QuestionMeasures, type Totals } from './measures.ts';
+import { containsTurn, normalise } from './recall.ts';
+import { runBaseline, runFull, type PipelineOverrides, type PromptResult, type ReplayOptions } from './strategies.ts';
+import { runTfidf } from './tfidf-baseline.ts';
+import { sectionBudgets } from '../../src/memory/layered/budgets.ts';
 
 const hashOf = (value: unknown): string => createHash('sha1').update(JSON.stringify(value)).digest('hex').slice(0, 16);
 
@@ -33,10 +41,14 @@ export const CATEGORY_NAMES: Readonly<Record<number, string>> = {
   5: 'adversarial',
 };
 
+type Strategy = 'full' | 'recent' | 'seed000' | 'tfidf';
+
 interface Args {
   file: string;
   budget: number;
   strategy: Strategy;
+  retrievalBudget: number | null;
+  rolesOnly: boolean;
   json: boolean;
   conversations: number;
   showMisses: number;
@@ -45,11 +57,16 @@ interface Args {
 }
 
 function parseArgs(argv: readonly string[]): Args {
-  const args: Args = { file: '', budget: 1024, strategy: 'full', json: false, conversations: Infinity, showMisses: 0, options: {}, hashes: null };
+  const args: Args = { file: '', budget: 1024, strategy: 'full', retrievalBudget: null, rolesOnly: false, json: false, conversations: Infinity, showMisses: 0, options: {}, hashes: null };
   eachArg(argv, (a, next) => {
     if (a === '--locomo') args.file = next();
     else if (a === '--budget') args.budget = Number(next());
     else if (a === '--strategy') args.strategy = next() as Strategy;
+    else if (a === '--baseline') {
+      if (next() !== 'tfidf') throw new Error('--baseline must be tfidf');
+      args.strategy = 'tfidf';
+    } else if (a === '--retrieval-budget') args.retrievalBudget = Number(next());
+    else if (a === '--roles-only') args.rolesOnly = true;
     else if (a === '--json') args.json = true;
     else if (a === '--conversations') args.conversations = Number(next());
     else if (a === '--show-misses') args.showMisses = Number(next());
@@ -59,13 +76,22 @@ function parseArgs(argv: readonly string[]): Args {
   });
   if (args.file === '') throw new Error('Give the data file: --locomo <file>');
   if (!Number.isInteger(args.budget) || args.budget < 256) throw new Error('--budget must be a whole number of tokens ≥ 256');
-  if (!['full', 'recent', 'seed000'].includes(args.strategy)) throw new Error('--strategy must be full, recent or seed000');
+  if (!['full', 'recent', 'seed000', 'tfidf'].includes(args.strategy)) throw new Error('--strategy must be full, recent or seed000');
+  if (args.retrievalBudget !== null && (args.strategy === 'recent' || args.strategy === 'seed000')) throw new Error('--retrieval-budget applies to the pipeline and to --baseline tfidf');
   return args;
 }
 
-interface Score {
-  sum: number;
-  n: number;
+function run(args: Args, conv: LocomoConversation, counter: CachedTokenCounter): Promise<PromptResult[]> | PromptResult[] {
+  const replay: ReplayOptions = { rolesOnly: args.rolesOnly, ...(args.retrievalBudget === null ? {} : { retrievalBudget: args.retrievalBudget }) };
+  if (args.strategy === 'full') return runFull(conv, args.budget, counter, args.options, replay);
+  if (args.strategy === 'tfidf') return runTfidf(conv, counter, { retrievalBudget: args.retrievalBudget ?? sectionBudgets(args.budget).retrieval, rolesOnly: args.rolesOnly });
+  return runBaseline(conv, args.strategy, args.budget, counter);
+}
+
+const fixed = (x: number | null, digits = 3): string => (x === null ? '   – ' : x.toFixed(digits));
+
+function tableRow(label: string, t: Totals): string {
+  return `${label.padEnd(15)} ${String(t.n).padStart(4)}   ${fixed(t.lenient)}   ${fixed(t.whole)}   ${fixed(t.answerShare)} (${String(t.answerShareN).padStart(3)})   ${fixed(t.answer)} (${String(t.answerN).padStart(3)})   ${fixed(t.blockLines, 1).padStart(5)}`;
 }
 
 async function main(): Promise<void> {
@@ -73,59 +99,51 @@ async function main(): Promise<void> {
   const started = performance.now();
   const counter = new CachedTokenCounter(await loadNodeQwenTokenizer(), { maxEntries: 200_000 });
   const conversations = (await readLocomo(args.file)).slice(0, args.conversations);
-  const overall: Score = { sum: 0, n: 0 };
-  const perCategory = new Map<number, Score>();
-  let tokens = 0;
+  const measures: QuestionMeasures[] = [];
   let skipped = 0;
   let shown = 0;
   const log = (line: string): void => console.log(line);
   const hashes: string[] = [];
   for (const conv of conversations) {
     const t0 = performance.now();
-    const results = args.strategy === 'full' ? await runFull(conv, args.budget, counter, args.options) : runBaseline(conv, args.strategy, args.budget, counter);
+    const results = await run(args, conv, counter);
     const turnText = new Map(conv.sessions.flatMap((s) => s.turns.map((t) => [t.diaId, t.text] as const)));
-    let convSum = 0;
+    const convHay = conversationHaystack(conv);
     results.forEach((r, i) => hashes.push(`${conv.id} ${i} ${hashOf(r.prompt)} ${hashOf(r.turn?.report.memory.retrieval.candidates.map((c) => [c.id, c.score, c.fate]) ?? null)}`));
-    for (const r of results) {
-      const evidence = r.question.evidence.map((id) => turnText.get(id)!);
-      const recall = evidenceRecall(r.prompt, evidence);
-      convSum += recall;
-      overall.sum += recall;
-      overall.n += 1;
-      const c = perCategory.get(r.question.category) ?? { sum: 0, n: 0 };
-      c.sum += recall;
-      c.n += 1;
-      perCategory.set(r.question.category, c);
-      tokens += r.promptTokens;
-      if (recall < 1 && shown < args.showMisses) {
+    const convMeasures = results.map((r) => measureQuestion(convHay, turnText, r));
+    measures.push(...convMeasures);
+    results.forEach((r, i) => {
+      if (convMeasures[i]!.lenient < 1 && shown < args.showMisses) {
         shown += 1;
         showMiss(conv, r, log);
       }
-    }
+    });
     skipped += conv.skipped;
-    log(`${conv.id}: ${results.length} questions, recall ${(convSum / Math.max(1, results.length)).toFixed(3)}, ${((performance.now() - t0) / 1000).toFixed(1)} s`);
+    const t = totals(convMeasures);
+    log(`${conv.id}: ${results.length} questions, lenient ${fixed(t.lenient)}, whole ${fixed(t.whole)}, answerShare ${fixed(t.answerShare)}, ${((performance.now() - t0) / 1000).toFixed(1)} s`);
   }
   const seconds = (performance.now() - started) / 1000;
-  const round = (x: number): number => Number(x.toFixed(4));
+  const overall = totals(measures);
+  const categories = [...new Set(measures.map((m) => m.category))].sort((a, b) => a - b);
   const summary = {
     strategy: args.strategy,
     budget: args.budget,
-    recall: round(overall.sum / Math.max(1, overall.n)),
-    perCategory: Object.fromEntries(
-      [...perCategory.entries()].sort((a, b) => a[0] - b[0]).map(([k, v]) => [String(k), { name: CATEGORY_NAMES[k] ?? `category ${k}`, recall: round(v.sum / v.n), n: v.n }]),
-    ),
-    n: overall.n,
+    retrievalBudget: args.strategy === 'recent' || args.strategy === 'seed000' ? null : (args.retrievalBudget ?? sectionBudgets(args.budget).retrieval),
+    rolesOnly: args.rolesOnly,
+    ...overall,
+    perCategory: Object.fromEntries(categories.map((k) => [String(k), { name: CATEGORY_NAMES[k] ?? `category ${k}`, ...totals(measures.filter((m) => m.category === k)) }])),
     skippedQuestions: skipped,
     conversations: conversations.length,
-    meanPromptTokens: round(tokens / Math.max(1, overall.n)),
-    seconds: round(seconds),
+    seconds: Number(seconds.toFixed(1)),
   };
   log('');
-  log(`strategy ${args.strategy}, window ${args.budget} tokens, ${conversations.length} conversations, ${overall.n} questions (${skipped} without evidence skipped)`);
-  log('category        n   recall');
-  for (const [k, v] of Object.entries(summary.perCategory)) log(`${`${k} ${v.name}`.padEnd(15)} ${String(v.n).padStart(4)}   ${v.recall.toFixed(3)}`);
-  log(`${'all'.padEnd(15)} ${String(overall.n).padStart(4)}   ${summary.recall.toFixed(3)}`);
-  log(`mean prompt ${summary.meanPromptTokens.toFixed(0)} tokens (exact Qwen2.5 counts); ${seconds.toFixed(1)} s`);
+  const retrieval = summary.retrievalBudget === null ? '' : `, retrieval ${summary.retrievalBudget}`;
+  log(`strategy ${args.strategy}, window ${args.budget} tokens${retrieval}${args.rolesOnly ? ', roles only' : ', speakers named'}, ${conversations.length} conversations, ${overall.n} questions (${skipped} without evidence skipped)`);
+  log('category        n      lenient whole   answerShare   answer        blockLines');
+  for (const k of categories) log(tableRow(`${k} ${CATEGORY_NAMES[k] ?? ''}`, summary.perCategory[String(k)]!));
+  log(tableRow('all', overall));
+  const block = overall.meanRetrievalTokens === null ? '' : `, retrieved block ${overall.meanRetrievalTokens.toFixed(0)}`;
+  log(`mean prompt ${overall.meanPromptTokens.toFixed(0)} tokens${block} (exact Qwen2.5 counts); ${seconds.toFixed(1)} s`);
   if (args.hashes !== null) {
     writeFileSync(args.hashes, `${hashes.join('\n')}\n`);
     log(`prompt hashes of ${hashes.length} questions written to ${args.hashes}`);

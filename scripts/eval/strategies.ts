@@ -13,7 +13,7 @@ import { renderChatML } from '../../src/context/chatml.ts';
 import { resolveConfig, type ContextConfig } from '../../src/context/config.ts';
 import type { TokenCounter } from '../../src/context/tokens.ts';
 import type { ChatMessage } from '../../src/engine/protocol.ts';
-import { sectionBudgets } from '../../src/memory/layered/budgets.ts';
+import { sectionBudgets, type SectionBudgets } from '../../src/memory/layered/budgets.ts';
 import { BASE_SYSTEM_PROMPT } from '../../src/memory/layered/labels.ts';
 import { LayeredMemory, type LayeredMemoryOptions, type TurnResult } from '../../src/memory/layered/pipeline.ts';
 import { InMemoryChunkStore } from '../../src/memory/retrieval/records.ts';
@@ -27,6 +27,26 @@ export interface PromptResult {
   readonly promptTokens: number;
   /** The pipeline's result (full only), for reports. */
   readonly turn?: TurnResult;
+  /** Records and doc chunks in the retrieved block (one per turn or chunk, whole or in part). */
+  readonly blockLines?: number;
+}
+
+/** How a replay differs from the default (every speaker named, the window's own section budgets). */
+export interface ReplayOptions {
+  /** Turns stored with roles only (user / assistant), as the app stores them: no speaker names. */
+  readonly rolesOnly?: boolean;
+  /** The retrieval section's tokens, kept strictly; the input section gets the rest of the two. */
+  readonly retrievalBudget?: number;
+}
+
+/** The window's budgets with the retrieval section set to `retrieval` tokens and the input section resized to match. */
+export function budgetsWithRetrieval(window: number, retrieval: number): SectionBudgets {
+  const base = sectionBudgets(window);
+  const shared = base.retrieval + base.input;
+  if (!Number.isInteger(retrieval) || retrieval < 0 || retrieval > shared) {
+    throw new Error(`--retrieval-budget must be a whole number from 0 to ${shared} at a ${window}-token window`);
+  }
+  return { ...base, retrieval, input: shared - retrieval };
 }
 
 const MINUTE = 60_000;
@@ -42,15 +62,18 @@ export async function runFull(
   window: number,
   counter: TokenCounter,
   overrides: PipelineOverrides = {},
+  replay: ReplayOptions = {},
 ): Promise<PromptResult[]> {
-  const memory = new LayeredMemory({ ...overrides, store: new InMemoryChunkStore(), counter, window });
+  // A section size measured is a size kept: the block does not borrow the input section's spare room.
+  const budgets = replay.retrievalBudget === undefined ? {} : { budgets: budgetsWithRetrieval(window, replay.retrievalBudget), borrowSpareInput: false };
+  const memory = new LayeredMemory({ ...budgets, ...overrides, store: new InMemoryChunkStore(), counter, window });
   const userId = conv.id;
   let last = { sessionId: '', time: 0 };
   for (const session of conv.sessions) {
     const sessionId = `${conv.id}/S${session.index}`;
     for (let i = 0; i < session.turns.length; i++) {
       const t = session.turns[i]!;
-      const input = { userId, sessionId, text: t.text, time: turnTime(session.time, i), speaker: t.speaker, id: `${conv.id}/${t.diaId}` };
+      const input = { userId, sessionId, text: t.text, time: turnTime(session.time, i), ...(replay.rolesOnly === true ? {} : { speaker: t.speaker }), id: `${conv.id}/${t.diaId}` };
       if (t.text.trim() === '') continue; // nothing to say, nothing to store
       if (t.speaker === conv.speakerA) await memory.handleUserMessage(input);
       else await memory.recordReply(input);
@@ -60,7 +83,7 @@ export async function runFull(
   const out: PromptResult[] = [];
   for (const question of conv.questions) {
     const turn = await memory.handleUserMessage({ userId, sessionId: last.sessionId, text: question.question, time: last.time }, { commit: false });
-    out.push({ question, prompt: renderChatML(turn.messages), promptTokens: turn.report.promptTokens, turn });
+    out.push({ question, prompt: renderChatML(turn.messages), promptTokens: turn.report.promptTokens, turn, blockLines: turn.report.memory.retrieval.injected.length });
   }
   return out;
 }

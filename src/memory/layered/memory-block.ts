@@ -21,6 +21,8 @@ export interface BlockParts {
   readonly docs: readonly DocLine[];
   /** Retrieval rank per record / doc id (0 best). */
   readonly rank: ReadonlyMap<string, number>;
+  /** Every day heading with its year (as retrieval packed it: a question about when). */
+  readonly yearEveryDay?: boolean;
 }
 
 export interface BlockDelta {
@@ -159,6 +161,7 @@ function deltaOf(parts: BlockParts, held: readonly ChatMessage[]) {
     docs.map((l) => l.line),
     labels,
     parts.offsetMinutes,
+    parts.yearEveryDay === true,
   );
   return { s, records, docs, wm, retrieved, text: [wm, retrieved].filter((x) => x !== '').join('\n\n') };
 }

@@ -52,6 +52,11 @@ export interface LayeredMemoryOptions {
   readonly query?: Partial<QueryOptions>;
   readonly rerank?: Partial<RerankOptions>;
   readonly pack?: Partial<PackOptions>;
+  /**
+   * Whether records may use the part of the input section a compaction left unused (default true: the recent
+   * turns it took out come back as records). The eval's `--retrieval-budget` turns it off to measure a section size.
+   */
+  readonly borrowSpareInput?: boolean;
   /** Other context-engine settings (recent exchanges, word lists, cache awareness). */
   readonly context?: Partial<ContextConfig>;
 }
@@ -307,7 +312,7 @@ export class LayeredMemory {
         // The second pass's extra room is for records: its docs pool stays the first's, and so does their ranking.
         docsPoolBudget: retrievalBudget,
         // A second pass may add the input section's spare room (below): search once as deep as it could need.
-        searchDepthBudget: retrievalBudget + Math.max(0, b.input - inputTokens),
+        searchDepthBudget: retrievalBudget + (this._o.borrowSpareInput === false ? 0 : Math.max(0, b.input - inputTokens)),
         now: input.time,
         // The shared counter: retrieval keeps its own memo of counts per counter, across messages.
         counter: this._o.counter,
@@ -323,6 +328,7 @@ export class LayeredMemory {
         records: r.records,
         docs: r.docs,
         rank: new Map(r.injected.map((id, i) => [id, i])),
+        yearEveryDay: r.yearEveryDay,
       };
       return { r, ...deferLowValue(parts, r, state?.sent ?? null, appendRoom(), counter) };
     };
@@ -347,7 +353,7 @@ export class LayeredMemory {
       // Recent turns the compaction took out of the history come back as records: they may use the part of the
       // input section (the message and recent turns) the history no longer fills.
       const inputUsed = result.report.promptTokens - systemTokens - result.report.sections.extras.tokens - GENERATION_PROMPT_TOKENS - carriedTokens(result.nextState, counter);
-      spare = Math.max(0, b.input - Math.max(inputUsed, inputTokens));
+      spare = this._o.borrowSpareInput === false ? 0 : Math.max(0, b.input - Math.max(inputUsed, inputTokens));
       ({ r, parts, deferred } = run(new Set([turn.id, ...inHistory]), retrievalBudget + spare));
       result = doAssemble(parts);
     }

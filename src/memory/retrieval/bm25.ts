@@ -32,6 +32,12 @@ export interface Bm25Hit {
 }
 
 /** A query with its terms resolved to the index's term ids (terms the index lacks are left out). */
+export interface CoverageQuery {
+  readonly ids: Int32Array;
+  readonly weights: Float64Array;
+  readonly total: number;
+}
+
 export interface PreparedQuery {
   readonly ids: Int32Array;
   readonly weights: Float64Array;
@@ -259,6 +265,47 @@ export class Bm25Index {
       weights.push(weight);
     }
     return { ids: Int32Array.from(ids), weights: Float64Array.from(weights) };
+  }
+
+  /**
+   * A query prepared for `coverage`: its terms' ids (-1 for a term no document holds) and weights × smoothed IDF,
+   * and their total. The IDF counts `prior` more documents that hold none of the terms, so a tiny index (one doc,
+   * a few turns) still tells a rare term from a missing one, where plain BM25 IDF calls every shared term common.
+   */
+  prepareCoverage(query: ReadonlyMap<string, number>, prior: number): CoverageQuery {
+    const ids: number[] = [];
+    const weights: number[] = [];
+    let total = 0;
+    const n = this._live + prior;
+    for (const [term, weight] of query) {
+      if (weight <= 0) continue;
+      const tid = this._termIds.get(term);
+      const df = tid === undefined ? 0 : this._df[tid]!;
+      const w = weight * Math.log(1 + (n - df + 0.5) / (df + 0.5));
+      total += w;
+      if (df > 0) {
+        ids.push(tid!);
+        weights.push(w);
+      }
+    }
+    return { ids: Int32Array.from(ids), weights: Float64Array.from(weights), total };
+  }
+
+  /** The share of a prepared query's weight that the document in `slot` holds, in [0, 1] (its distinct terms only). */
+  coverage(slot: number, query: CoverageQuery): number {
+    if (query.total <= 0 || slot < 0 || query.ids.length === 0) return 0;
+    const terms = this._termsOf(slot);
+    let held = 0;
+    for (let q = 0; q < query.ids.length; q++) {
+      const tid = query.ids[q]!;
+      for (let i = 0; i < terms.length; i++) {
+        if (terms[i] === tid) {
+          held += query.weights[q]!;
+          break;
+        }
+      }
+    }
+    return held / query.total;
   }
 
   /** Scores of every document sharing a term with the query (among allowed scopes): postings only. */

@@ -66,9 +66,20 @@ interface Cached {
 
 const cache = new WeakMap<TurnEntry | DocEntry, Cached>();
 
-/** The parts a line shows: the whole text, or the chosen pieces in order. */
+/**
+ * The parts a line shows: the whole text, or the chosen pieces in order — a run of adjacent pieces as one part,
+ * the turn's own text from the first to the last (verbatim, its line breaks kept), so only real gaps are marked.
+ */
 export function lineParts(item: LineSource, pieces: readonly number[] | 'all'): string[] {
-  return pieces === 'all' ? [item.text] : pieces.map((i) => item.pieces[i]!.text);
+  if (pieces === 'all') return [item.text];
+  const parts: string[] = [];
+  for (let i = 0; i < pieces.length; i++) {
+    let j = i;
+    while (j + 1 < pieces.length && pieces[j + 1] === pieces[j]! + 1) j++;
+    parts.push(j === i ? item.pieces[pieces[i]!]!.text : item.text.slice(item.pieces[pieces[i]!]!.start, item.pieces[pieces[j]!]!.end));
+    i = j;
+  }
+  return parts;
 }
 
 function cachedOf(item: LineSource, labels: RecordLabels, speaker: string): Cached | null {

@@ -1,21 +1,22 @@
 /**
- * Packs ranked candidates into the retrieval budget, exactly (Qwen tokens of the rendered block):
- *  1. coverage — in rank order, each candidate's best sentence (a short turn whole): more distinct turns fit
- *     than whole turns would (measured: whole turns first loses recall at every budget); coverage runs a
- *     little past the budget, then is trimmed back by priority: cold chunks (seed 001 §4.1: not recalled in
- *     their last chances) and older ones go first among those near the cut;
- *  2. expansion — with room left, sentences grow back into their whole turn, best first;
- *  3. pairing — with room still left, the turn before an included one (the question an answer answers).
- * Candidates scoring below a share of the best one are not injected at all, so a message with nothing to recall
- * gets a small block (and a small block keeps the prompt append-only for longer). Counts are exact; a cheap lower
- * bound (the tokenizer's `atLeast`) rules out what cannot fit before anything is tokenized. Pure, no DOM.
+ * Packs ranked candidates into the retrieval budget, exactly (Qwen tokens of the rendered block), for a small
+ * model: a few whole turns, the right ones, rather than many one-line fragments (issue 18).
+ *  0. relevance — a candidate enters only when its words hold enough of the query on an absolute scale
+ *     (`Candidate.match`), or its vector, date, shared entities or persona tie it to the query, and it scores
+ *     within reach of the best. Nothing relevant, nothing injected: the room stays unused, the prompt shorter;
+ *  1. whole evidence — in rank order, each candidate whole (a long one as a passage: its best sentence and the
+ *     sentences around it, up to `maxWholeTokens`), and a question brings its answer, the next turn, with it;
+ *  2. fragments — with room and lines left, the best sentence of a candidate that did not fit whole;
+ *  3. pairing — with room still left, the turn before an included answer (the question it answers).
+ * At most `maxLines` records and doc chunks in all. Code is never cut (pack-forms.ts). Counts are exact; a
+ * cheap lower bound (the tokenizer's `atLeast`) rules out what cannot fit before anything is tokenized. Pure.
  */
 import type { Candidate } from './rerank.ts';
 import type { DocEntry, TurnEntry } from './records.ts';
 import type { Piece } from './pieces.ts';
-import { lineParts, lineTokens, lineTokensAtLeast, pieceIndex, smallestLineAtLeast, textTokens, textTokensAtLeast, type TokenCount } from './line-text.ts';
+import { closeOverCode, codeSpans, passage } from './pack-forms.ts';
+import { lineParts, lineTokens, lineTokensAtLeast, pieceIndex, textTokens, textTokensAtLeast, type TokenCount } from './line-text.ts';
 import { dayOf, renderRetrieved, type DocLine, type RecordLabels, type RecordLine } from './render.ts';
-
 export type { TokenCount } from './line-text.ts';
 
 /**
@@ -60,31 +61,35 @@ export function memoCount(counter: TokenCount): TokenCount {
 export interface PackOptions {
   /** Candidates scoring under this share of the best are left out as irrelevant. */
   readonly minRelativeScore: number;
-  /** The first this-many candidates go in whole when they fit (0: coverage first, expansion with what is left). */
-  readonly wholeTop: number;
-  /** A turn longer than this never goes in whole: only its sentences. */
+  /** The absolute relevance gate: a candidate's `match` at least this (or another tie to the query, below). */
+  readonly minMatch: number;
+  /** A candidate whose vector cosine reaches this passes the gate without matching words (hashed n-grams: a shared stem). */
+  readonly minVector: number;
+  /** Records and doc chunks the block holds at most (each a line, whole or in part). */
+  readonly maxLines: number;
+  /** A turn up to this many tokens goes in whole; a longer one as a passage of at most this many. */
   readonly maxWholeTokens: number;
-  /** A turn at most this many tokens longer than its best sentence goes in whole. */
-  readonly wholeSlack: number;
-  /** Fill the room left after coverage: expansion, then pairing. */
-  readonly expand: boolean;
-  /** Coverage may go this share past the budget before trimming decides what goes. */
-  readonly overshoot: number;
-  /** A cold chunk's priority when trimming is its score times this. */
-  readonly coldPriority: number;
+  /** A matched question brings the next turn of its session (its answer), when that fits whole. */
+  readonly pairAnswers: boolean;
+  /** With room left at the end, an included answer brings the turn before it (its question). */
+  readonly pairQuestions: boolean;
+  /** With room and lines left after the whole candidates, the best sentence of those that did not fit. */
+  readonly fragments: boolean;
 }
 
+/** Chosen by leave-one-conversation-out over the LoCoMo dev conversations (README, "Choosing the packer's settings"). */
 export const DEFAULT_PACK_OPTIONS: PackOptions = Object.freeze({
   minRelativeScore: 0.12,
-  wholeTop: 0,
+  minMatch: 0.1,
+  minVector: 0.5,
+  maxLines: 12,
   maxWholeTokens: 160,
-  wholeSlack: 3,
-  expand: true,
-  overshoot: 0.1,
-  coldPriority: 0.85,
+  pairAnswers: true,
+  pairQuestions: true,
+  fragments: true,
 });
 
-export type PackDecision = 'whole' | 'sentences' | 'paired' | 'over-budget' | 'cold-trimmed' | 'below-threshold';
+export type PackDecision = 'whole' | 'passage' | 'sentences' | 'paired' | 'over-budget' | 'below-threshold';
 
 /** One candidate to pack: a conversation turn or a doc chunk, with its pieces. */
 export interface PackCandidate {
@@ -95,6 +100,8 @@ export interface PackCandidate {
   readonly pieces: readonly Piece[];
   /** The turn before it in its session (pairing), if any and allowed; asked only for the few that go in. */
   readonly previous?: () => PackCandidate | undefined;
+  /** The turn after it in its session (a question's answer), if any and allowed. */
+  readonly next?: () => PackCandidate | undefined;
 }
 
 export interface PackResult {
@@ -122,6 +129,21 @@ export interface PackEnv {
   readonly labels: RecordLabels;
   readonly offsetMinutes: number;
   readonly speakerOf: (turn: TurnEntry) => string;
+  /** Every day heading with its year (a question about when: the answer is the date, year and all). */
+  readonly yearEveryDay?: boolean;
+}
+
+/** Whether a candidate passes the relevance gate (before the relative cut). */
+export function isRelevant(c: Candidate, options: PackOptions): boolean {
+  if (c.score <= 0) return false;
+  const f = c.features;
+  return c.match >= options.minMatch || f.vector >= options.minVector || f.date > 0 || f.entities > 0 || f.persona > 0;
+}
+
+/** A turn that asks: its last sentence, or its best, ends in a question mark. */
+function asks(item: PackCandidate): boolean {
+  const best = item.pieces[pieceIndex(item.candidate.bestPiece, item.pieces.length)]?.text ?? item.text;
+  return /[?？][\s"'”’)）]*$/.test(item.text.trimEnd()) || /[?？]/.test(best);
 }
 
 export function pack(items: readonly PackCandidate[], budget: number, env: PackEnv, options: PackOptions = DEFAULT_PACK_OPTIONS): PackResult {
@@ -145,17 +167,19 @@ export function pack(items: readonly PackCandidate[], budget: number, env: PackE
     if (cost === undefined) dayHeadCosts.set(key, (cost = counter.count(labels.day(day, withYear)) + 1));
     return cost;
   };
-  const headCost = (e: Entry): number => {
-    if (e.item.turn !== undefined) {
-      const day = dayOf(e.item.turn.time, env.offsetMinutes);
-      return (hasRecords ? 0 : counter.count(labels.history) + 2) + (days.has(day) ? 0 : dayHeadCost(day, !years.has(day.slice(0, 4))));
+  const headCost = (item: PackCandidate): number => {
+    if (item.turn !== undefined) {
+      const day = dayOf(item.turn.time, env.offsetMinutes);
+      const withYear = env.yearEveryDay === true || !years.has(day.slice(0, 4));
+      return (hasRecords ? 0 : counter.count(labels.history) + 2) + (days.has(day) ? 0 : dayHeadCost(day, withYear));
     }
     return hasDocs ? 0 : counter.count(labels.docs) + 2;
   };
-  const commit = (e: Entry, cost: number): void => {
+  const commit = (e: Entry, cost: number, decision: PackDecision): void => {
     entries.set(e.item.candidate.id, e);
     order.push(e.item.candidate.id);
     used += cost;
+    decisions.set(e.item.candidate.id, decision);
     if (e.item.turn !== undefined) {
       hasRecords = true;
       const day = dayOf(e.item.turn.time, env.offsetMinutes);
@@ -163,99 +187,71 @@ export function pack(items: readonly PackCandidate[], budget: number, env: PackE
       years.add(day.slice(0, 4));
     } else hasDocs = true;
   };
+  /** Commits `item` as `pieces` when it fits (a lower bound first, then the exact count); false when not. */
+  const tryCommit = (item: PackCandidate, pieces: number[] | 'all', decision: PackDecision): boolean => {
+    if (order.length >= options.maxLines) return false;
+    const entry: Entry = { item, pieces, cost: 0 };
+    const head = headCost(item);
+    if (used + head + lineCostAtLeast(entry) > budget) return false;
+    const cost = head + lineCost(entry);
+    if (used + cost > budget) return false;
+    entry.cost = cost;
+    commit(entry, cost, decision);
+    return true;
+  };
+  const textOf = (item: PackCandidate, set: readonly number[]): string => item.text.slice(item.pieces[set[0]!]!.start, item.pieces[set[set.length - 1]!]!.end);
+  /** Whole when short enough; else the best passage within `maxWholeTokens`, code closed over (null: none fits). */
+  const wholeForm = (item: PackCandidate): { pieces: number[] | 'all'; decision: PackDecision } | null => {
+    if (item.pieces.length <= 1 || textTokensAtLeast(item, -1, labels, env.speakerOf, counter) <= options.maxWholeTokens) {
+      if (item.pieces.length <= 1 || textTokens(item, -1, labels, env.speakerOf, counter) <= options.maxWholeTokens) return { pieces: 'all', decision: 'whole' };
+    }
+    const spans = codeSpans(item.text);
+    const set = passage(item.pieces, pieceIndex(item.candidate.bestPiece, item.pieces.length), spans, (s) => counter.count(textOf(item, s)) <= options.maxWholeTokens);
+    return set === null ? null : { pieces: set.length === item.pieces.length ? 'all' : set, decision: set.length === item.pieces.length ? 'whole' : 'passage' };
+  };
 
   const minScore = (items[0]?.candidate.score ?? 0) * options.minRelativeScore;
   const relevant: PackCandidate[] = [];
   for (const it of items) {
-    if (it.candidate.score > 0 && it.candidate.score >= minScore) relevant.push(it);
+    if (isRelevant(it.candidate, options) && it.candidate.score >= minScore) relevant.push(it);
     else decisions.set(it.candidate.id, 'below-threshold');
   }
-  // 1. Coverage in rank order, a little past the budget.
-  const limit = Math.floor(budget * (1 + options.overshoot));
-  let rank = 0;
-  for (const item of relevant) {
-    // Full: every line costs its newline and at least one token (it is never empty: a speaker or source leads
-    // it), so the rest cannot fit (each would be ruled out below); `used` only grows here.
-    if (used + 2 > limit) break;
-    const top = rank++ < options.wholeTop;
-    // Ruled out without tokenizing: even its shorter form (whole, or its best sentence) needs more than is left.
-    if (used + 1 + smallestLineAtLeast(item, item.candidate.bestPiece, labels, env.speakerOf, counter) > limit) {
-      decisions.set(item.candidate.id, 'over-budget');
-      continue;
-    }
-    const first = initialPieces(item, top, env, counter, options);
-    const entry: Entry = { item, pieces: first, cost: 0 };
-    const head = headCost(entry);
-    // A whole turn over the budget gives way to its best sentence. Lines are counted exactly only where a
-    // lower bound cannot settle the comparison.
-    const splittable = first === 'all' && item.pieces.length > 1;
-    let cost: number | null = null;
-    if (!splittable || used + head + lineCostAtLeast(entry) <= budget) {
-      cost = head + lineCost(entry);
-      if (used + cost > budget && splittable) cost = null;
-    }
-    if (cost === null) {
-      entry.pieces = [bestIndex(item)];
-      if (used + head + lineCostAtLeast(entry) > limit) {
-        decisions.set(item.candidate.id, 'over-budget');
-        continue;
-      }
-      cost = head + lineCost(entry);
-    }
-    if (used + cost <= limit) {
-      entry.cost = cost;
-      commit(entry, cost);
-      decisions.set(item.candidate.id, entry.pieces === 'all' ? 'whole' : 'sentences');
-    } else decisions.set(item.candidate.id, 'over-budget');
-  }
-  // Trimming back to the budget: lowest priority first — cold chunks count less, and older ones go before newer.
-  while (used > budget && order.length > 0) {
-    let worst = -1;
-    let worstKey = Infinity;
-    for (let i = 0; i < order.length; i++) {
-      const { candidate: c, turn } = entries.get(order[i]!)!.item;
-      const key = c.score * (c.features.cold !== 0 ? options.coldPriority : 1) + (turn?.time ?? 0) * 1e-16;
-      if (key < worstKey) {
-        worstKey = key;
-        worst = i;
-      }
-    }
-    const [id] = order.splice(worst, 1) as [string];
-    const entry = entries.get(id)!;
-    entries.delete(id);
-    used -= entry.cost;
-    decisions.set(id, entry.item.candidate.features.cold !== 0 ? 'cold-trimmed' : 'over-budget');
-  }
   const paired: string[] = [];
-  if (options.expand) {
-    // 2. Expansion: sentences back into their turn, best first.
-    for (const id of [...order]) {
-      const entry = entries.get(id)!;
-      if (entry.pieces === 'all' || textTokens(entry.item, -1, labels, env.speakerOf, counter) > options.maxWholeTokens) continue;
-      const before = lineCost(entry);
-      const grown: Entry = { item: entry.item, pieces: 'all', cost: 0 };
-      const delta = lineCost(grown) - before;
-      if (used + delta > budget) continue;
-      entry.pieces = 'all';
-      entry.cost += delta;
-      used += delta;
-      decisions.set(id, 'whole');
+  // 1. Whole evidence, in rank order; a question brings its answer.
+  for (const item of relevant) {
+    if (order.length >= options.maxLines || used + 2 > budget) break;
+    if (entries.has(item.candidate.id)) continue;
+    const form = wholeForm(item);
+    if (form === null || !tryCommit(item, form.pieces, form.decision)) continue;
+    if (!options.pairAnswers || item.turn === undefined || !asks(item)) continue;
+    const answer = item.next?.();
+    if (answer === undefined || entries.has(answer.candidate.id)) continue;
+    const answerForm = wholeForm(answer);
+    if (answerForm !== null && tryCommit(answer, answerForm.pieces, 'paired')) paired.push(answer.candidate.id);
+  }
+  // 2. Fragments: the best sentence (code closed over) of those that did not fit whole.
+  if (options.fragments) {
+    for (const item of relevant) {
+      if (order.length >= options.maxLines || used + 2 > budget) break;
+      if (entries.has(item.candidate.id) || item.pieces.length <= 1) continue;
+      const best = closeOverCode(item.pieces, [pieceIndex(item.candidate.bestPiece, item.pieces.length)], codeSpans(item.text));
+      if (best.length < item.pieces.length) tryCommit(item, best, 'sentences');
     }
-    // 3. Pairing: the turn before an included one, when it is not in already.
+  }
+  // 3. Pairing: the turn before an included answer, when it is not in already.
+  if (options.pairQuestions) {
     for (const id of [...order]) {
-      const prev = entries.get(id)!.item.previous?.();
+      if (order.length >= options.maxLines) break;
+      const entry = entries.get(id)!;
+      if (decisions.get(id) === 'paired') continue;
+      const prev = entry.item.previous?.();
       if (prev === undefined || entries.has(prev.candidate.id)) continue;
       if (textTokens(prev, -1, labels, env.speakerOf, counter) > options.maxWholeTokens) continue;
-      const entry: Entry = { item: prev, pieces: 'all', cost: 0 };
-      const cost = headCost(entry) + lineCost(entry);
-      if (used + cost > budget) continue;
-      entry.cost = cost;
-      commit(entry, cost);
-      paired.push(prev.candidate.id);
-      decisions.set(prev.candidate.id, 'paired');
+      if (tryCommit(prev, 'all', 'paired')) paired.push(prev.candidate.id);
     }
   }
-  // Exact count of the rendered block; drop the lowest-priority lines while it is over (BPE merges at joins).
+  for (const item of relevant) if (!decisions.has(item.candidate.id)) decisions.set(item.candidate.id, 'over-budget');
+  // Exact count of the rendered block; drop the last lines while it is over (BPE merges at joins).
   let block = renderBlock(order.map((id) => entries.get(id)!), env);
   let tokens = block.text === '' ? 0 : counter.count(block.text);
   while (tokens > budget && order.length > 0) {
@@ -270,36 +266,15 @@ export function pack(items: readonly PackCandidate[], budget: number, env: PackE
   return { text: block.text, records: block.records, docs: block.docs, tokens, decisions, paired: paired.filter((id) => entries.has(id)), chosen };
 }
 
-function bestIndex(item: PackCandidate): number {
-  return pieceIndex(item.candidate.bestPiece, item.pieces.length);
-}
-
-function initialPieces(item: PackCandidate, top: boolean, env: PackEnv, counter: TokenCount, options: PackOptions): number[] | 'all' {
-  if (item.pieces.length <= 1) return 'all';
-  if (top && textTokens(item, -1, env.labels, env.speakerOf, counter) <= options.maxWholeTokens) return 'all';
-  const best = bestIndex(item);
-  const piece = textTokens(item, best, env.labels, env.speakerOf, counter);
-  // Most turns are far longer than their best sentence: a lower bound on the whole says so without counting it.
-  if (textTokensAtLeast(item, -1, env.labels, env.speakerOf, counter) - piece > options.wholeSlack) return [best];
-  const whole = textTokens(item, -1, env.labels, env.speakerOf, counter);
-  return whole - piece <= options.wholeSlack ? 'all' : [best];
-}
-
-function parts(e: Entry): string[] {
-  return lineParts(e.item, e.pieces);
-}
-
 function renderBlock(entries: readonly Entry[], env: PackEnv): { text: string; records: RecordLine[]; docs: DocLine[] } {
   const records: RecordLine[] = [];
   const docs: DocLine[] = [];
   for (const e of entries) {
     const turn = e.item.turn;
-    if (turn !== undefined) {
-      records.push({ id: turn.id, time: turn.time, seq: turn.seq, speaker: env.speakerOf(turn), parts: parts(e) });
-    } else if (e.item.doc !== undefined) {
-      docs.push({ id: e.item.doc.id, source: e.item.doc.source, part: e.item.doc.part, parts: parts(e) });
-    }
+    const parts = lineParts(e.item, e.pieces);
+    if (turn !== undefined) records.push({ id: turn.id, time: turn.time, seq: turn.seq, speaker: env.speakerOf(turn), parts });
+    else if (e.item.doc !== undefined) docs.push({ id: e.item.doc.id, source: e.item.doc.source, part: e.item.doc.part, parts });
   }
-  const text = renderRetrieved(records, docs, env.labels, env.offsetMinutes);
+  const text = renderRetrieved(records, docs, env.labels, env.offsetMinutes, env.yearEveryDay === true);
   return { text, records, docs };
 }

@@ -122,8 +122,12 @@ export function docLine(line: Pick<DocLine, 'source' | 'parts'>, labels: RecordL
   return `(${line.source}) ${line.parts.join(labels.gap)}`;
 }
 
-/** The conversation-records section: heading, then per day (oldest first) its date and its lines in order. */
-export function renderRecords(lines: readonly RecordLine[], labels: RecordLabels, offsetMinutes: number): string {
+/**
+ * The conversation-records section: heading, then per day (oldest first) its date and its lines in order. The
+ * year heads the first day of each year, or every day with `yearEveryDay` (a question about when: its answer is
+ * the whole date).
+ */
+export function renderRecords(lines: readonly RecordLine[], labels: RecordLabels, offsetMinutes: number, yearEveryDay = false): string {
   if (lines.length === 0) return '';
   const sorted = [...lines].sort((a, b) => a.time - b.time || a.seq - b.seq);
   const out = [labels.history];
@@ -131,7 +135,7 @@ export function renderRecords(lines: readonly RecordLine[], labels: RecordLabels
   for (const line of sorted) {
     const d = dayOf(line.time, offsetMinutes);
     if (d !== day) {
-      out.push(labels.day(d, d.slice(0, 4) !== day.slice(0, 4)));
+      out.push(labels.day(d, yearEveryDay || d.slice(0, 4) !== day.slice(0, 4)));
       day = d;
     }
     out.push(recordLine(line, labels));
@@ -146,6 +150,6 @@ export function renderDocs(lines: readonly DocLine[], labels: RecordLabels): str
 }
 
 /** The retrieved part of a memory block: conversation records, then docs, a blank line between (either may be absent). */
-export function renderRetrieved(records: readonly RecordLine[], docs: readonly DocLine[], labels: RecordLabels, offsetMinutes: number): string {
-  return [renderRecords(records, labels, offsetMinutes), renderDocs(docs, labels)].filter((s) => s !== '').join('\n\n');
+export function renderRetrieved(records: readonly RecordLine[], docs: readonly DocLine[], labels: RecordLabels, offsetMinutes: number, yearEveryDay = false): string {
+  return [renderRecords(records, labels, offsetMinutes, yearEveryDay), renderDocs(docs, labels)].filter((s) => s !== '').join('\n\n');
 }

@@ -99,6 +99,13 @@ export interface Candidate {
   readonly sources: readonly string[];
   readonly features: Features;
   readonly score: number;
+  /**
+   * How much of the query the chunk's words hold, on an absolute scale (unlike `features.lexical`, which is
+   * relative to this search's best): the share of the query terms' weighted IDF that it holds (terms no chunk
+   * holds count in the whole), or a little less of what the turn before or after it holds (its exchange). A
+   * message about something never discussed leaves every chunk near 0, however the relative scores rank them.
+   */
+  readonly match: number;
   /** Index into the turn's pieces of its best sentence, or -1. */
   readonly bestPiece: number;
   /** Its slot in its shard's turn index (-1 for a turn that is not a candidate itself: a paired one). */
@@ -133,6 +140,13 @@ export function rankCandidates(
     maxPiece = Math.max(maxPiece, pieceScore[i]!);
   }
   const own = ownFeaturesOf(query, ctx, options, offsetMinutes, found.search);
+  const coverageQuery = shard.turns.prepareCoverage(query.terms, COVERAGE_PRIOR);
+  const links = ctx.links;
+  const matchOf = (slot: number): number => {
+    const own = shard.turns.coverage(slot, coverageQuery);
+    if (links === undefined || own >= 1) return own;
+    return Math.max(own, EXCHANGE_MATCH * Math.max(shard.turns.coverage(links.prev(slot), coverageQuery), shard.turns.coverage(links.next(slot), coverageQuery)));
+  };
   const kept =
     ctx.turnAt === undefined
       ? null
@@ -144,7 +158,7 @@ export function rankCandidates(
     const slot = slots[i]!;
     const known = kept?.[slot];
     if (known !== undefined) {
-      ranked[i] = { id, sources: found.sources[i]!, features: known.features, score: known.score, bestPiece: found.pieceIndex[i]!, slot };
+      ranked[i] = { id, sources: found.sources[i]!, features: known.features, score: known.score, match: matchOf(slot), bestPiece: found.pieceIndex[i]!, slot };
       continue;
     }
     const mine = own(id, slot);
@@ -164,10 +178,15 @@ export function rankCandidates(
     };
     const score = scoreOf(features, w);
     if (kept !== null) kept[slot] = { features, score };
-    ranked[i] = { id, sources: found.sources[i]!, features, score, bestPiece: found.pieceIndex[i]!, slot };
+    ranked[i] = { id, sources: found.sources[i]!, features, score, match: matchOf(slot), bestPiece: found.pieceIndex[i]!, slot };
   }
   return ranked.sort((a, b) => b.score - a.score);
 }
+
+/** Documents assumed to hold none of a query's terms when weighing them for `match` (see `Bm25Index.prepareCoverage`). */
+const COVERAGE_PRIOR = 50;
+/** A turn's match through its exchange: this share of its neighbour's (an answer to a matched question). */
+const EXCHANGE_MATCH = 0.75;
 
 /**
  * Conversation candidates' features and scores by slot, kept with the searches they came from under everything

@@ -3,6 +3,7 @@
  * rendered with labels; heat updated from the outcome; every candidate reported with its features and fate.
  */
 import type { LineTable } from './line-text.ts';
+import { answerKinds } from './answer-type.ts';
 import { DEFAULT_PACK_OPTIONS, pack, type PackCandidate, type PackDecision, type PackOptions, type TokenCount } from './pack.ts';
 import type { RetrievalQuery } from './query.ts';
 import type { Piece } from './pieces.ts';
@@ -56,6 +57,8 @@ export interface CandidateReport {
   readonly time?: number;
   readonly rank: number;
   readonly score: number;
+  /** The query's share its words hold, absolute (`Candidate.match`): what the relevance gate reads. */
+  readonly match: number;
   readonly sources: readonly string[];
   readonly features: Features;
   readonly fate: CandidateFate;
@@ -80,6 +83,8 @@ export interface RetrievalResult {
   /** The lines `text` renders (the memory block places them line by line). */
   readonly records: readonly RecordLine[];
   readonly docs: readonly DocLine[];
+  /** Whether the block heads every day with its year (a question about when). */
+  readonly yearEveryDay: boolean;
 }
 
 export function retrieve(index: RetrievalIndex, request: RetrieveRequest): RetrievalResult {
@@ -116,7 +121,9 @@ export function retrieve(index: RetrievalIndex, request: RetrieveRequest): Retri
   const records: RecordSource = { index, memory, excluded };
   const items = mergeByScore(conversation, docs, records);
   const speakerOf = (turn: TurnEntry): string => turn.speaker ?? (turn.role === 'user' ? request.labels.user : request.labels.assistant);
-  const packed = pack(items, request.budget, { counter: request.counter, labels: request.labels, offsetMinutes: request.offsetMinutes, speakerOf }, packOptions);
+  // A question about when is answered by a date: every day heading then carries its year.
+  const yearEveryDay = answerKinds(query.message).includes('when');
+  const packed = pack(items, request.budget, { counter: request.counter, labels: request.labels, offsetMinutes: request.offsetMinutes, speakerOf, yearEveryDay }, packOptions);
 
   const reportOf = (): CandidateReport[] => items.map(({ candidate, namespace, turn, doc, text }, rank) => {
     const pieces = packed.chosen.get(candidate.id);
@@ -126,6 +133,7 @@ export function retrieve(index: RetrievalIndex, request: RetrieveRequest): Retri
       scope: turn?.sessionId ?? doc?.docId ?? '',
       rank: rank + 1,
       score: candidate.score,
+      match: candidate.match,
       sources: candidate.sources,
       features: candidate.features,
       fate: packed.decisions.get(candidate.id) ?? 'over-budget',
@@ -153,7 +161,8 @@ export function retrieve(index: RetrievalIndex, request: RetrieveRequest): Retri
     return heat;
   };
   const chosenRanked = items.filter((r) => packed.chosen.has(r.candidate.id));
-  const injected = [...chosenRanked.map((r) => r.candidate.id), ...packed.paired];
+  const rankedIds = new Set(chosenRanked.map((r) => r.candidate.id));
+  const injected = [...rankedIds, ...packed.paired.filter((id) => !rankedIds.has(id))];
   let candidates: CandidateReport[] | null = null;
   let heat: Map<string, HeatEntry> | null = null;
   // The report and the heat are worked out when asked for: a pass the pipeline redoes never needs them.
@@ -171,6 +180,7 @@ export function retrieve(index: RetrievalIndex, request: RetrieveRequest): Retri
     chosen: packed.chosen,
     records: packed.records,
     docs: packed.docs,
+    yearEveryDay,
   };
 }
 
@@ -225,14 +235,23 @@ class RankedItem implements PackCandidate {
 
   /** The turn before it in its session (pairing), when allowed; docs have none. */
   previous(): PackCandidate | undefined {
+    return this._neighbour(-1);
+  }
+
+  /** The turn after it in its session (a question's answer), when allowed. */
+  next(): PackCandidate | undefined {
+    return this._neighbour(1);
+  }
+
+  private _neighbour(step: -1 | 1): PackCandidate | undefined {
     const { memory, excluded } = this._source;
     const turn = this.turn;
     if (turn === undefined) return undefined;
-    const prev = memory.neighbour(turn.id, -1);
-    if (prev === undefined || excluded.has(prev.id)) return undefined;
-    const chunk = memory.shard.chunks.get(prev.id);
+    const other = memory.neighbour(turn.id, step);
+    if (other === undefined || excluded.has(other.id)) return undefined;
+    const chunk = memory.shard.chunks.get(other.id);
     if (chunk === undefined) return undefined;
-    return { candidate: pairCandidate(prev.id), turn: prev, text: prev.text, pieces: chunk.pieces };
+    return { candidate: pairCandidate(other.id), turn: other, text: other.text, pieces: chunk.pieces };
   }
 
   private _resolve(): TurnEntry | DocEntry {
@@ -294,5 +313,5 @@ const ZERO: Features = Object.freeze({
 });
 
 function pairCandidate(id: string): Candidate {
-  return { id, sources: ['paired'], features: ZERO, score: 0, bestPiece: -1, slot: -1 };
+  return { id, sources: ['paired'], features: ZERO, score: 0, match: 0, bestPiece: -1, slot: -1 };
 }

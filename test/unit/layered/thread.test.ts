@@ -16,7 +16,7 @@ describe('thin messages retrieve their thread through working memory', () => {
     await c.user('好，明天再试。');
     await c.bot('好的，明天见。');
     // Enough small talk to slide the thread out of a 1,024-token prompt.
-    await smallTalk(c, 'zh', 10);
+    await smallTalk(c, 'zh', 20);
     c.at(T0 + 18 * HOUR);
     const r = await c.user('继续排查');
     expect(r.report.memory.query.thin).toBe(true);

@@ -95,25 +95,12 @@ describe('retrieve', () => {
 const ZERO: Features = { lexical: 0, context: 0, sentence: 0, vector: 0, entities: 0, speaker: 0, date: 0, thread: 0, recency: 0, cold: 0, intent: 0, persona: 0 };
 
 function item(id: string, text: string, score: number, time: number, cold = false): PackCandidate {
-  const candidate: Candidate = { id, sources: ['lexical'], features: { ...ZERO, cold: cold ? 1 : 0 }, score, bestPiece: 0, slot: -1 };
+  const candidate: Candidate = { id, sources: ['lexical'], features: { ...ZERO, cold: cold ? 1 : 0 }, score, match: 1, bestPiece: 0, slot: -1 };
   return { candidate, turn: turn(id, 'S', 1, text, time), text, pieces: splitPieces(text) };
 }
 
 describe('pack', () => {
   const env = () => ({ counter, labels, offsetMinutes: 0, speakerOf: () => 'User' });
-
-  it('trims a cold chunk before a warm one of nearly the same rank', () => {
-    const items = [
-      item('cold', 'The database backup runs every night at two.', 1.0, T0, true),
-      item('warm', 'The database backup is stored on the NAS box.', 0.95, T0 + DAY),
-    ];
-    const one = counter.count(`${labels.history}\n1 March 2024\nUser: ${items[0]!.text}`) + 2;
-    // Room for one line; coverage may overshoot, then trimming removes the lower priority: the cold one.
-    const result = pack(items, one + 4, env(), { ...DEFAULT_PACK_OPTIONS, overshoot: 1 });
-    expect(result.decisions.get('cold')).toBe('cold-trimmed');
-    expect(result.decisions.get('warm')).toBe('whole');
-    expect(counter.count(result.text)).toBeLessThanOrEqual(one + 4);
-  });
 
   it('leaves out candidates far below the best, and grows sentences into turns when room allows', () => {
     const long = 'We moved the cluster to k8s last week. The ingress was the hard part. Certificates are next on the list.';
@@ -176,13 +163,8 @@ describe('pack', () => {
     const items = [item('first', first, 1, T0), item('l1', long, 0.9, T0), item('l2', `${long} Again.`, 0.8, T0), item('short', 'OK.', 0.5, T0)];
     // Exactly the room the two lines need (heading, date, each line and its newline): the short one fills it.
     const budget = counter.count(labels.history) + 2 + counter.count('1 March 2024') + 1 + counter.count(`User: ${first}`) + 1 + counter.count('User: OK.') + 1;
-    const result = pack(items, budget, env(), { ...DEFAULT_PACK_OPTIONS, overshoot: 0 });
-    expect([...result.decisions]).toEqual([
-      ['first', 'whole'],
-      ['l1', 'over-budget'],
-      ['l2', 'over-budget'],
-      ['short', 'whole'],
-    ]);
+    const result = pack(items, budget, env(), DEFAULT_PACK_OPTIONS);
+    expect(Object.fromEntries(result.decisions)).toEqual({ first: 'whole', l1: 'over-budget', l2: 'over-budget', short: 'whole' });
     expect(result.tokens).toBeLessThanOrEqual(budget);
   });
 
@@ -203,18 +185,18 @@ describe('pack', () => {
     const search = fc.record({
       picks: fc.uniqueArray(fc.record({ at: fc.nat(texts.length - 1), best: fc.integer({ min: -2, max: 3 }), score: fc.double({ min: 0, max: 1, noNaN: true }) }), { selector: (p) => p.at, maxLength: texts.length }),
       budget: fc.integer({ min: 0, max: 120 }),
-      overshoot: fc.constantFrom(0, 0.1, 0.5),
-      wholeTop: fc.constantFrom(0, 2),
+      maxLines: fc.constantFrom(2, 12),
+      fragments: fc.boolean(),
     });
     fc.assert(
       fc.property(fc.array(search, { minLength: 1, maxLength: 6 }), (searches) => {
-        for (const { picks, budget, overshoot, wholeTop } of searches) {
+        for (const { picks, budget, maxLines, fragments } of searches) {
           const candidates = (source: (i: number) => TurnEntry): PackCandidate[] =>
             picks.map(({ at, best, score }) => {
               const t = source(at);
-              return { candidate: { id: t.id, sources: ['lexical'], features: ZERO, score, bestPiece: best, slot: -1 }, turn: t, text: t.text, pieces: splitPieces(t.text) };
+              return { candidate: { id: t.id, sources: ['lexical'], features: ZERO, score, match: 1, bestPiece: best, slot: -1 }, turn: t, text: t.text, pieces: splitPieces(t.text) };
             });
-          const options = { ...DEFAULT_PACK_OPTIONS, overshoot, wholeTop };
+          const options = { ...DEFAULT_PACK_OPTIONS, maxLines, fragments };
           const a = pack(candidates((i) => turns[i]!), budget, { counter: warm, labels, offsetMinutes: 0, speakerOf }, options);
           const fresh = new CachedTokenCounter(tokenizer);
           const b = pack(candidates((i) => ({ ...turns[i]! })), budget, { counter: fresh, labels, offsetMinutes: 0, speakerOf }, options);

@@ -1,0 +1,54 @@
+/**
+ * The kind of answer a question asks for (issue 18, answer-type-aware ranking): when → a date or time, who → a
+ * name, how many / how much → a number, where → a place. A candidate that holds something of that kind is more
+ * likely to be the answer than one that only shares the question's words. Word lists are data, both languages;
+ * Chinese entries match as substrings, English ones as whole words (case-insensitive). Pure, no DOM.
+ */
+
+export type AnswerKind = 'when' | 'who' | 'number' | 'where';
+
+export const ANSWER_KINDS: readonly AnswerKind[] = ['when', 'who', 'number', 'where'];
+
+/** What a question asking for each kind says. */
+export const ASKING_WORDS: Readonly<Record<AnswerKind, { readonly zh: readonly string[]; readonly en: readonly string[] }>> = {
+  when: { zh: ['什么时候', '何时', '哪天', '哪一天', '几号', '几月', '哪年', '哪一年', '多久以前', '几点'], en: ['when', 'what date', 'what day', 'which day', 'what year', 'which year', 'what month', 'what time', 'how long ago'] },
+  who: { zh: ['谁', '哪位', '什么人'], en: ['who', 'whom', 'whose'] },
+  number: { zh: ['多少', '几个', '几次', '几年', '几天', '几台', '多大', '多长', '多高', '多远', '多久'], en: ['how many', 'how much', 'how long', 'how old', 'how far', 'how often', 'what number', 'what port', 'which port'] },
+  where: { zh: ['哪里', '哪儿', '什么地方', '在哪', '去哪', '哪个城市', '哪个国家'], en: ['where', 'what city', 'which city', 'what country', 'which country', 'what place'] },
+};
+
+const MONTHS = 'january|february|march|april|may|june|july|august|september|october|november|december|jan|feb|mar|apr|jun|jul|aug|sep|sept|oct|nov|dec';
+const WEEKDAYS = 'monday|tuesday|wednesday|thursday|friday|saturday|sunday';
+
+/** What an answer of each kind looks like in a turn. */
+const HOLDS: Readonly<Record<AnswerKind, RegExp>> = {
+  when: new RegExp(
+    `\\b(?:${MONTHS}|${WEEKDAYS}|yesterday|today|tonight|tomorrow|last (?:week|month|year|night|weekend)|next (?:week|month|year|weekend)|(?:19|20)\\d\\d|\\d{1,2}:\\d\\d|\\d+ (?:days?|weeks?|months?|years?) ago)\\b|\\d{4}-\\d\\d-\\d\\d|[昨今明前后]天|上周|下周|上个月|下个月|去年|今年|明年|\\d+月|\\d+日|\\d+号|周[一二三四五六日末]|星期[一二三四五六日天]`,
+    'i',
+  ),
+  // A capitalised word inside a sentence (not the first word, not "I"), or a Chinese form of address.
+  who: /(?<=[a-z,;:]\s)(?!I\b)[A-Z][a-z]+|(?:先生|女士|老师|经理|同事|朋友|老板)/,
+  number: /\d|\b(?:one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|twenty|thirty|forty|fifty|hundred|thousand|dozen|once|twice)\b|[一二两三四五六七八九十百千万]+(?:个|次|年|天|台|人|岁|元|块)/i,
+  where: /\b(?:in|at|to|from|near|visited|moved to)\s+(?:the\s+)?[A-Z][a-z]+|[\u4e00-\u9fff]{1,6}(?:市|省|区|县|镇|村|路|街|国|州|岛|山|湖|机场|车站|公园|大学|医院|酒店|机房)/,
+};
+
+const escapeRegExp = (s: string): string => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+
+const ASKING: ReadonlyArray<readonly [AnswerKind, RegExp, readonly string[]]> = ANSWER_KINDS.map((kind) => {
+  const { zh, en } = ASKING_WORDS[kind];
+  return [kind, new RegExp(`\\b(?:${en.map(escapeRegExp).join('|')})\\b`, 'i'), zh] as const;
+});
+
+/** The kinds of answer a message asks for (none for a statement). */
+export function answerKinds(message: string): AnswerKind[] {
+  const out: AnswerKind[] = [];
+  for (const [kind, en, zh] of ASKING) if (en.test(message) || zh.some((w) => message.includes(w))) out.push(kind);
+  // "How long ago" asks when, not for a number.
+  if (out.includes('when') && out.includes('number') && /\bhow long ago\b|多久以前/i.test(message)) out.splice(out.indexOf('number'), 1);
+  return out;
+}
+
+/** Whether `text` holds an answer of one of `kinds`. */
+export function holdsAnswerKind(text: string, kinds: readonly AnswerKind[]): boolean {
+  return kinds.some((k) => HOLDS[k].test(text));
+}

@@ -1,0 +1,201 @@
+import { beforeAll, describe, expect, it } from 'vitest';
+import type { CachedTokenCounter } from '../../../src/context/tokens.ts';
+import { LABELS } from '../../../src/memory/layered/labels.ts';
+import { answerKinds, holdsAnswerKind } from '../../../src/memory/retrieval/answer-type.ts';
+import { DEFAULT_PACK_OPTIONS, pack, type PackCandidate } from '../../../src/memory/retrieval/pack.ts';
+import { closeOverCode, codeSpans } from '../../../src/memory/retrieval/pack-forms.ts';
+import { splitPieces } from '../../../src/memory/retrieval/pieces.ts';
+import { buildQuery } from '../../../src/memory/retrieval/query.ts';
+import type { TurnEntry } from '../../../src/memory/retrieval/records.ts';
+import type { Candidate, Features } from '../../../src/memory/retrieval/rerank.ts';
+import { RetrievalIndex } from '../../../src/memory/retrieval/retrieval-index.ts';
+import { retrieve } from '../../../src/memory/retrieval/retriever.ts';
+import { realCounter } from '../context/helpers.ts';
+
+let counter: CachedTokenCounter;
+beforeAll(async () => {
+  counter = await realCounter();
+});
+
+const DAY = 86_400_000;
+const T0 = Date.UTC(2024, 2, 1, 9);
+const labels = LABELS.en;
+const ZERO: Features = { lexical: 0, context: 0, sentence: 0, vector: 0, entities: 0, speaker: 0, date: 0, thread: 0, recency: 0, cold: 0, intent: 0, persona: 0 };
+const env = () => ({ counter, labels, offsetMinutes: 0, speakerOf: (t: TurnEntry) => (t.role === 'user' ? 'User' : 'Assistant') });
+
+function turn(id: string, seq: number, text: string, role: 'user' | 'assistant' = 'user', time = T0 + seq * 60_000): TurnEntry {
+  return { id, userId: 'u', sessionId: 'S', seq, role, time, text, entities: [], dates: [], tags: [] };
+}
+
+function item(t: TurnEntry, score: number, options: { match?: number; best?: number; next?: TurnEntry } = {}): PackCandidate {
+  const candidate: Candidate = { id: t.id, sources: ['lexical'], features: ZERO, score, match: options.match ?? 1, bestPiece: options.best ?? 0, slot: -1 };
+  const next = options.next;
+  return {
+    candidate,
+    turn: t,
+    text: t.text,
+    pieces: splitPieces(t.text),
+    ...(next === undefined ? {} : { next: () => item(next, 0, { match: 0 }) }),
+  };
+}
+
+describe('packing whole turns first', () => {
+  it('puts the top candidates in whole before any sentence of a weaker one', () => {
+    const a = turn('a', 1, 'The backup job moved to the NAS last week. It now runs at two in the morning. Logs go to /var/log/backup.');
+    const b = turn('b', 2, 'Restores were tested on Friday. Both databases came back in under ten minutes.');
+    const c = turn('c', 3, 'We also talked about backups for the laptops. Nobody has decided anything there yet. Maybe next quarter.');
+    const items = [item(a, 1), item(b, 0.9), item(c, 0.8, { best: 0 })];
+    const twoWhole = counter.count(`${labels.history}\n1 March 2024\nUser: ${a.text}\nUser: ${b.text}`) + 6;
+    const result = pack(items, twoWhole, env());
+    expect(result.chosen.get('a')).toBe('all');
+    expect(result.chosen.get('b')).toBe('all');
+    expect(result.decisions.get('c')).toBe('over-budget');
+    // With room for one more sentence, the weaker candidate comes in as that sentence, after the whole ones.
+    const roomForOne = twoWhole + counter.count('User: We also talked about backups for the laptops.') + 2;
+    const more = pack(items, roomForOne, env());
+    expect(more.chosen.get('a')).toBe('all');
+    expect(more.chosen.get('b')).toBe('all');
+    expect(more.chosen.get('c')).toEqual([0]);
+    expect(more.decisions.get('c')).toBe('sentences');
+    expect(pack(items, roomForOne, env(), { ...DEFAULT_PACK_OPTIONS, fragments: false }).decisions.get('c')).toBe('over-budget');
+  });
+
+  it('brings the answer with a matched question', () => {
+    const question = turn('q', 1, 'Which port should the staging proxy listen on?');
+    const answer = turn('ans', 2, '8443, behind the load balancer; keep 80 closed.', 'assistant');
+    const result = pack([item(question, 1, { next: answer })], 200, env());
+    expect(result.paired).toEqual(['ans']);
+    expect(result.decisions.get('ans')).toBe('paired');
+    expect(result.text).toContain('Assistant: 8443, behind the load balancer; keep 80 closed.');
+    // A statement brings no next turn.
+    const statement = turn('s', 1, 'The staging proxy listens on 8443 now.');
+    expect(pack([item(statement, 1, { next: answer })], 200, env()).paired).toEqual([]);
+  });
+
+  it('holds at most maxLines records, however much room is left', () => {
+    const items = Array.from({ length: 30 }, (_, i) => item(turn(`t${i}`, i, `Backup note ${i}: the job finished.`), 1 - i / 100));
+    const result = pack(items, 2000, env());
+    expect(result.chosen.size).toBe(DEFAULT_PACK_OPTIONS.maxLines);
+    expect(result.text.split('\n').filter((l) => l.startsWith('User:'))).toHaveLength(DEFAULT_PACK_OPTIONS.maxLines);
+  });
+
+  it('leaves out candidates whose words hold too little of the query, and keeps the room unused', () => {
+    const weak = turn('w', 1, 'The weather was fine and the tea was good.');
+    const result = pack([item(weak, 1, { match: 0.05 })], 300, env());
+    expect(result.decisions.get('w')).toBe('below-threshold');
+    expect(result.text).toBe('');
+    expect(result.tokens).toBe(0);
+  });
+
+  it('takes a long turn as a passage around its best sentence, verbatim', () => {
+    const filler = Array.from({ length: 14 }, (_, i) => `Step ${i + 1} of the migration checklist is routine and needs no comment from anyone on the team.`).join(' ');
+    const long = turn('long', 1, `${filler} The database password rotates every ninety days. ${filler}`);
+    const best = splitPieces(long.text).findIndex((p) => p.text.includes('password rotates'));
+    const result = pack([item(long, 1, { best })], 400, env());
+    expect(result.decisions.get('long')).toBe('passage');
+    const line = result.records[0]!.parts;
+    expect(line).toHaveLength(1);
+    expect(long.text).toContain(line[0]!);
+    expect(line[0]).toContain('The database password rotates every ninety days.');
+    expect(counter.count(line[0]!)).toBeLessThanOrEqual(DEFAULT_PACK_OPTIONS.maxWholeTokens);
+  });
+});
+
+describe('code is never cut', () => {
+  const text = 'Count the lines like this:\n```bash\ncat access.log | grep 502 | wc -l\n```\nThat gives the number of errors. Then compare it with yesterday.';
+
+  it('finds fenced blocks and inline code', () => {
+    const spans = codeSpans(`${text} Use \`tail -f\` too.`);
+    expect(spans).toHaveLength(2);
+    expect(text.slice(spans[0]![0], spans[0]![1])).toBe('```bash\ncat access.log | grep 502 | wc -l\n```');
+  });
+
+  it('a sentence inside a code block brings the whole block', () => {
+    const pieces = splitPieces(text);
+    const inside = pieces.findIndex((p) => p.text.includes('wc -l'));
+    const closed = closeOverCode(pieces, [inside], codeSpans(text));
+    const joined = text.slice(pieces[closed[0]!]!.start, pieces[closed.at(-1)!]!.end);
+    expect(joined).toContain('```bash\ncat access.log | grep 502 | wc -l\n```');
+  });
+
+  it('a fragment of a turn with code holds the block whole or leaves it out', () => {
+    const t = turn('code', 1, text);
+    const pieces = splitPieces(text);
+    const inside = pieces.findIndex((p) => p.text.includes('wc -l'));
+    const other = turn('other', 2, 'The error budget for the proxy is 0.1 percent per month, measured weekly.');
+    for (const budget of [40, 60, 80, 120, 400]) {
+      const result = pack([item(other, 1), item(t, 0.9, { best: inside })], budget, { ...env() }, { ...DEFAULT_PACK_OPTIONS, maxWholeTokens: 20 });
+      const line = result.records.find((r) => r.id === 'code');
+      if (line === undefined) continue;
+      const shown = line.parts.join('\n');
+      const fences = shown.match(/```/g)?.length ?? 0;
+      expect(fences % 2).toBe(0);
+      if (shown.includes('wc -l')) expect(shown).toContain('```bash\ncat access.log | grep 502 | wc -l\n```');
+    }
+  });
+});
+
+describe('retrieval as a whole', () => {
+  const index = new RetrievalIndex();
+  beforeAll(() => {
+    index.addTurn({ ...turn('a1', 1, 'The TLS certificate for api.example.org expires on 14 March.'), sessionId: 'A' });
+    index.addTurn({ ...turn('a2', 2, 'Renewed it with certbot, the new one is valid until June.', 'assistant'), sessionId: 'A' });
+    index.addTurn({ ...turn('b1', 1, 'Our kafka consumer lag grows every night around three.', 'user', T0 + 5 * DAY), sessionId: 'B' });
+    index.addDoc({ id: 'd1', docId: 'runbook', source: 'runbook.md', part: 0, text: 'Certificates are renewed by certbot; check the timer with systemctl list-timers.' });
+  });
+  const ask = (message: string) =>
+    retrieve(index, {
+      query: buildQuery({ message, entities: [], dates: [] }),
+      scope: { userId: 'u', sessionId: 'C', otherSessions: true, docs: true },
+      exclude: new Set(),
+      budget: 400,
+      now: T0 + 10 * DAY,
+      counter,
+      labels,
+      offsetMinutes: 0,
+    });
+
+  it('gives a message unrelated to everything stored no records and no docs', () => {
+    const r = ask('What is a good recipe for a lemon cake with poppy seeds?');
+    expect(r.text).toBe('');
+    expect(r.records).toEqual([]);
+    expect(r.docs).toEqual([]);
+  });
+
+  it('finds what a related message asks about, docs labelled apart', () => {
+    const r = ask('When does the certificate for api.example.org expire, and who renews it with certbot?');
+    expect(r.records.map((l) => l.id)).toContain('a1');
+    expect(r.docs.map((l) => l.id)).toContain('d1');
+    expect(r.records.map((l) => l.id)).not.toContain('b1');
+  });
+
+  it('heads every day with its year for a question about when', () => {
+    const when = ask('When did the kafka consumer lag and the certificate come up?');
+    expect(when.text).toContain('1 March 2024');
+    expect(when.text).toContain('6 March 2024');
+    const what = ask('What about the kafka consumer lag and the certificate?');
+    expect(what.text).toContain('1 March 2024');
+    expect(what.text).toMatch(/\n6 March\n/);
+  });
+});
+
+describe('answer kinds', () => {
+  it('reads what a question asks for, in both languages', () => {
+    expect(answerKinds('When did we renew the certificate?')).toEqual(['when']);
+    expect(answerKinds('How long ago did the outage start?')).toEqual(['when']);
+    expect(answerKinds('How many replicas does the cluster run?')).toEqual(['number']);
+    expect(answerKinds('证书什么时候到期？')).toEqual(['when']);
+    expect(answerKinds('服务部署在哪里？')).toEqual(['where']);
+    expect(answerKinds('谁负责值班？')).toEqual(['who']);
+    expect(answerKinds('The proxy is fine now.')).toEqual([]);
+  });
+
+  it('tells a turn that holds such an answer', () => {
+    expect(holdsAnswerKind('We renewed it last week.', ['when'])).toBe(true);
+    expect(holdsAnswerKind('We renewed it.', ['when'])).toBe(false);
+    expect(holdsAnswerKind('It runs three replicas.', ['number'])).toBe(true);
+    expect(holdsAnswerKind('I talked to Priya about it.', ['who'])).toBe(true);
+    expect(holdsAnswerKind('Sure, sounds good.', ['who'])).toBe(false);
+    expect(holdsAnswerKind('服务在上海机房。', ['where'])).toBe(true);
+  });
+});
