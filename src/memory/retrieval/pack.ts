@@ -77,7 +77,7 @@ export interface PackOptions {
   readonly fragments: boolean;
 }
 
-/** Chosen by leave-one-conversation-out over the LoCoMo dev conversations (README, "Choosing the packer's settings"). */
+/** Checked leave-one-conversation-out over the LoCoMo dev conversations (scripts/eval/cv.ts; README, "What the model is handed"). */
 export const DEFAULT_PACK_OPTIONS: PackOptions = Object.freeze({
   minRelativeScore: 0.12,
   minMatch: 0.1,

@@ -32,7 +32,7 @@ describe('lexical terms', () => {
   });
 
   it('keeps numbers and identifiers, strips possessives', () => {
-    expect(terms("Caroline's order 12345 on v2.1")).toEqual(['carolin', 'order', '12345', 'v2', '1']);
+    expect(terms("Marguerite's order 12345 on v2.1")).toEqual(['marguerit', 'order', '12345', 'v2', '1']);
   });
 
   it('splits Chinese into bigrams and skips pairs of function characters', () => {
@@ -77,8 +77,8 @@ describe('intent tags and key terms', () => {
   });
 
   it('finds names and identifiers, not sentence starts', () => {
-    const keys = keyTerms('Yesterday I met Caroline at the LGBTQ center. Then we fixed k8s on node-7.');
-    expect(keys).toEqual(expect.arrayContaining(['n:caroline', 'n:lgbtq', 'i:k8s']));
+    const keys = keyTerms('Yesterday I met Marguerite at the YMCA center. Then we fixed k8s on node-7.');
+    expect(keys).toEqual(expect.arrayContaining(['n:marguerite', 'n:ymca', 'i:k8s']));
     expect(keys).not.toContain('n:yesterday');
     expect(keys).not.toContain('n:then');
     expect(keyTerms('排查 Nginx 的问题')).toContain('n:nginx');
