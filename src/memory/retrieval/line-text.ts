@@ -236,24 +236,6 @@ export function lineTokensAtLeast(item: LineSource, pieces: readonly number[] | 
   return lineAtLeastIn(countsFor(c, counter), item, slot, counter);
 }
 
-/**
- * A lower bound on the shorter of the lines coverage could give an item: the whole, and its best piece alone
- * (`pieceIndex(best, …)`; an item of one piece has only the whole) — the smaller of their `lineTokensAtLeast`,
- * from one cache look-up (packing asks it of every candidate of every search).
- */
-export function smallestLineAtLeast(item: LineSource, best: number, labels: RecordLabels, speakerOf: (turn: TurnEntry) => string, counter: TokenCount): number {
-  const c = cachedOf(item, labels, speakerOfItem(item, speakerOf));
-  if (c === null) {
-    const count = item.pieces.length;
-    const whole = lineTokensAtLeast(item, 'all', labels, speakerOf, counter);
-    return count <= 1 ? whole : Math.min(whole, lineTokensAtLeast(item, [pieceIndex(best, count)], labels, speakerOf, counter));
-  }
-  const count = c.pieceCount;
-  const counts = countsFor(c, counter);
-  const whole = lineAtLeastIn(counts, item, 0, counter);
-  return count <= 1 ? whole : Math.min(whole, lineAtLeastIn(counts, item, pieceIndex(best, count) + 1, counter));
-}
-
 /** The bare text (slot 0) or one piece. */
 function bare(item: LineSource, slot: number): string {
   return slot === 0 ? item.text : item.pieces[slot - 1]!.text;

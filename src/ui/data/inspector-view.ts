@@ -142,7 +142,7 @@ export function turnRows(snapshot: InspectorSnapshot): TurnRow[] {
 }
 
 /** Fates of a retrieval candidate that put (some of) it in the prompt. */
-export const INJECTED_FATES: ReadonlySet<string> = new Set(['whole', 'sentences', 'paired']);
+export const INJECTED_FATES: ReadonlySet<string> = new Set(['whole', 'passage', 'sentences', 'paired']);
 
 /** Text of the turn a working-memory item came from, within this conversation. */
 export function sourceText(snapshot: InspectorSnapshot, turnId: string | null): string | null {

@@ -240,7 +240,7 @@ export const en = {
   'fate.sentences': 'used in part',
   'fate.paired': 'used with its pair',
   'fate.over-budget': 'no room',
-  'fate.cold-trimmed': 'never useful',
+  'fate.passage': 'used: the part around the match',
   'fate.below-threshold': 'too weak',
 
   'compaction.first-request': 'first request',

@@ -242,7 +242,7 @@ export const zh: Messages = {
   'fate.sentences': '部分使用',
   'fate.paired': '与配对轮次一起使用',
   'fate.over-budget': '没有空间',
-  'fate.cold-trimmed': '一直没用上',
+  'fate.passage': '使用了匹配处附近的一段',
   'fate.below-threshold': '相关性太低',
 
   'compaction.first-request': '首次请求',

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { LABELS } from '../../../src/memory/layered/labels.ts';
-import { lineText, lineTokens, lineTokensAtLeast, pieceIndex, smallestLineAtLeast, textTokens, textTokensAtLeast, type TokenCount } from '../../../src/memory/retrieval/line-text.ts';
+import { splitPieces } from '../../../src/memory/retrieval/pieces.ts';
+import { lineParts, lineText, lineTokens, lineTokensAtLeast, pieceIndex, textTokens, textTokensAtLeast, type TokenCount } from '../../../src/memory/retrieval/line-text.ts';
 import type { Piece } from '../../../src/memory/retrieval/pieces.ts';
 import type { DocEntry } from '../../../src/memory/retrieval/records.ts';
 
@@ -60,20 +61,25 @@ describe('line text', () => {
     expect(textTokensAtLeast(item, -1, labels, speakerOf, other)).toBe(item.text.split(' ').length);
   });
 
-  it('takes the smaller of the whole line and the best piece, a one-piece item only the whole', () => {
+  it('shows a best piece in range (else the first), and bounds the whole line and a piece line alike', () => {
     const item = docItem(8);
     const counter = wordCounter();
     const floor = (form: number[] | 'all'): number => Math.floor(lineText(item, form, labels, speakerOf).split(' ').length / 3);
     for (const best of [-1, 0, 3, 6, 7, 8, 42]) {
       const piece = pieceIndex(best, item.pieces.length);
       expect(piece).toBe(best >= 0 && best < 8 ? best : 0);
-      expect(smallestLineAtLeast(item, best, labels, speakerOf, counter)).toBe(Math.min(floor('all'), floor([piece])));
+      expect(lineTokensAtLeast(item, [piece], labels, speakerOf, counter)).toBe(floor([piece]));
     }
-    const single = docItem(1);
-    expect(smallestLineAtLeast(single, 0, labels, speakerOf, counter)).toBe(Math.floor(lineText(single, 'all', labels, speakerOf).split(' ').length / 3));
-    // Without a record to keep them with, nothing is remembered, and the answer is the same.
-    const loose = { text: item.text, pieces: item.pieces };
-    expect(smallestLineAtLeast(loose, 6, labels, speakerOf, counter)).toBe(smallestLineAtLeast(item, 6, labels, speakerOf, counter));
+    expect(lineTokensAtLeast(item, 'all', labels, speakerOf, counter)).toBe(floor('all'));
+  });
+
+  it('shows adjacent pieces as one verbatim run, and marks only real gaps', () => {
+    const text = 'First line of the plan.\nSecond line follows it. Third one ends right here. Fourth one stands well apart.';
+    const item = { text, pieces: splitPieces(text) };
+    expect(item.pieces.length).toBe(4);
+    expect(lineParts(item, [0, 1])).toEqual(['First line of the plan.\nSecond line follows it.']);
+    expect(lineParts(item, [0, 1, 3])).toEqual(['First line of the plan.\nSecond line follows it.', 'Fourth one stands well apart.']);
+    expect(lineParts(item, 'all')).toEqual([text]);
   });
 
   it('keeps a record\'s lines in its index\'s table by slot when it has one: counted once, and started over for another text in that slot', () => {
