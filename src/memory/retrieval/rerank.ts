@@ -158,7 +158,7 @@ export function rankCandidates(
     const slot = slots[i]!;
     const known = kept?.[slot];
     if (known !== undefined) {
-      ranked[i] = { id, sources: found.sources[i]!, features: known.features, score: known.score, match: matchOf(slot), bestPiece: found.pieceIndex[i]!, slot };
+      ranked[i] = { id, sources: found.sources[i]!, features: known.features, score: known.score, match: known.match, bestPiece: found.pieceIndex[i]!, slot };
       continue;
     }
     const mine = own(id, slot);
@@ -177,8 +177,9 @@ export function rankCandidates(
       persona: mine.persona,
     };
     const score = scoreOf(features, w);
-    if (kept !== null) kept[slot] = { features, score };
-    ranked[i] = { id, sources: found.sources[i]!, features, score, match: matchOf(slot), bestPiece: found.pieceIndex[i]!, slot };
+    const match = matchOf(slot);
+    if (kept !== null) kept[slot] = { features, score, match };
+    ranked[i] = { id, sources: found.sources[i]!, features, score, match, bestPiece: found.pieceIndex[i]!, slot };
   }
   return ranked.sort((a, b) => b.score - a.score);
 }
@@ -189,12 +190,12 @@ const COVERAGE_PRIOR = 50;
 const EXCHANGE_MATCH = 0.75;
 
 /**
- * Conversation candidates' features and scores by slot, kept with the searches they came from under everything
+ * Conversation candidates' features, scores and matches by slot, kept with the searches they came from under everything
  * else they depend on (`key`: the two scales, which are the best lexical and sentence scores among the
  * candidates; heat; the options; the time): the pipeline's second pass over a query reranks mostly the same
  * candidates, usually under the same scales.
  */
-const scoredMemos: SlotMemos<{ features: Features; score: number }> = new WeakMap();
+const scoredMemos: SlotMemos<{ features: Features; score: number; match: number }> = new WeakMap();
 
 /** Values by slot, kept with a search under a key. */
 type SlotMemos<T> = WeakMap<SharedSearch, LastMemo<Array<T | undefined>>>;
