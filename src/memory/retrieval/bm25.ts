@@ -249,6 +249,22 @@ export class Bm25Index {
     return tid === undefined ? 0 : this._df[tid]!;
   }
 
+  /**
+   * The live slots whose document holds `term`, newest first (the last added), at most `max`: a look-up of who
+   * says a rare word, without scoring anything.
+   */
+  slotsWith(term: string, max: number): number[] {
+    const tid = this._termIds.get(term);
+    if (tid === undefined) return [];
+    const list = this._postings[tid]!;
+    const out: number[] = [];
+    for (let i = list.length - 1; i >= 0 && out.length < max; i--) {
+      const slot = list.slots[i]!;
+      if (this._alive[slot] === 1) out.push(slot);
+    }
+    return out;
+  }
+
   /** Robertson–Spärck Jones IDF, floored at a small positive value so that very common terms still count a little. */
   idf(term: string): number {
     return this._idfOf(this.df(term));

@@ -8,6 +8,8 @@
  *     sentences around it, up to `maxWholeTokens`), and a question brings its answer, the next turn, with it;
  *  2. fragments — with room and lines left, the best sentence of a candidate that did not fit whole;
  *  3. pairing — with room still left, the turn before an included answer (the question it answers).
+ * A candidate whose matching sentence a later user message restates with another value is left out
+ * ('superseded'); another turn shows none of its superseded sentences (supersede.ts).
  * At most `maxLines` records and doc chunks in all. Code is never cut (pack-forms.ts). Counts are exact; a
  * cheap lower bound (the tokenizer's `atLeast`) rules out what cannot fit before anything is tokenized. Pure.
  */
@@ -75,6 +77,8 @@ export interface PackOptions {
   readonly pairQuestions: boolean;
   /** With room and lines left after the whole candidates, the best sentence of those that did not fit. */
   readonly fragments: boolean;
+  /** Leave out statements a later user message restates with another value (supersede.ts). */
+  readonly supersede: boolean;
 }
 
 /** Checked leave-one-conversation-out over the LoCoMo dev conversations (scripts/eval/cv.ts; README, "What the model is handed"). */
@@ -87,9 +91,10 @@ export const DEFAULT_PACK_OPTIONS: PackOptions = Object.freeze({
   pairAnswers: true,
   pairQuestions: true,
   fragments: true,
+  supersede: true,
 });
 
-export type PackDecision = 'whole' | 'passage' | 'sentences' | 'paired' | 'over-budget' | 'below-threshold';
+export type PackDecision = 'whole' | 'passage' | 'sentences' | 'paired' | 'over-budget' | 'below-threshold' | 'superseded';
 
 /** One candidate to pack: a conversation turn or a doc chunk, with its pieces. */
 export interface PackCandidate {
@@ -102,6 +107,8 @@ export interface PackCandidate {
   readonly previous?: () => PackCandidate | undefined;
   /** The turn after it in its session (a question's answer), if any and allowed. */
   readonly next?: () => PackCandidate | undefined;
+  /** Its pieces that a later user message restates with another value (supersede.ts): never shown. */
+  readonly superseded?: () => ReadonlySet<number>;
 }
 
 export interface PackResult {
@@ -200,8 +207,22 @@ export function pack(items: readonly PackCandidate[], budget: number, env: PackE
     return true;
   };
   const textOf = (item: PackCandidate, set: readonly number[]): string => item.text.slice(item.pieces[set[0]!]!.start, item.pieces[set[set.length - 1]!]!.end);
-  /** Whole when short enough; else the best passage within `maxWholeTokens`, code closed over (null: none fits). */
+  const bestOf = (item: PackCandidate): number => pieceIndex(item.candidate.bestPiece, item.pieces.length);
+  /** What matched is an old version of a rule (the candidate goes), or it has none. */
+  const goneOf = (item: PackCandidate): ReadonlySet<number> | undefined => (options.supersede ? item.superseded?.() : undefined);
+  const superseded = (item: PackCandidate): boolean => goneOf(item)?.has(bestOf(item)) === true;
+  /**
+   * Whole when short enough; else the best passage within `maxWholeTokens`, code closed over (null: none fits).
+   * A turn with superseded sentences shows the passage around its best one that holds none of them.
+   */
   const wholeForm = (item: PackCandidate): { pieces: number[] | 'all'; decision: PackDecision } | null => {
+    const gone = goneOf(item);
+    if (gone !== undefined && gone.size > 0) {
+      if (gone.has(bestOf(item))) return null;
+      const fits = (s: readonly number[]): boolean => !s.some((i) => gone.has(i)) && counter.count(textOf(item, s)) <= options.maxWholeTokens;
+      const set = passage(item.pieces, bestOf(item), codeSpans(item.text), fits);
+      return set === null ? null : { pieces: set, decision: 'passage' };
+    }
     if (item.pieces.length <= 1 || textTokensAtLeast(item, -1, labels, env.speakerOf, counter) <= options.maxWholeTokens) {
       if (item.pieces.length <= 1 || textTokens(item, -1, labels, env.speakerOf, counter) <= options.maxWholeTokens) return { pieces: 'all', decision: 'whole' };
     }
@@ -221,6 +242,10 @@ export function pack(items: readonly PackCandidate[], budget: number, env: PackE
   for (const item of relevant) {
     if (order.length >= options.maxLines || used + 2 > budget) break;
     if (entries.has(item.candidate.id)) continue;
+    if (superseded(item)) {
+      decisions.set(item.candidate.id, 'superseded');
+      continue;
+    }
     const form = wholeForm(item);
     if (form === null || !tryCommit(item, form.pieces, form.decision)) continue;
     if (!options.pairAnswers || item.turn === undefined || !asks(item)) continue;
@@ -233,8 +258,9 @@ export function pack(items: readonly PackCandidate[], budget: number, env: PackE
   if (options.fragments) {
     for (const item of relevant) {
       if (order.length >= options.maxLines || used + 2 > budget) break;
-      if (entries.has(item.candidate.id) || item.pieces.length <= 1) continue;
-      const best = closeOverCode(item.pieces, [pieceIndex(item.candidate.bestPiece, item.pieces.length)], codeSpans(item.text));
+      if (entries.has(item.candidate.id) || item.pieces.length <= 1 || decisions.get(item.candidate.id) === 'superseded') continue;
+      const best = closeOverCode(item.pieces, [bestOf(item)], codeSpans(item.text));
+      if (best.some((i) => goneOf(item)?.has(i) === true)) continue;
       if (best.length < item.pieces.length) tryCommit(item, best, 'sentences');
     }
   }
@@ -246,7 +272,7 @@ export function pack(items: readonly PackCandidate[], budget: number, env: PackE
       if (decisions.get(id) === 'paired') continue;
       const prev = entry.item.previous?.();
       if (prev === undefined || entries.has(prev.candidate.id)) continue;
-      if (textTokens(prev, -1, labels, env.speakerOf, counter) > options.maxWholeTokens) continue;
+      if (textTokens(prev, -1, labels, env.speakerOf, counter) > options.maxWholeTokens || (goneOf(prev)?.size ?? 0) > 0) continue;
       if (tryCommit(prev, 'all', 'paired')) paired.push(prev.candidate.id);
     }
   }

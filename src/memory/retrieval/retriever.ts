@@ -12,6 +12,7 @@ import type { DocLine, RecordLabels, RecordLine } from './render.ts';
 import { DEFAULT_RERANK_OPTIONS, rankCandidates, type Candidate, type Features, type RerankOptions } from './rerank.ts';
 import type { RetrievalIndex, UserMemory } from './retrieval-index.ts';
 import { LastMemo } from './search-memo.ts';
+import { supersededPieces } from './supersede.ts';
 
 /** Which memory this search may read (the session rules decide; see layered/session-gate.ts). */
 export interface RetrievalScope {
@@ -184,6 +185,8 @@ export function retrieve(index: RetrievalIndex, request: RetrieveRequest): Retri
   };
 }
 
+const NO_PIECES: ReadonlySet<number> = new Set();
+
 /** Where ranked items find their records. */
 interface RecordSource {
   readonly index: RetrievalIndex;
@@ -233,6 +236,12 @@ class RankedItem implements PackCandidate {
     return this._pieces;
   }
 
+  /** Its sentences a later user message restates with another value; docs have none. */
+  superseded(): ReadonlySet<number> {
+    const turn = this.turn;
+    return turn === undefined ? NO_PIECES : supersededPieces(this._source.memory, turn, this.pieces);
+  }
+
   /** The turn before it in its session (pairing), when allowed; docs have none. */
   previous(): PackCandidate | undefined {
     return this._neighbour(-1);
@@ -251,7 +260,7 @@ class RankedItem implements PackCandidate {
     if (other === undefined || excluded.has(other.id)) return undefined;
     const chunk = memory.shard.chunks.get(other.id);
     if (chunk === undefined) return undefined;
-    return { candidate: pairCandidate(other.id), turn: other, text: other.text, pieces: chunk.pieces };
+    return { candidate: pairCandidate(other.id), turn: other, text: other.text, pieces: chunk.pieces, superseded: () => supersededPieces(memory, other, chunk.pieces) };
   }
 
   private _resolve(): TurnEntry | DocEntry {

@@ -242,6 +242,7 @@ export const en = {
   'fate.over-budget': 'no room',
   'fate.passage': 'used: the part around the match',
   'fate.below-threshold': 'too weak',
+  'fate.superseded': 'replaced by a later message',
 
   'compaction.first-request': 'first request',
   'compaction.over-budget': 'the window was full',

@@ -244,6 +244,7 @@ export const zh: Messages = {
   'fate.over-budget': '没有空间',
   'fate.passage': '使用了匹配处附近的一段',
   'fate.below-threshold': '相关性太低',
+  'fate.superseded': '已被后来的消息取代',
 
   'compaction.first-request': '首次请求',
   'compaction.over-budget': '窗口已满',

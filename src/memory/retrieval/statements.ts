@@ -1,0 +1,150 @@
+/**
+ * A sentence read as a statement of a rule or setting: what it is about (its subject terms) and the value it
+ * gives (`_md`, 8443, `release-train`, WARN). Two statements about the same subject with different values are
+ * versions of one fact; the later one, said by the user, supersedes the earlier (supersede.ts). Word lists are
+ * data, both languages. Pure, no DOM.
+ */
+import { terms } from './text-terms.ts';
+
+export interface Statement {
+  /** Content terms (stems, CJK bigrams) without the values and without the words that mark a rule or a change. */
+  readonly subject: ReadonlySet<string>;
+  /** The values it gives, case-folded. */
+  readonly values: ReadonlySet<string>;
+  /** It says that something changes ("from now on", "switch to", 改成, 以后): it supersedes even a narrative. */
+  readonly change: boolean;
+  /** It tells what happened (past tense): two events are both true, neither supersedes the other. */
+  readonly narrative: boolean;
+}
+
+/** Words that say a rule changes. */
+const CHANGE_EN = /\b(?:now|instead|anymore|any more|no longer|from now on|going forward|from today|switch(?:ed|es|ing)?|chang(?:e|ed|es|ing)|actually|updat(?:e|ed|es|ing)|rather|replac(?:e|ed|es|ing)|mov(?:e|ed|es|ing))\b/i;
+const CHANGE_ZH = /改成|改为|改用|改到|换成|换到|换用|以后|今后|从现在|现在|不再|其实|更新为|调整为|调成|变成|统一改/;
+
+/** Past tense or a past time: a narrative. Regular -ed forms, less the common words that only look like them. */
+const NARRATIVE_EN = /\b(?:went|was|were|did|had|got|made|took|saw|came|ran|met|bought|sent|wrote|left|found|gave|told|began|brought|ago|yesterday|last (?:week|month|year|night|weekend|time))\b/i;
+const REGULAR_PAST = /\b[a-z]{2,}ed\b/gi;
+const NOT_PAST = new Set(['need', 'needed', 'feed', 'seed', 'speed', 'indeed', 'based', 'used', 'embed', 'red', 'bed', 'shed', 'proceed', 'exceed', 'succeed', 'named', 'called', 'expected', 'supposed', 'allowed', 'required', 'preferred', 'shared', 'fixed', 'limited', 'nested', 'mixed', 'tested', 'signed', 'prefixed', 'suffixed', 'detailed', 'advanced', 'related', 'scheduled', 'planned', 'compressed', 'encrypted', 'enabled', 'disabled', 'managed', 'hosted', 'reserved', 'logged', 'checked']);
+const NARRATIVE_ZH = /昨天|前天|上周|上个月|去年|那天|刚才|当时/;
+
+/** Marker words dropped from a subject: they say how, not what. */
+const MARKER_WORDS =
+  'now instead anymore more longer going forward today switch switched switching change changed changes changing actually update updated updates updating rather replace replaced replaces replacing move moved moves moving ' +
+  'should must always never use using please make sure let want need keep set rule rules convention default ok okay also just still';
+const MARKER_TERMS = new Set(terms(MARKER_WORDS));
+const MARKER_ZH = ['改成', '改为', '改用', '改到', '换成', '换到', '换用', '设置为', '设成', '设为', '调到', '调成', '调整为', '定在', '定为', '放在', '以后', '今后', '现在', '不再', '其实', '统一', '一律', '应该', '必须', '记得', '一定', '默认', '请', '都', '要', '用', '吧'];
+
+/**
+ * A token that reads as a value: has a digit, an underscore, an inner -./: (release-train, v2.3), camelCase or is
+ * CAPS; a day or a month; a capitalised word inside a sentence (a name: Lucia, Purolator). `$` and `%` stay on.
+ */
+const TOKEN = /\$?[A-Za-z0-9_][A-Za-z0-9_.:/-]*[A-Za-z0-9_]%?|\$?[A-Za-z0-9_]%?/g;
+const DAY_OR_MONTH = /^(?:monday|tuesday|wednesday|thursday|friday|saturday|sunday|january|february|march|april|june|july|august|september|october|november|december)$/i;
+const ZH_VALUE = /(?:周|星期|礼拜)[一二三四五六日天]/g;
+const QUOTED = /`([^`\n]{1,40})`|"([^"\n]{1,40})"|“([^”\n]{1,40})”|「([^」\n]{1,40})」|『([^』\n]{1,40})』/g;
+
+function isValueToken(token: string, inside: boolean): boolean {
+  if (/[0-9_]/.test(token) || /[a-z0-9][.:/-][a-z0-9]/i.test(token)) return true;
+  if (/[a-z][A-Z]/.test(token) || DAY_OR_MONTH.test(token)) return true;
+  if (inside && /^[A-Z][a-z]{2,}$/.test(token)) return true;
+  return token.length >= 3 && token === token.toUpperCase() && /[A-Z]/.test(token);
+}
+
+/** A clause's terms less the words that mark a rule or a change (values are taken out before). */
+function subjectTerms(text: string): string[] {
+  let rest = text;
+  for (const w of MARKER_ZH) rest = rest.split(w).join(' ');
+  return terms(rest).filter((t) => !MARKER_TERMS.has(t));
+}
+
+/** Whether the token at `at` of a clause stands inside its sentence (not the sentence's first word). */
+const insideSentence = (clause: string, at: number, first: boolean): boolean => {
+  const before = clause.slice(0, at);
+  return /^\s*$/.test(before) ? !first : /[\p{L}\p{N},)]\s*$/u.test(before);
+};
+
+/** A name that is spoken to ("Hey Mel!", "Thanks, Caroline.", "I agree, Anna."), not a value. */
+const GREETING_BEFORE = /\b(?:hey|hi|hello|thanks|thank you|dear|bye|wow|aw|oh|sorry|congrats|congratulations|morning|evening|night|yo)\s+$/i;
+const addressed = (clause: string, at: number, token: string): boolean =>
+  GREETING_BEFORE.test(clause.slice(Math.max(0, at - 20), at)) || (/^\s*$/.test(clause.slice(0, at)) && /^\s*(?:[!.?…]|$)/.test(clause.slice(at + token.length)));
+
+/** A number that labels an item ("Step 2:", "Option 3)", 第3个) counts items, it gives no value. */
+const LABEL_NUMBER = /(?<=\p{L}\s?)\d{1,3}(?=\s*[)）:：](?!\d))|(?<=第\s*)\d{1,3}/gu;
+
+/** Clauses: at commas, semicolons and colons, and before the words that join a reason or a contrast. */
+const CLAUSE_BREAK = /[,，;；:：]\s*|\s+(?=(?:so|since|because|but|which|while|as long as)\b)/i;
+/** A participle after these is passive or perfect present ("are handled", "is set"), not a past event. */
+const PASSIVE_BEFORE = /\b(?:is|are|be|been|being|get|gets|has|have)\s+$|['’](?:s|re)\s+$/i;
+
+const isQuestion = (sentence: string): boolean => /[?？]/.test(sentence);
+
+/**
+ * The statement a sentence makes, or null: a question, or nothing that reads as a value. Its subject may be empty
+ * (a line of code, "Set it to INFO."): it then restates nothing, but can still echo a value (supersede.ts).
+ */
+export function statementOf(sentence: string, before = ''): Statement | null {
+  if (isQuestion(sentence)) return null;
+  const values = new Set<string>();
+  const subject = new Set<string>();
+  // The subject is read from the clauses that give a value: a long sentence says other things around it. A
+  // clause that only gives the value ("change it to $95") takes its subject from the clause, or sentence, before.
+  let previous = before === '' ? '' : valuesTakenOut(before, true).rest;
+  for (const [n, clause] of sentence.replace(LABEL_NUMBER, ' ').split(CLAUSE_BREAK).entries()) {
+    const { rest, given } = valuesTakenOut(clause, n === 0);
+    if (given.size > 0) {
+      for (const v of given) values.add(v);
+      const about = subjectTerms(rest);
+      for (const t of about.length > 0 ? about : subjectTerms(previous)) subject.add(t);
+    }
+    previous = rest;
+  }
+  if (values.size === 0) return null;
+  const past = [...sentence.matchAll(REGULAR_PAST)].some((m) => !NOT_PAST.has(m[0].toLowerCase()) && !PASSIVE_BEFORE.test(sentence.slice(Math.max(0, m.index - 8), m.index)));
+  return {
+    subject,
+    values,
+    change: CHANGE_EN.test(sentence) || CHANGE_ZH.test(sentence),
+    narrative: past || NARRATIVE_EN.test(sentence) || NARRATIVE_ZH.test(sentence),
+  };
+}
+
+/** A clause's values (case-folded), and the clause without them. */
+function valuesTakenOut(clause: string, first: boolean): { rest: string; given: Set<string> } {
+  const given = new Set<string>();
+  let rest = clause.replace(QUOTED, (_whole, ...groups: unknown[]) => {
+    const inner = groups.slice(0, 5).find((g): g is string => typeof g === 'string')!.trim();
+    if (inner !== '') given.add(inner.toLowerCase());
+    return ' ';
+  });
+  rest = rest.replace(TOKEN, (token, at: number, whole: string) => {
+    if (!isValueToken(token, insideSentence(whole, at, first) && !addressed(whole, at, token))) return token;
+    given.add(token.toLowerCase());
+    return ' ';
+  });
+  rest = rest.replace(ZH_VALUE, (day) => {
+    given.add(day);
+    return ' ';
+  });
+  return { rest, given };
+}
+
+/**
+ * Whether `later` restates `earlier` with another value:
+ * - the same subject: at least two shared terms (or all of a one-term subject) and half of the smaller subject,
+ *   subjects read from the clauses that give the values;
+ * - a value of each that the other lacks, and one they share when each gives two or more;
+ * - a word of change in the later one, or neither a narrative (two trips or two deploys are both true).
+ */
+export function restates(later: Statement, earlier: Statement): boolean {
+  let shared = 0;
+  for (const t of later.subject) if (earlier.subject.has(t)) shared += 1;
+  const smaller = Math.min(later.subject.size, earlier.subject.size);
+  if (smaller === 0 || shared < Math.min(2, smaller) || shared * 2 < smaller) return false;
+  const someNew = [...later.values].some((v) => !earlier.values.has(v));
+  const someOld = [...earlier.values].some((v) => !later.values.has(v));
+  if (!someNew || !someOld) return false;
+  // Two values each and none shared: two things described alike ("auth-proxy listens on 8001", "search-gateway
+  // listens on 8003"), not one thing changed. A change keeps what names the thing (the API port 8443 → 9417).
+  if (later.values.size >= 2 && earlier.values.size >= 2 && ![...later.values].some((v) => earlier.values.has(v))) return false;
+  return later.change || (!later.narrative && !earlier.narrative);
+}

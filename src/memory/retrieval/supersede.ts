@@ -1,0 +1,144 @@
+/**
+ * Superseded statements (issue 18; seed 001's overwrite, applied to retrieval): a sentence whose rule or setting
+ * a later user message restates with another value ("method names end with _x" … "from now on they end with
+ * _md") is left out of retrieval, and so is any sentence that repeats the value it retired (the assistant's
+ * "OK, port 8443", a code line with `--port 8443`).
+ *
+ * The mark is worked out from the stored turns when a search reads a candidate, not written beside them: it is
+ * durable because the turns are, the same in every tab, and deleting or editing the later message brings the
+ * earlier one back with nothing to undo. Later statements are found through the sentence index (the subject's
+ * terms, or the value's), so a check reads a few dozen sentences, not the conversation.
+ */
+import type { Piece } from './pieces.ts';
+import type { TurnEntry } from './records.ts';
+import type { UserMemory } from './retrieval-index.ts';
+import { restates, statementOf, type Statement } from './statements.ts';
+import { terms } from './text-terms.ts';
+
+/** Sentences that hold one of a statement's rarest subject terms (or a value), newest first, looked through for a later version. */
+const LOOKUP_DEPTH = 32;
+/** The subject terms looked up: its rarest (a restatement shares most of a short subject, so one of these). */
+const LOOKUP_TERMS = 6;
+/** A value is followed to the statements that gave it only when it is rare: in at most this share of turns (or 8). */
+const RARE_VALUE_SHARE = 0.02;
+
+/** Statements by sentence text (sentences recur across searches; bounded). */
+let statements = new Map<string, Statement | null>();
+const statementCached = (text: string, before: string): Statement | null => {
+  const key = `${before}\u0000${text}`;
+  let s = statements.get(key);
+  if (s === undefined) {
+    s = statementOf(text, before);
+    if (statements.size >= 20_000) statements = new Map();
+    statements.set(key, s);
+  }
+  return s;
+};
+
+/** Piece `i`'s statement (the piece before gives the subject of one that only gives a value: "Set it to INFO."). */
+const statementAt = (pieces: readonly Piece[], i: number): Statement | null => statementCached(pieces[i]!.text, pieces[i - 1]?.text ?? '');
+
+/** Whether `b` was written after `a` (in one session by order, across sessions by time). */
+const isLater = (b: TurnEntry, a: TurnEntry): boolean => (b.sessionId === a.sessionId ? b.seq > a.seq : b.time > a.time);
+
+/** The later user statement that restates one (its values: those it gives that the earlier one lacks). */
+interface LaterVersion {
+  readonly turn: TurnEntry;
+  readonly statement: Statement;
+}
+
+/** Per memory, while its index is unchanged: each turn's superseded sentences, and each statement's later version. */
+interface Memo {
+  readonly version: number;
+  readonly byTurn: Map<string, ReadonlySet<number>>;
+  readonly later: Map<string, LaterVersion | null>;
+}
+const memos = new WeakMap<UserMemory, Memo>();
+
+const NONE: ReadonlySet<number> = new Set();
+
+function memoOf(memory: UserMemory): Memo {
+  const version = memory.shard.version;
+  let memo = memos.get(memory);
+  if (memo === undefined || memo.version !== version) memos.set(memory, (memo = { version, byTurn: new Map(), later: new Map() }));
+  return memo;
+}
+
+/** The indexes of `turn`'s pieces that a later user message supersedes: an old version, or a retired value repeated. */
+export function supersededPieces(memory: UserMemory, turn: TurnEntry, pieces: readonly Piece[]): ReadonlySet<number> {
+  const memo = memoOf(memory);
+  let out = memo.byTurn.get(turn.id);
+  if (out === undefined) memo.byTurn.set(turn.id, (out = findSuperseded(memory, memo, turn, pieces)));
+  return out;
+}
+
+function findSuperseded(memory: UserMemory, memo: Memo, turn: TurnEntry, pieces: readonly Piece[]): ReadonlySet<number> {
+  let out: Set<number> | null = null;
+  for (let i = 0; i < pieces.length; i++) {
+    const statement = statementAt(pieces, i);
+    if (statement === null) continue;
+    if (laterVersion(memory, memo, turn, i, statement) !== null || repeatsRetired(memory, memo, turn, statement)) (out ??= new Set()).add(i);
+  }
+  return out ?? NONE;
+}
+
+/** A later statement of the user's that restates piece `index` of `turn` with another value, or null. */
+function laterVersion(memory: UserMemory, memo: Memo, turn: TurnEntry, index: number, statement: Statement): LaterVersion | null {
+  const key = `${turn.id}#${index}`;
+  const known = memo.later.get(key);
+  if (known !== undefined) return known;
+  let found: LaterVersion | null = null;
+  if (statement.subject.size > 0) {
+    const { shard } = memory;
+    for (const slot of sentencesWith(memory, [...statement.subject], LOOKUP_TERMS)) {
+      const later = memory.turnAt(shard.pieceTurn[slot]!);
+      if (later === undefined || later.role !== 'user' || later.id === turn.id || memory.deprecated.has(later.id) || !isLater(later, turn)) continue;
+      const pieces = shard.chunks.get(later.id)?.pieces;
+      const version = pieces === undefined ? null : statementAt(pieces, shard.pieceIndex[slot]!);
+      if (version !== null && restates(version, statement)) {
+        found = { turn: later, statement: version };
+        break;
+      }
+    }
+  }
+  memo.later.set(key, found);
+  return found;
+}
+
+/**
+ * Whether the statement repeats a value that a user statement gave and a later one replaced (a retired value):
+ * `bulk_void_xq` after "handlers end with _xq" was restated as "…with _md". Only rare values are followed.
+ */
+function repeatsRetired(memory: UserMemory, memo: Memo, turn: TurnEntry, statement: Statement): boolean {
+  const { shard } = memory;
+  const rare = Math.max(8, RARE_VALUE_SHARE * shard.turns.size);
+  for (const value of statement.values) {
+    const valueTerms = terms(value);
+    if (valueTerms.length === 0 || valueTerms.some((t) => shard.turns.df(t) > rare)) continue;
+    for (const slot of sentencesWith(memory, valueTerms, valueTerms.length)) {
+      const source = memory.turnAt(shard.pieceTurn[slot]!);
+      if (source === undefined || source.role !== 'user' || memory.deprecated.has(source.id) || isLater(source, turn)) continue;
+      const index = shard.pieceIndex[slot]!;
+      const pieces = shard.chunks.get(source.id)?.pieces;
+      const given = pieces === undefined ? null : statementAt(pieces, index);
+      if (given === null || given.subject.size === 0) continue;
+      const retired = [...given.values].filter((w) => sameValue(value, w));
+      if (retired.length === 0) continue;
+      const later = laterVersion(memory, memo, source, index, given);
+      if (later !== null && later.turn.id !== turn.id && retired.some((w) => !later.statement.values.has(w))) return true;
+    }
+  }
+  return false;
+}
+
+/** The sentence slots that hold one of the `count` rarest of `words`, newest first within each word's. */
+function sentencesWith(memory: UserMemory, words: readonly string[], count: number): Set<number> {
+  const index = memory.shard.pieces;
+  const rarest = [...new Set(words)].sort((a, b) => index.df(a) - index.df(b)).slice(0, count);
+  const out = new Set<number>();
+  for (const word of rarest) for (const slot of index.slotsWith(word, LOOKUP_DEPTH)) out.add(slot);
+  return out;
+}
+
+/** `bulk_void_xq` carries `_xq`; `8443` is `8443`. */
+const sameValue = (said: string, given: string): boolean => said === given || (given.length >= 3 && (said.endsWith(given) || said.startsWith(given)));

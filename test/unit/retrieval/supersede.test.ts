@@ -1,0 +1,108 @@
+import { beforeAll, describe, expect, it } from 'vitest';
+import type { CachedTokenCounter } from '../../../src/context/tokens.ts';
+import { LABELS } from '../../../src/memory/layered/labels.ts';
+import { buildQuery } from '../../../src/memory/retrieval/query.ts';
+import type { TurnEntry } from '../../../src/memory/retrieval/records.ts';
+import { RetrievalIndex } from '../../../src/memory/retrieval/retrieval-index.ts';
+import { retrieve, type RetrievalResult } from '../../../src/memory/retrieval/retriever.ts';
+import { restates, statementOf } from '../../../src/memory/retrieval/statements.ts';
+import { realCounter } from '../context/helpers.ts';
+
+let counter: CachedTokenCounter;
+beforeAll(async () => {
+  counter = await realCounter();
+});
+
+const DAY = 86_400_000;
+const T0 = Date.UTC(2026, 0, 5, 9);
+
+function turn(id: string, sessionId: string, seq: number, text: string, time: number, role: 'user' | 'assistant' = 'user'): TurnEntry {
+  return { id, userId: 'u', sessionId, seq, role, time, text, entities: [], dates: [], tags: [] };
+}
+
+/** Whether `later` restates `earlier` with another value, both read as statements. */
+const replaces = (later: string, earlier: string): boolean => {
+  const a = statementOf(earlier);
+  const b = statementOf(later);
+  return a !== null && b !== null && restates(b, a);
+};
+
+describe('statements', () => {
+  it('reads the same rule with another value as a restatement, in English and Chinese, with or without a word of change', () => {
+    expect(replaces('From now on, helper functions end with `_util`.', 'Helper functions should end with `_fn`.')).toBe(true);
+    expect(replaces('Move the metrics endpoint to port 9310.', 'The metrics endpoint listens on port 7405.')).toBe(true);
+    expect(replaces('The log level for the worker is ERROR.', 'Keep the worker log level at INFO.')).toBe(true);
+    expect(replaces('以后接口超时改成20s。', '接口超时统一设为8s。')).toBe(true);
+  });
+
+  it('keeps two events that look alike, the same value said again, other subjects, and questions', () => {
+    expect(replaces('I repainted the shed on Saturday with 3 coats.', 'I repainted the fence on Sunday with 2 coats.')).toBe(false);
+    expect(replaces('We shipped order 7781 yesterday.', 'We shipped order 5520 last week.')).toBe(false);
+    expect(replaces('Helper functions end with `_fn`, as agreed.', 'Helper functions should end with `_fn`.')).toBe(false);
+    expect(replaces('The cache listens on port 6390.', 'Helper functions should end with `_fn`.')).toBe(false);
+    expect(replaces('The billing-worker listens on port 8102 and logs to /srv/billing.log.', 'The mail-relay listens on port 8101 and logs to /srv/mail.log.')).toBe(false);
+    expect(replaces('Step 2: unpack the archive into the build folder.', 'Step 1: unpack the archive into the cache folder.')).toBe(false);
+    expect(replaces('Thanks, Ravi! The draft looks good.', 'Thanks, Noor! The draft looks good.')).toBe(false);
+    expect(statementOf('Should helper functions end with `_util`?')).toBeNull();
+    expect(statementOf('Thanks, that works nicely.')).toBeNull();
+  });
+});
+
+describe('retrieval leaves superseded statements out', () => {
+  const build = (): RetrievalIndex => {
+    const index = new RetrievalIndex();
+    index.addTurn(turn('s1-1', 'S1', 1, 'Helper functions in this repo should end with `_fn`. Also the CI runs on every push.', T0));
+    index.addTurn(turn('s1-2', 'S1', 2, 'Understood: every helper function will end with `_fn`.', T0 + 60_000, 'assistant'));
+    index.addTurn(turn('s2-1', 'S2', 1, 'The flaky test in the parser module fails on Windows only.', T0 + 3 * DAY));
+    index.addTurn(turn('s3-1', 'S3', 1, 'From now on helper functions end with `_util`.', T0 + 6 * DAY));
+    index.addTurn(turn('s3-2', 'S3', 2, 'Noted, I will name helpers that way.', T0 + 6 * DAY + 60_000, 'assistant'));
+    return index;
+  };
+  const ask = (index: RetrievalIndex, supersede = true): RetrievalResult =>
+    retrieve(index, {
+      query: buildQuery({ message: 'What should helper function names end with?', entities: [], dates: [] }),
+      scope: { userId: 'u', sessionId: 'S4', otherSessions: true, docs: false },
+      exclude: new Set(),
+      budget: 300,
+      now: T0 + 9 * DAY,
+      counter,
+      labels: LABELS.en,
+      offsetMinutes: 0,
+      pack: { supersede },
+    });
+
+  it('hands over the latest rule and neither the old rule nor the echo of it; the rest of the old turn stays', () => {
+    const index = build();
+    const r = ask(index);
+    expect(r.text).toContain('_util');
+    expect(r.text).not.toContain('_fn');
+    const fates = new Map(r.candidates.map((c) => [c.id, c.fate]));
+    expect(fates.get('s1-2')).toBe('superseded');
+    // The old turn's other sentence is not a version of anything: it may still be shown, without the old rule.
+    expect(fates.get('s1-1') === 'superseded' || !r.text.includes('`_fn`')).toBe(true);
+  });
+
+  it('shows the old rule with the mark switched off (the measure this feature moves)', () => {
+    expect(ask(build(), false).text).toContain('_fn');
+  });
+
+  it('brings the old rule back when the later message is deleted: nothing was written that needs undoing', () => {
+    const index = build();
+    expect(ask(index).text).not.toContain('_fn');
+    index.removeTurns('u', ['s3-1']);
+    expect(ask(index).text).toContain('_fn');
+  });
+
+  it('still leaves the old rule out after a reload (the index restored from its saved state)', () => {
+    const restored = RetrievalIndex.fromState(structuredClone(build().exportState()));
+    expect(ask(restored).text).toContain('_util');
+    expect(ask(restored).text).not.toContain('_fn');
+  });
+
+  it('lets only a later message of the user supersede: an assistant turn that says otherwise does not', () => {
+    const index = new RetrievalIndex();
+    index.addTurn(turn('a', 'S1', 1, 'Helper functions should end with `_fn`.', T0));
+    index.addTurn(turn('b', 'S2', 1, 'Maybe helper functions could end with `_h` instead.', T0 + DAY, 'assistant'));
+    expect(ask(index).text).toContain('_fn');
+  });
+});
