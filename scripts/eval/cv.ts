@@ -1,14 +1,18 @@
 /**
- * Leave-one-conversation-out choice of the packer's settings (issue 18: no fitting to the dev file).
+ * Leave-one-conversation-out choice of the packer's settings and the reranker's weights (issue 18: no fitting to
+ * the dev file).
  *
  *   npx tsx scripts/eval/cv.ts --locomo <file> [--budget 1024] [--grid '{"minMatch":[0.05,0.1,0.2],"maxWholeTokens":[100,160,240]}']
+ *   npx tsx scripts/eval/cv.ts --locomo <file> --grid '{"date":[0.2,0.4,0.6]}'
  *
+ * A grid key that names a reranker feature (`date`, `entities`…) sets that feature's weight; the others are pack options.
  * Every setting of the grid is replayed on every conversation once. For each conversation held out, the setting
  * with the best mean of `answerShare` and `lenient` over the other conversations is chosen, and its score on the
  * held-out one is reported beside the in-sample best. Prints one row per fold and the held-out mean.
  */
 import { CachedTokenCounter } from '../../src/context/tokens.ts';
 import type { PackOptions } from '../../src/memory/retrieval/index.ts';
+import { DEFAULT_WEIGHTS } from '../../src/memory/retrieval/rerank.ts';
 import { loadNodeQwenTokenizer } from '../prepare-tokenizer.ts';
 import { eachArg } from './args.ts';
 import { readLocomo } from './locomo-data.ts';
@@ -27,10 +31,24 @@ eachArg(process.argv.slice(2), (a, next) => {
 if (file === '') throw new Error('Give the data file: --locomo <file>');
 
 /** Every combination of the grid's values. */
-function settings(): Array<Partial<PackOptions>> {
+function settings(): Array<Record<string, number>> {
   let out: Array<Record<string, number>> = [{}];
   for (const [key, values] of Object.entries(grid)) out = out.flatMap((s) => values.map((v) => ({ ...s, [key]: v })));
-  return out as Array<Partial<PackOptions>>;
+  return out;
+}
+
+/** A setting as pipeline overrides: feature weights to the reranker, the rest to the packer. */
+function overrides(setting: Record<string, number>): { pack: Partial<PackOptions>; rerank?: { weights: typeof DEFAULT_WEIGHTS } } {
+  const pack: Record<string, number> = {};
+  const weights: Record<string, number> = { ...DEFAULT_WEIGHTS };
+  let reweighted = false;
+  for (const [key, value] of Object.entries(setting)) {
+    if (key in DEFAULT_WEIGHTS) {
+      weights[key] = value;
+      reweighted = true;
+    } else pack[key] = value;
+  }
+  return { pack: pack as Partial<PackOptions>, ...(reweighted ? { rerank: { weights: weights as typeof DEFAULT_WEIGHTS } } : {}) };
 }
 
 const objective = (ms: readonly QuestionMeasures[]): number => {
@@ -43,15 +61,15 @@ const conversations = await readLocomo(file);
 const grids = settings();
 // measures[setting][conversation]
 const measures: QuestionMeasures[][][] = [];
-for (const pack of grids) {
+for (const setting of grids) {
   const row: QuestionMeasures[][] = [];
   for (const conv of conversations) {
     const turnText = new Map(conv.sessions.flatMap((s) => s.turns.map((t) => [t.diaId, t.text] as const)));
     const hay = conversationHaystack(conv);
-    row.push((await runFull(conv, budget, counter, { pack })).map((r) => measureQuestion(hay, turnText, r)));
+    row.push((await runFull(conv, budget, counter, overrides(setting))).map((r) => measureQuestion(hay, turnText, r)));
   }
   measures.push(row);
-  console.log(`${JSON.stringify(pack)}: ${row.map((ms) => objective(ms).toFixed(3)).join(' ')}  all ${objective(row.flat()).toFixed(3)}`);
+  console.log(`${JSON.stringify(setting)}: ${row.map((ms) => objective(ms).toFixed(3)).join(' ')}  all ${objective(row.flat()).toFixed(3)}`);
 }
 const held: QuestionMeasures[] = [];
 conversations.forEach((conv, k) => {
