@@ -56,8 +56,14 @@ async function runLayered(counter: TokenCounter): Promise<StrategyResult> {
   const client = new EngineClient();
   await client.load({ backend: 'wasm', source: { ggufUrl: modelUrl }, contextWindow: budget, kvChunkReuse: chunkReuse });
   const memory = new LayeredMemory({ store: new InMemoryChunkStore(), counter, window: budget });
-  const script = [...PREFILL_CONVERSATION.slice(0, Math.max(0, turnsWanted - RECALL_QUESTIONS.length)), ...RECALL_QUESTIONS];
-  const result: StrategyResult = { strategy: 'layered', turns: [] };
+  const conversationTurns = Math.max(0, turnsWanted - RECALL_QUESTIONS.length);
+  const script = [...PREFILL_CONVERSATION.slice(0, conversationTurns), ...RECALL_QUESTIONS];
+  const result: StrategyResult = {
+    strategy: 'layered',
+    reserveTokens: memory.budgets.reserve,
+    script: `conversation 1–${Math.min(conversationTurns, PREFILL_CONVERSATION.length)}, then ${RECALL_QUESTIONS.length} recall questions`,
+    turns: [],
+  };
   let previousPrompt = '';
   let time = Date.UTC(2026, 10, 30, 9, 0);
   for (let turn = 0; turn < script.length; turn++) {
@@ -92,7 +98,8 @@ async function runStrategy(strategy: Strategy, counter: TokenCounter): Promise<S
   const config = { ...DEFAULT_CONTEXT_CONFIG, budgetTokens: budget, cacheAware: !strategy.startsWith('reselect') };
   const assembler = new ContextAssembler(counter, config);
   const history: ChatMessage[] = [];
-  const result: StrategyResult = { strategy, turns: [] };
+  const wraps = turnsWanted > PREFILL_CONVERSATION.length ? ` (from 1 again after ${PREFILL_CONVERSATION.length})` : '';
+  const result: StrategyResult = { strategy, reserveTokens: config.reserveTokens, script: `conversation 1–${turnsWanted}${wraps}`, turns: [] };
   for (let turn = 0; turn < turnsWanted; turn++) {
     const input = PREFILL_CONVERSATION[turn % PREFILL_CONVERSATION.length]!;
     let messages: ChatMessage[];

@@ -20,6 +20,10 @@ export interface TurnSample {
 
 export interface StrategyResult {
   strategy: Strategy;
+  /** Tokens kept free for the answer (the layered pipeline's section budgets differ from the context engine's default). */
+  reserveTokens: number;
+  /** What it was asked, in words: the layered row ends with questions that need retrieval. */
+  script: string;
   turns: TurnSample[];
   /** Set when the strategy could not go on (full history past the window). */
   stoppedAt?: { turn: number; reason: string };

@@ -52,7 +52,7 @@ const result = (await runBrowserBench('/bench/prefill.html', {
 })) as PrefillBenchResult;
 
 const summary: Record<string, { meanPrefill: number; p95Prefill: number; meanNew: number; meanTtftMs: number; turns: number; compactions: number }> = {};
-console.log('\nstrategy            turns  compactions  prefill mean  prefill p95  new mean  prefill/new  ttft mean (ms)');
+console.log('\nstrategy            reserve  turns  compactions  prefill mean  prefill p95  new mean  prefill/new  ttft mean (ms)  script');
 for (const r of result.results) {
   const prefill = r.turns.map((t) => t.prefill);
   const s = {
@@ -65,7 +65,7 @@ for (const r of result.results) {
   };
   summary[r.strategy] = s;
   console.log(
-    `${r.strategy.padEnd(19)} ${String(s.turns).padStart(5)}  ${String(s.compactions).padStart(11)}  ${String(s.meanPrefill).padStart(12)}  ${String(s.p95Prefill).padStart(11)}  ${String(s.meanNew).padStart(8)}  ${String(r2(s.meanPrefill / s.meanNew)).padStart(11)}  ${String(s.meanTtftMs).padStart(14)}` +
+    `${r.strategy.padEnd(19)} ${String(r.reserveTokens).padStart(7)}  ${String(s.turns).padStart(5)}  ${String(s.compactions).padStart(11)}  ${String(s.meanPrefill).padStart(12)}  ${String(s.p95Prefill).padStart(11)}  ${String(s.meanNew).padStart(8)}  ${String(r2(s.meanPrefill / s.meanNew)).padStart(11)}  ${String(s.meanTtftMs).padStart(14)}  ${r.script}` +
       (r.stoppedAt ? `   (stopped at turn ${r.stoppedAt.turn}: ${r.stoppedAt.reason})` : ''),
   );
 }
@@ -84,6 +84,7 @@ const layered = summary['layered'];
 if (layered) {
   Object.assign(json, { layeredMeanPrefill: layered.meanPrefill, layeredMeanNewTokens: layered.meanNew, layeredPrefillToNew: r2(layered.meanPrefill / layered.meanNew) });
   Object.assign(json, { layeredP95Prefill: layered.p95Prefill, layeredCompactions: layered.compactions });
+  if (ca) json['ttftRatioLayeredToCacheAware'] = r2(layered.meanTtftMs / ca.meanTtftMs);
 }
 if (summary['full']) Object.assign(json, { fullMeanPrefill: summary['full'].meanPrefill, fullTurnsBeforeOverflow: summary['full'].turns });
 if (ca && re) json['prefillRatioReselectToCacheAware'] = r2(re.meanPrefill / ca.meanPrefill);
