@@ -2,7 +2,7 @@
  * Names and identifiers in a text — the "entities" that decide when an older session's history opens (warm
  * start) and that the reranker counts in common with a query. Working memory's typed entities (IPs, order
  * numbers, dates, versions…) come from its extractor; these rules add what it leaves out: proper names
- * (Caroline, Nginx, LGBTQ), identifiers with digits (k8s, A1234), CamelCase, and Latin words inside Chinese
+ * (Ravi, Nginx, WASM), identifiers with digits (k8s, A1234), CamelCase, and Latin words inside Chinese
  * text (排查 Nginx 的 502). Keys are lower-case with a kind prefix. Pure, no DOM.
  */
 import { hasCjk, isCjkCodePoint } from '../../shared/cjk.ts';

@@ -1,5 +1,5 @@
 /**
- * Questions about a person's traits and likely choices ("Would Caroline likely enjoy …?", "What might John's
+ * Questions about a person's traits and likely choices ("Would Priya likely enjoy …?", "What might Tomás's
  * degree be in?", "她会不会喜欢…？") are answered by what that person said about themselves — "I love …",
  * "I'm allergic to …", "my dream is …", 我喜欢 / 我一直想 / 我的梦想 — in words that rarely match the question's.
  * Two cheap, general signals, no model: whether a query is such a hypothetical (conjecture words), and whether

@@ -63,7 +63,7 @@ const insideSentence = (clause: string, at: number, first: boolean): boolean => 
   return /^\s*$/.test(before) ? !first : /[\p{L}\p{N},)]\s*$/u.test(before);
 };
 
-/** A name that is spoken to ("Hey Mel!", "Thanks, Caroline.", "I agree, Anna."), not a value. */
+/** A name that is spoken to ("Hey Ravi!", "Thanks, Noor.", "I agree, Anna."), not a value. */
 const GREETING_BEFORE = /\b(?:hey|hi|hello|thanks|thank you|dear|bye|wow|aw|oh|sorry|congrats|congratulations|morning|evening|night|yo)\s+$/i;
 const addressed = (clause: string, at: number, token: string): boolean =>
   GREETING_BEFORE.test(clause.slice(Math.max(0, at - 20), at)) || (/^\s*$/.test(clause.slice(0, at)) && /^\s*(?:[!.?…]|$)/.test(clause.slice(at + token.length)));
