@@ -76,7 +76,7 @@ export function cutToFit(
     let end = graphemeBoundary(content, decodedPrefixLength(ids, k, content, counter));
     const sentence = sentenceEnd(content, Math.floor(end * (1 - config.sentenceSearchRatio)), end, config);
     if (sentence > 0) end = sentence;
-    const kept = content.slice(0, end).replace(/\s+$/, '');
+    const kept = content.slice(0, end).trimEnd(); // (not /\s+$/: quadratic on a long blank run)
     const candidate: ChatMessage = { role: message.role, content: kept + config.truncationMarker };
     const keptTokens = size(candidate);
     if (keptTokens <= maxTokens && kept.length > 0) return { message: candidate, originalTokens, keptTokens };

@@ -59,14 +59,14 @@ function subjectTerms(text: string): string[] {
 
 /** Whether the token at `at` of a clause stands inside its sentence (not the sentence's first word). */
 const insideSentence = (clause: string, at: number, first: boolean): boolean => {
-  const before = clause.slice(0, at);
-  return /^\s*$/.test(before) ? !first : /[\p{L}\p{N},)]\s*$/u.test(before);
+  const before = clause.slice(0, at).trimEnd();
+  return before === '' ? !first : /[\p{L}\p{N},)]$/u.test(before);
 };
 
 /** A name that is spoken to ("Hey Ravi!", "Thanks, Noor.", "I agree, Anna."), not a value. */
 const GREETING_BEFORE = /\b(?:hey|hi|hello|thanks|thank you|dear|bye|wow|aw|oh|sorry|congrats|congratulations|morning|evening|night|yo)\s+$/i;
 const addressed = (clause: string, at: number, token: string): boolean =>
-  GREETING_BEFORE.test(clause.slice(Math.max(0, at - 20), at)) || (/^\s*$/.test(clause.slice(0, at)) && /^\s*(?:[!.?…]|$)/.test(clause.slice(at + token.length)));
+  GREETING_BEFORE.test(clause.slice(Math.max(0, at - 20), at)) || (clause.slice(0, at).trim() === '' && /^\s*(?:[!.?…]|$)/.test(clause.slice(at + token.length)));
 
 /** A number that labels an item ("Step 2:", "Option 3)", 第3个) counts items, it gives no value. */
 const LABEL_NUMBER = /(?<=\p{L}\s?)\d{1,3}(?=\s*[)）:：](?!\d))|(?<=第\s*)\d{1,3}/gu;
