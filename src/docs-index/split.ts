@@ -45,6 +45,13 @@ function reopening(info: string, budget: number, counter: TokenCount): string {
   return '```' + (info.trim().split(/\s/)[0] ?? '').slice(0, INFO_MAX_CHARS) + '\n';
 }
 
+/** `text` less its trailing newlines (a loop: /\n+$/ is quadratic on a long run of newlines that does not end the text). */
+function withoutTrailingNewlines(text: string): string {
+  let end = text.length;
+  while (end > 0 && text[end - 1] === '\n') end -= 1;
+  return text.slice(0, end);
+}
+
 /** A block as units that each fit in `budget` tokens. */
 function units(block: PageBlock, budget: number, counter: TokenCount): Unit[] {
   const tokens = counter.count(block.text);
@@ -54,7 +61,7 @@ function units(block: PageBlock, budget: number, counter: TokenCount): Unit[] {
     const open = reopening(fence[1]!, budget, counter);
     const wrapTokens = counter.count(open) + counter.count('\n```') + 1;
     return parts(fence[2]!, Math.max(1, budget - wrapTokens), counter)
-      .map((p) => open + p.replace(/\n+$/, '') + '\n```')
+      .map((p) => open + withoutTrailingNewlines(p) + '\n```')
       .map((text) => ({ text, tokens: counter.count(text) }));
   }
   return parts(block.text, budget, counter)
