@@ -260,7 +260,8 @@ export function pack(items: readonly PackCandidate[], budget: number, env: PackE
       if (order.length >= options.maxLines || used + 2 > budget) break;
       if (entries.has(item.candidate.id) || item.pieces.length <= 1 || decisions.get(item.candidate.id) === 'superseded') continue;
       const best = closeOverCode(item.pieces, [bestOf(item)], codeSpans(item.text));
-      if (best.some((i) => goneOf(item)?.has(i) === true)) continue;
+      const gone = goneOf(item);
+      if (gone !== undefined && best.some((i) => gone.has(i))) continue;
       if (best.length < item.pieces.length) tryCommit(item, best, 'sentences');
     }
   }

@@ -41,7 +41,7 @@ const statementAt = (pieces: readonly Piece[], i: number): Statement | null => s
 /** Whether `b` was written after `a` (in one session by order, across sessions by time). */
 const isLater = (b: TurnEntry, a: TurnEntry): boolean => (b.sessionId === a.sessionId ? b.seq > a.seq : b.time > a.time);
 
-/** The later user statement that restates one (its values: those it gives that the earlier one lacks). */
+/** The later user statement that restates one, and the turn it was said in. */
 interface LaterVersion {
   readonly turn: TurnEntry;
   readonly statement: Statement;
