@@ -72,20 +72,24 @@ function conversation(turns: number, seed: number): ImportTurnInput[] {
   }));
 }
 
+/** The app's saved index: the conversations' record and the docs'. */
+const SNAPSHOT_IDS = ['index', 'index-docs'] as const;
+
 /** Deletes what a mode starts without: the saved index, and for `rebuilt` the kept derivations too. */
 async function prepare(name: string, mode: ColdMode): Promise<void> {
   if (mode === 'restored') return;
   const db = await openDB(name);
-  await db.delete('meta', 'layered:snapshot:index');
+  for (const id of SNAPSHOT_IDS) await db.delete('meta', `layered:snapshot:${id}`);
   if (mode === 'rebuilt') await db.delete('meta', IDBKeyRange.bound('layered:derived:', 'layered:derived:\uffff'));
   db.close();
 }
 
 async function snapshotBytes(name: string): Promise<number | null> {
   const db = await openDB(name);
-  const record: unknown = await db.get('meta', 'layered:snapshot:index');
+  const records: unknown[] = await Promise.all(SNAPSHOT_IDS.map((id) => db.get('meta', `layered:snapshot:${id}`)));
   db.close();
-  if (record === undefined) return null;
+  const record = records.filter((r) => r !== undefined);
+  if (record.length === 0) return null;
   // The packed body (a Blob) by its size; typed arrays by their bytes, strings by UTF-16 code units × 2.
   let bytes = 0;
   const walk = (v: unknown): void => {

@@ -39,6 +39,7 @@ export {
   Shard,
   UserMemory,
   dateTerm,
+  type RestoredDocs,
   type RetrievalIndexOptions,
   type RetrievalIndexState,
   type StoredVector,

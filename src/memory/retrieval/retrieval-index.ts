@@ -222,6 +222,12 @@ export class UserMemory {
   }
 }
 
+/** Docs restored from a state, not yet in an index (`RetrievalIndex.docsFromState`). */
+export interface RestoredDocs {
+  readonly shard: Shard;
+  readonly entries: ReadonlyArray<{ doc: DocEntry; tags: readonly IntentTag[]; slot: number }>;
+}
+
 export class RetrievalIndex {
   readonly docs: Shard;
   readonly docEntries = new Map<string, DocEntry>();
@@ -257,18 +263,35 @@ export class RetrievalIndex {
   static fromState(state: RetrievalIndexState, options: RetrievalIndexOptions = {}): RetrievalIndex {
     const index = new RetrievalIndex(options);
     for (const [userId, memoryState] of state.users) index._users.set(userId, UserMemory.fromState(memoryState, index._createEmbedder()));
-    if (state.docs !== null) {
-      const docs = Shard.fromState(state.docs.shard, index._createEmbedder());
-      (index as { docs: Shard }).docs = docs;
-      for (const { doc, tags } of docsFromColumns(state.docs.entries, (id) => docs.chunks.get(id)?.text)) {
-        const slot = docs.turns.slotOf(doc.id);
-        if (slot === undefined) throw new RangeError(`damaged docs state: ${doc.id} is not indexed`);
-        index.docEntries.set(doc.id, doc);
-        index._docAt[slot] = doc;
-        index._docTagsAt[slot] = tags;
-      }
-    }
+    if (state.docs !== null) index.adoptDocs(RetrievalIndex.docsFromState(state.docs, options));
     return index;
+  }
+
+  /**
+   * The docs a state describes, restored apart from any index (a saved index whose docs are kept apart from the
+   * conversations: they can be restored while the conversations are still being read) for `adoptDocs`. Throws a
+   * RangeError for a state that does not hold together.
+   */
+  static docsFromState(state: NonNullable<RetrievalIndexState['docs']>, options: RetrievalIndexOptions = {}): RestoredDocs {
+    const shard = Shard.fromState(state.shard, (options.createEmbedder ?? (() => new HashedNgramEmbedder()))());
+    const entries: Array<RestoredDocs['entries'][number]> = [];
+    for (const { doc, tags } of docsFromColumns(state.entries, (id) => shard.chunks.get(id)?.text)) {
+      const slot = shard.turns.slotOf(doc.id);
+      if (slot === undefined) throw new RangeError(`damaged docs state: ${doc.id} is not indexed`);
+      entries.push({ doc, tags, slot });
+    }
+    return { shard, entries };
+  }
+
+  /** Puts restored docs (`docsFromState`, under the same embedder options) in place of this index's empty docs shard. */
+  adoptDocs(restored: RestoredDocs): void {
+    if (this.docEntries.size > 0 || this.docs.chunks.size > 0) throw new Error('docs are adopted into an empty docs shard only');
+    (this as { docs: Shard }).docs = restored.shard;
+    for (const { doc, tags, slot } of restored.entries) {
+      this.docEntries.set(doc.id, doc);
+      this._docAt[slot] = doc;
+      this._docTagsAt[slot] = tags;
+    }
   }
 
   user(userId: string): UserMemory {

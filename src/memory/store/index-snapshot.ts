@@ -1,8 +1,10 @@
 /**
  * A retrieval index saved in the store (issue 17), so that a page load restores it instead of building it from
- * every stored message and doc chunk again: the app's (`index`, ui/controllers/snapshot-keeper.ts) and the docs
- * widget's (`docs`, widget/runtime/docs-memory.ts). One record each (`layered:snapshot:<id>` in the store's meta),
- * written whole in one transaction: a page killed in the middle of a write leaves the previous record, never half.
+ * every stored message and doc chunk again: the app's conversations (`index`) and its docs (`index-docs`,
+ * ui/controllers/snapshot-keeper.ts), and the docs widget's (`docs`, widget/runtime/docs-memory.ts). One record each
+ * (`layered:snapshot:<id>` in the store's meta), each written whole in one transaction: a page killed in the middle
+ * of a write leaves the previous record, never half. The app keeps its docs in a record of their own so that a save
+ * after a message rewrites the conversations only, and a load reads the two side by side.
  *
  * A record says what it covers, and a load uses no more of it than still holds:
  * - `key`: the settings and rule versions the index was built under (another key: not used at all);
@@ -26,7 +28,7 @@ export const SNAPSHOT_FORMAT = 4;
 /** The stamp of a conversation whose turns changed here since it was last checked against its records. */
 export const CHANGED_HERE = 'changed-here';
 
-export type SnapshotId = 'index' | 'docs';
+export type SnapshotId = 'index' | 'index-docs' | 'docs';
 
 export interface SnapshotRecord {
   format: number;
@@ -116,7 +118,14 @@ export async function readSnapshot(store: MemoryStore, id: SnapshotId, key: stri
  * cannot be packed rejects, and nothing is written.
  */
 export async function writeSnapshot(store: MemoryStore, id: SnapshotId, record: SnapshotRecord): Promise<void> {
-  const { state, extra, ...meta } = record;
-  const stored: StoredSnapshot = { ...meta, body: packState({ state, extra: extra ?? null }) };
-  return store.putLayeredSide([{ kind: 'snapshot', id, data: stored }]);
+  return writeSnapshots(store, [[id, record]]);
+}
+
+/** Writes several records in one transaction (all or none). */
+export async function writeSnapshots(store: MemoryStore, records: ReadonlyArray<readonly [SnapshotId, SnapshotRecord]>): Promise<void> {
+  const entries = records.map(([id, { state, extra, ...meta }]) => {
+    const stored: StoredSnapshot = { ...meta, body: packState({ state, extra: extra ?? null }) };
+    return { kind: 'snapshot' as const, id, data: stored };
+  });
+  return store.putLayeredSide(entries);
 }

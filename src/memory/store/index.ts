@@ -28,5 +28,8 @@ export {
   sessionMarks,
   snapshotKey,
   writeSnapshot,
+  writeSnapshots,
   type SessionMark,
+  type SnapshotId,
+  type SnapshotRecord,
 } from './index-snapshot.ts';

@@ -31,6 +31,8 @@ const loadPipeline = () =>
 /** How the last memory started: restored from the saved index or built, what it read again, and its steps' ms. */
 export interface MemoryStart {
   restored: boolean;
+  /** The docs came from their saved record (false: indexed again from the stored docs). */
+  docsRestored: boolean;
   /** Conversations read again whole, and those of which only the turns appended since were read. */
   readAgain: readonly string[];
   appended: readonly string[];
@@ -116,7 +118,7 @@ export class MemoryPlanner implements PromptPlanner {
   get indexStats(): { saves: number } & MemoryStart {
     return { saves: this._keeper?.saves ?? 0, ...this._lastStart };
   }
-  private _lastStart: MemoryStart = { restored: false, readAgain: [], appended: [], steps: {} };
+  private _lastStart: MemoryStart = { restored: false, docsRestored: false, readAgain: [], appended: [], steps: {} };
 
   /** Builds (or restores) the memory now, before the first message needs it. */
   async warm(): Promise<void> {
@@ -295,10 +297,10 @@ export class MemoryPlanner implements PromptPlanner {
       // Imported docs (the store's docs namespace) are searched with the conversation, under their own label.
       for (const doc of await chunkStore.listDocs()) memory.index.addDoc(doc);
     }
-    this._lastStart = { restored: restored !== null, readAgain: restored?.readAgain ?? [], appended: restored?.appended ?? [], steps: { stamps: stampsMs, ...(restored?.steps ?? { build: Math.round(performance.now() - built) }) } };
+    this._lastStart = { restored: restored !== null, docsRestored: restored?.docsKept ?? false, readAgain: restored?.readAgain ?? [], appended: restored?.appended ?? [], steps: { stamps: stampsMs, ...(restored?.steps ?? { build: Math.round(performance.now() - built) }) } };
     this._keeper ??= new SnapshotKeeper(() => (this._memory === null || this._stale || this._chunkStore === null ? null : { memory: this._memory, store: this._wmStore!, chunkStore: this._chunkStore, key: this._snapshotKey }));
     this._snapshotKey = snapshotKey;
-    this._keeper.reset(restored?.covered ?? coveredAll(marks, chunkStore.streamingFrom), docs, restored === null || restored.updated);
+    this._keeper.reset(restored?.covered ?? coveredAll(marks, chunkStore.streamingFrom), docs, restored === null || restored.updated, restored?.docsKept ?? false);
     this._memory = memory;
     this._chunkStore = chunkStore;
     this._key = key;

@@ -6,8 +6,8 @@
  * equal, it is saved as changed, and the next load reads it again. So a saved index never claims more than holds.
  */
 import type { LayeredMemory } from '../../memory/layered/index.ts';
-import { RetrievalIndex, type RetrievalIndexOptions, type TurnEntry, type UserMemory } from '../../memory/retrieval/index.ts';
-import { CHANGED_HERE, coverOf, readSnapshot, sessionMarks, SNAPSHOT_FORMAT, snapshotKey, writeSnapshot, type MemoryStore, type SessionMark } from '../../memory/store/index.ts';
+import { RetrievalIndex, type RestoredDocs, type RetrievalIndexOptions, type TurnEntry, type UserMemory } from '../../memory/retrieval/index.ts';
+import { CHANGED_HERE, coverOf, readSnapshot, sessionMarks, SNAPSHOT_FORMAT, snapshotKey, writeSnapshots, type MemoryStore, type SessionMark, type SnapshotId, type SnapshotRecord } from '../../memory/store/index.ts';
 import { LOCAL_USER } from '../data/visible-turns.ts';
 import { DERIVATION_VERSION } from './derived-turns.ts';
 import type { ConversationChunkStore } from './layered-store.ts';
@@ -36,16 +36,21 @@ export interface RestoreInput {
 
 export interface Restored {
   memory: LayeredMemory;
-  /** Whether it differs from the saved index (conversations read again, docs indexed again, marks applied). */
+  /** Whether its conversations differ from the saved index (conversations read again, marks applied). */
   updated: boolean;
+  /** Whether the docs came from their saved record (false: indexed again from the stored docs, to be saved). */
+  docsKept: boolean;
   /** Conversations read again from their records, whole. */
   readAgain: string[];
   /** Conversations of which only the turns appended since were read. */
   appended: string[];
   /** What the memory now covers of each conversation (for the next save). */
   covered: Map<string, Covered>;
-  /** Milliseconds per step: reading the record, restoring the index, heat and gates, conversations read again, the rest. */
-  steps: Record<'read' | 'restore' | 'side' | 'readAgain' | 'rest', number>;
+  /**
+   * Milliseconds per step: reading the conversations' record, restoring them, the docs (restored when their record
+   * was read: what is left to wait for), heat and gates, conversations read again, the rest.
+   */
+  steps: Record<'read' | 'restore' | 'docs' | 'side' | 'readAgain' | 'rest', number>;
 }
 
 /** The memory from the saved index, brought up to the store's records; null when there is none to use. */
@@ -57,24 +62,33 @@ export async function restoreMemory(input: RestoreInput): Promise<Restored | nul
     mark = now;
     return ms;
   };
-  // The side records (heat, gates, void marks) are read while the record is: the restore needs both.
+  // The docs' record is read beside the conversations' (the browser reads one while the page restores the other),
+  // and the side records (heat, gates, void marks) while the record is: the restore needs them all.
+  // The docs are restored as soon as their record is read, while the conversations' may still be on its way.
+  const savedDocs = readSnapshot(input.store, 'index-docs', input.key).then(
+    (record) => restoredDocs(record, input.docs, input.indexOptions),
+    () => null,
+  );
   const [record] = await Promise.all([readSnapshot(input.store, 'index', input.key), input.chunkStore.readSideAhead()]);
   if (record === null) return null;
   const read = lap();
-  const docsKept = record.docs === input.docs && record.state.docs !== null;
   let index: RetrievalIndex;
   try {
-    index = RetrievalIndex.fromState(docsKept ? record.state : { ...record.state, docs: null }, input.indexOptions);
+    index = RetrievalIndex.fromState({ users: record.state.users, docs: null }, input.indexOptions);
   } catch (error) {
     console.warn('[memory] the saved index does not hold together; building it from the records', error);
     return null;
   }
   const restore = lap();
+  const docsRestored = await savedDocs;
+  if (docsRestored !== null) index.adoptDocs(docsRestored);
+  const docsKept = docsRestored !== null;
+  const docs = lap();
   const memory = input.make(index);
   await memory.restoreUser(LOCAL_USER);
   const side = lap();
   const user = index.user(LOCAL_USER);
-  let updated = !docsKept;
+  let updated = false;
   for (const sessionId of [...user.sessions.keys()]) {
     if (input.marks.has(sessionId)) continue;
     memory.forgetSession(LOCAL_USER, sessionId);
@@ -125,7 +139,18 @@ export async function restoreMemory(input: RestoreInput): Promise<Restored | nul
     if (turn !== undefined) memory.forgetTurns(LOCAL_USER, turn.sessionId, [id]);
   }
   if (!docsKept) for (const doc of await input.chunkStore.listDocs()) index.addDoc(doc);
-  return { memory, updated, readAgain, appended, covered, steps: { read, restore, side, readAgain: again, rest: lap() } };
+  return { memory, updated, docsKept, readAgain, appended, covered, steps: { read, restore, docs, side, readAgain: again, rest: lap() } };
+}
+
+/** The saved docs, restored, when they are the stored docs (`stamp`) and hold together; null: index them again. */
+function restoredDocs(record: SnapshotRecord | null, stamp: string, options: RetrievalIndexOptions): RestoredDocs | null {
+  if (record === null || record.docs !== stamp || record.state.docs === null) return null;
+  try {
+    return RetrievalIndex.docsFromState(record.state.docs, options);
+  } catch (error) {
+    console.warn('[memory] the saved docs index does not hold together; indexing the docs again', error);
+    return null;
+  }
 }
 
 /** What the memory covers of a conversation: the stamp it was read at, and the seq up to which it holds every finished turn. */
@@ -180,6 +205,8 @@ export interface SaveTarget {
 export class SnapshotKeeper {
   private _reflected = new Map<string, Covered | typeof CHANGED_HERE>();
   private _docs = '';
+  /** The docs stamp of the docs' saved record when it holds this memory's docs, or null (write it at the next save). */
+  private _docsSaved: string | null = null;
   private _changes = 0;
   private _timer: ReturnType<typeof setTimeout> | null = null;
   private _saving: Promise<void> = Promise.resolve();
@@ -192,14 +219,18 @@ export class SnapshotKeeper {
     private readonly _delayMs = SAVE_DELAY_MS,
   ) {}
 
-  /** A memory was built or restored covering `covered`; `save`: it differs from the saved index. */
-  reset(covered: ReadonlyMap<string, Covered>, docs: string, save: boolean): void {
+  /**
+   * A memory was built or restored covering `covered` and the stored docs `docs`; `save`: its conversations differ
+   * from the saved index; `docsKept`: its docs came from their saved record.
+   */
+  reset(covered: ReadonlyMap<string, Covered>, docs: string, save: boolean, docsKept: boolean): void {
     this.cancel();
     this._stopped = false;
     this._reflected = new Map(covered);
     this._docs = docs;
+    this._docsSaved = docsKept ? docs : null;
     this._changes += 1;
-    if (save) this.schedule();
+    if (save || !docsKept) this.schedule();
   }
 
   /** This page changed a conversation in the memory. */
@@ -275,7 +306,7 @@ export class SnapshotKeeper {
         if (mark !== undefined && sameTurns(user, id, records.get(id)?.turns ?? [])) this._reflected.set(id, coveredBy(mark, chunkStore.streamingFrom.get(id)));
       }
     }
-    const state = memory.index.exportState();
+    const state = memory.index.exportState({ docs: false });
     const sessions: Record<string, string> = {};
     const knownSeqs: Record<string, number> = {};
     for (const [id, covered] of this._reflected) {
@@ -285,7 +316,13 @@ export class SnapshotKeeper {
         knownSeqs[id] = covered.knownSeq;
       }
     }
-    await writeSnapshot(store, 'index', { format: SNAPSHOT_FORMAT, key, sessions, knownSeqs, docs: this._docs, state, savedAt: Date.now() });
+    const savedAt = Date.now();
+    const docs = this._docs;
+    const records: Array<[SnapshotId, SnapshotRecord]> = [['index', { format: SNAPSHOT_FORMAT, key, sessions, knownSeqs, docs, state, savedAt }]];
+    // The docs' record only when it does not hold these docs already: a message changes the conversations only.
+    if (this._docsSaved !== docs) records.push(['index-docs', { format: SNAPSHOT_FORMAT, key, sessions: {}, knownSeqs: {}, docs, state: memory.index.exportState({ users: false }), savedAt }]);
+    await writeSnapshots(store, records);
+    if (this._target()?.memory === memory) this._docsSaved = docs;
     this.saves += 1;
   }
 }

@@ -16,6 +16,8 @@ import { scratch } from './scratch.ts';
 
 const { stores, fresh } = scratch();
 const SNAPSHOT_KEY = 'layered:snapshot:index';
+/** The docs' saved index, a record of its own. */
+const DOCS_SNAPSHOT_KEY = 'layered:snapshot:index-docs';
 const T = Date.UTC(2025, 4, 12, 9);
 
 const plannerOver = (store: MemoryStore, settings: AppSettings = DEFAULT_SETTINGS) => new MemoryPlanner(() => ({ store: Promise.resolve(store), settings }));
@@ -229,6 +231,55 @@ describe('the saved retrieval index', () => {
     const { planner: next } = await reload(name);
     expect(await prompts(next, sessions)).toEqual(expected);
     expect(next.indexStats.restored).toBe(true);
+  });
+
+  it("the docs are saved apart: a message's save rewrites the conversations only, and damaged docs are indexed again, the conversations still restored", async () => {
+    const { name, store } = await fresh('snapshot-docs');
+    const sessions = await seed(store);
+    await store.putDoc({ docId: 'guide/gateway.md', source: 'guide/gateway.md', texts: ['The gateway sends billing-api 3 traffic through the canary pool on port 8003.', '玻璃桥每周一闭馆检修，day 2 照常开放。'] });
+    await savedIndex(store);
+    const expected = await rebuiltPrompts(name, sessions);
+    expect(expected[0]).toContain('canary pool');
+    const savedAt = async (key: string): Promise<number> => {
+      const db = await rawDB(name);
+      const record = (await db.get('meta', key)) as { data: { savedAt: number } } | undefined;
+      db.close();
+      return record?.data.savedAt ?? -1;
+    };
+    const docsSavedAt = await savedAt(DOCS_SNAPSHOT_KEY);
+    expect(docsSavedAt).toBeGreaterThan(0);
+
+    // A page load restores both; a message there, then its save: the conversations' record only is written again.
+    const { store: second, planner } = await reload(name);
+    expect(await prompts(planner, sessions)).toEqual(expected);
+    expect(planner.indexStats).toMatchObject({ restored: true, docsRestored: true });
+    const conversationsSavedAt = await savedAt(SNAPSHOT_KEY);
+    await new Promise((resolve) => setTimeout(resolve, 5));
+    const asked = await second.appendTurn({ sessionId: sessions[0]!, role: 'user', content: 'billing-api 3 now also answers on port 9103.' });
+    await planner.plan({ sessionId: sessions[0]!, turn: { id: asked.id, text: asked.content, time: asked.createdAt }, again: false });
+    await planner.saveIndexNow();
+    await layeredWritesDone(second);
+    expect(await savedAt(SNAPSHOT_KEY)).toBeGreaterThan(conversationsSavedAt);
+    expect(await savedAt(DOCS_SNAPSHOT_KEY)).toBe(docsSavedAt);
+    await second.close();
+    const afterMessage = await rebuiltPrompts(name, sessions);
+
+    // The docs' record damaged (references out of range, in a body that still unpacks).
+    const db = await rawDB(name);
+    const record = (await db.get('meta', DOCS_SNAPSHOT_KEY)) as { data: { body: Blob } };
+    const body = unpackState(await record.data.body.arrayBuffer()) as { state: { docs: { shard: { turns: { postingSlots: Int32Array } } } } };
+    body.state.docs.shard.turns.postingSlots.fill(123_456);
+    record.data.body = packState(body);
+    await db.put('meta', record);
+    db.close();
+    const { planner: third } = await reload(name);
+    expect(await prompts(third, sessions)).toEqual(afterMessage);
+    expect(third.indexStats).toMatchObject({ restored: true, docsRestored: false });
+    // Saved again, the docs come from their record at the next load.
+    await third.saveIndexNow();
+    const { planner: fourth } = await reload(name);
+    expect(await prompts(fourth, sessions)).toEqual(afterMessage);
+    expect(fourth.indexStats).toMatchObject({ restored: true, docsRestored: true });
   });
 
   it('a save whose body was cut short is noticed: the memory is built from the records, with the same prompts', async () => {
