@@ -61,7 +61,7 @@ describe('the widget runtime on a docs host without COOP/COEP', () => {
     await widgetReady(page);
     expect(await page.evaluate(() => crossOriginIsolated)).toBe(false);
     // The site's service worker takes the page before the widget opens (it precached the widget's entry and its
-    // static imports at install), so one page view is enough to keep everything the widget fetches.
+    // static imports at install), so one page view is enough to hold on to all that the widget fetches.
     await waitForServiceWorker(page);
 
     await launcher(page).click();

@@ -1,12 +1,12 @@
 /**
- * Void topics are never retrieved again (seed 001 §4.3). A topic with a name ("forget the Kafka idea", "Redis
- * 方案不要了") voids every earlier turn of the user that mentions that name; an anaphoric one ("这个问题作废",
+ * Void topics are never retrieved again (seed 001 §4.3). A topic with a name ("forget the Pulsar idea", "Redis
+ * 方案不要了") voids every earlier turn of the user that mentions that name; an anaphoric one ("这个问题不算了",
  * "scrap that") voids the thread it ends: the session's turns since the previous void declaration. The message
  * that declares it goes too.
  */
 import { terms, type TurnEntry } from '../retrieval/index.ts';
 
-/** Words that name the kind of thing voided, not the thing (`Kafka idea` → Kafka). */
+/** Words that name the kind of thing voided, not the thing (`Pulsar idea` → Pulsar). */
 const GENERIC_EN = new Set(
   'the a an this that these those it its my our your idea ideas plan plans approach issue issues problem question thing topic solution option proposal design whole all everything stuff one'.split(' '),
 );

@@ -44,7 +44,7 @@ export function compileIdMatchers(vocab: EntityVocabulary): IdMatchers {
   };
 }
 
-/** A number after a label (订单 ORD-1, ticket #45821, Order ID 是 2603AB): the label and filler words are dropped. */
+/** A number after a label (订单 ORD-1, ticket #45821, Order ID 是 77KQ21): the label and filler words are dropped. */
 export function scanLabelledOrders(scan: EntityScan, m: IdMatchers): void {
   for (const label of scan.text.matchAll(m.orderLabel)) {
     ORDER_FILLER.lastIndex = label.index + label[0].length;

@@ -74,7 +74,7 @@ export function scanHostPorts(scan: EntityScan, vocab: EntityVocabulary): void {
   }
 }
 
-/** A dotted quad is an address unless the words just before or after it say version (version 3.2.1.0). */
+/** A dotted quad is an address unless the words just before or after it say version (version 7.1.0.4). */
 export function scanIpv4(scan: EntityScan, vocab: EntityVocabulary): void {
   const words = vocab.versionWords.map((w) => escapeRegExp(w)).join('|');
   const before = new RegExp(`(?:^|[^A-Za-z])(?:${words})\\s*(?:号|number|no\\.?)?\\s*(?:是|为|:|=|is)?\\s*$`, 'i');

@@ -77,7 +77,7 @@ export function findSpecialFacts(
       set('timezone', z[0], z.index);
   }
 
-  // Answer language: a language next to a verb of answering (用中文回答, reply in English, answers in English).
+  // Answer language: a language next to a verb of answering (用中文回答, 用英文答复, reply in French).
   const verbs = lex.words('answerVerbs', text);
   for (const l of lex.words('languages', text)) {
     const name = languageName(lex, l.surface);
@@ -92,14 +92,14 @@ export function findSpecialFacts(
     if (zh || en) set('answer language', name, l.start);
   }
   for (const l of lex.words('languages', text)) {
-    // "use English from now on" / "switch to English": a language alone is the answers' language in a chat.
+    // "just use English" / "switch to English": a language alone is the answers' language in a chat.
     const name = languageName(lex, l.surface);
     if (name === undefined || verbs.some((v) => near(v, l, 10))) continue;
     if (/\b(?:use|speak|switch to|stick to|stay in)\s*$/i.test(text.slice(Math.max(0, l.start - 12), l.start)))
       set('answer language', name, l.start);
   }
 
-  // Answer length: a length word said of the answers (keep them short, 回答简短一点).
+  // Answer length: a length word said of the answers (keep replies brief, 回答简短一点).
   if (lex.has('answerLengthContext', text)) {
     for (const w of lex.words('answerLengths', text)) {
       const value =

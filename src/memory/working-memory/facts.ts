@@ -16,7 +16,7 @@ const MAX_GAP = 32;
 const SPECIAL_SUBJECTS: ReadonlySet<string> = new Set(['timezone', 'region', 'budget', 'deadline', 'name', 'location']);
 const LIST_JOINER =
   /^\s*(?:(?:for|as)\s+(?:the\s+)?[\w-]+(?:\s+[\w-]+)?\s*)?(?:,|，|、|and|和|以及|与|及|跟|plus|&|\+|还有|也)\s*(?:用|use)?\s*$/i;
-/** After a runtime name: its version said as such (Python 版本是 3.11.7, Node version 20, 从 3.9 升级到 3.12). */
+/** After a runtime name: its version said as such (Node 版本是 22.3.0, Go version 1.22, 从 3.9 升级到 3.12). */
 const VERSION_WORD =
   /^\s*(?:的)?\s*(?:(?:版本号?|version)\s*(?:是|为|:|=|is|用的是|用)?|用的是|用|是|:|=|(?:(?:从|from)\s*v?[\d.]+\s*)?(?:升级到|升到|升级成|换成|改成|降级到|降到|upgraded to|upgrade to|to))\s*(v?\d+(?:\.\d+)*)(?![\w.])/i;
 const ROLE = /^\s*(?:as\b|做|当|作为|来做|来当|for\b|用作|用于)\s*(?:(?:the|an|a|our|my)\b|我们的|我们)?\s*/i;
@@ -147,7 +147,7 @@ function setFacts(
   const connectors = lexicon.words('connectors', text).filter((c) => triggers.some((t) => t.end <= c.start));
   const leads = [...triggers, ...connectors].sort((a, b) => a.start - b.start);
   // A decision word reaches a value over a short gap with no "from"/"instead of"/negation in it; past another
-  // product only through a list (Terraform for infra and GitHub Actions), not a new clause (换成 X 之后 Y).
+  // product only through a list (Pulumi for provisioning and Buildkite), not a new clause (换成 X 之后 Y).
   const reaches = (lead: Mark, p: ProductMark): boolean => {
     const gap = text.slice(lead.end, p.start);
     if (
@@ -183,7 +183,7 @@ function setFacts(
     if (r !== null) emit(r.subject, r.version, p.start);
     else emit(subjectFor(p), p.value, p.start);
   };
-  // A runtime's version named as such is a setup statement: Python 版本是 3.11.7, Node version 20.
+  // A runtime's version named as such is a setup statement: Node 版本是 22.3.0, Go version 1.22.
   for (const p of products) {
     const subject = lexicon.vocabulary.runtimes[p.surface.toLowerCase()];
     const v = subject === undefined ? null : VERSION_WORD.exec(text.slice(p.valueEnd));
@@ -192,7 +192,7 @@ function setFacts(
       emit(subject, v[1]!, p.start);
     }
   }
-  // A decision word leads to the values after it: 改用 Caddy, go with Terraform … and GitHub Actions.
+  // A decision word leads to the values after it: 改用 Caddy, go with Pulumi … and Buildkite.
   for (const p of products) {
     if (used.has(p.start)) continue;
     const lead = [...leads].reverse().find((t) => t.end <= p.start);
@@ -216,7 +216,7 @@ function setFacts(
     const roleNamed = role !== null && subjects.some((s) => s.start === p.valueEnd + role[0].length);
     if (post !== undefined || roleNamed) setProduct(p);
   }
-  // A slot word names the value after it: 数据库换成 PostgreSQL, 系统 macOS 14.3, framework 选了 FastAPI.
+  // A slot word names the value after it: 缓存换成 Valkey, 系统 Ubuntu 24.04, framework 定了 Django.
   for (const s of subjects) {
     let pos = s.end + (FILLER.exec(text.slice(s.end))?.[0].length ?? 0);
     const link = [...lexicon.words('copulas', text), ...triggers]
@@ -252,7 +252,7 @@ function setFacts(
     if (value !== undefined && !STOP_VALUES.test(value) && !lexicon.has('negations', value))
       emit(s.subject, value, pos);
   }
-  // A value named by its slot word after it: use an in-memory cache, 改用本地缓存.
+  // A value named by its slot word after it: use a local cache, 改用本地缓存.
   for (const s of subjects) {
     const before = text.slice(0, s.start);
     const lead = [...triggers].reverse().find((t) => t.end <= s.start && before.slice(t.end).length <= 24);

@@ -1,6 +1,6 @@
 /**
- * Deprecated topics: how a phrase is cut from the text (之前说的 Kafka 方案 → Kafka 方案) and which of its words
- * identify it later (kafka), so retrieval can leave out chunks about it.
+ * Deprecated topics: how a phrase is cut from the text (上回聊的 Consul 方案 → Consul 方案) and which of its words
+ * identify it later (consul), so retrieval can leave out chunks about it.
  */
 import { alternation } from './text.ts';
 import type { TriggerVocabulary } from './vocab-triggers.ts';

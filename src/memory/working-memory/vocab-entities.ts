@@ -17,7 +17,7 @@ export interface EntityVocabulary {
   readonly orderPrefixStoplist: readonly string[];
   /** After a dotted number these make it a quantity, not a version (3.5 GB, 1.5 倍). */
   readonly quantityUnits: readonly string[];
-  /** Words just before a dotted quad that make it a version (version 3.2.1.0). */
+  /** Words just before a dotted quad that make it a version (version 7.1.0.4). */
   readonly versionWords: readonly string[];
   /** Words that look like a bare host in `word:1234` but are labels. */
   readonly hostStoplist: readonly string[];

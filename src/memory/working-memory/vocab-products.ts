@@ -303,7 +303,7 @@ export const PRODUCT_GROUPS: readonly ProductGroup[] = [
 ];
 
 /**
- * Runtimes whose version is a slot of its own: "I'm on Python 3.12" sets `python version` = 3.12.
+ * Runtimes whose version is a slot of its own: "prod runs Python 3.13" sets `python version` = 3.13.
  * Keys are lower-case names as written; the value is the subject.
  */
 export const RUNTIME_VERSION_SUBJECTS: Readonly<Record<string, string>> = {

@@ -15,9 +15,9 @@ export interface SubjectVocabulary {
   readonly answerVerbs: readonly string[];
   /** Length preferences → the normal form of `answer length`. */
   readonly answerLengths: Readonly<Record<string, string>>;
-  /** A length word sets `answer length` only next to one of these (回答简短一点, keep them short). */
+  /** A length word sets `answer length` only next to one of these (回答简短一点, keep replies brief). */
   readonly answerLengthContext: readonly string[];
-  /** Cloud region codes (eu-west-1, cn-hangzhou, us-central1), as a regular-expression source. */
+  /** Cloud region codes (eu-central-1, cn-hangzhou, us-central1), as a regular-expression source. */
   readonly regionPattern: string;
   /** Time zones (UTC+8, Asia/Shanghai, 东八区), as a regular-expression source. */
   readonly timezonePattern: string;

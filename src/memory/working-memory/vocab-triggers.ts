@@ -7,7 +7,7 @@ export interface TriggerVocabulary {
   readonly locatives: readonly string[];
   /** Slots that a locative word fills. */
   readonly locativeSubjects: readonly string[];
-  /** After a value: 直接 rolling update 就行, Postgres it is. */
+  /** After a value: 直接 canary release 就行, Postgres it is. */
   readonly setAfter: readonly string[];
   /** Link a slot word to its value: 数据库是 MySQL, database: Postgres. */
   readonly copulas: readonly string[];
@@ -40,7 +40,7 @@ export interface TriggerVocabulary {
   readonly topicNouns: readonly string[];
   /** Words that make an object a topic only at its end (灰度那套, not 那套房子). */
   readonly topicEndings: readonly string[];
-  /** Stripped from the front of a topic: 之前说的 Kafka 方案 → Kafka 方案 (regular-expression sources). */
+  /** Stripped from the front of a topic: 上次聊的 Consul 方案 → Consul 方案 (regular-expression sources). */
   readonly topicQualifiers: readonly string[];
   /** End an object: and, but, we'll, 改用. */
   readonly objectStops: readonly string[];

@@ -24,7 +24,7 @@ describe('working memory in the pipeline', () => {
     const c = chat(memory, 'u', 's', T0);
     await c.user('The staging box is 10.0.0.7 and the order is #A123456.');
     await c.bot('Noted.');
-    await c.user('Remember this: the deadline is 2024-03-20.');
+    await c.user('Remember this: our due date is 2024-03-20.');
     c.at(T0 + 23 * HOUR);
     const before = await c.user('Any news?');
     expect(before.report.memory.working.text).toContain('10.0.0.7');
@@ -45,9 +45,9 @@ describe('SessionWorkingMemory', () => {
     wm.observe('b', wm.extract('We use MySQL for the database.', T0), T0, 't2');
     expect(wm.render('a', 'en', T0)).toContain('database = PostgreSQL');
     expect(wm.render('b', 'en', T0)).toContain('database = MySQL');
-    wm.observe('a', wm.extract('Forget the Kafka idea.', T0 + 1), T0 + 1, 't3');
-    expect(wm.deprecated('a')).toEqual(['Kafka idea']);
-    expect(wm.render('a', 'zh', T0 + 1)).toContain('已作废: Kafka idea');
+    wm.observe('a', wm.extract('Forget the Pulsar idea.', T0 + 1), T0 + 1, 't3');
+    expect(wm.deprecated('a')).toEqual(['Pulsar idea']);
+    expect(wm.render('a', 'zh', T0 + 1)).toContain('已作废: Pulsar idea');
     expect(wm.items('a', T0 + 2 * DAY)).toEqual([]);
   });
 });

@@ -88,7 +88,7 @@ describe('packing whole turns first', () => {
   });
 
   it('takes a long turn as a passage around its best sentence, verbatim', () => {
-    const filler = Array.from({ length: 14 }, (_, i) => `Step ${i + 1} of the migration checklist is routine and needs no comment from anyone on the team.`).join(' ');
+    const filler = Array.from({ length: 14 }, (_, i) => `Step ${i + 1} of the rollout plan is routine and needs no comment from anyone on the team.`).join(' ');
     const long = turn('long', 1, `${filler} The database password rotates every ninety days. ${filler}`);
     const best = splitPieces(long.text).findIndex((p) => p.text.includes('password rotates'));
     const result = pack([item(long, 1, { best })], 400, env());
@@ -155,7 +155,7 @@ describe('retrieval as a whole', () => {
       offsetMinutes: 0,
     });
 
-  it('gives a message unrelated to everything stored no records and no docs', () => {
+  it('gives a message unrelated to all that is stored no records and no docs', () => {
     const r = ask('What is a good recipe for a lemon cake with poppy seeds?');
     expect(r.text).toBe('');
     expect(r.records).toEqual([]);

@@ -15,8 +15,8 @@ describe('IPv4 and IPv6', () => {
 
   it('reads a dotted quad as a version only when the text says version / 版本', () => {
     expect(entities('固件版本 4.2.0.17 有问题')).toEqual(['version=4.2.0.17']);
-    expect(entities('upgrade to version 3.2.1.0 today')).toContain('version=3.2.1.0');
-    expect(entities('host 3.2.1.0 is down')).toEqual(['ipv4=3.2.1.0']);
+    expect(entities('upgrade to version 5.4.0.12 today')).toContain('version=5.4.0.12');
+    expect(entities('host 5.4.0.12 is down')).toEqual(['ipv4=5.4.0.12']);
   });
 
   it('compresses IPv6 per RFC 5952 and lower-cases it', () => {
@@ -37,7 +37,7 @@ describe('IPv4 and IPv6', () => {
 
 describe('host:port, URLs, e-mails', () => {
   it('keeps host:port as one hostport and nothing inside it', () => {
-    expect(entities('上游是10.0.3.15:8080，挂了')).toEqual(['hostport=10.0.3.15:8080']);
+    expect(entities('后端是172.16.8.9:9000，挂了')).toEqual(['hostport=172.16.8.9:9000']);
     expect(entities('redis on cache.internal:6379 and db:5432')).toEqual([
       'hostport=cache.internal:6379',
       'hostport=db:5432',
@@ -69,7 +69,7 @@ describe('host:port, URLs, e-mails', () => {
 
 describe('paths', () => {
   it('finds Unix, home and Windows paths', () => {
-    expect(values('配置在 /etc/nginx/nginx.conf 里', 'path')).toEqual(['/etc/nginx/nginx.conf']);
+    expect(values('配置在 /etc/haproxy/haproxy.cfg 里', 'path')).toEqual(['/etc/haproxy/haproxy.cfg']);
     expect(values('backups under ~/backups/db.', 'path')).toEqual(['~/backups/db']);
     expect(values(String.raw`日志在 C:\Users\me\logs\app.log`, 'path')).toEqual([String.raw`C:\Users\me\logs\app.log`]);
     expect(values('open D:/projects/demo/main.py now', 'path')).toEqual(['D:/projects/demo/main.py']);

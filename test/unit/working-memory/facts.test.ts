@@ -6,17 +6,17 @@ import { facts } from './helpers.ts';
 describe('decisions and preferences', () => {
   it('sets the slot of a known product, Chinese, English and mixed', () => {
     expect(facts('我们后端决定用 Caddy。')).toEqual(['web server=Caddy']);
-    expect(facts('数据库换成PostgreSQL，老的实例先留着。')).toEqual(['database=PostgreSQL']);
+    expect(facts('数据库改成MariaDB，旧库下个月再停。')).toEqual(['database=MariaDB']);
     expect(facts('We finally settled on ClickHouse and Grafana.')).toEqual([
       'database=ClickHouse',
       'monitoring=Grafana',
     ]);
-    expect(facts("Let's go with Terraform for infra and GitHub Actions for CI.")).toEqual([
-      'infrastructure as code=Terraform',
-      'CI=GitHub Actions',
+    expect(facts("We'll go with Pulumi for provisioning and Buildkite for CI.")).toEqual([
+      'infrastructure as code=Pulumi',
+      'CI=Buildkite',
     ]);
     expect(facts('前端打包工具就用 Vite 吧，webpack 太慢了。')).toEqual(['bundler=Vite']);
-    expect(facts('直接 rolling update 就行。')).toEqual(['deployment strategy=rolling update']);
+    expect(facts('直接 canary release 就行。')).toEqual(['deployment strategy=canary release']);
     expect(facts('Postgres it is.')).toEqual(['database=Postgres']);
   });
 
@@ -55,26 +55,26 @@ describe('decisions and preferences', () => {
     expect(facts('消息队列统一用 FooMQ')).toEqual(['message queue=FooMQ']);
     expect(facts('Use Redis as the message queue for now.')).toEqual(['message queue=Redis']);
     expect(facts('Our stack: PostgreSQL 16 as the database.')).toEqual(['database=PostgreSQL 16']);
-    expect(facts('编辑器我习惯用 VS Code，别再给我推荐别的配置了。')).toEqual(['editor=VS Code']);
+    expect(facts('编辑器我一直用 Neovim，别的插件就不用推荐了。')).toEqual(['editor=Neovim']);
   });
 
   it('keeps runtime versions in their own slot and OS versions in the value', () => {
-    expect(facts("I'm on Python 3.12 but the lib needs 3.10.")).toEqual(['python version=3.12']);
-    expect(facts('Python 版本是 3.11.7，Node 版本 20。')).toEqual(['python version=3.11.7', 'node version=20']);
+    expect(facts('Prod runs Python 3.13, though the SDK wants 3.11.')).toEqual(['python version=3.13']);
+    expect(facts('Node 版本是 22.3.0，Python 版本 3.10。')).toEqual(['node version=22.3.0', 'python version=3.10']);
     expect(facts('把 Python 从 3.9 升级到 3.12 了。')).toEqual(['python version=3.12']);
-    expect(facts('我用的是 Mac，系统 macOS 14.3。')).toEqual(['os=macOS 14.3']);
+    expect(facts('我这台 iMac 系统 macOS 13.6。')).toEqual(['os=macOS 13.6']);
     expect(facts('The server runs Ubuntu 22.04 LTS.')).toEqual(['os=Ubuntu 22.04 LTS']);
   });
 
   it('fills the special slots: budget, deadline, region, answer language and length, name', () => {
     expect(facts('预算控制在 8000 元以内。')).toEqual(['budget=8000 CNY']);
-    expect(facts('budget 大概 $800，想买个耳机，Sony 还是 Bose？')).toEqual(['budget=800 USD']);
+    expect(facts('budget 差不多 $1,200，想换台显示器，Dell 还是 LG？')).toEqual(['budget=1200 USD']);
     expect(facts('Budget is around $2,000, max $2,500.')).toEqual(['budget=2000 USD']);
-    expect(facts('Heads up: the deadline moved to Friday.')).toEqual(['deadline=2026-03-06']);
+    expect(facts('Quick note, our deadline slipped to Thursday.')).toEqual(['deadline=2026-03-05']);
     expect(facts('下下周二交报告，截止时间是晚上6点。')).toEqual(['deadline=2026-03-17']);
-    expect(facts('From now on, please put everything in ap-southeast-2.')).toEqual(['region=ap-southeast-2']);
+    expect(facts('Going forward, deploy all of it in ap-southeast-2.')).toEqual(['region=ap-southeast-2']);
     expect(facts('以后请用中文回答，回答简短一点。')).toEqual(['answer language=Chinese', 'answer length=short']);
-    expect(facts('I prefer answers in English, and keep them short.')).toEqual([
+    expect(facts('Please reply in English and keep replies brief.')).toEqual([
       'answer language=English',
       'answer length=short',
     ]);
@@ -89,9 +89,9 @@ describe('decisions and preferences', () => {
 
 describe('drops (unset)', () => {
   it('unsets the dropped value, with its replacement when one is named', () => {
-    expect(facts('Redis 不用了，we will just use an in-memory cache for now.')).toEqual([
-      'cache≠Redis',
-      'cache=in-memory',
+    expect(facts('Memcached 不用了，we will go with a local cache instead.')).toEqual([
+      'cache≠Memcached',
+      'cache=local',
     ]);
     expect(facts('Jenkins 不用了，换成 FooCI。')).toEqual(['CI≠Jenkins', 'CI=FooCI']);
     expect(facts("Let's drop Redis and use Memcached instead.")).toEqual(['cache≠Redis', 'cache=Memcached']);
@@ -115,8 +115,8 @@ describe('drops (unset)', () => {
 describe('nothing from questions, maybes, hypotheses, negations and stories', () => {
   it.each([
     ['数据库用 MySQL 还是 PostgreSQL 比较好？'],
-    ['Should I use pyenv or a Docker image?'],
-    ['Which is better for a small team, Jenkins or GitHub Actions?'],
+    ['Should we use Podman or a conda env?'],
+    ['Which is better for a small team, Jenkins or GitLab CI?'],
     ['用 Redis 做缓存，可以吗？'],
     ['We use Postgres, right?'],
     ['Using Kubernetes, how do I expose a service?'],
@@ -129,9 +129,9 @@ describe('nothing from questions, maybes, hypotheses, negations and stories', ()
     ["I don't want to use MongoDB."],
     ['我用 Docker 部署的时候报错了'],
     ['用 Python 写一个快速排序。'],
-    ['生产环境的 nginx 一直报502'],
-    ['改成 auto 之后重启报错了'],
-    ['你是哪家公司开发的？能联网吗？'],
+    ['预发环境的 Caddy 一直报504'],
+    ['改成 off 以后 reload 就失败了'],
+    ['你是谁训练出来的？可以访问互联网吗？'],
   ])('%s', (text) => {
     expect(facts(text)).toEqual([]);
   });

@@ -20,12 +20,12 @@ describe('scoring', () => {
     const keys = itemKeys({
       entities: [{ type: 'date', value: ' 2026-03-05 ' }],
       facts: [{ subject: 'Web Server', value: 'Apache ', op: 'set' }],
-      deprecate: ['「Kafka  方案」。'],
+      deprecate: ['「Consul  方案」。'],
     });
     expect(keys).toEqual({
       entities: ['date: 2026-03-05'],
       facts: ['web server = apache (set)'],
-      deprecate: ['kafka方案'],
+      deprecate: ['consul方案'],
     });
   });
 
@@ -85,7 +85,7 @@ describe('scripts/extract.ts', () => {
       'not json',
       '{"id": 3, "text": "x"}',
       '[1, 2]',
-      '{"id": "ok", "now": "2026-03-04T10:00:00Z", "text": "Redis 不用了", "lang": "zh"}',
+      '{"id": "ok", "now": "2026-03-04T10:00:00Z", "text": "Jenkins 不用了", "lang": "zh"}',
     ].join('\n');
     const { items, errors } = readMessages(input);
     expect(items.map((m) => [m.id, m.line])).toEqual([
@@ -115,14 +115,14 @@ describe('scripts/extract.ts', () => {
   it('runs from the command line: good lines out, bad lines reported, exit status 1', () => {
     const root = fileURLToPath(new URL('../../../', import.meta.url));
     const input =
-      '{"id":"a","now":"2026-03-04T10:00:00+08:00","text":"数据库换成PostgreSQL"}\nbroken\n{"id":"b","now":"nope","text":"x"}\n';
+      '{"id":"a","now":"2026-03-04T10:00:00+08:00","text":"数据库改成MariaDB"}\nbroken\n{"id":"b","now":"nope","text":"x"}\n';
     const result = spawnSync(process.execPath, ['--import', 'tsx', 'scripts/extract.ts', '-'], {
       cwd: root,
       input,
       encoding: 'utf8',
     });
     expect(result.stdout.trim().split('\n')).toEqual([
-      '{"id":"a","entities":[],"facts":[{"subject":"database","value":"PostgreSQL","op":"set"}],"deprecate":[]}',
+      '{"id":"a","entities":[],"facts":[{"subject":"database","value":"MariaDB","op":"set"}],"deprecate":[]}',
     ]);
     expect(result.stderr).toMatch(/-: line 2: not valid JSON/);
     expect(result.stderr).toMatch(/-: line 3: Not an ISO 8601 time/);
