@@ -190,6 +190,9 @@ export class QwenInspector extends LitElement {
     return html`<section part="section" aria-labelledby="h-retrieval">
       <h3 id="h-retrieval">${t('inspector.retrieval', { in: candidates.filter((c) => INJECTED_FATES.has(c.fate)).length, all: candidates.length })}</h3>
       <p class="muted">${t('inspector.gate')}: ${m.gate.reason}</p>
+      ${m.query.topic === null
+        ? nothing
+        : html`<p class="muted topic">${t(m.query.topic.why === 'named' ? 'inspector.topicNamed' : 'inspector.topicCarried', { topic: m.query.topic.value })}</p>`}
       ${m.query.terms.length > 0 ? html`<p class="muted">${t('inspector.query')}: ${m.query.terms.slice(0, 10).map(([term]) => term).join(' · ')}</p>` : nothing}
       ${candidates.length === 0
         ? html`<p class="muted">${t('inspector.noCandidates')}</p>`

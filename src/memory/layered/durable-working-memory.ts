@@ -10,7 +10,7 @@ import type { WorkingItemRecord } from '../store/index.ts';
 import type { Extraction } from '../working-memory/index.ts';
 import type { Lang } from './labels.ts';
 import { sessionIdOf } from './session-key.ts';
-import { SessionWorkingMemory, type SessionSnapshot, type WmItem, type WmLine, type WorkingMemoryOptions, type WorkingMemoryPort } from './working-memory.ts';
+import { SessionWorkingMemory, type Observation, type SessionSnapshot, type WmItem, type WmLine, type WorkingMemoryOptions, type WorkingMemoryPort } from './working-memory.ts';
 
 /** One stored item, as the record store keeps it. */
 export type StoredWorkingItem = WorkingItemRecord;
@@ -23,6 +23,7 @@ export interface WorkingItemStore {
 
 const ENTITY = 'entity';
 const FACT = 'fact';
+const TOPIC = 'topic';
 const VOID_TOPIC = 'dropped-topic';
 
 /** The records for a session's state: one per item, one per void topic (in order). */
@@ -30,7 +31,7 @@ export function recordsOf(sessionId: string, snapshot: SessionSnapshot): StoredW
   const items = snapshot.items.map(([id, item]) => ({
     id: `${sessionId}|${id}`,
     sessionId,
-    kind: item.kind === 'entity' ? ENTITY : FACT,
+    kind: item.kind === 'entity' ? ENTITY : item.kind === 'topic' ? TOPIC : FACT,
     key: item.kind === 'entity' ? (item.key ?? id) : item.name,
     name: item.name,
     value: item.value,
@@ -61,9 +62,9 @@ export function snapshotOf(sessionId: string, records: readonly StoredWorkingIte
   const mine = records.filter((r) => r.sessionId === sessionId && r.id.startsWith(prefix));
   const items: Array<readonly [string, WmItem]> = [];
   for (const r of mine) {
-    if (r.kind !== ENTITY && r.kind !== FACT) continue;
+    if (r.kind !== ENTITY && r.kind !== FACT && r.kind !== TOPIC) continue;
     const item: WmItem = {
-      kind: r.kind === ENTITY ? 'entity' : 'fact',
+      kind: r.kind === ENTITY ? 'entity' : r.kind === TOPIC ? 'topic' : 'fact',
       name: r.name ?? r.key,
       value: r.value,
       ...(r.kind === ENTITY ? { key: r.key } : {}),
@@ -126,7 +127,7 @@ export class DurableWorkingMemory implements WorkingMemoryPort {
     return this._inner.extract(text, now);
   }
 
-  observe(sessionId: string, extraction: Extraction, now: number, turnId: string | null): void {
+  observe(sessionId: string, extraction: Observation, now: number, turnId: string | null): void {
     this._inner.observe(sessionId, extraction, now, turnId);
   }
 

@@ -23,13 +23,14 @@ import { yieldToPage } from '../../shared/yield.ts';
 import { applyHeat, buildQuery, DEFAULT_QUERY_OPTIONS, intentTags, keyTerms, RetrievalIndex, retrieve, terms, type ChunkStore, type DocEntry, type HeatEntry, type PackOptions, type QueryOptions, type RerankOptions, type RetrievalResult, type SessionEntry, type TurnEntry, type TurnRole } from '../retrieval/index.ts';
 import { sectionBudgets, validateBudgets, type SectionBudgets } from './budgets.ts';
 import { voidedTurns } from './deprecation.ts';
+import { docNames, followsUp, namesSomeone, topicNamed } from './discussion-topic.ts';
 import { BASE_SYSTEM_PROMPT, LABELS, detectLang, systemPrompt, type Lang } from './labels.ts';
 import { deferLowValue } from './defer.ts';
 import { blockDelta, blockText, selectWorking, type BlockParts } from './memory-block.ts';
 import type { LayeredReport, MemoryReport } from './report.ts';
 import { DEFAULT_GATE_OPTIONS, gate, type GateOptions } from './session-gate.ts';
 import { SessionHistories, type SessionHistory } from './session-history.ts';
-import { SessionWorkingMemory, renderWmLine, type WorkingMemoryPort } from './working-memory.ts';
+import { SessionWorkingMemory, renderWmLine, type Observation, type WorkingMemoryPort } from './working-memory.ts';
 import type { Extraction } from '../working-memory/index.ts';
 
 export interface LayeredMemoryOptions {
@@ -230,8 +231,9 @@ export class LayeredMemory {
     const memory = this.index.user(input.userId);
     const wmKey = sk;
 
-    // 1–2. Write first; working memory; void topics.
-    const extraction = this._wm.extract(input.text, input.time);
+    // 1–2. Write first; working memory (with the thing the message names, if any); void topics.
+    const named = topicNamed(input.text, docNames(this.index));
+    const extraction: Observation = { ...this._wm.extract(input.text, input.time), ...(named === null ? {} : { topic: named }) };
     // A message the memory read from the store already (the app stores it before planning) keeps its place.
     const known = input.id === undefined ? undefined : memory.turns.get(input.id);
     const seq = known?.sessionId === input.sessionId ? known.seq : (memory.sessions.get(input.sessionId)?.length ?? 0) + 1;
@@ -269,12 +271,16 @@ export class LayeredMemory {
 
     // 4. Query and budgets.
     const wmItems = this._wm.items(wmKey, input.time);
+    // A follow-up that names nothing is about the topic named earlier.
+    const followUp = followsUp(input.text);
+    const topicItem = named === null && !namesSomeone(input.text) ? wmItems.find((i) => i.kind === 'topic') : undefined;
     const query = buildQuery(
       {
         message: input.text,
         entities: turn.entities,
         dates: turn.dates,
-        expansions: wmItems.map((i) => ({ text: i.value, at: i.lastAt, ...(i.key === undefined ? {} : { key: i.key }) })),
+        expansions: wmItems.filter((i) => i.kind !== 'topic').map((i) => ({ text: i.value, at: i.lastAt, ...(i.key === undefined ? {} : { key: i.key }) })),
+        ...(topicItem === undefined ? {} : { topic: topicItem.value, followUp }),
       },
       { ...DEFAULT_QUERY_OPTIONS, ...this._o.query },
     );
@@ -385,6 +391,12 @@ export class LayeredMemory {
         tags: query.tags,
         expandedWith: query.expandedWith,
         thin: query.thin,
+        topic:
+          named !== null
+            ? { value: named, why: 'named', sourceTurnId: turn.id }
+            : topicItem === undefined
+              ? null
+              : { value: topicItem.value, why: 'carried', sourceTurnId: topicItem.sourceTurnId },
       },
       retrieval: {
         // Built when read (the inspector, the eval): a message nobody inspects never builds the candidate list.

@@ -52,6 +52,11 @@ export interface MemoryReport {
     readonly tags: readonly IntentTag[];
     readonly expandedWith: readonly string[];
     readonly thin: boolean;
+    /**
+     * The thing under discussion, and why: `named`, this message names it (it searches with its own words);
+     * `carried`, the message names nothing, so its search adds the topic named in `sourceTurnId`. Null: none.
+     */
+    readonly topic: { readonly value: string; readonly why: 'named' | 'carried'; readonly sourceTurnId: string | null } | null;
   };
   readonly retrieval: {
     /** Every candidate, best first, with features, score and what became of it. */

@@ -1,7 +1,7 @@
 /**
  * Working memory as the layered pipeline sees it (seed 001 §3.3): per session, the entities and facts the user
  * mentioned — new ones added, a newer fact for the same subject overwriting the older (Nginx → Apache), a
- * dropped subject removed — and the topics declared void; items expire 24 h after they were last mentioned
+ * dropped subject removed —, the thing under discussion (discussion-topic.ts), and the topics declared void; items expire 24 h after they were last mentioned
  * unless the user asked to keep them. Extraction is working-memory's own rule-based extractor; this file keeps
  * the state and renders it. `WorkingMemoryPort` is what the pipeline depends on, so another implementation
  * (e.g. one persisted in IndexedDB) can take this one's place.
@@ -12,8 +12,9 @@ import type { Lang } from './labels.ts';
 import { DAY_MS } from '../../shared/time.ts';
 
 export interface WmItem {
-  readonly kind: 'entity' | 'fact';
-  /** Entity type (`ipv4`, `date`…) or fact subject (`web server`…). */
+  /** `topic`: the thing under discussion (discussion-topic.ts), one per session. */
+  readonly kind: 'entity' | 'fact' | 'topic';
+  /** Entity type (`ipv4`, `date`…), fact subject (`web server`…), or `topic`. */
   readonly name: string;
   readonly value: string;
   /** Entity key for overlap (entities only). */
@@ -25,11 +26,17 @@ export interface WmItem {
   readonly sourceTurnId: string | null;
 }
 
+/** What a user message gives working memory: its extraction, and the thing it names, when it names one. */
+export type Observation = Extraction & { readonly topic?: string };
+
+/** The id of a session's topic item. */
+export const TOPIC_ITEM = 'topic';
+
 export interface WorkingMemoryPort {
   /** What a message says, without changing any state (entities with dates resolved against `now`). */
   extract(text: string, now: number): Extraction;
-  /** Applies a user message's extraction to its session's working memory. */
-  observe(sessionId: string, extraction: Extraction, now: number, turnId: string | null): void;
+  /** Applies a user message's extraction (and the topic it names) to its session's working memory. */
+  observe(sessionId: string, extraction: Observation, now: number, turnId: string | null): void;
   /** The session's live items (expired ones left out), newest first. */
   items(sessionId: string, now: number): WmItem[];
   /** Topics declared void in the session, as written. */
@@ -98,7 +105,7 @@ export class SessionWorkingMemory implements WorkingMemoryPort {
     return this._extractor.extract(text, isoAt(now, this._offset));
   }
 
-  observe(sessionId: string, extraction: Extraction, now: number, turnId: string | null): void {
+  observe(sessionId: string, extraction: Observation, now: number, turnId: string | null): void {
     const state = this._state(sessionId);
     const expiresAt = extraction.pin === true ? null : now + this._ttl;
     const put = (item: Omit<WmItem, 'firstAt'>, id: string): void => {
@@ -116,6 +123,8 @@ export class SessionWorkingMemory implements WorkingMemoryPort {
       if (f.op === 'set') put({ kind: 'fact', name: f.subject, value: f.value, lastAt: now, expiresAt, sourceTurnId: turnId }, id);
       else if (state.items.get(id)?.value.toLowerCase() === f.value.toLowerCase() || f.value === '') state.items.delete(id);
     }
+    // A message that names a thing makes it the topic; one that names nothing leaves the topic as it was.
+    if (extraction.topic !== undefined) put({ kind: 'topic', name: TOPIC_ITEM, value: extraction.topic, lastAt: now, expiresAt, sourceTurnId: turnId }, TOPIC_ITEM);
     for (const topic of extraction.deprecate) {
       state.deprecated.push(topic);
       // Items about a void topic go with it.
@@ -149,6 +158,8 @@ export class SessionWorkingMemory implements WorkingMemoryPort {
     const stamp = (ms: number): string => new Date(ms + this._offset * 60_000).toISOString().slice(5, 16).replace('T', ' ');
     const facts = items.filter((i) => i.kind === 'fact').map((i) => `${i.name} = ${i.value} (${stamp(i.lastAt)})`);
     const entities = items.filter((i) => i.kind === 'entity').map((i) => `${i.value} (${i.name})`);
+    // The topic is not rendered: it works through the search (its records and docs come in), and a line naming it
+    // would count those records as already said (test/unit/layered/thread.test.ts).
     const lines: WmLine[] = [
       { head: words.facts, items: facts, sep: words.sep },
       { head: words.entities, items: entities, sep: words.sep },

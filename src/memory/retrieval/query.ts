@@ -23,6 +23,13 @@ export interface QueryInput {
   readonly dates: readonly string[];
   /** Working memory's live items (entities, fact values), newest last or in any order. */
   readonly expansions?: readonly Expansion[];
+  /**
+   * The thing under discussion, for a message that names nothing itself (a follow-up: "门票多少钱？"): its
+   * name is searched for as much as the message's own words (`topicWeight`), since the message is about it.
+   */
+  readonly topic?: string;
+  /** Whether the message is a bare follow-up about the topic (it points back, or says too little by itself). */
+  readonly followUp?: boolean;
 }
 
 export interface QueryOptions {
@@ -35,12 +42,18 @@ export interface QueryOptions {
   readonly thinMessageTerms: number;
   /** Expansions lose half their weight per this many ms older than the newest one. */
   readonly expansionHalfLifeMs: number;
+  /** Weight of the topic's terms in a follow-up (`QueryInput.topic`); 0 leaves the topic out. */
+  readonly topicWeight: number;
+  /** Weight of the topic's terms in a message that names nothing but is not a bare follow-up. */
+  readonly topicLooseWeight: number;
 }
 
 export const DEFAULT_QUERY_OPTIONS: QueryOptions = Object.freeze({
   expansionWeight: 0.15,
   thinMessageTerms: 4,
   expansionHalfLifeMs: 60 * 60_000,
+  topicWeight: 1,
+  topicLooseWeight: 0.5,
 });
 
 export interface RetrievalQuery {
@@ -86,6 +99,17 @@ export function buildQuery(input: QueryInput, options: QueryOptions = DEFAULT_QU
     }
     if (e.key !== undefined) entities.add(e.key);
     if (added) used.push(e.text);
+  }
+  const topicWeight = input.followUp === true ? options.topicWeight : options.topicLooseWeight;
+  if (input.topic !== undefined && topicWeight > 0) {
+    let added = false;
+    for (const t of terms(input.topic)) {
+      if ((weights.get(t) ?? 0) < topicWeight) {
+        weights.set(t, topicWeight);
+        added = true;
+      }
+    }
+    if (added) used.unshift(input.topic);
   }
   return {
     message: input.message,

@@ -206,6 +206,8 @@ export const en = {
   'inspector.retrieval': 'Memory considered: {in} of {all} used',
   'inspector.gate': 'Session rule',
   'inspector.query': 'Searched for',
+  'inspector.topicNamed': 'Topic: {topic} (named in this message)',
+  'inspector.topicCarried': 'Topic: {topic} (this message names nothing, so the search adds the topic named in an earlier message)',
   'inspector.noCandidates': 'Nothing in memory matched this message.',
   'inspector.score': 'Score',
   'inspector.from': 'From',

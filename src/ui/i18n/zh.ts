@@ -208,6 +208,8 @@ export const zh: Messages = {
   'inspector.retrieval': '考虑过的记忆：用了 {in} / {all}',
   'inspector.gate': '会话规则',
   'inspector.query': '检索词',
+  'inspector.topicNamed': '当前话题：{topic}（本条消息提到）',
+  'inspector.topicCarried': '当前话题：{topic}（本条消息没有点名，检索时补上之前提到的话题）',
   'inspector.noCandidates': '记忆里没有与这条消息相关的内容。',
   'inspector.score': '得分',
   'inspector.from': '来自',

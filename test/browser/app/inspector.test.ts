@@ -24,6 +24,18 @@ const num = (text: string | null | undefined): number => Number((text ?? '').rep
 const field = (name: string) => inspector().querySelector(`dd[data-field="${name}"]`)?.textContent;
 
 describe('context inspector', () => {
+  it('shows the topic under discussion, and why a follow-up searched for it', async () => {
+    const { app } = mountApp({ engine: 'scripted' });
+    await waitReady(app);
+    await sendAndWait(app, 'The billing-gateway on staging keeps dropping connections since this morning.');
+    await sendAndWait(app, 'What port does it use?');
+    await userEvent.click(page.getByRole('button', { name: 'Inspector' }));
+    await expect.element(page.getByRole('heading', { name: 'Context inspector' })).toBeVisible();
+    const topic = app.chat.lastSnapshot!.report.memory!.query.topic;
+    expect(topic).toMatchObject({ value: 'billing-gateway', why: 'carried' });
+    await expect.poll(() => inspector().querySelector('p.topic')?.textContent ?? '').toContain('Topic: billing-gateway (this message names nothing');
+  });
+
   it('shows the last request: sections against the budget, the engine’s numbers as reported, turns, memory', async () => {
     const { app } = mountApp({ engine: 'scripted' });
     await waitReady(app);

@@ -34,6 +34,24 @@ const values = (wm: DurableWorkingMemory, key: string, now: number): string[] =>
 describe('working memory in the record store', () => {
   const key = sessionKey('local', 'conversation-1');
 
+  it('the topic under discussion is read back by a new page, with the message that named it; a newly named one replaces it', async () => {
+    const store = new MapStore();
+    const first = new DurableWorkingMemory(store);
+    await first.load(key);
+    first.observe(key, { ...first.extract('你知道临江灯塔吗？', T0), topic: '临江灯塔' }, T0, 'turn-a');
+    await first.save(key);
+    const second = new DurableWorkingMemory(store);
+    await second.load(key);
+    expect(second.items(key, T0 + HOUR).find((i) => i.kind === 'topic')).toMatchObject({ value: '临江灯塔', sourceTurnId: 'turn-a' });
+    // A message naming nothing leaves it; one naming another thing replaces it.
+    second.observe(key, second.extract('门票多少钱？', T0 + HOUR), T0 + HOUR, 'turn-b');
+    second.observe(key, { ...second.extract('那北坡茶园呢？', T0 + 2 * HOUR), topic: '北坡茶园' }, T0 + 2 * HOUR, 'turn-c');
+    await second.save(key);
+    const third = new DurableWorkingMemory(store);
+    await third.load(key);
+    expect(third.items(key, T0 + 3 * HOUR).filter((i) => i.kind === 'topic')).toEqual([expect.objectContaining({ value: '北坡茶园', sourceTurnId: 'turn-c' })]);
+  });
+
   it('a new page reads back what the last one learned, with its source turn', async () => {
     const store = new MapStore();
     const first = new DurableWorkingMemory(store);
@@ -107,7 +125,7 @@ describe('working memory in the record store', () => {
 
   it('records and snapshots round-trip, and records of another session or kind are left alone', () => {
     const wm = new DurableWorkingMemory(new MapStore());
-    wm.observe(key, wm.extract('Order #A123456 ships to 10.0.0.9; forget the Kafka plan.', T0), T0, 't1');
+    wm.observe(key, wm.extract('Order #A123456 ships to 10.0.0.9; forget the Cassandra plan.', T0), T0, 't1');
     const snapshot = (wm as unknown as { _inner: { exportSession(k: string): ReturnType<typeof snapshotOf> } })._inner.exportSession(key);
     const records = recordsOf('conversation-1', snapshot);
     const foreign: StoredWorkingItem = { ...records[0]!, id: 'other|x', sessionId: 'other' };
