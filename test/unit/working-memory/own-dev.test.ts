@@ -1,0 +1,38 @@
+/**
+ * Our own labelled dev set (test/fixtures/wm-dev-own.jsonl: 325 messages written for this project under
+ * ../shared/eval/README.md's conventions, fact subjects from the slot vocabulary where one fits), scored through
+ * the extractor. The shared wm-dev.jsonl is for measuring only. The floors are today's scores, so a change that
+ * loses what the extractor gets right fails here; `npm run extract -- --score test/fixtures/wm-dev-own.jsonl`
+ * lists every miss.
+ */
+import { readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { readLabelled } from '../../../scripts/extract.ts';
+import { createExtractor } from '../../../src/memory/working-memory/extract.ts';
+import { scoreMessages } from '../../../src/memory/working-memory/score.ts';
+
+const { items, errors } = readLabelled(readFileSync(new URL('../../fixtures/wm-dev-own.jsonl', import.meta.url), 'utf8'));
+
+describe('our own working-memory dev set', () => {
+  it('is at least 150 well-formed messages in Chinese, English and both, with every entity type of the conventions', () => {
+    expect(errors).toEqual([]);
+    expect(items.length).toBeGreaterThanOrEqual(150);
+    const langs = new Set(items.map((m) => m.lang));
+    expect([...langs].sort()).toEqual(['en', 'mixed', 'zh']);
+    const types = new Set(items.flatMap((m) => m.entities.map((e) => e.type)));
+    for (const t of ['ipv4', 'ipv6', 'hostport', 'url', 'email', 'date', 'time', 'order_id', 'version', 'path', 'phone', 'amount']) expect(types).toContain(t);
+    expect(items.filter((m) => m.facts.length > 0).length).toBeGreaterThanOrEqual(100);
+    expect(items.filter((m) => m.deprecate.length > 0).length).toBeGreaterThanOrEqual(25);
+  });
+
+  it('scores at least what the extractor scores today: entities, deprecations, and the precision of facts', () => {
+    const extractor = createExtractor();
+    const report = scoreMessages(items.map((label) => ({ label, got: extractor.extract(label.text, label.now) })));
+    expect(report.parts.entities.f1).toBeGreaterThanOrEqual(0.95);
+    expect(report.parts.deprecate.precision).toBeGreaterThanOrEqual(0.95);
+    expect(report.parts.deprecate.recall).toBeGreaterThanOrEqual(0.9);
+    expect(report.parts.facts.precision).toBeGreaterThanOrEqual(0.9);
+    // Far from the issue's 0.90: most of the set's facts name slots the vocabulary does not have (see the README).
+    expect(report.parts.facts.recall).toBeGreaterThanOrEqual(0.23);
+  });
+});
