@@ -21,7 +21,10 @@ export interface DropResult {
   readonly consumed: Set<number>;
 }
 
-const LEAD_FILLERS = /^(?:\s|那|那就|好吧|好|嗯|ok|okay|so|and|also|然后|还有|另外|对了)+/i;
+/** Words before a voided topic that only lead in (那就…, ok so…); 那 before a measure word (那个, 那套) points at the topic. */
+const LEAD_FILLERS = /^(?:\s|那(?![个些套种条段句样])|那就|好吧|好|嗯|ok|okay|so|and|also|然后|还有|另外|对了)+/i;
+/** A drop word said as not meant: 我没说要放弃, 这个方案我没放弃, 并没有取消. */
+const NOT_DROPPED_BEFORE = /(?:没|没有|并没|并没有|没说要|没说过要|不会|不打算)\s*$/;
 
 function endOfObject(text: string, from: number, lexicon: Lexicon): number {
   let end = text.length;
@@ -33,7 +36,7 @@ function endOfObject(text: string, from: number, lexicon: Lexicon): number {
 
 function negatedBefore(clause: string, at: number, lexicon: Lexicon): boolean {
   const window = clause.slice(Math.max(0, at - 12), at);
-  return /(?:don't|do not|never|别|不要|不能|千万别)\s*$/i.test(window) && !lexicon.has('remember', window);
+  return (/(?:don't|do not|never|别|不要|不能|千万别)\s*$/i.test(window) || NOT_DROPPED_BEFORE.test(window)) && !lexicon.has('remember', window);
 }
 
 export function findDrops(clause: Clause, lexicon: Lexicon, rules: TopicRules, products: ProductMark[]): DropResult {
@@ -70,12 +73,17 @@ export function findDrops(clause: Clause, lexicon: Lexicon, rules: TopicRules, p
     const end = endOfObject(text, from, lexicon);
     const needsLe = lexicon.words('dropBeforeNeedsLe', trigger.surface).some((w) => w.surface === trigger.surface);
     if (needsLe && !/^\s*了/.test(text.slice(end))) continue;
-    const surface = text.slice(from, end);
-    const lead = surface.length - surface.trimStart().length;
+    // scrap 掉 X, cancel 掉那个 X: 掉 completes the verb.
+    const complement = /^\s*掉/.exec(text.slice(from, end))?.[0].length ?? 0;
+    const surface = text.slice(from + complement, end);
+    // 作废吧, drop 了: a particle after the drop word is not what it drops.
+    if (/^[\s吧了啊呀嘛呢哦]*$/.test(surface)) continue;
+    const lead = complement + surface.length - surface.trimStart().length;
     classify({ start: from + lead, end: from + surface.trimEnd().length, surface: surface.trim() }, trigger);
   }
   for (const trigger of lexicon.words('dropAfter', text)) {
     const head = text.slice(0, trigger.start);
+    if (NOT_DROPPED_BEFORE.test(head)) continue;
     const lead = head.length - head.replace(LEAD_FILLERS, '').length;
     // 刚才说的都不算: adverbs before the drop word belong to it, not to the topic.
     const surface = head

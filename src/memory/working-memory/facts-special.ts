@@ -30,6 +30,13 @@ export function compileSpecialMatchers(lexicon: Lexicon): SpecialMatchers {
 const near = (a: Mark, b: { start: number; end: number }, distance: number): boolean =>
   b.start - a.end <= distance && a.start - b.end <= distance;
 
+/**
+ * A value the message says is not the one (a correction: 是 cn-shanghai，不是 cn-hangzhou; 我前面打成 X 了; not X,
+ * rather than X): it sets nothing.
+ */
+const corrected = (text: string, at: number): boolean =>
+  /(?:不是|而不是|并非|而非|打成了?|写成了?|写错成|敲成|not|instead of|rather than|isn't|wasn't)\s*$/i.test(text.slice(Math.max(0, at - 12), at));
+
 /** `budgetNamed`: the message names its budget somewhere, so a mere cap elsewhere in it (max $2,500) is not one. */
 export function findSpecialFacts(
   clause: Clause,
@@ -69,11 +76,11 @@ export function findSpecialFacts(
       out.push({ item: { subject: 'deadline', value: fromSentence.value, op: 'set' }, at: fromSentence.start });
   }
 
-  for (const r of text.matchAll(m.region)) set('region', r[0], r.index);
+  for (const r of text.matchAll(m.region)) if (!corrected(text, r.index)) set('region', r[0], r.index);
 
   const zoneWords = lex.words('timezoneWords', text);
   for (const z of text.matchAll(m.timezone)) {
-    if (zoneWords.some((w) => near(w, { start: z.index, end: z.index + z[0].length }, 8)))
+    if (zoneWords.some((w) => near(w, { start: z.index, end: z.index + z[0].length }, 8)) && !corrected(text, z.index))
       set('timezone', z[0], z.index);
   }
 

@@ -19,6 +19,24 @@ describe('deprecated topics', () => {
     expect(deprecated('这个需求不做了。')).toEqual(['这个需求']);
   });
 
+  it('keeps 那个 as a pointer, not a lead-in word, and takes no particle or 掉 for the topic', () => {
+    expect(deprecated('那个拆库的想法先作废吧，量还没上来。')).toEqual(['拆库的想法']);
+    expect(deprecated('cancel 掉那个 Helm chart 重写的计划。')).toEqual(['Helm chart 重写的计划']);
+    expect(deprecated('我刚才问的那个配额问题作废，已经解决了。')).toEqual(['配额问题']);
+    expect(deprecated('这个 feature 先不做了。')).toEqual(['这个 feature']);
+  });
+
+  it('more ways to call a plan off: skip, nvm, not going ahead with', () => {
+    expect(deprecated('Skip the Nomad migration plan, we stay on Kubernetes.')).toEqual(['Nomad migration plan']);
+    expect(deprecated("We're not going ahead with the sharding plan.")).toEqual(['sharding plan']);
+    expect(deprecated('nvm the quota question')).toEqual(['quota question']);
+  });
+
+  it('nothing when the message says it was not called off', () => {
+    expect(deprecated('我可没说要放弃蓝绿方案，只是晚点再上。')).toEqual([]);
+    expect(deprecated('这个计划我没放弃，只是还在排期。')).toEqual([]);
+  });
+
   it('does not unset the products inside a deprecated topic', () => {
     expect(facts('Forget the Cassandra idea.')).toEqual([]);
     expect(facts('忘了我刚才说的 Terraform 的事吧。')).toEqual([]);

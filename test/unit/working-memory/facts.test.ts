@@ -87,6 +87,19 @@ describe('decisions and preferences', () => {
   });
 });
 
+describe('corrections and versions', () => {
+  it('a corrected value sets nothing; the value it corrects to does', () => {
+    expect(facts('更正一下，区域是 eu-central-1，不是 eu-west-1。')).toEqual(['region=eu-central-1']);
+    expect(facts('其实是 us-east-2，我刚才打成 us-east-1 了。')).toEqual(['region=us-east-2']);
+  });
+
+  it("a product's version said as such: pinned runtimes, and any product with the word version", () => {
+    expect(facts('Go 工具链锁在 1.22.4，先别升。')).toEqual(['go version=1.22.4']);
+    expect(facts('Our Java version is pinned to 21.0.3.')).toEqual(['java version=21.0.3']);
+    expect(facts('Vault 的版本是 1.15.6。')).toEqual(['vault version=1.15.6']);
+  });
+});
+
 describe('drops (unset)', () => {
   it('unsets the dropped value, with its replacement when one is named', () => {
     expect(facts('Memcached 不用了，we will go with a local cache instead.')).toEqual([
