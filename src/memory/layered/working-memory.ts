@@ -123,6 +123,17 @@ export class SessionWorkingMemory implements WorkingMemoryPort {
       if (f.op === 'set') put({ kind: 'fact', name: f.subject, value: f.value, lastAt: now, expiresAt, sourceTurnId: turnId }, id);
       else if (state.items.get(id)?.value.toLowerCase() === f.value.toLowerCase() || f.value === '') state.items.delete(id);
     }
+    // A bare correction ("Actually it's 8444, not 8443.") goes to the fact it corrects: the one holding the value it
+    // replaces, else the newest fact whose value is of the same kind (a number for a number).
+    if (extraction.correction !== undefined && extraction.facts.length === 0) {
+      const { value, replaces } = extraction.correction;
+      const facts = [...state.items].filter(([, i]) => i.kind === 'fact').sort((a, b) => b[1].lastAt - a[1].lastAt);
+      const numeric = (v: string): boolean => /^\d+(?:\.\d+)*$/.test(v);
+      const target =
+        (replaces === undefined ? undefined : facts.find(([, i]) => i.value.toLowerCase() === replaces.toLowerCase())) ??
+        (replaces === undefined ? facts.find(([, i]) => numeric(i.value) === numeric(value)) : undefined);
+      if (target !== undefined) put({ ...target[1], value, lastAt: now, expiresAt, sourceTurnId: turnId }, target[0]);
+    }
     // A message that names a thing makes it the topic; one that names nothing leaves the topic as it was.
     if (extraction.topic !== undefined) put({ kind: 'topic', name: TOPIC_ITEM, value: extraction.topic, lastAt: now, expiresAt, sourceTurnId: turnId }, TOPIC_ITEM);
     for (const topic of extraction.deprecate) {

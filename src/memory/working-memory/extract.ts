@@ -62,8 +62,9 @@ export function createExtractor(options: ExtractorOptions = {}): Extractor {
         deprecate,
       };
       const pin = lexicon.has('remember', norm);
+      const correction = facts.length === 0 ? bareCorrection(norm) : null;
       lexicon.scope('');
-      return pin ? { ...extraction, pin: true } : extraction;
+      return { ...extraction, ...(pin ? { pin: true as const } : {}), ...(correction === null ? {} : { correction }) };
     },
   };
 }
@@ -74,4 +75,16 @@ let shared: Extractor | null = null;
 export function extract(text: string, now: Instant): Extraction {
   shared ??= createExtractor();
   return shared.extract(text, now);
+}
+
+/** A correction at the start of a message that names no slot: Actually it's 8444, not 8443. / 更正一下，是 9091。 */
+const BARE_CORRECTION =
+  /^\s*(?:actually|correction|sorry|oops|wait|my bad|更正(?:一下)?|纠正(?:一下)?|其实|不对|说错了|写错了)[\s,，:：!！]*(?:it'?s|it is|that'?s|that is|should be|应该是|应为|是)?\s*([^\s,，。;；!！?？]+?)[.。]?(?:[\s,，]*(?:not|不是|而不是)\s*([^\s,，。;；!！?？]+?))?[\s.。!！]*$/i;
+/** What a corrected value looks like: a number, a version, a name (8444, v2.3, eu-west-2, Postgres). */
+const VALUE_LIKE = /^(?:v?\d[\w.:-]*|[A-Za-z][\w.+-]*)$/;
+
+function bareCorrection(text: string): { value: string; replaces?: string } | null {
+  const m = BARE_CORRECTION.exec(text);
+  if (m === null || !VALUE_LIKE.test(m[1]!)) return null;
+  return m[2] === undefined ? { value: m[1]! } : { value: m[1]!, replaces: m[2] };
 }

@@ -10,6 +10,8 @@ import type { EntitySpan, Fact } from './types.ts';
 
 export interface SpecialMatchers {
   readonly lexicon: Lexicon;
+  readonly port: RegExp;
+  readonly portVerbs: RegExp;
   readonly region: RegExp;
   readonly timezone: RegExp;
   readonly allergies: readonly RegExp[];
@@ -20,6 +22,12 @@ export function compileSpecialMatchers(lexicon: Lexicon): SpecialMatchers {
   const s = lexicon.vocabulary.subjects;
   return {
     lexicon,
+    // A port word, an optional link (是, is, 改成, to), the number: API 端口是 8443, port 8443, the port is 8443.
+    port: new RegExp(
+      `(?<![A-Za-z])(?:${alternation(s.portWords)})(?![A-Za-z])\\s*(?:号)?\\s*(?:是|为|用|改成|改为|改到|换成|定在|:|：|=|is|to|of|will be|should be|moved to|changed to)?\\s*(\\d{2,5})(?![\\d.:])`,
+      'gi',
+    ),
+    portVerbs: new RegExp(`(?:\\s|^)(?:${alternation(s.portVerbs)})\\s*$|(?:'s|’s)\\s*$`, 'i'),
     region: new RegExp(s.regionPattern, 'g'),
     timezone: new RegExp(s.timezonePattern, 'gi'),
     allergies: s.allergyPatterns.map((p) => new RegExp(p, 'gi')),
@@ -77,6 +85,15 @@ export function findSpecialFacts(
   }
 
   for (const r of text.matchAll(m.region)) if (!corrected(text, r.index)) set('region', r[0], r.index);
+
+  // A port: `<what> port`, what being the service named just before (API 端口是 8443, the API's port is 8443, the
+  // gateway listens on port 9443, 数据库端口 5432 → database port); `port` when nothing names it.
+  for (const p of text.matchAll(m.port)) {
+    const number = Number(p[1]);
+    const at = p.index + p[0].length - p[1]!.length;
+    if (number < 1 || number > 65535 || corrected(text, at)) continue;
+    set(portSubject(text.slice(0, p.index), m, lex), p[1]!, p.index);
+  }
 
   const zoneWords = lex.words('timezoneWords', text);
   for (const z of text.matchAll(m.timezone)) {
@@ -146,6 +163,27 @@ export function findSpecialFacts(
     if (name !== null) set('name', name[1]!, intro.end);
   }
   return out;
+}
+
+/** Names that are no service's: pointing words and fillers before a port word. */
+const NOT_A_NAME = /^(?:the|a|an|it|its|this|that|default|new|old|same|which|what|our|my|your|their|and|or|then|now|so|也|都|就|那|这|新|旧|默认)$/i;
+
+/** The subject of a port said after `before`: the service named at its end, as `<name> port`. */
+function portSubject(before: string, m: SpecialMatchers, lex: Lexicon): string {
+  let rest = before.replace(/\s+$/, '');
+  for (let guard = 0; guard < 3; guard++) {
+    const verb = m.portVerbs.exec(rest);
+    if (verb === null) break;
+    rest = rest.slice(0, verb.index).replace(/\s+$/, '');
+  }
+  const name = /(?:^|[^\w.-])([A-Za-z][\w.-]*[A-Za-z0-9])$/.exec(rest)?.[1] ?? /([\u4e00-\u9fff]{2,6})$/.exec(rest)?.[1];
+  if (name === undefined || NOT_A_NAME.test(name)) return 'port';
+  if (/[\u4e00-\u9fff]/.test(name)) {
+    // 数据库端口 → database port; a Chinese name the vocabulary does not know gives the bare slot.
+    const subject = lex.subjects(name).find((s) => s.end === name.length)?.subject;
+    return subject === undefined ? 'port' : `${subject} port`;
+  }
+  return `${name.toLowerCase()} port`;
 }
 
 function languageName(lex: Lexicon, surface: string): string | undefined {

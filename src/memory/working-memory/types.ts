@@ -43,6 +43,11 @@ export interface Extraction {
   readonly deprecate: readonly string[];
   /** The message asks to keep what it says (记住, remember this): its items are pinned. Not part of the labels. */
   readonly pin?: true;
+  /**
+   * A bare correction that names no slot ("Actually it's 8444, not 8443.", 更正一下，是 9091): the value, and the
+   * one it replaces when said. Working memory gives it to the fact it corrects. Not part of the labels.
+   */
+  readonly correction?: { readonly value: string; readonly replaces?: string };
 }
 
 /** An entity found in the text, with where: spans keep entities from nesting and feed the fact rules. */

@@ -30,6 +30,10 @@ export interface SubjectVocabulary {
   readonly diets: Readonly<Record<string, string>>;
   /** Before where the user lives: 我住在, I live in. */
   readonly locationIntros: readonly string[];
+  /** Words that name a port (a number after them sets `<what> port`: API 端口是 8443, the API's port is 8443). */
+  readonly portWords: readonly string[];
+  /** Verbs between a service and its port word, not part of its name: listens on, runs on, 监听. */
+  readonly portVerbs: readonly string[];
 }
 
 export const SUBJECT_VOCABULARY: SubjectVocabulary = {
@@ -167,5 +171,7 @@ export const SUBJECT_VOCABULARY: SubjectVocabulary = {
     'pescatarian': 'pescatarian', 清真: 'halal', halal: 'halal', kosher: 'kosher', 'gluten-free': 'gluten-free',
   },
   locationIntros: ['我住在', '我家在', '我现在住在', '我人在', 'i live in', "i'm based in", 'i am based in', 'we are based in', "we're based in"],
+  portWords: ['端口号', '端口', 'port number', 'port'],
+  portVerbs: ['listens on', 'listening on', 'runs on', 'running on', 'is on', 'uses', 'using', 'on', 'at', 'with', '监听', '跑在', '用的是', '用', '的'],
   nameIntros: ['我叫', '我的名字是', '我的名字叫', '叫我', '称呼我', 'my name is', 'call me', "i'm called", 'i am called'],
 };

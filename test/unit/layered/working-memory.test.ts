@@ -19,6 +19,23 @@ describe('working memory in the pipeline', () => {
     expect(second.messages.at(-1)!.content).toContain('web server = Apache');
   });
 
+  it("a port is a slot of its service, and a bare correction (\"actually it's 8444\") overwrites the fact it corrects", async () => {
+    const { memory } = await pipeline();
+    const c = chat(memory, 'u', 's', T0);
+    const first = await c.user('The ledger API listens on port 8443 behind the gateway.');
+    expect(first.report.memory.working.text).toContain('api port = 8443');
+    await c.bot('Noted: 8443.');
+    const corrected = await c.user("Actually it's 8444, not 8443.");
+    expect(corrected.report.memory.working.text).toContain('api port = 8444');
+    expect(corrected.report.memory.working.text).not.toContain('8443');
+    // Without the value it replaces, the newest fact of the same kind (a number) takes it.
+    await c.user('管理后台端口是 9090。');
+    const again = await c.user('更正一下，是 9091。');
+    expect(again.report.memory.working.text).toContain('port = 9091');
+    expect(again.report.memory.working.text).toContain('api port = 8444');
+    expect(again.report.memory.working.text).not.toContain('9090');
+  });
+
   it('lets entities expire a day after they were last mentioned, unless pinned', async () => {
     const { memory } = await pipeline();
     const c = chat(memory, 'u', 's', T0);

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { createExtractor } from '../../../src/memory/working-memory/extract.ts';
 import { DEFAULT_VOCABULARY } from '../../../src/memory/working-memory/vocabulary.ts';
-import { facts } from './helpers.ts';
+import { facts, run } from './helpers.ts';
 
 describe('decisions and preferences', () => {
   it('sets the slot of a known product, Chinese, English and mixed', () => {
@@ -97,6 +97,27 @@ describe('corrections and versions', () => {
     expect(facts('Go 工具链锁在 1.22.4，先别升。')).toEqual(['go version=1.22.4']);
     expect(facts('Our Java version is pinned to 21.0.3.')).toEqual(['java version=21.0.3']);
     expect(facts('Vault 的版本是 1.15.6。')).toEqual(['vault version=1.15.6']);
+  });
+});
+
+describe('ports and bare corrections', () => {
+  it("a port sets its service's port slot, or the bare slot when nothing names the service", () => {
+    expect(facts('The billing-api listens on port 9100.')).toEqual(['billing-api port=9100']);
+    expect(facts("the API's port is 8443")).toEqual(['api port=8443']);
+    expect(facts('数据库端口改成 5433。')).toEqual(['database port=5433']);
+    expect(facts('端口是 7000。')).toEqual(['port=7000']);
+  });
+
+  it('no port from a question, a host:port, or a corrected number', () => {
+    expect(facts('Is the API on port 8443?')).toEqual([]);
+    expect(facts('Open 10.0.0.5:8080 in the browser.')).toEqual([]);
+    expect(facts('API 端口是 8443，不是 8080。')).toEqual(['api port=8443']);
+  });
+
+  it('a correction naming no slot is kept for working memory, not as a fact', () => {
+    expect(run("Actually it's 8444, not 8443.")).toMatchObject({ facts: [], correction: { value: '8444', replaces: '8443' } });
+    expect(run('更正一下，是 9091。').correction).toEqual({ value: '9091' });
+    expect(run('Actually I think we should wait.').correction).toBeUndefined();
   });
 });
 
