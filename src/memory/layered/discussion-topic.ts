@@ -9,7 +9,8 @@
  * - a name of the docs: each doc's own name (its `docId` when that is a name rather than a path, the title before
  *   ` · ` or ` › ` in its source), and the part before a bracket (东岳庙(北京民俗博物馆) → 东岳庙);
  * - a code-like identifier: a Latin word joined by `-` or `_` (billing-api, report_worker), or mixing letters and
- *   digits around them (s3-eu-backup).
+ *   digits around them (s3-eu-backup);
+ * - else a known product the message names (the extractor's `mentions`: Redis, Caddy), which the pipeline adds.
  * Pure, no DOM.
  */
 import type { RetrievalIndex, Shard } from '../retrieval/index.ts';

@@ -232,8 +232,10 @@ export class LayeredMemory {
     const wmKey = sk;
 
     // 1–2. Write first; working memory (with the thing the message names, if any); void topics.
-    const named = topicNamed(input.text, docNames(this.index));
-    const extraction: Observation = { ...this._wm.extract(input.text, input.time), ...(named === null ? {} : { topic: named }) };
+    const extracted = this._wm.extract(input.text, input.time);
+    // What it is about: a thing of the docs or an identifier it names, else a product it names (Redis, Caddy).
+    const named = topicNamed(input.text, docNames(this.index)) ?? extracted.mentions?.[0] ?? null;
+    const extraction: Observation = { ...extracted, ...(named === null ? {} : { topic: named }) };
     // A message the memory read from the store already (the app stores it before planning) keeps its place.
     const known = input.id === undefined ? undefined : memory.turns.get(input.id);
     const seq = known?.sessionId === input.sessionId ? known.seq : (memory.sessions.get(input.sessionId)?.length ?? 0) + 1;

@@ -63,8 +63,14 @@ export function createExtractor(options: ExtractorOptions = {}): Extractor {
       };
       const pin = lexicon.has('remember', norm);
       const correction = facts.length === 0 ? bareCorrection(norm) : null;
+      const mentions = [...new Set(lexicon.products(norm).sort((a, b) => a.start - b.start).map((p) => p.surface))];
       lexicon.scope('');
-      return { ...extraction, ...(pin ? { pin: true as const } : {}), ...(correction === null ? {} : { correction }) };
+      return {
+        ...extraction,
+        ...(pin ? { pin: true as const } : {}),
+        ...(correction === null ? {} : { correction }),
+        ...(mentions.length === 0 ? {} : { mentions }),
+      };
     },
   };
 }

@@ -48,6 +48,8 @@ export interface Extraction {
    * one it replaces when said. Working memory gives it to the fact it corrects. Not part of the labels.
    */
   readonly correction?: { readonly value: string; readonly replaces?: string };
+  /** Known products the message names, in text order (Redis, Caddy): what it may be about. Not part of the labels. */
+  readonly mentions?: readonly string[];
 }
 
 /** An entity found in the text, with where: spans keep entities from nesting and feed the fact rules. */

@@ -3,7 +3,7 @@ import { docNames, followsUp, namedIn, topicNamed } from '../../../src/memory/la
 import { DEFAULT_QUERY_OPTIONS, RetrievalIndex, type DocEntry } from '../../../src/memory/retrieval/index.ts';
 import { sessionKey } from '../../../src/memory/layered/session-key.ts';
 import { SessionWorkingMemory } from '../../../src/memory/layered/working-memory.ts';
-import { T0, chat, pipeline } from './helpers.ts';
+import { T0, chat, pipeline, smallTalk } from './helpers.ts';
 
 /** Two fictional places and a service, each with the same kinds of facts, as a docs site would split them. */
 const PLACES: ReadonlyArray<readonly [string, string, string]> = [
@@ -115,6 +115,23 @@ describe('the topic under discussion in the pipeline', () => {
     const asked = await c.user('门票多少钱？');
     expect(asked.report.memory.query.expandedWith).not.toContain('临江灯塔');
     expect(docsIn(asked)[0]).not.toBe('临江灯塔（门票）');
+  });
+
+  it('in a chat without docs, a product named earlier is what "what port does it use?" asks about', async () => {
+    const { memory } = await pipeline(1024);
+    const c = chat(memory, 'u', 'S1', T0);
+    await c.user('The Memcached box listens on 11311.');
+    await c.bot('Noted.');
+    await c.user('Staging Redis listens on 6380.');
+    await c.bot('Noted.');
+    await smallTalk(c, 'en', 8);
+    await c.user('Redis keeps evicting keys since the upgrade.');
+    await c.bot('Check maxmemory-policy first.');
+    const asked = await c.user('What port does it use?');
+    expect(asked.report.memory.query.topic).toMatchObject({ value: 'Redis', why: 'carried' });
+    const first = asked.report.memory.retrieval.injected.find((id) => id === 'S1/1' || id === 'S1/3');
+    expect(first).toBe('S1/3');
+    expect(asked.memory).toContain('6380');
   });
 
   it('is a working-memory item with the message that named it, kept out of the prompt block', async () => {
