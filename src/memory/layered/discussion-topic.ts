@@ -69,8 +69,12 @@ export function docNames(index: RetrievalIndex): NameDictionary {
   return dictionary;
 }
 
+/** How much of a message is read for names: what a message is about is said at its start (a paste's tail is not). */
+const NAME_SCAN_CHARS = 2_000;
+
 /** The things a text names, in the order it names them: docs' names (longest first, no overlaps), then identifiers. */
-export function namedIn(text: string, dictionary: NameDictionary): string[] {
+export function namedIn(full: string, dictionary: NameDictionary): string[] {
+  const text = full.slice(0, NAME_SCAN_CHARS);
   const lower = text.toLowerCase();
   const taken: Array<[number, number, string]> = [];
   const free = (from: number, to: number): boolean => taken.every(([a, b]) => to <= a || from >= b);

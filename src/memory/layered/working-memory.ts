@@ -1,8 +1,8 @@
 /**
  * Working memory as the layered pipeline sees it (seed 001 §3.3): per session, the entities and facts the user
  * mentioned — new ones added, a newer fact for the same subject overwriting the older (Nginx → Apache), a
- * dropped subject removed —, the thing under discussion (discussion-topic.ts), and the topics declared void; items expire 24 h after they were last mentioned
- * unless the user asked to keep them. Extraction is working-memory's own rule-based extractor; this file keeps
+ * dropped subject removed —, the thing under discussion (discussion-topic.ts), and the topics declared void; items
+ * expire 24 h after they were last mentioned unless the user asked to keep them. Extraction is working-memory's own rule-based extractor; this file keeps
  * the state and renders it. `WorkingMemoryPort` is what the pipeline depends on, so another implementation
  * (e.g. one persisted in IndexedDB) can take this one's place.
  */

@@ -92,7 +92,8 @@ export function findSpecialFacts(
     const number = Number(p[1]);
     const at = p.index + p[0].length - p[1]!.length;
     if (number < 1 || number > 65535 || corrected(text, at)) continue;
-    set(portSubject(text.slice(0, p.index), m, lex), p[1]!, p.index);
+    // The service is named just before: the last few words are enough (and keep a long paste linear).
+    set(portSubject(text.slice(Math.max(0, p.index - 48), p.index), m, lex), p[1]!, p.index);
   }
 
   const zoneWords = lex.words('timezoneWords', text);

@@ -59,6 +59,11 @@ describe('what a message names', () => {
     expect(namedIn('the vaulted ceiling', site)).toEqual([]);
   });
 
+  it('reads a long paste for names at its start only (a name repeated 50,000 times is found once, in order)', () => {
+    const paste = `石榴剧场 ${'临江灯塔 billing-api '.repeat(50_000)}`;
+    expect(namedIn(paste, names)).toEqual(['石榴剧场', '临江灯塔', 'billing-api']);
+  });
+
   it('takes code-like identifiers, not hyphenated prose words', () => {
     const none = docNames(new RetrievalIndex());
     expect(namedIn('billing-gateway 的 report_worker 挂了', none)).toEqual(['billing-gateway', 'report_worker']);
