@@ -82,6 +82,10 @@ export function findSpecialFacts(
     if (date !== undefined) set('deadline', date.value, date.start);
     else if (fromSentence !== undefined)
       out.push({ item: { subject: 'deadline', value: fromSentence.value, op: 'set' }, at: fromSentence.start });
+  } else {
+    // A date something must happen before is a deadline too: 下周五之前把方案写出来, finish it by next Friday.
+    const due = dates.find((d) => /^\s*(?:之前|以前|前(?![天年])|为止)/.test(text.slice(d.end)) || /\b(?:by|before|no later than)\s*$/i.test(text.slice(Math.max(0, d.start - 16), d.start)));
+    if (due !== undefined) set('deadline', due.value, due.start);
   }
 
   for (const r of text.matchAll(m.region)) if (!corrected(text, r.index)) set('region', r[0], r.index);

@@ -18,7 +18,7 @@ const LIST_JOINER =
   /^\s*(?:(?:for|as)\s+(?:the\s+)?[\w-]+(?:\s+[\w-]+)?\s*)?(?:,|，|、|and|和|以及|与|及|跟|plus|&|\+|还有|也)\s*(?:用|use)?\s*$/i;
 /** After a runtime name: its version said as such (Node 版本是 22.3.0, Go version 1.22, 从 3.9 升级到 3.12). */
 const VERSION_WORD =
-  /^\s*(?:的)?\s*(?:(?:版本号?|version|工具链|toolchain)\s*(?:是|为|:|=|is pinned to|is pinned at|is locked to|is locked at|is|用的是|用|锁在|锁定在|锁定为|固定在|固定为|固定成|定在|pinned to|pinned at|locked to|locked at|stays at|stays on)?|用的是|用|是|:|=|(?:(?:从|from)\s*v?[\d.]+\s*)?(?:升级到|升到|升级成|换成|改成|降级到|降到|upgraded to|upgrade to|to))\s*(v?\d+(?:\.\d+)*)(?![\w.])/i;
+  /^\s*(?:的)?\s*(?:(?:版本号?|version|工具链|toolchain)\s*(?:是|为|:|=|is pinned to|is pinned at|is locked to|is locked at|is|用的是|用|锁在|锁定在|锁定为|固定在|固定为|固定成|定在|锁|pinned to|pinned at|locked to|locked at|stays at|stays on)?|用的是|用|是|:|=|(?:(?:从|from)\s*v?[\d.]+\s*)?(?:升级到|升到|升级成|换成|改成|降级到|降到|upgraded to|upgrade to|to))\s*(v?\d+(?:\.\d+)*)(?![\w.])/i;
 /** After any other product: its version, said with the word version (Consul 的版本是 1.17.2, the Vault version is 1.15). */
 const NAMED_VERSION =
   /^\s*(?:的)?\s*(?:版本号?|version)\s*(?:是|为|:|=|is pinned to|is locked to|is|用的是|锁在|锁定在|锁定为|固定在|固定为|定在|pinned to|pinned at|locked to|locked at)\s*(v?\d+(?:\.\d+)+)(?![\w.])/i;
@@ -49,6 +49,10 @@ export function findFacts(clauses: readonly Clause[], entities: readonly EntityS
   const facts: Found<Fact>[] = [];
   const deprecations: Found<string>[] = [];
   let lastUnsetSubject: string | null = null;
+  /** Products each clause names that no rule set or dropped, for the replacement of a drop (below). */
+  const unclaimed: Array<{ product: ProductMark; at: number }> = [];
+  /** A slot word that ended its sentence with no value ("The staging queue."): the next sentence may give it one. */
+  let pendingSubject: { subject: string; sentence: number } | null = null;
   const budgetNamed = clauses.some((c) => !c.question && !c.tentative && m.lexicon.has('budgetWords', c.text));
   // Entities by clause and dates by sentence, in one pass each (a pasted log has thousands of both).
   const byClause = new Map<Clause, EntitySpan[]>();
@@ -91,12 +95,44 @@ export function findFacts(clauses: readonly Clause[], entities: readonly EntityS
     const task = m.lexicon.has('taskVerbs', clause.text) && !m.lexicon.has('standing', clause.text);
     if (clause.narrative || task) continue;
     const open = products.filter((p) => !drops.consumed.has(p.start));
-    // A dropped product still counts as named: the new slot value cannot be a word next to it.
-    facts.push(...setFacts(clause, open, subjects, local, m.lexicon, products.length === 0 ? lastUnsetSubject : null));
+    // A dropped product still counts as named: the new slot value cannot be a word next to it. A slot word that
+    // ended the sentence before names the slot of this one's value (测试环境的消息队列。现在跑的是 NSQ。).
+    const carried = pendingSubject !== null && pendingSubject.sentence === clause.sentence - 1 && subjects.length === 0 ? pendingSubject.subject : null;
+    const set = setFacts(clause, open, subjects, local, m.lexicon, products.length === 0 ? (lastUnsetSubject ?? carried) : null);
+    facts.push(...set);
+    pendingSubject = set.length === 0 && open.length === 0 && subjects.length > 0 && endsSentence(clause, clauses) ? { subject: subjects[subjects.length - 1]!.subject, sentence: clause.sentence } : null;
+    for (const p of open) if (!set.some((f) => f.at === clause.start + p.start)) unclaimed.push({ product: p, at: clause.start + p.start });
   }
+  facts.push(...replacements(facts, unclaimed, m.lexicon));
   facts.sort((a, b) => a.at - b.at);
   deprecations.sort((a, b) => a.at - b.at);
   return { facts: dedupeFacts(facts, clauses), deprecate: [...new Set(deprecations.map((d) => d.item))] };
+}
+
+const endsSentence = (clause: Clause, clauses: readonly Clause[]): boolean => {
+  const next = clauses[clauses.indexOf(clause) + 1];
+  return next === undefined || next.sentence !== clause.sentence;
+};
+
+/**
+ * A dropped value's replacement, named in the same message without a decision word of its own: "Memcached is out;
+ * sessions are cached in Valkey now", "search 不用 Elasticsearch 了，换 Meilisearch". A product of the dropped one's
+ * slot that no rule set, when nothing else sets that slot.
+ */
+function replacements(facts: readonly Found<Fact>[], unclaimed: ReadonlyArray<{ product: ProductMark; at: number }>, lexicon: Lexicon): Found<Fact>[] {
+  const out: Found<Fact>[] = [];
+  for (const drop of facts) {
+    if (drop.item.op !== 'unset') continue;
+    const subject = drop.item.subject;
+    if (facts.some((f) => f.item.op === 'set' && f.item.subject === subject) || out.some((f) => f.item.subject === subject)) continue;
+    const next = unclaimed.find(({ product }) => product.subject === subject && product.surface.toLowerCase() !== drop.item.value.toLowerCase());
+    if (next === undefined) continue;
+    const runtime = lexicon.vocabulary.runtimes[next.product.surface.toLowerCase()];
+    const version = next.product.value.slice(next.product.surface.length).trim();
+    out.push({ item: { subject, value: runtime === undefined ? next.product.value : next.product.surface, op: 'set' }, at: next.at });
+    if (runtime !== undefined && version !== '') out.push({ item: { subject: runtime, value: version, op: 'set' }, at: next.at });
+  }
+  return out;
 }
 
 /**

@@ -156,7 +156,7 @@ export const SUBJECT_VOCABULARY: SubjectVocabulary = {
     ')(?![A-Za-z0-9-])',
   ].join(''),
   timezonePattern: [
-    '(?:UTC|GMT)\\s?[+-]\\s?\\d{1,2}(?::?\\d{2})?',
+    '(?:UTC|GMT)(?:\\s?[+-]\\s?\\d{1,2}(?::?\\d{2})?)?(?![A-Za-z+-])',
     '|(?<![A-Za-z])(?:Asia|Europe|America|Africa|Australia|Pacific|Atlantic|Indian)/[A-Z][A-Za-z_]+(?:/[A-Z][A-Za-z_]+)?',
     '|[东西][一二三四五六七八九十]{1,2}区|北京时间',
     '|(?<![A-Za-z])(?:PST|PDT|EST|EDT|CST|CET|CEST|JST|KST|IST|BST|AEST|SGT|HKT)(?![A-Za-z])',

@@ -71,7 +71,7 @@ export const TRIGGER_VOCABULARY: TriggerVocabulary = {
     '迁到', '迁移到', '迁去', '迁至', '搬到', '选了', '选择了', '选择', '选', '选定', '定了', '定为', '定成', '决定', '打算', '计划',
     '准备', '习惯', '喜欢', '偏好', '偏向', '倾向于', '倾向', '更喜欢', '首选', '部署在', '部署到', '跑在',
     '基于', '引入', '接入', '升级到', '升到', '降级到', '降到', '换回', '改回', '切回', '回到', '部署', '服务器在', '机器在',
-    '托管在', '放在',
+    '托管在', '放在', '跑的是',
     'use', 'using', 'uses', 'go with', 'going with', 'went with', 'stick with', 'sticking with', 'stick to',
     'stay with',
     'staying with', 'stay on', 'settle on', 'settled on', 'decided on', 'decide on', 'choose', 'chose', 'chosen',
@@ -89,7 +89,8 @@ export const TRIGGER_VOCABULARY: TriggerVocabulary = {
   locativeSubjects: ['cloud provider', 'hosting', 'region'],
   setAfter: [
     '就行', '就好', '就可以', '就够了', '够用了', '足够了', '即可', '吧', '好了', 'it is', 'is fine', 'is the choice', 'wins', 'for now',
-    'is enough', 'is good enough', 'will do', 'should be enough', 'should do', 'works for us', 'is our pick',
+    'is enough', 'is good enough', 'will do', 'should be enough', 'should do', 'works for us', 'is our pick', 'stays',
+    'remains', '留着', '照旧',
   ],
   copulas: ['是', '为', '用的是', '选的是', ':', '=', 'is', 'will be', "'s", 'are', 'should be'],
   connectors: ['to', 'into', 'with', 'onto', '成', '为', '到', '至'],

@@ -100,6 +100,28 @@ describe('corrections and versions', () => {
   });
 });
 
+describe('values named without a decision word of their own', () => {
+  it("a drop's replacement, named in the same message, sets the dropped one's slot", () => {
+    expect(facts('Redis is out; the sessions live in KeyDB now.')).toEqual(['cache≠Redis', 'cache=KeyDB']);
+    expect(facts('监控不用 Nagios 了，换 Prometheus。')).toEqual(['monitoring≠Nagios', 'monitoring=Prometheus']);
+  });
+
+  it('a slot word that ends its sentence takes the value the next sentence gives', () => {
+    expect(facts('预发环境的消息队列。现在跑的是 RabbitMQ。')).toEqual(['message queue=RabbitMQ']);
+  });
+
+  it('a value that stays is kept; a date something must happen before is the deadline', () => {
+    expect(facts('Forget the Pants migration plan, Maven stays.')).toEqual(['build tool=Maven']);
+    expect(facts('下周四之前把压测报告交上来。')).toEqual(['deadline=2026-03-12']);
+    expect(facts('Please finish the audit by 2026-03-20.')).toEqual(['deadline=2026-03-20']);
+  });
+
+  it('a pinned runtime version said with 锁, and UTC named as the time zone', () => {
+    expect(facts('Python version 锁 3.12.4。')).toEqual(['python version=3.12.4']);
+    expect(facts('我们的数据库时区都是 UTC。')).toEqual(['timezone=UTC']);
+  });
+});
+
 describe('ports and bare corrections', () => {
   it("a port sets its service's port slot, or the bare slot when nothing names the service", () => {
     expect(facts('The billing-api listens on port 9100.')).toEqual(['billing-api port=9100']);
