@@ -40,7 +40,7 @@ export const PRODUCT_GROUPS: readonly ProductGroup[] = [
   {
     subject: 'message queue',
     names: [
-      'Kafka', 'Apache Kafka', 'RabbitMQ', 'RocketMQ', 'ActiveMQ', 'Pulsar', 'Apache Pulsar', 'NATS', 'ZeroMQ', 'SQS',
+      'Kafka', 'Apache Kafka', 'RabbitMQ', 'RocketMQ', 'ActiveMQ', 'Pulsar', 'Apache Pulsar', 'NATS', 'NATS JetStream', 'ZeroMQ', 'SQS',
       'Amazon SQS', 'Kinesis', 'NSQ', 'Redis Streams', 'EMQX', 'Mosquitto', 'Google Pub/Sub', 'Pub/Sub',
     ],
   },

@@ -116,6 +116,16 @@ describe('values named without a decision word of their own', () => {
     expect(facts('Please finish the audit by 2026-03-20.')).toEqual(['deadline=2026-03-20']);
   });
 
+  it('a language the team only writes in, a longer product name, a switch said with 换到', () => {
+    expect(facts('别再给我 C# 的写法了，我们只写 Go。')).toEqual(['programming language=Go']);
+    expect(facts('We only write Scala on the data team.')).toEqual(['programming language=Scala']);
+    expect(facts('Events go to NATS JetStream since March.')).toEqual([]);
+    expect(facts('Our message queue is NATS JetStream now.')).toEqual(['message queue=NATS JetStream']);
+    expect(facts('缓存从 Memcached 换到 Redis。')).toEqual(['cache=Redis']);
+    expect(facts('We write tests before the code.')).toEqual([]);
+    expect(facts('我们只写单元测试。')).toEqual([]);
+  });
+
   it('a pinned runtime version said with 锁, and UTC named as the time zone', () => {
     expect(facts('Python version 锁 3.12.4。')).toEqual(['python version=3.12.4']);
     expect(facts('我们的数据库时区都是 UTC。')).toEqual(['timezone=UTC']);

@@ -34,6 +34,6 @@ describe('our own working-memory dev set', () => {
     // Two of the misses are ports named as the text names their service ("admin API port" for "admin port").
     expect(report.parts.facts.precision).toBeGreaterThanOrEqual(0.87);
     // Far from the 0.90: most of the set's facts name slots the vocabulary does not have (see the README).
-    expect(report.parts.facts.recall).toBeGreaterThanOrEqual(0.28);
+    expect(report.parts.facts.recall).toBeGreaterThanOrEqual(0.29);
   });
 });
