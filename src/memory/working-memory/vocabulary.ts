@@ -109,3 +109,11 @@ function validate(v: WmVocabulary): void {
   });
   checkRecord('runtimes', v.runtimes, 'string');
 }
+
+/** Slots filled by rules of their own rather than by slot words (facts-special.ts). */
+const RULE_SUBJECTS = ['budget', 'deadline', 'region', 'timezone', 'answer language', 'answer length', 'name', 'allergy', 'diet', 'location'];
+
+/** Every subject the vocabulary names (lower-cased): slot words' subjects, runtimes' version slots, the rules' own. */
+export function vocabularySubjects(vocabulary: WmVocabulary): ReadonlySet<string> {
+  return new Set([...Object.keys(vocabulary.subjects.aliases), ...Object.values(vocabulary.runtimes), ...RULE_SUBJECTS].map((s) => s.toLowerCase()));
+}
