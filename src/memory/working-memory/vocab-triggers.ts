@@ -80,7 +80,7 @@ export const TRIGGER_VOCABULARY: TriggerVocabulary = {
     "we're on", 'we are on', 'is on', 'are on', 'running', 'run on', 'runs on', 'runs', 'run', 'we run', 'deploy on',
     'deploy to',
     'deployed on', 'deployed to', 'host on', 'hosted on', 'built with', 'build with', 'built on', 'based on',
-    'standardize on', 'standardise on', 'go for', 'going for', 'rely on', 'keep using', 'hosted in', 'is hosted on',
+    'standardize on', 'standardise on', 'standardizing on', 'standardising on', 'standardized on', 'standardised on', 'go for', 'going for', 'rely on', 'keep using', 'hosted in', 'is hosted on',
     'servers are in', 'servers are on', 'lives on', 'written in', 'built in', 'coded in', 'implemented in', 'upgrade to', 'upgraded to',
     'upgrading to', 'downgrade to', 'downgraded to', 'replace', 'replacing', 'replaced', 'switch back to',
     'go back to', 'revert to', 'roll back to', 'deploy', 'deploys', 'deployed', 'deploying', 'keep', 'keeping',

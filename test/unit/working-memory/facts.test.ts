@@ -119,6 +119,7 @@ describe('values named without a decision word of their own', () => {
   it('a language the team only writes in, a longer product name, a switch said with 换到', () => {
     expect(facts('别再给我 C# 的写法了，我们只写 Go。')).toEqual(['programming language=Go']);
     expect(facts('We only write Scala on the data team.')).toEqual(['programming language=Scala']);
+    expect(facts("We're standardizing on Podman across the fleet.")).toEqual(['container runtime=Podman']);
     expect(facts('Events go to NATS JetStream since March.')).toEqual([]);
     expect(facts('Our message queue is NATS JetStream now.')).toEqual(['message queue=NATS JetStream']);
     expect(facts('缓存从 Memcached 换到 Redis。')).toEqual(['cache=Redis']);
