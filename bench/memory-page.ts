@@ -88,8 +88,8 @@ async function snapshotBytes(name: string): Promise<number | null> {
   const db = await openDB(name);
   const records: unknown[] = await Promise.all(SNAPSHOT_IDS.map((id) => db.get('meta', `layered:snapshot:${id}`)));
   db.close();
-  const record = records.filter((r) => r !== undefined);
-  if (record.length === 0) return null;
+  const saved = records.filter((r) => r !== undefined);
+  if (saved.length === 0) return null;
   // The packed body (a Blob) by its size; typed arrays by their bytes, strings by UTF-16 code units × 2.
   let bytes = 0;
   const walk = (v: unknown): void => {
@@ -99,7 +99,7 @@ async function snapshotBytes(name: string): Promise<number | null> {
     else if (Array.isArray(v)) v.forEach(walk);
     else if (typeof v === 'object' && v !== null) Object.values(v).forEach(walk);
   };
-  walk(record);
+  walk(saved);
   return bytes;
 }
 

@@ -62,9 +62,8 @@ export async function restoreMemory(input: RestoreInput): Promise<Restored | nul
     mark = now;
     return ms;
   };
-  // The docs' record is read beside the conversations' (the browser reads one while the page restores the other),
-  // and the side records (heat, gates, void marks) while the record is: the restore needs them all.
-  // The docs are restored as soon as their record is read, while the conversations' may still be on its way.
+  // The docs' record is read beside the conversations' and restored as soon as it arrives, while the other may still
+  // be on its way; the side records (heat, gates, void marks) are read meanwhile too: the restore needs them all.
   const savedDocs = readSnapshot(input.store, 'index-docs', input.key).then(
     (record) => restoredDocs(record, input.docs, input.indexOptions),
     () => null,
