@@ -313,9 +313,12 @@ function setFacts(
   if (inheritedSubject !== null && subjects.length === 0 && out.length === 0 && products.length === 0) {
     for (const t of triggers) {
       const rest = text.slice(t.end);
-      const lead = DETERMINER.exec(rest)?.[0].length ?? 0;
+      // "We moved it to Outline": the pronoun stands for the slot, the value comes after its connector.
+      const pronoun = /^\s*(?:it|them|this|that|everything|all of it)\s+(?:over\s+)?(?:to|onto|into)\b/i.exec(rest)?.[0].length ?? 0;
+      const lead = pronoun + (DETERMINER.exec(rest.slice(pronoun))?.[0].length ?? 0);
       const value = UNKNOWN_LATIN.exec(rest.slice(lead))?.[0];
-      if (value !== undefined && !STOP_VALUES.test(value)) {
+      // After a pronoun the value must look like a name (Outline, v2), not a word ("moved it to the old box").
+      if (value !== undefined && !STOP_VALUES.test(value) && (pronoun === 0 || /[A-Z0-9]/.test(value))) {
         emit(inheritedSubject, value, t.end + lead);
         break;
       }

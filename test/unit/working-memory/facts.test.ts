@@ -108,6 +108,13 @@ describe('values named without a decision word of their own', () => {
 
   it('a slot word that ends its sentence takes the value the next sentence gives', () => {
     expect(facts('预发环境的消息队列。现在跑的是 RabbitMQ。')).toEqual(['message queue=RabbitMQ']);
+    expect(facts('About the issue tracker. We moved it to Plane last month.')).toEqual(['project management=Plane']);
+    expect(facts('About the cache. We moved it to the old box.')).toEqual([]);
+  });
+
+  it('db written in lower case is the database slot word; a lower-case product name is still the product', () => {
+    expect(facts('the db is mariadb now fyi')).toEqual(['database=mariadb']);
+    expect(facts('the db crashed last night')).toEqual([]);
   });
 
   it('a value that stays is kept; a date something must happen before is the deadline', () => {
