@@ -14,8 +14,11 @@ export interface Found<T> {
   readonly at: number;
 }
 
+/** A dropped product, with the other slots it also fills (`ProductGroup.alsoFills`). */
+export type UnsetFound = Found<Fact> & { readonly alsoFills: readonly string[] };
+
 export interface DropResult {
-  readonly unsets: Found<Fact>[];
+  readonly unsets: UnsetFound[];
   readonly deprecations: Found<string>[];
   /** Offsets (in the clause) of products dropped, so no rule sets them. */
   readonly consumed: Set<number>;
@@ -54,7 +57,11 @@ export function findDrops(clause: Clause, lexicon: Lexicon, rules: TopicRules, p
       inside.forEach((p) => result.consumed.add(p.start));
     } else if (inside.length > 0) {
       for (const p of inside) {
-        result.unsets.push({ item: { subject: p.subject, value: p.value, op: 'unset' }, at: clause.start + p.start });
+        // A runtime dropped at a version drops that version (Node 18 is EOL for us → node version ≠ 18).
+        const runtime = lexicon.vocabulary.runtimes[p.surface.toLowerCase()];
+        const version = p.value.slice(p.surface.length).trim();
+        const item: Fact = runtime !== undefined && version !== '' ? { subject: runtime, value: version, op: 'unset' } : { subject: p.subject, value: p.value, op: 'unset' };
+        result.unsets.push({ item, at: clause.start + p.start, alsoFills: p.alsoFills });
         result.consumed.add(p.start);
       }
     } else if (strong) {

@@ -4,7 +4,7 @@
  * own rule (budget, deadline, region…). Questions, maybes and hypotheses set nothing.
  */
 import type { Clause } from './clauses.ts';
-import { findDrops, type Found } from './drops.ts';
+import { findDrops, type Found, type UnsetFound } from './drops.ts';
 import { findSpecialFacts, type SpecialMatchers } from './facts-special.ts';
 import type { Lexicon, Mark, ProductMark, SubjectMark } from './lexicon.ts';
 import { hasCjk } from '../../shared/cjk.ts';
@@ -46,7 +46,7 @@ export interface FactResult {
 }
 
 export function findFacts(clauses: readonly Clause[], entities: readonly EntitySpan[], m: FactMatchers): FactResult {
-  const facts: Found<Fact>[] = [];
+  const facts: Array<Found<Fact> | UnsetFound> = [];
   const deprecations: Found<string>[] = [];
   let lastUnsetSubject: string | null = null;
   /** Products each clause names that no rule set or dropped, for the replacement of a drop (below). */
@@ -104,9 +104,23 @@ export function findFacts(clauses: readonly Clause[], entities: readonly EntityS
     for (const p of open) if (!set.some((f) => f.at === clause.start + p.start)) unclaimed.push({ product: p, at: clause.start + p.start });
   }
   facts.push(...replacements(facts, unclaimed, m.lexicon));
+  refileDrops(facts);
   facts.sort((a, b) => a.at - b.at);
   deprecations.sort((a, b) => a.at - b.at);
   return { facts: dedupeFacts(facts, clauses), deprecate: [...new Set(deprecations.map((d) => d.item))] };
+}
+
+/**
+ * A drop of a product that also fills the slot the message sets is filed under that slot (反向代理统一用 Caddy，
+ * HAProxy 不用了: HAProxy was the reverse proxy, not a load balancer of its own), when nothing sets its own slot.
+ */
+function refileDrops(facts: Array<Found<Fact> | UnsetFound>): void {
+  const set = new Set(facts.filter((f) => f.item.op === 'set').map((f) => f.item.subject));
+  facts.forEach((f, i) => {
+    if (f.item.op !== 'unset' || !('alsoFills' in f) || set.has(f.item.subject)) return;
+    const slot = f.alsoFills.find((s) => set.has(s));
+    if (slot !== undefined) facts[i] = { ...f, item: { ...f.item, subject: slot } };
+  });
 }
 
 const endsSentence = (clause: Clause, clauses: readonly Clause[]): boolean => {
@@ -316,7 +330,10 @@ function setFacts(
       // "We moved it to Outline": the pronoun stands for the slot, the value comes after its connector.
       const pronoun = /^\s*(?:it|them|this|that|everything|all of it)\s+(?:over\s+)?(?:to|onto|into)\b/i.exec(rest)?.[0].length ?? 0;
       const lead = pronoun + (DETERMINER.exec(rest.slice(pronoun))?.[0].length ?? 0);
-      const value = UNKNOWN_LATIN.exec(rest.slice(lead))?.[0];
+      // A version slot takes a version (Python 3.8 不用了，升级到 3.12).
+      const value = inheritedSubject.endsWith(' version')
+        ? /^v?\d+(?:\.\d+)*(?![\w.])/.exec(rest.slice(lead))?.[0]
+        : UNKNOWN_LATIN.exec(rest.slice(lead))?.[0];
       // After a pronoun the value must look like a name (Outline, v2), not a word ("moved it to the old box").
       if (value !== undefined && !STOP_VALUES.test(value) && (pronoun === 0 || /[A-Z0-9]/.test(value))) {
         emit(inheritedSubject, value, t.end + lead);

@@ -14,6 +14,8 @@ export interface Mark {
 
 export interface ProductMark extends Mark {
   readonly subject: string;
+  /** Other slots the product also fills (`ProductGroup.alsoFills`). */
+  readonly alsoFills: readonly string[];
   /** The name plus a version written right after it (macOS 14.3). */
   readonly value: string;
   /** End of `value` in the clause. */
@@ -99,13 +101,14 @@ function dropOverlaps<T extends Mark>(marks: T[]): T[] {
 }
 
 export function compileLexicon(vocabulary: WmVocabulary): Lexicon {
-  const loose = new Map<string, { subject: string; numbered: boolean }>();
-  const exact = new Map<string, { subject: string; numbered: boolean }>();
+  const loose = new Map<string, { subject: string; numbered: boolean; alsoFills: readonly string[] }>();
+  const exact = new Map<string, { subject: string; numbered: boolean; alsoFills: readonly string[] }>();
   for (const group of vocabulary.products) {
     // A runtime's number is its version even without a dot (Node 20, Java 17).
     const info = (name: string) => ({
       subject: group.subject,
       numbered: group.numberedVersions === true || vocabulary.runtimes[name.toLowerCase()] !== undefined,
+      alsoFills: group.alsoFills ?? [],
     });
     for (const name of group.names) if (!loose.has(key(name))) loose.set(key(name), info(name));
     for (const name of group.exactNames ?? []) {
@@ -228,7 +231,7 @@ export function compileLexicon(vocabulary: WmVocabulary): Lexicon {
         const after = text.slice(m.end, m.end + 32);
         const version = (info.numbered ? numbered : dotted).exec(after) ?? whole.exec(after);
         const valueEnd = version === null ? m.end : m.end + version[0].length;
-        marks.push({ ...m, subject: info.subject, value: text.slice(m.start, valueEnd), valueEnd });
+        marks.push({ ...m, subject: info.subject, alsoFills: info.alsoFills, value: text.slice(m.start, valueEnd), valueEnd });
       }
     }
     return dropOverlaps(marks);

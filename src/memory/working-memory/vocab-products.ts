@@ -10,6 +10,11 @@ export interface ProductGroup {
   readonly exactNames?: readonly string[];
   /** A number right after the name belongs to the value even without a dot (Windows 11, Ubuntu 22.04). */
   readonly numberedVersions?: boolean;
+  /**
+   * Other slots these products also fill: a message that sets one of them and drops one of these files the drop
+   * under it (反向代理统一用 Caddy，HAProxy 不用了: HAProxy served as the reverse proxy).
+   */
+  readonly alsoFills?: readonly string[];
 }
 
 export const PRODUCT_GROUPS: readonly ProductGroup[] = [
@@ -17,7 +22,7 @@ export const PRODUCT_GROUPS: readonly ProductGroup[] = [
     subject: 'web server', names: ['Nginx', 'Apache', 'Apache httpd', 'httpd', 'Caddy', 'OpenResty', 'Tengine',
     'Lighttpd', 'IIS', 'Tomcat', 'Jetty', 'Traefik', 'Gunicorn', 'uWSGI', 'Uvicorn',
   ] },
-  { subject: 'load balancer', names: ['HAProxy', 'Envoy', 'ELB', 'ALB', 'NLB', 'LVS', 'MetalLB'], exactNames: ['F5'] },
+  { subject: 'load balancer', names: ['HAProxy', 'Envoy', 'ELB', 'ALB', 'NLB', 'LVS', 'MetalLB'], exactNames: ['F5'], alsoFills: ['web server'] },
   {
     subject: 'database',
     names: [

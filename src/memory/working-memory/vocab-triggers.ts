@@ -136,7 +136,7 @@ export const TRIGGER_VOCABULARY: TriggerVocabulary = {
     '不做了', '先搁置', '搁置', 'drop 掉', 'drop掉', '撤回',
     'is off the table', 'is off', 'is cancelled', 'is canceled', 'is dead', 'is out', 'is void', 'is scrapped',
     'is dropped', 'is no longer needed', "isn't needed anymore", 'is not needed anymore', 'is gone', 'can go',
-    'is history', 'no longer applies', "doesn't apply anymore", 'anymore',
+    'is history', 'no longer applies', "doesn't apply anymore", 'anymore', 'is eol', 'is end of life', 'is end-of-life',
   ],
   strongDrop: [
     '作废', '推翻', '废弃', '撤销', '不算数', '不算', 'scrap', 'scrapping', 'scratch', 'is void', 'is off the table', 'disregard',

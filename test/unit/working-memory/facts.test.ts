@@ -112,6 +112,17 @@ describe('values named without a decision word of their own', () => {
     expect(facts('About the cache. We moved it to the old box.')).toEqual([]);
   });
 
+  it("a dropped product is filed under the slot the message sets when it also fills it, else under its own", () => {
+    expect(facts('网关以后统一用 Traefik，Envoy 不用了。')).toEqual(['web server=Traefik', 'web server≠Envoy']);
+    expect(facts('数据库用 TiDB，Memcached 不用了。')).toEqual(['database=TiDB', 'cache≠Memcached']);
+    expect(facts('Envoy 不用了。')).toEqual(['load balancer≠Envoy']);
+  });
+
+  it('a runtime dropped at a version drops that version, and the version it moves to is set', () => {
+    expect(facts('Node 16 is EOL for us.')).toEqual(['node version≠16']);
+    expect(facts('Python 3.9 不用了，升级到 3.13。')).toEqual(['python version≠3.9', 'python version=3.13']);
+  });
+
   it('db written in lower case is the database slot word; a lower-case product name is still the product', () => {
     expect(facts('the db is mariadb now fyi')).toEqual(['database=mariadb']);
     expect(facts('the db crashed last night')).toEqual([]);
