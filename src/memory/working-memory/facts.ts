@@ -53,6 +53,7 @@ export function findFacts(clauses: readonly Clause[], entities: readonly EntityS
   const unclaimed: Array<{ product: ProductMark; at: number }> = [];
   /** A slot word that ended its sentence with no value ("The staging queue."): the next sentence may give it one. */
   let pendingSubject: { subject: string; sentence: number } | null = null;
+  const lastOfSentence = new Set(clauses.filter((c, i) => clauses[i + 1]?.sentence !== c.sentence));
   const budgetNamed = clauses.some((c) => !c.question && !c.tentative && m.lexicon.has('budgetWords', c.text));
   // Entities by clause and dates by sentence, in one pass each (a pasted log has thousands of both).
   const byClause = new Map<Clause, EntitySpan[]>();
@@ -100,7 +101,7 @@ export function findFacts(clauses: readonly Clause[], entities: readonly EntityS
     const carried = pendingSubject !== null && pendingSubject.sentence === clause.sentence - 1 && subjects.length === 0 ? pendingSubject.subject : null;
     const set = setFacts(clause, open, subjects, local, m.lexicon, products.length === 0 ? (lastUnsetSubject ?? carried) : null);
     facts.push(...set);
-    pendingSubject = set.length === 0 && open.length === 0 && subjects.length > 0 && endsSentence(clause, clauses) ? { subject: subjects[subjects.length - 1]!.subject, sentence: clause.sentence } : null;
+    pendingSubject = set.length === 0 && open.length === 0 && subjects.length > 0 && lastOfSentence.has(clause) ? { subject: subjects[subjects.length - 1]!.subject, sentence: clause.sentence } : null;
     for (const p of open) if (!set.some((f) => f.at === clause.start + p.start)) unclaimed.push({ product: p, at: clause.start + p.start });
   }
   facts.push(...replacements(facts, unclaimed, m.lexicon));
@@ -122,11 +123,6 @@ function refileDrops(facts: Array<Found<Fact> | UnsetFound>): void {
     if (slot !== undefined) facts[i] = { ...f, item: { ...f.item, subject: slot } };
   });
 }
-
-const endsSentence = (clause: Clause, clauses: readonly Clause[]): boolean => {
-  const next = clauses[clauses.indexOf(clause) + 1];
-  return next === undefined || next.sentence !== clause.sentence;
-};
 
 /**
  * A dropped value's replacement, named in the same message without a decision word of its own: "Memcached is out;
