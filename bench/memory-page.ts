@@ -12,7 +12,8 @@
  *   page's module cache), as the app loads them beside the engine.
  * - regenerate: the reply of that prompt replaced, and the next prompt (the memory changed in place).
  * - append: a reply stored and taken into the memory (store write and index update).
- * - heap: the JS heap after a restored load (Chromium's performance.memory, with --enable-precise-memory-info).
+ * - heap: the live JS heap with a restored memory in use, after a full collection (Chromium's performance.memory,
+ *   with --enable-precise-memory-info and --expose-gc).
  */
 import { openDB } from 'idb';
 import type { ImportTurnInput } from '../src/memory/store/import-turns.ts';
@@ -47,12 +48,14 @@ export interface MemoryBench {
   heapMB: number | null;
   snapshotBytes: number | null;
   userAgent: string;
+  /** The store's name (kept for the fresh visits that follow). */
+  db: string;
 }
 
 const log = (message: string): void => console.log(`[bench] ${message}`);
 const quiet = { warn: (message: string) => console.log(`[store warning] ${message}`) };
 const round = (n: number): number => Math.round(n * 10) / 10;
-const stat = (samples: number[]): Stat => ({ p50: round([...samples].sort((a, b) => a - b)[Math.floor(samples.length / 2)]!), samples: samples.map(round) });
+const stat = (samples: number[]): Stat => ({ p50: samples.length === 0 ? NaN : round([...samples].sort((a, b) => a - b)[Math.floor(samples.length / 2)]!), samples: samples.map(round) });
 
 const ZH = ['服务器', '证书', '到期', '续费', '日志', '磁盘满了', '重启服务', '数据库', '备份', '端口', '模型', '检索', '我们', '明天'];
 const EN = ['nginx', 'deploy', 'rollback', 'latency', 'the cache', 'kubernetes', 'certificate', 'renew', 'port 8443', 'index', 'timeout', '10.0.3.7'];
@@ -103,31 +106,10 @@ async function snapshotBytes(name: string): Promise<number | null> {
   return bytes;
 }
 
-async function main(): Promise<MemoryBench> {
-  const params = new URLSearchParams(location.search);
-  const turns = Number(params.get('turns') ?? 10_000);
-  const sessions = Number(params.get('sessions') ?? 50);
-  const docChunks = Number(params.get('docs') ?? 10_000);
-  const runs = Number(params.get('runs') ?? 5);
-  const name = `bench-memory-${Date.now()}`;
+/** A page's loads of the memory in store `name`, each asking in conversation `last`. */
+function pageLoads(name: string, last: string, idle: boolean, firstQuestion: number) {
   const settings: AppSettings = structuredClone(DEFAULT_SETTINGS) as AppSettings;
-  const seeded = await MemoryStore.open({ name, logger: quiet });
-  const sessionIds: string[] = [];
-  for (let s = 0; s < sessions; s++) {
-    const session = await seeded.createSession({ title: `conversation ${s}` });
-    await seeded.importTurns(session.id, conversation(Math.round(turns / sessions), 100 + s));
-    sessionIds.push(session.id);
-  }
-  // Docs: pages of 100 chunks each, as an imported Markdown folder stores them.
-  const sentence = sentences(9);
-  for (let d = 0; d * 100 < docChunks; d++) {
-    const count = Math.min(100, docChunks - d * 100);
-    await seeded.putDoc({ docId: `guide/page-${d}.md`, source: `guide/page-${d}.md`, texts: Array.from({ length: count }, (_, i) => `${sentence(30 + (i % 20))}。(${d}.${i})`) });
-  }
-  await seeded.close();
-  log(`stored ${turns} messages in ${sessions} conversations and ${docChunks} doc chunks`);
-  const last = sessionIds.at(-1)!;
-  let n = 0;
+  let n = firstQuestion;
   /** The question the replies answer (the chat names it, as `replyTo`, when it starts a reply). */
   let lastQuestionId = '';
 
@@ -135,7 +117,7 @@ async function main(): Promise<MemoryBench> {
   async function coldPrompt(): Promise<{ ms: number; planner: MemoryPlanner; store: MemoryStore; steps: Record<string, number> }> {
     const started = performance.now();
     const store = await MemoryStore.open({ name, logger: quiet });
-    if (params.has("idle")) await store.whenIdle();
+    if (idle) await store.whenIdle();
     const opened = performance.now();
     const planner = new MemoryPlanner(() => ({ store: Promise.resolve(store), settings }));
     const asked = await store.appendTurn({ sessionId: last, role: 'user', content: `nginx 证书 renew 的端口是多少？(${n++})` });
@@ -154,13 +136,99 @@ async function main(): Promise<MemoryBench> {
     await planner.recordReply(last, turn.id, turn.content, turn.createdAt);
     return turn.id;
   }
+  return { coldPrompt, reply };
+}
 
-  // Loads the tokenizer and the memory code, keeps the first derivations and saves the first index.
-  const warm = await coldPrompt();
-  await reply(warm.store, warm.planner);
-  await warm.planner.saveIndexNow();
-  await layeredWritesDone(warm.store);
-  await warm.store.close();
+/** What a fresh visit reports: its load's ms and steps. */
+export interface FreshVisit {
+  ms: number;
+  steps: Record<string, number>;
+}
+
+/**
+ * A visit of its own (`visit=<i>&db=<name>`): a new document, so the code is loaded and compiled afresh, as after
+ * a real page load. The tokenizer and the memory code are loaded first, as the app loads them beside the engine;
+ * then one restored load is timed, answered and saved, as the in-page loads are. The last visit deletes the store.
+ */
+async function freshVisit(params: URLSearchParams): Promise<FreshVisit> {
+  const name = params.get('db')!;
+  await Promise.all([
+    import('../src/memory/layered/pipeline.ts'),
+    import('../src/memory/layered/durable-working-memory.ts'),
+    import('../src/memory/retrieval/retrieval-index.ts'),
+    import('../src/ui/controllers/snapshot-keeper.ts'),
+    import('../src/context/head.ts'),
+    import('../src/memory/store/index-snapshot.ts'),
+    import('../src/ui/controllers/context-planner.ts').then((m) => m.qwenCounter()),
+  ]);
+  const seeded = await MemoryStore.open({ name, logger: quiet });
+  const last = (await seeded.listSessions()).sort((a, b) => a.createdAt - b.createdAt).at(-1)!.id;
+  await seeded.close();
+  const { coldPrompt, reply } = pageLoads(name, last, false, 1_000 + Number(params.get('visit')));
+  const { ms, planner, store, steps } = await coldPrompt();
+  await reply(store, planner);
+  await planner.saveIndexNow();
+  await layeredWritesDone(store);
+  await store.close();
+  if (params.has('lastVisit')) await deleteMemoryDB(name);
+  log(`fresh visit ${params.get('visit')}: ${round(ms)} ms`);
+  return { ms: round(ms), steps };
+}
+
+async function main(): Promise<MemoryBench> {
+  const params = new URLSearchParams(location.search);
+  const turns = Number(params.get('turns') ?? 10_000);
+  const sessions = Number(params.get('sessions') ?? 50);
+  const docChunks = Number(params.get('docs') ?? 10_000);
+  const runs = Number(params.get('runs') ?? 5);
+  const name = `bench-memory-${Date.now()}`;
+  const seeded = await MemoryStore.open({ name, logger: quiet });
+  const sessionIds: string[] = [];
+  for (let s = 0; s < sessions; s++) {
+    const session = await seeded.createSession({ title: `conversation ${s}` });
+    await seeded.importTurns(session.id, conversation(Math.round(turns / sessions), 100 + s));
+    sessionIds.push(session.id);
+  }
+  // Docs: pages of 100 chunks each, as an imported Markdown folder stores them.
+  const sentence = sentences(9);
+  for (let d = 0; d * 100 < docChunks; d++) {
+    const count = Math.min(100, docChunks - d * 100);
+    await seeded.putDoc({ docId: `guide/page-${d}.md`, source: `guide/page-${d}.md`, texts: Array.from({ length: count }, (_, i) => `${sentence(30 + (i % 20))}。(${d}.${i})`) });
+  }
+  await seeded.close();
+  log(`stored ${turns} messages in ${sessions} conversations and ${docChunks} doc chunks`);
+  const last = sessionIds.at(-1)!;
+  const { coldPrompt, reply } = pageLoads(name, last, params.has('idle'), 0);
+
+  // Each load in a function of its own, so that no suspended frame of main's holds a memory that is done with.
+  /** Loads the tokenizer and the memory code, keeps the first derivations and saves the first index. */
+  async function firstLoad(): Promise<void> {
+    const warm = await coldPrompt();
+    await reply(warm.store, warm.planner);
+    await warm.planner.saveIndexNow();
+    await layeredWritesDone(warm.store);
+    await warm.store.close();
+  }
+  await firstLoad();
+
+  /**
+   * The live heap with a restored memory in use: one more restored load, then a full collection (the runner gives
+   * Chromium --expose-gc), so the garbage of the loads before is not counted. Null without `gc`.
+   */
+  async function liveHeapMB(): Promise<number | null> {
+    const gc = (globalThis as { gc?: () => void }).gc;
+    const memory = (performance as unknown as { memory?: { usedJSHeapSize: number } }).memory;
+    if (gc === undefined || memory === undefined) return null;
+    const { planner, store } = await coldPrompt();
+    gc();
+    gc();
+    const mb = round(memory.usedJSHeapSize / 1e6);
+    // Held until measured: the memory is what the heap holds.
+    await planner.saveIndexNow();
+    await layeredWritesDone(store);
+    await store.close();
+    return mb;
+  }
 
   const cold: Record<ColdMode, number[]> = { restored: [], kept: [], rebuilt: [] };
   const readAgain: number[] = [];
@@ -169,47 +237,49 @@ async function main(): Promise<MemoryBench> {
   const regenerate: number[] = [];
   const append: number[] = [];
   const save: number[] = [];
-  let heapMB: number | null = null;
   const orders: ColdMode[][] = [
     ['restored', 'kept', 'rebuilt'],
     ['kept', 'rebuilt', 'restored'],
     ['rebuilt', 'restored', 'kept'],
   ];
-  for (let run = 0; run < runs; run++) {
-    for (const mode of orders[run % orders.length]!) {
-      await prepare(name, mode);
-      const { ms, planner, store, steps: taken } = await coldPrompt();
-      cold[mode].push(ms);
-      if (mode === 'restored') {
-        readAgain.push(planner.indexStats.readAgain.length);
-        appended.push(planner.indexStats.appended.length);
-        steps.push(taken);
-        const memory = (performance as unknown as { memory?: { usedJSHeapSize: number } }).memory;
-        if (memory !== undefined) heapMB = round(memory.usedJSHeapSize / 1e6);
-        // A reply, then the reply replaced: the next prompt.
-        const replied = await reply(store, planner);
-        const question = (await store.listTurns(last)).filter((t) => t.role === 'user').at(-1)!;
-        const t = performance.now();
-        await store.updateTurn(replied, { tags: ['hidden'] });
-        await planner.plan({ sessionId: last, turn: { id: question.id, text: question.content, time: question.createdAt }, again: true, replaced: [replied] });
-        regenerate.push(performance.now() - t);
-        for (let i = 0; i < 10; i++) {
-          const a = performance.now();
-          await reply(store, planner);
-          append.push(performance.now() - a);
-        }
-      } else await reply(store, planner);
-      // Saved before the next load, as a page does in the background once the user stops typing.
-      const saving = performance.now();
-      await planner.saveIndexNow();
-      if (mode === 'restored') save.push(performance.now() - saving);
-      await layeredWritesDone(store);
-      await store.close();
-      log(`run ${run} ${mode}: ${round(ms)} ms`);
-    }
+  // `modes=restored`: only those loads (e.g. for a CPU profile of one kind); all three by default.
+  const modes = new Set((params.get('modes') ?? 'restored,kept,rebuilt').split(','));
+  async function load(run: number, mode: ColdMode): Promise<void> {
+    await prepare(name, mode);
+    const { ms, planner, store, steps: taken } = await coldPrompt();
+    cold[mode].push(ms);
+    if (mode === 'restored') {
+      readAgain.push(planner.indexStats.readAgain.length);
+      appended.push(planner.indexStats.appended.length);
+      steps.push(taken);
+      // A reply, then the reply replaced: the next prompt.
+      const replied = await reply(store, planner);
+      const question = (await store.listTurns(last)).filter((t) => t.role === 'user').at(-1)!;
+      const t = performance.now();
+      await store.updateTurn(replied, { tags: ['hidden'] });
+      await planner.plan({ sessionId: last, turn: { id: question.id, text: question.content, time: question.createdAt }, again: true, replaced: [replied] });
+      regenerate.push(performance.now() - t);
+      for (let i = 0; i < 10; i++) {
+        const a = performance.now();
+        await reply(store, planner);
+        append.push(performance.now() - a);
+      }
+    } else await reply(store, planner);
+    // Saved before the next load, as a page does in the background once the user stops typing.
+    const saving = performance.now();
+    await planner.saveIndexNow();
+    if (mode === 'restored') save.push(performance.now() - saving);
+    await layeredWritesDone(store);
+    await store.close();
+    log(`run ${run} ${mode}: ${round(ms)} ms`);
   }
+  for (let run = 0; run < runs; run++) {
+    for (const mode of orders[run % orders.length]!.filter((m) => modes.has(m))) await load(run, mode);
+  }
+  const heapMB = await liveHeapMB();
   const bytes = await snapshotBytes(name);
-  await deleteMemoryDB(name);
+  // Fresh visits follow (`visits=N`): they restore from this store, and the last one deletes it.
+  if (Number(params.get('visits') ?? 0) === 0) await deleteMemoryDB(name);
   return {
     turns,
     sessions,
@@ -224,10 +294,12 @@ async function main(): Promise<MemoryBench> {
     heapMB,
     snapshotBytes: bytes,
     userAgent: navigator.userAgent,
+    db: name,
   };
 }
 
-main().then(
+const page = new URLSearchParams(location.search);
+(page.has('visit') ? freshVisit(page) : main()).then(
   (result) => ((window as unknown as { __benchResult: unknown }).__benchResult = result),
   (error: unknown) => ((window as unknown as { __benchError: string }).__benchError = error instanceof Error ? `${error.message}\n${error.stack}` : String(error)),
 );

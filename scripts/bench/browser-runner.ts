@@ -6,6 +6,7 @@
  * A Vite dev server (the repo's vite.config.ts: cross-origin isolation headers, voy/wllama left unbundled)
  * serves the page on a free port; Chromium is Debian's (`CHROMIUM_PATH` overrides), headless.
  */
+import { writeFileSync } from 'node:fs';
 import { createServer as createNetServer } from 'node:net';
 import { chromium } from 'playwright';
 import { createServer } from 'vite';
@@ -44,6 +45,20 @@ export function freePort(): Promise<number> {
 
 /** Serves the repo, opens `pagePath` (e.g. `/bench/store.html`) and resolves with the page's result. */
 export async function runBrowserBench(pagePath: string, options: BrowserBenchOptions = {}): Promise<unknown> {
+  const [result] = await runBrowserBenchVisits(pagePath, options, () => null);
+  return result;
+}
+
+/**
+ * Like `runBrowserBench`, then visits the page again in the same tab (a new document: its code loaded and compiled
+ * afresh, its origin's storage kept) for as long as `next` gives a query, each after the result before it.
+ * Resolves with every visit's result, in order.
+ */
+export async function runBrowserBenchVisits(
+  pagePath: string,
+  options: BrowserBenchOptions,
+  next: (results: readonly unknown[]) => string | null,
+): Promise<unknown[]> {
   const timeoutMs = options.timeoutMs ?? 300_000;
   const log = options.onLog ?? ((line: string) => process.stderr.write(`${line}\n`));
   const port = await freePort();
@@ -62,20 +77,36 @@ export async function runBrowserBench(pagePath: string, options: BrowserBenchOpt
     const page = await browser.newPage();
     page.on('console', (message) => log(message.text()));
     page.on('pageerror', (error) => log(`page error: ${error.message}`));
-    const url = `http://127.0.0.1:${port}${pagePath}${options.query === undefined ? '' : `?${options.query}`}`;
-    await page.goto(url);
-    const handle = await page.waitForFunction(
-      () => {
-        const w = window as unknown as { __benchResult?: unknown; __benchError?: string };
-        if (w.__benchError !== undefined) return { error: w.__benchError };
-        return w.__benchResult === undefined ? false : { result: w.__benchResult };
-      },
-      undefined,
-      { timeout: timeoutMs, polling: 250 },
-    );
-    const outcome = (await handle.jsonValue()) as { error?: string; result?: unknown };
-    if (outcome.error !== undefined) throw new Error(`bench page failed: ${outcome.error}`);
-    return outcome.result;
+    // BENCH_CPU_PROFILE=file.cpuprofile: the page's main thread sampled for the whole run (open it in DevTools).
+    const profilePath = process.env['BENCH_CPU_PROFILE'];
+    const cdp = profilePath === undefined ? null : await page.context().newCDPSession(page);
+    if (cdp !== null) {
+      await cdp.send('Profiler.enable');
+      await cdp.send('Profiler.setSamplingInterval', { interval: 250 });
+      await cdp.send('Profiler.start');
+    }
+    const results: unknown[] = [];
+    for (let query: string | null = options.query ?? ''; query !== null; query = next(results)) {
+      await page.goto(`http://127.0.0.1:${port}${pagePath}${query === '' ? '' : `?${query}`}`);
+      const handle = await page.waitForFunction(
+        () => {
+          const w = window as unknown as { __benchResult?: unknown; __benchError?: string };
+          if (w.__benchError !== undefined) return { error: w.__benchError };
+          return w.__benchResult === undefined ? false : { result: w.__benchResult };
+        },
+        undefined,
+        { timeout: timeoutMs, polling: 250 },
+      );
+      const outcome = (await handle.jsonValue()) as { error?: string; result?: unknown };
+      if (outcome.error !== undefined) throw new Error(`bench page failed: ${outcome.error}`);
+      results.push(outcome.result);
+    }
+    if (cdp !== null && profilePath !== undefined) {
+      const { profile } = await cdp.send('Profiler.stop');
+      writeFileSync(profilePath, JSON.stringify(profile));
+      log(`CPU profile written to ${profilePath}`);
+    }
+    return results;
   } finally {
     await browser.close();
     await server.close();

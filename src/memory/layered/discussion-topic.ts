@@ -49,7 +49,14 @@ export function docNames(index: RetrievalIndex): NameDictionary {
     if (docs === undefined) titles.set(trimmed, (docs = new Set()));
     docs.add(docId);
   };
+  // A doc's chunks share its id and mostly its source: each pair is read once (10,000 chunks, a few hundred pairs).
+  const seen = new Set<string>();
+  const docIds = new Set<string>();
   for (const doc of index.docEntries.values()) {
+    docIds.add(doc.docId);
+    const pair = `${doc.docId}\u0000${doc.source}`;
+    if (seen.has(pair)) continue;
+    seen.add(pair);
     const title = doc.source.split(/\s+[·›»|]\s+/)[0] ?? '';
     for (const name of new Set([doc.docId, title])) {
       add(name, doc.docId);
@@ -58,7 +65,7 @@ export function docNames(index: RetrievalIndex): NameDictionary {
       if (bare !== name) add(bare, doc.docId);
     }
   }
-  const docCount = new Set([...index.docEntries.values()].map((d) => d.docId)).size;
+  const docCount = docIds.size;
   const written = new Map<string, string>();
   for (const [name, docs] of titles) {
     if (docCount >= 10 && docs.size > MAX_TITLE_SHARE * docCount) continue;

@@ -392,6 +392,7 @@ export class StoreRuntime {
     this._index.dispose();
     this._tabs.close();
     this._emit({ type: 'closed', origin: 'local' });
+    this._listeners.clear();
   }
 
   async close(): Promise<void> {
@@ -408,5 +409,8 @@ export class StoreRuntime {
     this._db = null;
     this._index.dispose();
     this._tabs.close();
+    // A closed store tells nothing more; its listeners (a planner and its memory) must not live on with it: the
+    // database's event handlers keep this runtime reachable for as long as the browser keeps the connection object.
+    this._listeners.clear();
   }
 }
