@@ -13,6 +13,7 @@ import { DEFAULT_RERANK_OPTIONS, rankCandidates, type Candidate, type Features, 
 import type { RetrievalIndex, UserMemory } from './retrieval-index.ts';
 import { LastMemo } from './search-memo.ts';
 import { supersededPieces } from './supersede.ts';
+import { answeredLater } from './answered-later.ts';
 
 /** Which memory this search may read (the session rules decide; see layered/session-gate.ts). */
 export interface RetrievalScope {
@@ -121,6 +122,12 @@ export function retrieve(index: RetrievalIndex, request: RetrieveRequest): Retri
 
   const records: RecordSource = { index, memory, excluded };
   const items = mergeByScore(conversation, docs, records);
+  if (packOptions.supersede) {
+    // The question's answers given again later by the user: the earlier ones are superseded for this search.
+    const turns = items.filter((item) => item.namespace === 'conversation').slice(0, ANSWERS_COMPARED);
+    const later = answeredLater(query.message, turns.map((item) => ({ turn: item.turn!, pieces: item.pieces })));
+    for (const item of turns) item.alsoSuperseded = later.get(item.candidate.id) ?? null;
+  }
   const speakerOf = (turn: TurnEntry): string => turn.speaker ?? (turn.role === 'user' ? request.labels.user : request.labels.assistant);
   // A question about when is answered by a date: every day heading then carries its year.
   const yearEveryDay = answerKinds(query.message).includes('when');
@@ -186,6 +193,8 @@ export function retrieve(index: RetrievalIndex, request: RetrieveRequest): Retri
 }
 
 const NO_PIECES: ReadonlySet<number> = new Set();
+/** The best conversation candidates whose answers to the question are compared (answered-later.ts). */
+const ANSWERS_COMPARED = 12;
 
 /** Where ranked items find their records. */
 interface RecordSource {
@@ -236,10 +245,15 @@ class RankedItem implements PackCandidate {
     return this._pieces;
   }
 
+  /** Its sentences that answer this search's question with a value the user gave again later (answered-later.ts). */
+  alsoSuperseded: ReadonlySet<number> | null = null;
+
   /** Its sentences a later user message restates with another value; docs have none. */
   superseded(): ReadonlySet<number> {
     const turn = this.turn;
-    return turn === undefined ? NO_PIECES : supersededPieces(this._source.memory, turn, this.pieces);
+    if (turn === undefined) return NO_PIECES;
+    const restated = supersededPieces(this._source.memory, turn, this.pieces);
+    return this.alsoSuperseded === null ? restated : new Set([...restated, ...this.alsoSuperseded]);
   }
 
   /** The turn before it in its session (pairing), when allowed; docs have none. */

@@ -99,13 +99,44 @@ export function statementOf(sentence: string, before = ''): Statement | null {
     previous = rest;
   }
   if (values.size === 0) return null;
-  const past = [...sentence.matchAll(REGULAR_PAST)].some((m) => !NOT_PAST.has(m[0].toLowerCase()) && !PASSIVE_BEFORE.test(sentence.slice(Math.max(0, m.index - 8), m.index)));
   return {
     subject,
     values,
     change: CHANGE_EN.test(sentence) || CHANGE_ZH.test(sentence),
-    narrative: past || NARRATIVE_EN.test(sentence) || NARRATIVE_ZH.test(sentence),
+    narrative: tellsThePast(sentence),
   };
+}
+
+/** Statements by sentence text and the sentence before (sentences recur across searches; bounded). */
+let statements = new Map<string, Statement | null>();
+export function statementOfCached(sentence: string, before = ''): Statement | null {
+  const key = `${before}\u0000${sentence}`;
+  let s = statements.get(key);
+  if (s === undefined) {
+    s = statementOf(sentence, before);
+    if (statements.size >= 20_000) statements = new Map();
+    statements.set(key, s);
+  }
+  return s;
+}
+
+/** Whether a text tells what happened (past tense, a past time): "we deployed on Friday", 昨天, "did you…". */
+function tellsThePast(text: string): boolean {
+  const past = [...text.matchAll(REGULAR_PAST)].some((m) => !NOT_PAST.has(m[0].toLowerCase()) && !PASSIVE_BEFORE.test(text.slice(Math.max(0, m.index - 8), m.index)));
+  return past || NARRATIVE_EN.test(text) || NARRATIVE_ZH.test(text);
+}
+
+/**
+ * Whether a question asks about the past ("when did…", "what was…", "last week", 昨天): by its auxiliaries and times,
+ * not by -ed forms, which a question's word order leaves without their "is" ("which currency are invoices issued in?").
+ */
+export function asksAboutThePast(question: string): boolean {
+  return NARRATIVE_EN.test(question) || NARRATIVE_ZH.test(question);
+}
+
+/** A question's own words as a subject: its terms less the words that mark a rule or a change ("now", 现在). */
+export function askedTerms(question: string): Set<string> {
+  return new Set(subjectTerms(question));
 }
 
 /** A clause's values (case-folded), and the clause without them. */

@@ -12,7 +12,7 @@
 import type { Piece } from './pieces.ts';
 import type { TurnEntry } from './records.ts';
 import type { UserMemory } from './retrieval-index.ts';
-import { restates, statementOf, type Statement } from './statements.ts';
+import { restates, statementOfCached, type Statement } from './statements.ts';
 import { terms } from './text-terms.ts';
 
 /** Sentences that hold one of a statement's rarest subject terms (or a value), newest first, looked through for a later version. */
@@ -22,21 +22,8 @@ const LOOKUP_TERMS = 6;
 /** A value is followed to the statements that gave it only when it is rare: in at most this share of turns (or 8). */
 const RARE_VALUE_SHARE = 0.02;
 
-/** Statements by sentence text (sentences recur across searches; bounded). */
-let statements = new Map<string, Statement | null>();
-const statementCached = (text: string, before: string): Statement | null => {
-  const key = `${before}\u0000${text}`;
-  let s = statements.get(key);
-  if (s === undefined) {
-    s = statementOf(text, before);
-    if (statements.size >= 20_000) statements = new Map();
-    statements.set(key, s);
-  }
-  return s;
-};
-
 /** Piece `i`'s statement (the piece before gives the subject of one that only gives a value: "Set it to INFO."). */
-const statementAt = (pieces: readonly Piece[], i: number): Statement | null => statementCached(pieces[i]!.text, pieces[i - 1]?.text ?? '');
+const statementAt = (pieces: readonly Piece[], i: number): Statement | null => statementOfCached(pieces[i]!.text, pieces[i - 1]?.text ?? '');
 
 /** Whether `b` was written after `a` (in one session by order, across sessions by time). */
 const isLater = (b: TurnEntry, a: TurnEntry): boolean => (b.sessionId === a.sessionId ? b.seq > a.seq : b.time > a.time);

@@ -106,3 +106,55 @@ describe('retrieval leaves superseded statements out', () => {
     expect(ask(index).text).toContain('_fn');
   });
 });
+
+describe('a question answered again later, in other words (answered-later.ts)', () => {
+  // The later statement gives other incidental values (a city, a vendor), so the two are not paired by their own
+  // subjects; the question names what both answer.
+  const build = (): RetrievalIndex => {
+    const index = new RetrievalIndex();
+    index.addTurn(turn('s1-1', 'S1', 1, 'Invoices are issued in EUR for now, because most clients are in Berlin.', T0));
+    index.addTurn(turn('s1-2', 'S1', 2, 'OK, invoices will be issued in EUR from the next batch.', T0 + 60_000, 'assistant'));
+    index.addTurn(turn('s2-1', 'S2', 1, 'The quarterly report template needs a new logo.', T0 + 2 * DAY));
+    index.addTurn(turn('s3-1', 'S3', 1, 'Most new clients are from the Toronto meetup, so invoices are issued in CAD and Stripe converts the rest.', T0 + 5 * DAY));
+    return index;
+  };
+  const ask = (index: RetrievalIndex, message: string, supersede = true): RetrievalResult =>
+    retrieve(index, {
+      query: buildQuery({ message, entities: [], dates: [] }),
+      scope: { userId: 'u', sessionId: 'S4', otherSessions: true, docs: false },
+      exclude: new Set(),
+      budget: 300,
+      now: T0 + 9 * DAY,
+      counter,
+      labels: LABELS.en,
+      offsetMinutes: 0,
+      pack: { supersede },
+    });
+
+  it('hands over the later answer to "…now?", without the earlier one or the echo of it', () => {
+    const r = ask(build(), 'Which currency are invoices issued in now?');
+    expect(r.text).toContain('CAD');
+    expect(r.text).not.toContain('EUR');
+    const fates = new Map(r.candidates.map((c) => [c.id, c.fate]));
+    expect(fates.get('s1-1')).toBe('superseded');
+  });
+
+  it('shows both with the mark switched off, and for a question about the past', () => {
+    expect(ask(build(), 'Which currency are invoices issued in now?', false).text).toContain('EUR');
+    expect(ask(build(), 'Which currency did invoices use before the Toronto meetup?').text).toContain('EUR');
+  });
+
+  it('keeps both when the later one says nothing changed and the question does not ask what holds now', () => {
+    // Two answers that may add up (clients billed in two currencies); only "now" or a word of change says otherwise.
+    const text = ask(build(), 'Which currencies are invoices issued in?').text;
+    expect(text).toContain('EUR');
+    expect(text).toContain('CAD');
+  });
+
+  it('lets only the user answer again: a later assistant turn with another value supersedes nothing', () => {
+    const index = new RetrievalIndex();
+    index.addTurn(turn('a', 'S1', 1, 'Invoices are issued in EUR for now.', T0));
+    index.addTurn(turn('b', 'S2', 1, 'If you like, invoices could be issued in CAD, with Stripe converting.', T0 + DAY, 'assistant'));
+    expect(ask(index, 'Which currency are invoices issued in now?').text).toContain('EUR');
+  });
+});

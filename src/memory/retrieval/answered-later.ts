@@ -1,0 +1,105 @@
+/**
+ * Answers the question finds twice (issue 18, rules changed across sessions). When two of the best candidates each
+ * answer the question with a statement, with different values, and the later one is the user's ("listing prices
+ * are in CAD" … months later "listing prices are in USD", asked "which currency are listing prices in now?"), the
+ * earlier is superseded for this search, and so is every older line among the candidates that is about the
+ * question and repeats a value it retired (the assistant's "OK, I'll write every price in CAD").
+ *
+ * supersede.ts pairs statements by their own subjects, for every search; here the question names the subject, so
+ * two statements pair when the later holds most of the question's words that the earlier holds, however else they
+ * are worded ("the shared services should run at WARN level in staging" … "staging no longer needs the strict log
+ * level. Set it to INFO."). Only when the later one says it changes something ("from now on", 改成), or the question
+ * asks what holds now ("…use now?", 现在); else two answers add up (a studio "by the water", later "with natural
+ * light"). Never for a question about the past ("when did…", "what did we pick last week?"). Pure.
+ */
+import type { Piece } from './pieces.ts';
+import type { TurnEntry } from './records.ts';
+import { askedTerms, asksAboutThePast, statementOfCached, type Statement } from './statements.ts';
+import { terms } from './text-terms.ts';
+
+/** A question about what holds now: "…use now?", "what is the current…", 现在 / 目前. */
+const ASKS_NOW = /\b(?:now|nowadays|currently|current|these days|at the moment|at present|still|any ?more|latest)\b|现在|目前|如今|眼下|最新|当前/i;
+
+/** A candidate turn, in rank order. */
+export interface AnswerSource {
+  readonly turn: TurnEntry;
+  readonly pieces: readonly Piece[];
+}
+
+/** A statement answers the question when it holds at least this many of its words… */
+const MIN_ASKED = 2;
+/** …and a later one answers as well when it holds this share of the words the earlier holds. */
+const SHARE_OF_ASKED = 0.6;
+
+/** A sentence read as a statement, with the question's words it holds (with the sentence before, which may give its subject). */
+interface Said {
+  readonly piece: number;
+  readonly statement: Statement;
+  readonly asked: ReadonlySet<string>;
+}
+
+interface Read {
+  readonly turn: TurnEntry;
+  readonly said: readonly Said[];
+  /** Its sentence that answers the question best (most of its words, at least MIN_ASKED), if any. */
+  readonly answer: Said | null;
+}
+
+const isLater = (b: TurnEntry, a: TurnEntry): boolean => (b.sessionId === a.sessionId ? b.seq > a.seq : b.time > a.time);
+/** `bulk_void_xq` carries `_xq`, `log_level=warn` carries `warn`. */
+const carries = (value: string, retired: string): boolean => value === retired || (retired.length >= 3 && (value.endsWith(retired) || value.startsWith(retired)));
+
+function read(source: AnswerSource, asked: ReadonlySet<string>): Read {
+  const said: Said[] = [];
+  source.pieces.forEach((piece, i) => {
+    const before = source.pieces[i - 1]?.text ?? '';
+    const statement = statementOfCached(piece.text, before);
+    if (statement === null) return;
+    const words = new Set(terms(`${before} ${piece.text}`));
+    said.push({ piece: i, statement, asked: new Set([...asked].filter((t) => words.has(t))) });
+  });
+  const answer = said.reduce<Said | null>((best, s) => (s.asked.size >= MIN_ASKED && (best === null || s.asked.size > best.asked.size) ? s : best), null);
+  return { turn: source.turn, said, answer };
+}
+
+/** Whether the later answer holds most of the question's words the earlier holds (three of four, two of two). */
+function answersAsWell(later: ReadonlySet<string>, earlier: ReadonlySet<string>): boolean {
+  let shared = 0;
+  for (const t of earlier) if (later.has(t)) shared += 1;
+  return shared >= MIN_ASKED && shared >= SHARE_OF_ASKED * earlier.size;
+}
+
+/** Per candidate turn id, its sentences this question finds answered again, otherwise, later by the user. */
+export function answeredLater(question: string, sources: readonly AnswerSource[]): Map<string, ReadonlySet<number>> {
+  const out = new Map<string, Set<number>>();
+  if (asksAboutThePast(question)) return out;
+  const asked = askedTerms(question);
+  if (asked.size < MIN_ASKED) return out;
+  const now = ASKS_NOW.test(question);
+  const reads = sources.map((s) => read(s, asked));
+  /** Marks the sentences of `r` about the question that give a retired value and none of the later answer's. */
+  const retire = (r: Read, retired: readonly string[], kept: ReadonlySet<string>): void => {
+    for (const s of r.said) {
+      const values = [...s.statement.values];
+      if (s.asked.size === 0 || !values.some((v) => retired.some((w) => carries(v, w))) || values.some((v) => kept.has(v))) continue;
+      let set = out.get(r.turn.id);
+      if (set === undefined) out.set(r.turn.id, (set = new Set()));
+      set.add(s.piece);
+    }
+  };
+  for (const a of reads) {
+    if (a.answer === null) continue;
+    for (const b of reads) {
+      if (b === a || b.answer === null || b.turn.role !== 'user' || !isLater(b.turn, a.turn)) continue;
+      const [earlier, later] = [a.answer.statement, b.answer.statement];
+      // A later answer replaces an earlier one when it says it changes something, or the question asks what holds
+      // now; otherwise two answers add up ("by the water", later "with natural light": both describe the studio).
+      if (!later.change && (!now || earlier.narrative || later.narrative)) continue;
+      if (!answersAsWell(b.answer.asked, a.answer.asked)) continue;
+      const retired = [...earlier.values].filter((v) => ![...later.values].some((w) => carries(v, w) || carries(w, v)));
+      if (retired.length === 0 || ![...later.values].some((w) => !earlier.values.has(w))) continue;
+      for (const r of reads) if (r !== b && isLater(b.turn, r.turn)) retire(r, retired, later.values);
+    }
+  }
+  return out;
+}
