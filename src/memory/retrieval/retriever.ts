@@ -120,13 +120,12 @@ export function retrieve(index: RetrievalIndex, request: RetrieveRequest): Retri
   );
   const docs = scope.docs ? rankDocs(index, query, poolFor(request.docsPoolBudget ?? request.budget), request) : [];
 
-  const records: RecordSource = { index, memory, excluded };
+  const records: RecordSource = { index, memory, excluded, answeredLater: new Map() };
   const items = mergeByScore(conversation, docs, records);
   if (packOptions.supersede) {
     // The question's answers given again later by the user: the earlier ones are superseded for this search.
     const turns = items.filter((item) => item.namespace === 'conversation').slice(0, ANSWERS_COMPARED);
-    const later = answeredLater(query.message, turns.map((item) => ({ turn: item.turn!, pieces: item.pieces })));
-    for (const item of turns) item.alsoSuperseded = later.get(item.candidate.id) ?? null;
+    records.answeredLater = answeredLater(query.message, turns.map((item) => ({ turn: item.turn!, pieces: item.pieces })));
   }
   const speakerOf = (turn: TurnEntry): string => turn.speaker ?? (turn.role === 'user' ? request.labels.user : request.labels.assistant);
   // A question about when is answered by a date: every day heading then carries its year.
@@ -201,6 +200,15 @@ interface RecordSource {
   readonly index: RetrievalIndex;
   readonly memory: UserMemory;
   readonly excluded: ReadonlySet<string>;
+  /** Per turn, its sentences that answer this search's question with a value the user gave again later (answered-later.ts). */
+  answeredLater: ReadonlyMap<string, ReadonlySet<number>>;
+}
+
+/** A turn's superseded sentences: by a later restatement (any search), or by a later answer (this search's). */
+function supersededOf(source: RecordSource, turn: TurnEntry, pieces: readonly Piece[]): ReadonlySet<number> {
+  const restated = supersededPieces(source.memory, turn, pieces);
+  const answered = source.answeredLater.get(turn.id);
+  return answered === undefined ? restated : new Set([...restated, ...answered]);
 }
 
 /**
@@ -245,15 +253,10 @@ class RankedItem implements PackCandidate {
     return this._pieces;
   }
 
-  /** Its sentences that answer this search's question with a value the user gave again later (answered-later.ts). */
-  alsoSuperseded: ReadonlySet<number> | null = null;
-
-  /** Its sentences a later user message restates with another value; docs have none. */
+  /** Its sentences a later user message restates, or answers again, with another value; docs have none. */
   superseded(): ReadonlySet<number> {
     const turn = this.turn;
-    if (turn === undefined) return NO_PIECES;
-    const restated = supersededPieces(this._source.memory, turn, this.pieces);
-    return this.alsoSuperseded === null ? restated : new Set([...restated, ...this.alsoSuperseded]);
+    return turn === undefined ? NO_PIECES : supersededOf(this._source, turn, this.pieces);
   }
 
   /** The turn before it in its session (pairing), when allowed; docs have none. */
@@ -268,13 +271,14 @@ class RankedItem implements PackCandidate {
 
   private _neighbour(step: -1 | 1): PackCandidate | undefined {
     const { memory, excluded } = this._source;
+    const source = this._source;
     const turn = this.turn;
     if (turn === undefined) return undefined;
     const other = memory.neighbour(turn.id, step);
     if (other === undefined || excluded.has(other.id)) return undefined;
     const chunk = memory.shard.chunks.get(other.id);
     if (chunk === undefined) return undefined;
-    return { candidate: pairCandidate(other.id), turn: other, text: other.text, pieces: chunk.pieces, superseded: () => supersededPieces(memory, other, chunk.pieces) };
+    return { candidate: pairCandidate(other.id), turn: other, text: other.text, pieces: chunk.pieces, superseded: () => supersededOf(source, other, chunk.pieces) };
   }
 
   private _resolve(): TurnEntry | DocEntry {

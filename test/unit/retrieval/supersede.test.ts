@@ -151,6 +151,16 @@ describe('a question answered again later, in other words (answered-later.ts)', 
     expect(text).toContain('CAD');
   });
 
+  it('does not bring the earlier answer back as the question before a reply it pairs with', () => {
+    const index = new RetrievalIndex();
+    index.addTurn(turn('s1-1', 'S1', 1, 'Invoices are issued in EUR for now, because most clients are in Berlin.', T0));
+    index.addTurn(turn('s1-2', 'S1', 2, 'Done: the invoices are issued from the new currency template starting with the next batch.', T0 + 60_000, 'assistant'));
+    index.addTurn(turn('s3-1', 'S3', 1, 'Most new clients are from the Toronto meetup, so invoices are issued in CAD and Stripe converts the rest.', T0 + 5 * DAY));
+    const r = ask(index, 'Which currency are invoices issued in now?');
+    expect(r.text).toContain('CAD');
+    expect(r.text).not.toContain('EUR');
+  });
+
   it('lets only the user answer again: a later assistant turn with another value supersedes nothing', () => {
     const index = new RetrievalIndex();
     index.addTurn(turn('a', 'S1', 1, 'Invoices are issued in EUR for now.', T0));
