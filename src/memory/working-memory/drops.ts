@@ -19,6 +19,8 @@ export type UnsetFound = Found<Fact> & { readonly alsoFills: readonly string[] }
 
 export interface DropResult {
   readonly unsets: UnsetFound[];
+  /** Products a drop said as not meant keeps ("we're not moving off Nomad", 我没说要放弃 Redis): set, as stated. */
+  readonly keeps: Found<Fact>[];
   readonly deprecations: Found<string>[];
   /** Offsets (in the clause) of products dropped, so no rule sets them. */
   readonly consumed: Set<number>;
@@ -39,11 +41,38 @@ function endOfObject(text: string, from: number, lexicon: Lexicon): number {
 
 function negatedBefore(clause: string, at: number, lexicon: Lexicon): boolean {
   const window = clause.slice(Math.max(0, at - 12), at);
-  return (/(?:don't|do not|never|别|不要|不能|千万别)\s*$/i.test(window) || NOT_DROPPED_BEFORE.test(window)) && !lexicon.has('remember', window);
+  return (/(?:don't|do not|never|\bnot|别|不要|不能|千万别)\s*$/i.test(window) || NOT_DROPPED_BEFORE.test(window)) && !lexicon.has('remember', window);
+}
+
+/**
+ * A switch names what it leaves: 从 NFS 换到 MinIO, "migrated from Jenkins to Buildkite". The value left is an
+ * unset of the slot the new one fills (its own product's slot when it is a known product).
+ */
+const FROM_TO_ZH = /(?:从|由)\s*([^\s，,。；;][^，,。；;]{0,23}?)\s*(?:换到|换成|迁到|迁移到|迁去|切到|切换到|改到|改成|搬到|转到)/g;
+const FROM_TO_EN = /\b(?:switch(?:ed|es|ing)?|migrat(?:e|ed|es|ing)|mov(?:e|ed|es|ing)|chang(?:e|ed|es|ing))\b[^,;.]{0,24}?\bfrom\s+([A-Za-z][\w.+#-]*(?:\s+[A-Z0-9][\w.+#-]*){0,2})\s+(?:over\s+)?(?:to|onto|into)\b/gi;
+
+function switchedFrom(clause: Clause, products: readonly ProductMark[], result: DropResult): void {
+  const text = clause.text;
+  for (const m of [...text.matchAll(FROM_TO_ZH), ...text.matchAll(FROM_TO_EN)]) {
+    const start = m.index + m[0].indexOf(m[1]!);
+    const end = start + m[1]!.length;
+    const left = products.filter((p) => p.start >= start && p.end <= end);
+    const next = products.find((p) => p.start >= m.index + m[0].length);
+    if (left.length > 0) {
+      for (const p of left) {
+        if (result.consumed.has(p.start)) continue;
+        result.unsets.push({ item: { subject: next !== undefined && p.alsoFills.includes(next.subject) ? next.subject : p.subject, value: p.value, op: 'unset' }, at: clause.start + p.start, alsoFills: p.alsoFills });
+        result.consumed.add(p.start);
+      }
+    } else if (next !== undefined && /^[A-Za-z][\w.+#-]*$/.test(m[1]!.trim()) && /[A-Z0-9]/.test(m[1]!)) {
+      // An unknown name left for a known product: NFS → MinIO leaves NFS as the object storage.
+      result.unsets.push({ item: { subject: next.subject, value: m[1]!.trim(), op: 'unset' }, at: clause.start + start, alsoFills: [] });
+    }
+  }
 }
 
 export function findDrops(clause: Clause, lexicon: Lexicon, rules: TopicRules, products: ProductMark[]): DropResult {
-  const result: DropResult = { unsets: [], deprecations: [], consumed: new Set() };
+  const result: DropResult = { unsets: [], keeps: [], deprecations: [], consumed: new Set() };
   const text = clause.text;
   const strongAt = new Set(lexicon.words('strongDrop', text).map((m) => m.start));
   const classify = (object: Mark, trigger: Mark): void => {
@@ -70,7 +99,10 @@ export function findDrops(clause: Clause, lexicon: Lexicon, rules: TopicRules, p
   };
 
   for (const trigger of lexicon.words('dropBefore', text)) {
-    if (negatedBefore(text, trigger.start, lexicon)) continue;
+    if (negatedBefore(text, trigger.start, lexicon)) {
+      keep(text.slice(trigger.end, endOfObject(text, trigger.end, lexicon)), trigger.end);
+      continue;
+    }
     const before = text.slice(0, trigger.start);
     if (/忘/.test(trigger.surface) && lexicon.has('forgetSubjects', before.slice(-2))) continue;
     // An English drop verb is an instruction only at the start of its clause (so not "I forget the syntax").
@@ -102,7 +134,17 @@ export function findDrops(clause: Clause, lexicon: Lexicon, rules: TopicRules, p
     // "we don't need Redis anymore": the object is what the clause is about, not its verbs.
     classify({ start: lead, end: lead + surface.length, surface }, trigger);
   }
+  switchedFrom(clause, products, result);
   return dedupe(result);
+
+  /** The products of a drop said as not meant stay what they are. */
+  function keep(object: string, from: number): void {
+    for (const p of products) {
+      if (p.start < from || p.end > from + object.length || result.consumed.has(p.start)) continue;
+      result.keeps.push({ item: { subject: p.subject, value: p.value, op: 'set' }, at: clause.start + p.start });
+      result.consumed.add(p.start);
+    }
+  }
 }
 
 function isLeadIn(before: string, lexicon: Lexicon): boolean {
@@ -120,6 +162,7 @@ function dedupe(r: DropResult): DropResult {
   const seenTopic = new Set<string>();
   return {
     consumed: r.consumed,
+    keeps: r.keeps,
     unsets: r.unsets.filter((f) => {
       const key = `${f.item.subject}\u0000${f.item.value}`;
       return seenUnset.has(key) ? false : (seenUnset.add(key), true);

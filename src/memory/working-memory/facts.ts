@@ -88,7 +88,7 @@ export function findFacts(clauses: readonly Clause[], entities: readonly EntityS
       .filter(free)
       .filter((s) => !products.some((p) => s.start < p.end && p.start < s.end));
     const drops = findDrops(clause, m.lexicon, m.topics, products);
-    facts.push(...drops.unsets);
+    facts.push(...drops.unsets, ...drops.keeps);
     deprecations.push(...drops.deprecations);
     if (drops.unsets.length > 0) lastUnsetSubject = drops.unsets[drops.unsets.length - 1]!.item.subject;
     facts.push(...findSpecialFacts(clause, local, m.special, budgetNamed, datesBySentence.get(clause.sentence) ?? []));
@@ -224,7 +224,9 @@ function setFacts(
     const named = role === null ? undefined : subjects.find((s) => s.start === p.valueEnd + role[0].length);
     // "as the queue" names the role; "for CI" only confirms what the product is, so the product wins there.
     if (named !== undefined && !/^\s*for\b/i.test(role![0])) return named.subject;
-    return p.subject;
+    // 我们的 DNS 托管在 Cloudflare: a slot word before it that the product also fills names its role here.
+    const also = subjects.find((s) => s.end <= p.start && p.alsoFills.some((f) => f.toLowerCase() === s.subject.toLowerCase()));
+    return also?.subject ?? p.subject;
   };
   const setProduct = (p: ProductMark): void => {
     used.add(p.start);
@@ -279,6 +281,8 @@ function setFacts(
       .filter((w) => w.start === pos)
       .sort((a, b) => b.end - a.end)[0];
     if (link !== undefined) pos = link.end;
+    // CI moved to Buildkite: after a decision word, "to" only leads to the value.
+    if (link !== undefined && triggers.includes(link)) pos += /^\s*(?:over\s+)?(?:to|onto|into)\b/i.exec(text.slice(pos))?.[0].length ?? 0;
     pos += DETERMINER.exec(text.slice(pos))?.[0].length ?? 0;
     const product = products.find((p) => p.start === pos);
     if (product !== undefined) {

@@ -112,8 +112,10 @@ export const PRODUCT_GROUPS: readonly ProductGroup[] = [
     subject: 'hosting', names: ['Vercel', 'Netlify', 'Heroku', 'Fly.io', 'Railway', 'GitHub Pages',
     'Cloudflare Pages', 'Render.com',
   ] },
-  { subject: 'CDN', names: ['Cloudflare', 'Akamai', 'Fastly', 'CloudFront', '七牛', '七牛云', '又拍云'] },
-  { subject: 'DNS', names: ['Route 53', 'Route53', 'DNSPod', 'CoreDNS', 'BIND', 'dnsmasq', 'Pi-hole', 'AdGuard Home'] },
+  { subject: 'CDN', names: ['Akamai', 'Fastly', 'CloudFront', '七牛', '七牛云', '又拍云'] },
+  // Cloudflare is a CDN first, and the DNS of many sites: named beside the word DNS it is that.
+  { subject: 'CDN', names: ['Cloudflare'], alsoFills: ['DNS'] },
+  { subject: 'DNS', names: ['Route 53', 'Route53', 'DNSPod', 'CoreDNS', 'PowerDNS', 'BIND', 'dnsmasq', 'Pi-hole', 'AdGuard Home'] },
   {
     subject: 'object storage', names: ['S3', 'Amazon S3', 'MinIO', '阿里云 OSS', 'OSS', 'COS', '腾讯云 COS', 'OBS',
     'Cloudflare R2', 'R2', 'GCS', 'Google Cloud Storage', 'Azure Blob', 'Azure Blob Storage', 'SeaweedFS'],

@@ -59,7 +59,7 @@ export const SUBJECT_VOCABULARY: SubjectVocabulary = {
     'cloud provider': ['云厂商', '云服务商', '云平台', '云服务', 'cloud provider', 'cloud'],
     hosting: ['hosting', '托管平台', '部署平台'],
     CDN: ['CDN'],
-    DNS: ['DNS 服务', 'DNS provider', 'DNS server'],
+    DNS: ['DNS', 'DNS 服务', 'DNS provider', 'DNS server'],
     'object storage': ['对象存储', 'object storage', 'blob storage', '文件存储', 'file storage'],
     framework: ['框架', 'framework', '后端框架', 'backend framework', 'web framework', 'web 框架', '开发框架', 'backend', '后端'],
     'frontend framework': ['前端框架', 'frontend framework', 'front-end framework', 'frontend', 'front end', '前端'],

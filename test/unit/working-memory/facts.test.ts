@@ -44,7 +44,8 @@ describe('decisions and preferences', () => {
   });
 
   it('follows the new value, not the old one: from/to, instead of, replace, over', () => {
-    expect(facts("We're moving from MySQL to Postgres next quarter.")).toEqual(['database=Postgres']);
+    // What a switch leaves is dropped, beside the value it moves to.
+    expect(facts("We're moving from MySQL to Postgres next quarter.")).toEqual(['database≠MySQL', 'database=Postgres']);
     expect(facts('OK, use Caddy instead of Nginx.')).toEqual(['web server=Caddy']);
     expect(facts('Replace Jenkins with Drone CI.')).toEqual(['CI=Drone CI']);
     expect(facts('I prefer tabs over spaces.')).toEqual(['indentation=tabs']);
@@ -140,7 +141,7 @@ describe('values named without a decision word of their own', () => {
     expect(facts("We're standardizing on Podman across the fleet.")).toEqual(['container runtime=Podman']);
     expect(facts('Events go to NATS JetStream since March.')).toEqual([]);
     expect(facts('Our message queue is NATS JetStream now.')).toEqual(['message queue=NATS JetStream']);
-    expect(facts('缓存从 Memcached 换到 Redis。')).toEqual(['cache=Redis']);
+    expect(facts('缓存从 Memcached 换到 Redis。')).toEqual(['cache≠Memcached', 'cache=Redis']);
     expect(facts('We write tests before the code.')).toEqual([]);
     expect(facts('我们只写单元测试。')).toEqual([]);
   });
@@ -235,5 +236,29 @@ describe('vocabulary is configuration', () => {
     expect(extractor.extract('I prefer Flat White.', '2026-03-04T10:00:00Z').facts).toEqual([
       { subject: 'coffee', value: 'Flat White', op: 'set' },
     ]);
+  });
+});
+
+describe('switches, kept choices and a product in another of its roles', () => {
+  it('drops what a switch leaves, known or not, beside what it moves to', () => {
+    expect(facts('We switched the queue from RabbitMQ to NATS last sprint.')).toEqual(['message queue≠RabbitMQ', 'message queue=NATS']);
+    expect(facts('文件存储从 GlusterFS 迁到 MinIO。')).toEqual(['object storage≠GlusterFS', 'object storage=MinIO']);
+  });
+
+  it('keeps a product whose drop is said as not meant', () => {
+    expect(facts("We're not moving off Redis, whatever the ticket says.")).toEqual(['cache=Redis']);
+    expect(facts('我没说要放弃 Kafka。')).toEqual(['message queue=Kafka']);
+  });
+
+  it('files a product under a slot it also fills when the message names that slot', () => {
+    expect(facts('域名的 DNS 放在 Cloudflare 上。')).toEqual(['DNS=Cloudflare']);
+    expect(facts('Static assets go through Cloudflare as the CDN.')).toEqual(['CDN=Cloudflare']);
+    expect(facts('Internal DNS is served by CoreDNS.')).toEqual(['DNS=CoreDNS']);
+  });
+
+  it('reads the value after "moved to", and an upgrade of everything after a runtime is dropped', () => {
+    expect(facts('Monitoring moved to Grafana; Nagios is retired.')).toEqual(['monitoring=Grafana', 'monitoring≠Nagios']);
+    expect(facts('Python 3.8 is EOL here, upgrade everything to 3.12.')).toEqual(['python version≠3.8', 'python version=3.12']);
+    expect(facts('密钥统一放 Vault，不要写进配置文件。')).toEqual(['secrets management=Vault']);
   });
 });
