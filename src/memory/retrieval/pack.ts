@@ -71,6 +71,8 @@ export interface PackOptions {
   readonly maxLines: number;
   /** A turn up to this many tokens goes in whole; a longer one as a passage of at most this many. */
   readonly maxWholeTokens: number;
+  /** …and at most this share of the block's budget, so a small block holds more than one piece of evidence. */
+  readonly maxWholeShare: number;
   /** A matched question brings the next turn of its session (its answer), when that fits whole. */
   readonly pairAnswers: boolean;
   /** With room left at the end, an included answer brings the turn before it (its question). */
@@ -88,6 +90,7 @@ export const DEFAULT_PACK_OPTIONS: PackOptions = Object.freeze({
   minVector: 0.5,
   maxLines: 12,
   maxWholeTokens: 160,
+  maxWholeShare: 0.35,
   pairAnswers: true,
   pairQuestions: true,
   fragments: true,
@@ -154,6 +157,7 @@ function asks(item: PackCandidate): boolean {
 }
 
 export function pack(items: readonly PackCandidate[], budget: number, env: PackEnv, options: PackOptions = DEFAULT_PACK_OPTIONS): PackResult {
+  const maxWhole = Math.min(options.maxWholeTokens, Math.floor(budget * options.maxWholeShare));
   const decisions = new Map<string, PackDecision>();
   const entries = new Map<string, Entry>();
   const order: string[] = [];
@@ -219,15 +223,15 @@ export function pack(items: readonly PackCandidate[], budget: number, env: PackE
     const gone = goneOf(item);
     if (gone !== undefined && gone.size > 0) {
       if (gone.has(bestOf(item))) return null;
-      const fits = (s: readonly number[]): boolean => !s.some((i) => gone.has(i)) && counter.count(textOf(item, s)) <= options.maxWholeTokens;
+      const fits = (s: readonly number[]): boolean => !s.some((i) => gone.has(i)) && counter.count(textOf(item, s)) <= maxWhole;
       const set = passage(item.pieces, bestOf(item), codeSpans(item.text), fits);
       return set === null ? null : { pieces: set, decision: 'passage' };
     }
-    if (item.pieces.length <= 1 || textTokensAtLeast(item, -1, labels, env.speakerOf, counter) <= options.maxWholeTokens) {
-      if (item.pieces.length <= 1 || textTokens(item, -1, labels, env.speakerOf, counter) <= options.maxWholeTokens) return { pieces: 'all', decision: 'whole' };
+    if (item.pieces.length <= 1 || textTokensAtLeast(item, -1, labels, env.speakerOf, counter) <= maxWhole) {
+      if (item.pieces.length <= 1 || textTokens(item, -1, labels, env.speakerOf, counter) <= maxWhole) return { pieces: 'all', decision: 'whole' };
     }
     const spans = codeSpans(item.text);
-    const set = passage(item.pieces, pieceIndex(item.candidate.bestPiece, item.pieces.length), spans, (s) => counter.count(textOf(item, s)) <= options.maxWholeTokens);
+    const set = passage(item.pieces, pieceIndex(item.candidate.bestPiece, item.pieces.length), spans, (s) => counter.count(textOf(item, s)) <= maxWhole);
     return set === null ? null : { pieces: set.length === item.pieces.length ? 'all' : set, decision: set.length === item.pieces.length ? 'whole' : 'passage' };
   };
 
@@ -273,7 +277,7 @@ export function pack(items: readonly PackCandidate[], budget: number, env: PackE
       if (decisions.get(id) === 'paired') continue;
       const prev = entry.item.previous?.();
       if (prev === undefined || entries.has(prev.candidate.id)) continue;
-      if (textTokens(prev, -1, labels, env.speakerOf, counter) > options.maxWholeTokens || (goneOf(prev)?.size ?? 0) > 0) continue;
+      if (textTokens(prev, -1, labels, env.speakerOf, counter) > maxWhole || (goneOf(prev)?.size ?? 0) > 0) continue;
       if (tryCommit(prev, 'all', 'paired')) paired.push(prev.candidate.id);
     }
   }

@@ -46,18 +46,36 @@ describe('packing whole turns first', () => {
     const c = turn('c', 3, 'We also talked about backups for the laptops. Nobody has decided anything there yet. Maybe next quarter.');
     const items = [item(a, 1), item(b, 0.9), item(c, 0.8, { best: 0 })];
     const twoWhole = counter.count(`${labels.history}\n1 March 2024\nUser: ${a.text}\nUser: ${b.text}`) + 6;
-    const result = pack(items, twoWhole, env());
+    // A block this small would cap a whole turn at a third of it (below); here the order is what is tested.
+    const options = { ...DEFAULT_PACK_OPTIONS, maxWholeShare: 1 };
+    const result = pack(items, twoWhole, env(), options);
     expect(result.chosen.get('a')).toBe('all');
     expect(result.chosen.get('b')).toBe('all');
     expect(result.decisions.get('c')).toBe('over-budget');
     // With room for one more sentence, the weaker candidate comes in as that sentence, after the whole ones.
     const roomForOne = twoWhole + counter.count('User: We also talked about backups for the laptops.') + 2;
-    const more = pack(items, roomForOne, env());
+    const more = pack(items, roomForOne, env(), options);
     expect(more.chosen.get('a')).toBe('all');
     expect(more.chosen.get('b')).toBe('all');
     expect(more.chosen.get('c')).toEqual([0]);
     expect(more.decisions.get('c')).toBe('sentences');
-    expect(pack(items, roomForOne, env(), { ...DEFAULT_PACK_OPTIONS, fragments: false }).decisions.get('c')).toBe('over-budget');
+    expect(pack(items, roomForOne, env(), { ...options, fragments: false }).decisions.get('c')).toBe('over-budget');
+  });
+
+  it('in a small block, gives a long turn as its passage so a second piece of evidence fits', () => {
+    const long = turn('long', 1, 'The staging proxy was rebuilt on Monday. It listens on 8443 now. The old config lived in /etc/proxy. We kept the access logs for a week. Nobody has touched the rate limits since.');
+    const other = turn('other', 2, 'The staging proxy sends its metrics to the shared Grafana.');
+    const items = [item(long, 1, { best: 1 }), item(other, 0.9)];
+    const budget = counter.count(`${labels.history}\n1 March 2024\nUser: ${long.text}`) + 8;
+    // A whole turn may take the whole block: the long turn alone.
+    const whole = pack(items, budget, env(), { ...DEFAULT_PACK_OPTIONS, maxWholeShare: 1 });
+    expect(whole.chosen.get('long')).toBe('all');
+    expect(whole.chosen.has('other')).toBe(false);
+    // At most a third of it (the default): the long turn's passage around its best sentence, and the other turn.
+    const shared = pack(items, budget, env());
+    expect(shared.decisions.get('long')).toBe('passage');
+    expect(shared.text).toContain('8443');
+    expect(shared.chosen.get('other')).toBe('all');
   });
 
   it('brings the answer with a matched question', () => {
