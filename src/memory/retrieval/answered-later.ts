@@ -20,11 +20,15 @@ import { terms } from './text-terms.ts';
 /** A question about what holds now: "…use now?", "what is the current…", 现在 / 目前. */
 const ASKS_NOW = /\b(?:now|nowadays|currently|current|these days|at the moment|at present|still|any ?more|latest)\b|现在|目前|如今|眼下|最新|当前/i;
 
-/** A candidate turn, in rank order. */
+/** A candidate turn, in rank order, with the sentence its search matched best. */
 export interface AnswerSource {
   readonly turn: TurnEntry;
   readonly pieces: readonly Piece[];
+  readonly best: number;
 }
+
+/** Sentences read around a candidate's best one (a long paste is not read whole on every search). */
+const AROUND_BEST = 3;
 
 /** A statement answers the question when it holds at least this many of its words… */
 const MIN_ASKED = 2;
@@ -51,7 +55,9 @@ const carries = (value: string, retired: string): boolean => value === retired |
 
 function read(source: AnswerSource, asked: ReadonlySet<string>): Read {
   const said: Said[] = [];
-  source.pieces.forEach((piece, i) => {
+  const from = Math.max(0, source.best - AROUND_BEST);
+  source.pieces.slice(from, source.best + AROUND_BEST + 1).forEach((piece, k) => {
+    const i = from + k;
     const before = source.pieces[i - 1]?.text ?? '';
     const statement = statementOfCached(piece.text, before);
     if (statement === null) return;

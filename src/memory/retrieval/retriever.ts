@@ -2,7 +2,7 @@
  * One retrieval: candidates from the sessions the rules allow (and the docs), reranked, packed into the budget,
  * rendered with labels; heat updated from the outcome; every candidate reported with its features and fate.
  */
-import type { LineTable } from './line-text.ts';
+import { pieceIndex, type LineTable } from './line-text.ts';
 import { answerKinds } from './answer-type.ts';
 import { DEFAULT_PACK_OPTIONS, pack, type PackCandidate, type PackDecision, type PackOptions, type TokenCount } from './pack.ts';
 import type { RetrievalQuery } from './query.ts';
@@ -125,7 +125,10 @@ export function retrieve(index: RetrievalIndex, request: RetrieveRequest): Retri
   if (packOptions.supersede) {
     // The question's answers given again later by the user: the earlier ones are superseded for this search.
     const turns = items.filter((item) => item.namespace === 'conversation').slice(0, ANSWERS_COMPARED);
-    records.answeredLater = answeredLater(query.message, turns.map((item) => ({ turn: item.turn!, pieces: item.pieces })));
+    records.answeredLater = answeredLater(
+      query.message,
+      turns.map((item) => ({ turn: item.turn!, pieces: item.pieces, best: pieceIndex(item.candidate.bestPiece, item.pieces.length) })),
+    );
   }
   const speakerOf = (turn: TurnEntry): string => turn.speaker ?? (turn.role === 'user' ? request.labels.user : request.labels.assistant);
   // A question about when is answered by a date: every day heading then carries its year.
