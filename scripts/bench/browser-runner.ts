@@ -77,16 +77,24 @@ export async function runBrowserBenchVisits(
     const page = await browser.newPage();
     page.on('console', (message) => log(message.text()));
     page.on('pageerror', (error) => log(`page error: ${error.message}`));
-    // BENCH_CPU_PROFILE=file.cpuprofile: the page's main thread sampled for the whole run (open it in DevTools).
+    // BENCH_CPU_PROFILE=file.cpuprofile: the page's main thread sampled for the whole run (open it in DevTools);
+    // each visit after the first gets a profile of its own (file.cpuprofile.1, .2…): a new document ends a profile.
     const profilePath = process.env['BENCH_CPU_PROFILE'];
     const cdp = profilePath === undefined ? null : await page.context().newCDPSession(page);
-    if (cdp !== null) {
-      await cdp.send('Profiler.enable');
-      await cdp.send('Profiler.setSamplingInterval', { interval: 250 });
-      await cdp.send('Profiler.start');
-    }
     const results: unknown[] = [];
+    const stopProfile = async (): Promise<void> => {
+      if (cdp === null || profilePath === undefined) return;
+      const { profile } = await cdp.send('Profiler.stop');
+      const path = results.length <= 1 ? profilePath : `${profilePath}.${results.length - 1}`;
+      writeFileSync(path, JSON.stringify(profile));
+      log(`CPU profile written to ${path}`);
+    };
     for (let query: string | null = options.query ?? ''; query !== null; query = next(results)) {
+      if (cdp !== null) {
+        await cdp.send('Profiler.enable');
+        await cdp.send('Profiler.setSamplingInterval', { interval: 250 });
+        await cdp.send('Profiler.start');
+      }
       await page.goto(`http://127.0.0.1:${port}${pagePath}${query === '' ? '' : `?${query}`}`);
       const handle = await page.waitForFunction(
         () => {
@@ -100,11 +108,7 @@ export async function runBrowserBenchVisits(
       const outcome = (await handle.jsonValue()) as { error?: string; result?: unknown };
       if (outcome.error !== undefined) throw new Error(`bench page failed: ${outcome.error}`);
       results.push(outcome.result);
-    }
-    if (cdp !== null && profilePath !== undefined) {
-      const { profile } = await cdp.send('Profiler.stop');
-      writeFileSync(profilePath, JSON.stringify(profile));
-      log(`CPU profile written to ${profilePath}`);
+      await stopProfile();
     }
     return results;
   } finally {
