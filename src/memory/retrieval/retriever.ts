@@ -273,8 +273,8 @@ class RankedItem implements PackCandidate {
   }
 
   private _neighbour(step: -1 | 1): PackCandidate | undefined {
-    const { memory, excluded } = this._source;
     const source = this._source;
+    const { memory, excluded } = source;
     const turn = this.turn;
     if (turn === undefined) return undefined;
     const other = memory.neighbour(turn.id, step);

@@ -100,7 +100,8 @@ export function findDrops(clause: Clause, lexicon: Lexicon, rules: TopicRules, p
 
   for (const trigger of lexicon.words('dropBefore', text)) {
     if (negatedBefore(text, trigger.start, lexicon)) {
-      keep(text.slice(trigger.end, endOfObject(text, trigger.end, lexicon)), trigger.end);
+      // "Don't forget to restart Redis" is a reminder, not a choice kept.
+      if (!/忘|forget/i.test(trigger.surface)) keep(text.slice(trigger.end, endOfObject(text, trigger.end, lexicon)), trigger.end);
       continue;
     }
     const before = text.slice(0, trigger.start);
