@@ -138,8 +138,10 @@ export function findDrops(clause: Clause, lexicon: Lexicon, rules: TopicRules, p
   switchedFrom(clause, products, result);
   return dedupe(result);
 
-  /** The products of a drop said as not meant stay what they are. */
+  /** The products of a drop said as not meant stay what they are (a plan kept, 灰度方案, is no choice of product). */
   function keep(object: string, from: number): void {
+    const phrase = trimPunctuation(object);
+    if (lexicon.has('topicNouns', phrase) || lexicon.words('topicEndings', phrase).length > 0) return;
     for (const p of products) {
       if (p.start < from || p.end > from + object.length || result.consumed.has(p.start)) continue;
       result.keeps.push({ item: { subject: p.subject, value: p.value, op: 'set' }, at: clause.start + p.start });

@@ -248,6 +248,8 @@ describe('switches, kept choices and a product in another of its roles', () => {
   it('keeps a product whose drop is said as not meant', () => {
     expect(facts("We're not moving off Redis, whatever the ticket says.")).toEqual(['cache=Redis']);
     expect(facts('我没说要放弃 Kafka。')).toEqual(['message queue=Kafka']);
+    // A plan kept is a plan, not a product chosen.
+    expect(facts('我没说要放弃蓝绿发布方案。')).toEqual([]);
     // A reminder is not a choice.
     expect(facts("Don't forget to restart Redis after the upgrade.")).toEqual([]);
     expect(facts('别忘了重启 Redis。')).toEqual([]);
