@@ -27,6 +27,20 @@ const replaces = (later: string, earlier: string): boolean => {
   return a !== null && b !== null && restates(b, a);
 };
 
+/** One search from a later session (S4), as the pipeline runs it: a 300-token block, the mark on or off. */
+const search = (index: RetrievalIndex, message: string, supersede = true): RetrievalResult =>
+  retrieve(index, {
+    query: buildQuery({ message, entities: [], dates: [] }),
+    scope: { userId: 'u', sessionId: 'S4', otherSessions: true, docs: false },
+    exclude: new Set(),
+    budget: 300,
+    now: T0 + 9 * DAY,
+    counter,
+    labels: LABELS.en,
+    offsetMinutes: 0,
+    pack: { supersede },
+  });
+
 describe('statements', () => {
   it('reads the same rule with another value as a restatement, in English and Chinese, with or without a word of change', () => {
     expect(replaces('From now on, helper functions end with `_util`.', 'Helper functions should end with `_fn`.')).toBe(true);
@@ -58,18 +72,7 @@ describe('retrieval leaves superseded statements out', () => {
     index.addTurn(turn('s3-2', 'S3', 2, 'Noted, I will name helpers that way.', T0 + 6 * DAY + 60_000, 'assistant'));
     return index;
   };
-  const ask = (index: RetrievalIndex, supersede = true): RetrievalResult =>
-    retrieve(index, {
-      query: buildQuery({ message: 'What should helper function names end with?', entities: [], dates: [] }),
-      scope: { userId: 'u', sessionId: 'S4', otherSessions: true, docs: false },
-      exclude: new Set(),
-      budget: 300,
-      now: T0 + 9 * DAY,
-      counter,
-      labels: LABELS.en,
-      offsetMinutes: 0,
-      pack: { supersede },
-    });
+  const ask = (index: RetrievalIndex, supersede = true): RetrievalResult => search(index, 'What should helper function names end with?', supersede);
 
   it('hands over the latest rule and neither the old rule nor the echo of it; the rest of the old turn stays', () => {
     const index = build();
@@ -118,21 +121,9 @@ describe('a question answered again later, in other words (answered-later.ts)', 
     index.addTurn(turn('s3-1', 'S3', 1, 'Most new clients are from the Toronto meetup, so invoices are issued in CAD and Stripe converts the rest.', T0 + 5 * DAY));
     return index;
   };
-  const ask = (index: RetrievalIndex, message: string, supersede = true): RetrievalResult =>
-    retrieve(index, {
-      query: buildQuery({ message, entities: [], dates: [] }),
-      scope: { userId: 'u', sessionId: 'S4', otherSessions: true, docs: false },
-      exclude: new Set(),
-      budget: 300,
-      now: T0 + 9 * DAY,
-      counter,
-      labels: LABELS.en,
-      offsetMinutes: 0,
-      pack: { supersede },
-    });
 
   it('hands over the later answer to "…now?", without the earlier one or the echo of it', () => {
-    const r = ask(build(), 'Which currency are invoices issued in now?');
+    const r = search(build(), 'Which currency are invoices issued in now?');
     expect(r.text).toContain('CAD');
     expect(r.text).not.toContain('EUR');
     const fates = new Map(r.candidates.map((c) => [c.id, c.fate]));
@@ -140,13 +131,13 @@ describe('a question answered again later, in other words (answered-later.ts)', 
   });
 
   it('shows both with the mark switched off, and for a question about the past', () => {
-    expect(ask(build(), 'Which currency are invoices issued in now?', false).text).toContain('EUR');
-    expect(ask(build(), 'Which currency did invoices use before the Toronto meetup?').text).toContain('EUR');
+    expect(search(build(), 'Which currency are invoices issued in now?', false).text).toContain('EUR');
+    expect(search(build(), 'Which currency did invoices use before the Toronto meetup?').text).toContain('EUR');
   });
 
   it('keeps both when the later one says nothing changed and the question does not ask what holds now', () => {
     // Two answers that may add up (clients billed in two currencies); only "now" or a word of change says otherwise.
-    const text = ask(build(), 'Which currencies are invoices issued in?').text;
+    const text = search(build(), 'Which currencies are invoices issued in?').text;
     expect(text).toContain('EUR');
     expect(text).toContain('CAD');
   });
@@ -156,7 +147,7 @@ describe('a question answered again later, in other words (answered-later.ts)', 
     index.addTurn(turn('s1-1', 'S1', 1, 'Invoices are issued in EUR for now, because most clients are in Berlin.', T0));
     index.addTurn(turn('s1-2', 'S1', 2, 'Done: the invoices are issued from the new currency template starting with the next batch.', T0 + 60_000, 'assistant'));
     index.addTurn(turn('s3-1', 'S3', 1, 'Most new clients are from the Toronto meetup, so invoices are issued in CAD and Stripe converts the rest.', T0 + 5 * DAY));
-    const r = ask(index, 'Which currency are invoices issued in now?');
+    const r = search(index, 'Which currency are invoices issued in now?');
     expect(r.text).toContain('CAD');
     expect(r.text).not.toContain('EUR');
   });
@@ -165,6 +156,6 @@ describe('a question answered again later, in other words (answered-later.ts)', 
     const index = new RetrievalIndex();
     index.addTurn(turn('a', 'S1', 1, 'Invoices are issued in EUR for now.', T0));
     index.addTurn(turn('b', 'S2', 1, 'If you like, invoices could be issued in CAD, with Stripe converting.', T0 + DAY, 'assistant'));
-    expect(ask(index, 'Which currency are invoices issued in now?').text).toContain('EUR');
+    expect(search(index, 'Which currency are invoices issued in now?').text).toContain('EUR');
   });
 });
