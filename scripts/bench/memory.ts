@@ -5,11 +5,13 @@
  *   npm run bench:memory                      # 10,000 messages in 50 conversations, 10,000 doc chunks, 5 runs
  *   npm run bench:memory -- --json            # the same; the last line is one JSON object
  *   npm run bench:memory -- --turns 2000 --docs 0 --runs 3
+ *   npm run bench:memory -- --visits 0        # the in-page loads only
  *   BENCH_CPU_PROFILE=/tmp/m.cpuprofile npm run bench:memory -- --modes restored --runs 3   # a CPU profile of those loads
  *
- * Prints, side by side in one run: a page load's first prompt from the saved index, without it (derivations kept:
- * the version before), and with nothing kept (the code before issue 17); the regenerate that follows, a reply
- * appended, the heap and the saved index's size.
+ * Prints, side by side in one run: the first prompt after a real page load (`--visits` new documents in the same
+ * tab, each restoring from the saved index: `coldFirstPromptMs`); in one page, loads from the saved index, without
+ * it (derivations kept: the version before) and with nothing kept (the code before issue 17); the regenerate that
+ * follows, a reply appended, the live heap and the saved index's size.
  */
 import { parseArgs } from 'node:util';
 import { runBrowserBenchVisits } from './browser-runner.ts';
