@@ -24,6 +24,7 @@ import { parseDocsManifest, parseDocsPageFile } from '../src/docs-index/parse.ts
 import type { DocInput } from '../src/memory/store/docs.ts';
 import { pageInput } from '../src/widget/runtime/docs-sync.ts';
 import { loadWidgetDocs } from '../src/widget/runtime/docs-load.ts';
+import { docsLayeredMemory } from '../src/widget/runtime/docs-memory.ts';
 import type { DocsOpenTiming, SyncBreakdown, WidgetDocsBench } from './widget-docs-types.ts';
 
 const log = (message: string): void => console.log(`[bench] ${message}`);
@@ -47,16 +48,13 @@ async function open(
   const started = performance.now();
   const store = await Store.open({ name, tokenCounter: counter });
   const load = await loadWidgetDocs(store, manifestUrl, {
-    counter,
-    window: 1024,
-    lang: 'en',
     ...(get === undefined ? {} : { fetch: get }),
     onProgress: ({ done, total }) => {
       if (total > 0 && done % 200 === 0) log(`  ${done}/${total} page files`);
     },
   });
   const loaded = performance.now();
-  const probe = await load.docs.memory.handleUserMessage({ userId: 'bench', sessionId: 'bench', text: QUERY, time: Date.now() }, { commit: false });
+  const probe = await docsLayeredMemory(load.docs, { counter, window: 1024, lang: 'en' }).handleUserMessage({ userId: 'bench', sessionId: 'bench', text: QUERY, time: Date.now() }, { commit: false });
   if (probe.report.memory.retrieval.injected.length === 0) throw new Error('the layered memory injected no doc chunk');
   const ready = performance.now();
   // What the widget does next, in the background: store the page files (a shipped load) and save the memory.

@@ -11,5 +11,6 @@ export { formatMemoryReport, type LayeredReport, type MemoryReport, type Section
 export { DEFAULT_GATE_OPTIONS, gate, type GateDecision, type GateOptions } from './session-gate.ts';
 export { SessionWorkingMemory, isoAt, type WmItem, type WorkingMemoryOptions, type WorkingMemoryPort } from './working-memory.ts';
 export { DurableWorkingMemory } from './durable-working-memory.ts';
+export { namesSomeone } from './discussion-topic.ts';
 export { sameSentPart, sentPartOf } from './sent-part.ts';
 export { sessionKey } from './session-key.ts';

@@ -6,7 +6,7 @@
 export { Bm25Index, type Bm25Hit } from './bm25.ts';
 export { INTENT_TAGS, INTENT_WORDS, intentFit, intentTags, type IntentTag } from './intent.ts';
 export { entityKey, keyTerms } from './key-terms.ts';
-export { DEFAULT_PACK_OPTIONS, pack, type PackCandidate, type PackDecision, type PackOptions, type PackResult } from './pack.ts';
+export { DEFAULT_PACK_OPTIONS, isRelevant, pack, type PackCandidate, type PackDecision, type PackOptions, type PackResult } from './pack.ts';
 export { MAX_PIECE_CHARS, MIN_PIECE_SIZE, contentSize, splitPieces, type Piece } from './pieces.ts';
 export { DEFAULT_QUERY_OPTIONS, buildQuery, type Expansion, type QueryInput, type QueryOptions, type RetrievalQuery } from './query.ts';
 export {

@@ -9,13 +9,11 @@
  * Offline (the manifest cannot be fetched) with docs stored by an earlier visit, the memory is restored or built
  * from those. The saved index is written later (`save`), once the visit is answering.
  */
-import type { TokenCounter } from '../../context/tokens.ts';
 import { docsStamp, type MemoryStore } from '../../memory/store/index.ts';
 import { AssistantError, abortedError, isAbortError, toAssistantError } from '../../shared/errors.ts';
 import { DocsMemoryBuilder, docsMemoryFromSaved, readSavedDocs, saveDocsMemory, type DocsMemory } from './docs-memory.ts';
 import { planDocsSync, runDocsSync, type DocsSyncPlan, type DocsSyncProgress, type DocsSyncResult } from './docs-sync.ts';
 import { SHIPPED_DOCS_KEY, readShippedDocsMemory } from './shipped-docs.ts';
-import type { WidgetLang } from './types.ts';
 
 export type DocsOrigin = 'restored' | 'shipped' | 'built';
 
@@ -33,9 +31,6 @@ export interface DocsLoad {
 }
 
 export interface DocsLoadOptions {
-  readonly counter: TokenCounter;
-  readonly window: number;
-  readonly lang: WidgetLang;
   /** Stops this visit's loading (the reader closed the panel). */
   readonly signal?: AbortSignal;
   /** Stops the background page sync of a shipped load (the widget was removed). */
@@ -65,7 +60,6 @@ async function offlineOrThrow(store: MemoryStore, error: unknown): Promise<true>
 }
 
 export async function loadWidgetDocs(store: MemoryStore, docsIndex: string, options: DocsLoadOptions): Promise<DocsLoad> {
-  const memoryOptions = { counter: options.counter, window: options.window, lang: options.lang };
   const get = options.fetch ?? globalThis.fetch.bind(globalThis);
   const request = { ...(options.signal === undefined ? {} : { signal: options.signal }), fetch: get };
   let offline = false;
@@ -82,7 +76,7 @@ export async function loadWidgetDocs(store: MemoryStore, docsIndex: string, opti
   }
 
   if (plan !== null && plan.todo.length + plan.gone.length > 0 && worthShipping(plan)) {
-    const shipped = await fetchShipped(store, plan, memoryOptions, get, options.signal, options.onProgress);
+    const shipped = await fetchShipped(store, plan, get, options.signal, options.onProgress);
     if (shipped !== null) {
       options.onProgress?.({ done: plan.todo.length, total: plan.todo.length });
       const background = runDocsSync(store, plan, { fetch: get, ...(options.backgroundSignal === undefined ? {} : { signal: options.backgroundSignal }) });
@@ -101,14 +95,14 @@ export async function loadWidgetDocs(store: MemoryStore, docsIndex: string, opti
 
   if (plan === null || plan.todo.length + plan.gone.length === 0) {
     const read = await saved;
-    const restored = read === null ? null : docsMemoryFromSaved(read, memoryOptions);
+    const restored = read === null ? null : docsMemoryFromSaved(read);
     if (restored !== null) {
       const sync = plan === null ? null : await runDocsSync(store, plan, request);
       return { docs: restored, origin: 'restored', sync, background: null, offline, save: null };
     }
   }
 
-  const builder = new DocsMemoryBuilder(memoryOptions);
+  const builder = new DocsMemoryBuilder();
   let sync: DocsSyncResult | null = null;
   if (plan !== null) {
     try {
@@ -130,7 +124,6 @@ export async function loadWidgetDocs(store: MemoryStore, docsIndex: string, opti
 async function fetchShipped(
   store: MemoryStore,
   plan: DocsSyncPlan,
-  options: { counter: TokenCounter; window: number; lang: WidgetLang },
   get: typeof fetch,
   signal: AbortSignal | undefined,
   onProgress: DocsLoadOptions['onProgress'],
@@ -153,7 +146,7 @@ async function fetchShipped(
     warn(`the docs index's built memory (${url}) could not be fetched; indexing the pages here`, error);
     return null;
   }
-  const read = await readShippedDocsMemory(buffer, plan.manifest, (pageUrl) => plan.links.get(pageUrl) ?? '', store.embedder, options);
+  const read = await readShippedDocsMemory(buffer, plan.manifest, (pageUrl) => plan.links.get(pageUrl) ?? '', store.embedder);
   if (typeof read === 'string') {
     warn(`the docs index's built memory (${url}) is not this widget's (${read}); indexing the pages here`);
     return null;

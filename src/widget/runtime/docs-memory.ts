@@ -1,9 +1,11 @@
 /**
- * The widget's layered memory: its docs index is built here from the store's docs namespace (what the sync wrote,
- * or what an earlier visit left when the index cannot be fetched), restored from the one an earlier visit saved, or
- * read from the one the docs index ships (shipped-docs.ts; docs-load.ts chooses). The conversation is this page
- * visit's and lives in memory (the store keeps its turns durable). Doc chunks enter the prompt under the docs label (文档知识 /
- * Documentation), never as conversation records, and the chunks an answer used map back to their links.
+ * The widget's docs memory: its docs index is built here from the store's docs namespace (what the sync wrote, or
+ * what an earlier visit left when the index cannot be fetched), restored from the one an earlier visit saved, or
+ * read from the one the docs index ships (shipped-docs.ts; docs-load.ts chooses). The index alone needs no
+ * tokenizer and no engine: a reader searches it before consenting to the model (docs-search.ts). Once the
+ * assistant starts, `docsLayeredMemory` puts the layered memory over it: the conversation is this page visit's
+ * and lives in memory (the store keeps its turns durable); doc chunks enter the prompt under the docs label
+ * (文档知识 / Documentation), never as conversation records, and the chunks an answer used map back to their links.
  */
 import type { TokenCounter } from '../../context/tokens.ts';
 import { LayeredMemory } from '../../memory/layered/index.ts';
@@ -16,7 +18,8 @@ import type { DocSource, WidgetLang } from './types.ts';
 export { chunkSource } from './doc-entries.ts';
 
 export interface DocsMemory {
-  readonly memory: LayeredMemory;
+  /** The docs' retrieval index (the docs shard; no conversation until the layered memory is put over it). */
+  readonly index: RetrievalIndex;
   /** Doc pages and chunks in the memory. */
   readonly pages: number;
   readonly chunks: number;
@@ -33,20 +36,14 @@ const SLICE = 200;
  * yields, never blocking the host page for long.
  */
 export class DocsMemoryBuilder {
-  readonly memory: LayeredMemory;
+  readonly index: RetrievalIndex;
   readonly links = new Map<string, DocSource>();
   private readonly _docs = new Set<string>();
   private _chunks = 0;
   private _queue: Promise<void> = Promise.resolve();
 
-  constructor(options: { counter: TokenCounter; window: number; lang: WidgetLang }, index = new RetrievalIndex()) {
-    this.memory = new LayeredMemory({
-      store: new InMemoryChunkStore(),
-      counter: options.counter,
-      window: options.window,
-      lang: options.lang,
-      index,
-    });
+  constructor(index = new RetrievalIndex()) {
+    this.index = index;
   }
 
   /** Chunks indexed so far. */
@@ -67,14 +64,14 @@ export class DocsMemoryBuilder {
     const missing = (await store.listDocs()).filter((d) => !this._docs.has(d.docId));
     const lists = await Promise.all(missing.map((d) => store.listDocChunks(d.docId)));
     for (const list of lists) await this.add(list);
-    return { memory: this.memory, pages: this._docs.size, chunks: this._chunks, links: this.links };
+    return { index: this.index, pages: this._docs.size, chunks: this._chunks, links: this.links };
   }
 
   private async _add(chunks: readonly DocChunkView[]): Promise<void> {
     for (let i = 0; i < chunks.length; i++) {
       const chunk = chunks[i]!;
       const { entry, stored } = docEntryOf(chunk);
-      this.memory.index.addDoc(entry, stored);
+      this.index.addDoc(entry, stored);
       this.links.set(chunk.id, chunkSource(chunk));
       this._docs.add(chunk.docId);
       this._chunks++;
@@ -116,7 +113,7 @@ export async function readSavedDocs(store: MemoryStore): Promise<SavedDocs | nul
 }
 
 /** The docs memory a read saved index holds; null when it does not hold together. */
-export function docsMemoryFromSaved(saved: SavedDocs, options: { counter: TokenCounter; window: number; lang: WidgetLang }): DocsMemory | null {
+export function docsMemoryFromSaved(saved: SavedDocs): DocsMemory | null {
   let index: RetrievalIndex;
   try {
     index = RetrievalIndex.fromState({ users: [], docs: saved.state });
@@ -127,15 +124,25 @@ export function docsMemoryFromSaved(saved: SavedDocs, options: { counter: TokenC
   const { ids, hrefs, titles, headings } = saved.links;
   if (ids.length !== index.docEntries.size) return null;
   const links = new Map<string, DocSource>(ids.map((id, i) => [id, { href: hrefs[i]!, title: titles[i]!, heading: headings[i]! }]));
-  return docsMemoryOf(index, links, options);
+  return docsMemoryOf(index, links);
 }
 
 /** The docs memory over a built retrieval index (restored or shipped) and each of its chunks' links. */
-export function docsMemoryOf(index: RetrievalIndex, links: ReadonlyMap<string, DocSource>, options: { counter: TokenCounter; window: number; lang: WidgetLang }): DocsMemory {
-  const builder = new DocsMemoryBuilder(options, index);
-  for (const [id, link] of links) builder.links.set(id, link);
+export function docsMemoryOf(index: RetrievalIndex, links: ReadonlyMap<string, DocSource>): DocsMemory {
   const pages = new Set([...index.docEntries.values()].map((d) => d.docId)).size;
-  return { memory: builder.memory, pages, chunks: index.docEntries.size, links: builder.links };
+  return { index, pages, chunks: index.docEntries.size, links: new Map(links) };
+}
+
+/** What the layered memory over a docs index needs: the tokenizer (exact counts), the window, the reader's language. */
+export interface DocsMemoryOptions {
+  readonly counter: TokenCounter;
+  readonly window: number;
+  readonly lang: WidgetLang;
+}
+
+/** The layered memory over the docs index, for answering (the assistant's; search needs none). */
+export function docsLayeredMemory(docs: DocsMemory, options: DocsMemoryOptions): LayeredMemory {
+  return new LayeredMemory({ store: new InMemoryChunkStore(), counter: options.counter, window: options.window, lang: options.lang, index: docs.index });
 }
 
 /**
@@ -143,7 +150,7 @@ export function docsMemoryOf(index: RetrievalIndex, links: ReadonlyMap<string, D
  * (a doc written after it makes the save a miss at the next visit, never a wrong hit).
  */
 export async function saveDocsMemory(store: MemoryStore, docs: DocsMemory, stamp: string): Promise<void> {
-  const state = docs.memory.index.exportState({ users: false });
+  const state = docs.index.exportState({ users: false });
   const saved = [...docs.links];
   const extra: SavedLinks = { ids: saved.map(([id]) => id), hrefs: saved.map(([, l]) => l.href), titles: saved.map(([, l]) => l.title), headings: saved.map(([, l]) => l.heading) };
   await writeSnapshot(store, 'docs', { format: SNAPSHOT_FORMAT, key: DOCS_SNAPSHOT_KEY, sessions: {}, knownSeqs: {}, docs: stamp, state, extra, savedAt: Date.now() });

@@ -5,7 +5,7 @@
 import { DEFAULT_GGUF_URL, mlcSourceAt } from '../../engine/model-sources.ts';
 import type { LoadPayload, MlcModelSource } from '../../engine/protocol.ts';
 import { AssistantError } from '../../shared/errors.ts';
-import type { WidgetRuntimeConfig } from './types.ts';
+import type { ModelOffer, WidgetRuntimeConfig } from './types.ts';
 
 /** The base URL as an absolute folder URL (ending in '/'). */
 export function baseUrlOf(config: Pick<WidgetRuntimeConfig, 'base'>): string {
@@ -67,4 +67,14 @@ export function loadPayloadOf(config: WidgetRuntimeConfig, webgpuLost = false): 
     ...(backend === 'webgpu' ? { softwareGpu: true } : {}),
     ...(webgpuLost ? { webgpuLost: true } : {}),
   };
+}
+
+/** The default model's download (Qwen2.5-0.5B-Instruct, q4_k_m GGUF) in MB, for the consent step. */
+export const DEFAULT_MODEL_MB = 491;
+
+/** What the CPU engine would download: the GGUF's file name and host; its size only for the default model. */
+export function modelOfferOf(config: Pick<WidgetRuntimeConfig, 'base' | 'model'>): ModelOffer {
+  const url = new URL(modelUrlOf(config));
+  const file = decodeURIComponent(url.pathname.split('/').at(-1) ?? '') || url.pathname;
+  return { file, host: url.host, megabytes: url.href === DEFAULT_GGUF_URL ? DEFAULT_MODEL_MB : null };
 }

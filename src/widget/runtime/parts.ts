@@ -8,12 +8,12 @@ import type { TokenCounter } from '../../context/tokens.ts';
 import { EngineClient } from '../../engine/client.ts';
 import { assertModelAllowed } from '../../engine/model-urls.ts';
 import type { LoadProgress, LoadResult } from '../../engine/protocol.ts';
-import { MemoryStore } from '../../memory/store/index.ts';
+import { estimateTokens, MemoryStore, type TokenCount } from '../../memory/store/index.ts';
 import { qwenCounter } from '../../ui/controllers/context-planner.ts';
 import { baseUrlOf, loadPayloadOf } from './engine-source.ts';
 import type { WidgetRuntimeConfig } from './types.ts';
 
-export { baseUrlOf, loadPayloadOf, mlcSourceOf, modelUrlOf, MLC_LIBS_FOLDER } from './engine-source.ts';
+export { baseUrlOf, loadPayloadOf, mlcSourceOf, modelOfferOf, modelUrlOf, MLC_LIBS_FOLDER } from './engine-source.ts';
 
 export function tokenizerBaseOf(config: Pick<WidgetRuntimeConfig, 'base'>): string {
   return `${baseUrlOf(config)}tokenizer/qwen2.5/`;
@@ -23,8 +23,26 @@ export function loadTokenizer(config: WidgetRuntimeConfig): Promise<TokenCounter
   return qwenCounter(tokenizerBaseOf(config));
 }
 
-/** Opens the widget's own IndexedDB database (`qwen-widget:<storeName>`), with the exact Qwen token counts. */
-export function openWidgetStore(config: WidgetRuntimeConfig, counter: TokenCounter): Promise<MemoryStore> {
+/**
+ * The store's token counts: the Qwen tokenizer's once it is loaded (`exact`), an estimate before. The store opens
+ * before the tokenizer — a reader searches the docs without one — and what it counts before then is nothing that a
+ * prompt reads: doc chunks come with the docs index's own counts, and a question is stored only after the assistant
+ * (tokenizer included) is ready.
+ */
+export class LateTokenCount implements TokenCount {
+  exact: TokenCount | null = null;
+
+  count(text: string): number {
+    return (this.exact ?? estimateTokens).count(text);
+  }
+
+  atLeast(text: string): number {
+    return this.exact?.atLeast?.(text) ?? 0;
+  }
+}
+
+/** Opens the widget's own IndexedDB database (`qwen-widget:<storeName>`). */
+export function openWidgetStore(config: WidgetRuntimeConfig, counter: TokenCount): Promise<MemoryStore> {
   return MemoryStore.open({ name: `qwen-widget:${config.storeName}`, tokenCounter: counter });
 }
 

@@ -1,5 +1,7 @@
 /**
- * The widget runtime behind `<qwen-assistant>`: loads the engine, the tokenizer, the store and the docs index
+ * The widget runtime behind `<qwen-assistant>`. `docsReady()` opens the store and loads the docs index alone, and
+ * `search()` searches it as the reader types: no tokenizer, no engine, nothing of the model fetched (docs-search.ts).
+ * `ready()` — only once the reader chose the assistant — loads the engine and the tokenizer beside the docs index
  * (in parallel; a part that loaded is kept when another fails, and `ready()` again retries the rest), then answers
  * one question at a time through the turn pipeline it shares with the app (`src/turn/turn-pipeline.ts`) — the
  * question is stored first, the prompt planned by the layered memory (doc chunks labelled as docs), the reply
@@ -13,13 +15,16 @@ import type { MemoryStore, SentPart } from '../../memory/store/index.ts';
 import { yieldToPage } from '../../shared/yield.ts';
 import { storeQuestion, streamReply, type TurnPlan, type TurnPorts } from '../../turn/turn-pipeline.ts';
 import { AssistantError, isAbortError, toAssistantError } from '../../shared/errors.ts';
+import type { LayeredMemory } from '../../memory/layered/index.ts';
 import { loadWidgetDocs, type DocsOrigin } from './docs-load.ts';
-import type { DocsMemory } from './docs-memory.ts';
+import { docsLayeredMemory, type DocsMemory } from './docs-memory.ts';
+import { searchDocs, type DocSearchHit, type DocSearchOptions } from './docs-search.ts';
 import { sourcesOf } from './sources.ts';
 import type { DocsSyncResult } from './docs-sync.ts';
-import { loadEngine, loadTokenizer, openWidgetStore } from './parts.ts';
+import { LateTokenCount, loadEngine, loadTokenizer, modelOfferOf, openWidgetStore } from './parts.ts';
 import { statusOf, type StatusFacts } from './status.ts';
-import type { AskOptions, AskResult, WidgetRuntime, WidgetRuntimeConfig, WidgetStatus } from './types.ts';
+import { notInDocs, notInDocsReply } from './not-in-docs.ts';
+import type { AskOptions, AskResult, ModelOffer, WidgetRuntime, WidgetRuntimeConfig, WidgetStatus } from './types.ts';
 
 /** Quiet time after the docs are indexed before the index is saved for the next visit. */
 const SAVE_DELAY_MS = 2_000;
@@ -56,7 +61,12 @@ export class WidgetRuntimeImpl implements WidgetRuntime {
   private _engine: LoadResult | null = null;
   private _counter: Promise<TokenCounter> | null = null;
   private _store: Promise<MemoryStore> | null = null;
+  /** The store's counts: the tokenizer's once the assistant loaded it (see `LateTokenCount`). */
+  private readonly _storeCounter = new LateTokenCount();
   private _docs: DocsMemory | null = null;
+  private _docsLoad: Promise<DocsMemory> | null = null;
+  /** The layered memory over the docs, made once the tokenizer is in (the assistant's; search needs none). */
+  private _memory: LayeredMemory | null = null;
   private _ready: Promise<void> | null = null;
   private _sessionId: string | null = null;
   private _answering = false;
@@ -91,6 +101,15 @@ export class WidgetRuntimeImpl implements WidgetRuntime {
     };
   }
 
+  /** Which parts have started loading (tests, the inspector): before consent only the docs may have. */
+  get partsStarted(): { engine: boolean; tokenizer: boolean; docs: boolean } {
+    return { engine: this._engine !== null || this._engineFraction > 0 || this._ready !== null, tokenizer: this._counter !== null, docs: this._docs !== null || this._docsLoad !== null };
+  }
+
+  get modelOffer(): ModelOffer {
+    return modelOfferOf(this._config);
+  }
+
   get status(): WidgetStatus {
     return statusOf(this._facts);
   }
@@ -110,6 +129,18 @@ export class WidgetRuntimeImpl implements WidgetRuntime {
       throw e;
     });
     return this._ready;
+  }
+
+  docsReady(signal?: AbortSignal): Promise<DocsMemory> {
+    if (this._disposed) return Promise.reject(new AssistantError('invalid_input', 'The widget runtime was disposed.'));
+    if (this._docs !== null) return Promise.resolve(this._docs);
+    this._docsLoad ??= this._loadDocs(signal).finally(() => (this._docsLoad = null));
+    return this._docsLoad;
+  }
+
+  async search(text: string, options: DocSearchOptions = {}): Promise<DocSearchHit[]> {
+    const docs = this._docs ?? (await this.docsReady());
+    return searchDocs(docs, text, options);
   }
 
   async ask(text: string, options: AskOptions = {}): Promise<AskResult> {
@@ -160,11 +191,14 @@ export class WidgetRuntimeImpl implements WidgetRuntime {
       throw error;
     }));
     const engine = this._engine !== null ? Promise.resolve(this._engine) : this._loadEngine(signal);
-    const docs = this._docs !== null ? Promise.resolve(this._docs) : this._loadDocs(counter, signal);
-    const [e, d] = await Promise.allSettled([engine, docs]);
+    const docs = this.docsReady(signal);
+    const [e, d, c] = await Promise.allSettled([engine, docs, counter]);
     // Report the failure a user can act on first: a model or docs error rather than an abort.
-    const failures = [e, d].filter((r): r is PromiseRejectedResult => r.status === 'rejected').map((r) => toAssistantError(r.reason));
+    const failures = [e, d, c].filter((r): r is PromiseRejectedResult => r.status === 'rejected').map((r) => toAssistantError(r.reason));
     if (failures.length > 0) throw failures.find((f) => !isAbortError(f)) ?? failures[0]!;
+    const tokens = (c as PromiseFulfilledResult<TokenCounter>).value;
+    this._storeCounter.exact = tokens;
+    this._memory ??= docsLayeredMemory((d as PromiseFulfilledResult<DocsMemory>).value, { counter: tokens, window: this._config.window, lang: this._config.lang });
     this._set({ phase: 'ready', progress: null, step: null });
   }
 
@@ -194,16 +228,27 @@ export class WidgetRuntimeImpl implements WidgetRuntime {
     return result;
   }
 
-  private async _loadDocs(counterPromise: Promise<TokenCounter>, signal: AbortSignal | undefined): Promise<DocsMemory> {
-    const counter = await counterPromise;
-    const store = await (this._store ??= openWidgetStore(this._config, counter).catch((error: unknown) => {
+  private async _loadDocs(signal: AbortSignal | undefined): Promise<DocsMemory> {
+    // Searching alone: the status line says the docs are loading, and afterwards how many pages there are.
+    const alone = this._facts.phase === 'idle' || this._facts.phase === 'error';
+    if (alone) this._set({ phase: 'loading', step: 'docs', progress: 0, error: null });
+    try {
+      const docs = await this._loadDocsParts(signal);
+      if (alone && this._facts.phase === 'loading' && this._ready === null) this._set({ phase: 'idle', progress: null, step: null });
+      return docs;
+    } catch (error) {
+      const e = toAssistantError(error);
+      if (alone && this._ready === null) this._set(isAbortError(e) ? { phase: 'idle', progress: null, step: null } : { phase: 'error', step: null, error: { code: e.code, message: e.message } });
+      throw e;
+    }
+  }
+
+  private async _loadDocsParts(signal: AbortSignal | undefined): Promise<DocsMemory> {
+    const store = await (this._store ??= openWidgetStore(this._config, this._storeCounter).catch((error: unknown) => {
       this._store = null;
       throw error;
     }));
     const load = await loadWidgetDocs(store, this._config.docsIndex, {
-      counter,
-      window: this._config.window,
-      lang: this._config.lang,
       ...(signal === undefined ? {} : { signal }),
       backgroundSignal: this._closing.signal,
       onProgress: ({ done, total }) => {
@@ -239,10 +284,12 @@ export class WidgetRuntimeImpl implements WidgetRuntime {
   private async _answer(text: string, options: AskOptions): Promise<AskResult> {
     const store = await this._store!;
     const docs = this._docs!;
+    const memory = this._memory!;
     const sessionId = (this._sessionId ??= (await store.createSession({ title: text.slice(0, 80) })).id);
     const question = await storeQuestion(store, sessionId, text);
     const signal = options.signal ?? new AbortController().signal;
     let planned: Promise<TurnPlan> | null = null;
+    let made: TurnPlan | null = null;
     const ports: TurnPorts<TurnPlan> = {
       store,
       // A long question is stored whole, and the model gets the start that fits, as in the app: the memory and the
@@ -250,11 +297,14 @@ export class WidgetRuntimeImpl implements WidgetRuntime {
       // try after a lost GPU has the same tokenizer and window, so the same prompt: it is planned once.
       plan: () =>
         (planned ??= (async () => {
-          const head = await promptHeadSliced(text, docs.memory.budgets.window, await this._counter!, yieldToPage);
-          return docs.memory.handleUserMessage({ userId: VISITOR, sessionId, text: head, time: question.createdAt, id: question.id });
+          const head = await promptHeadSliced(text, memory.budgets.window, await this._counter!, yieldToPage);
+          made = await memory.handleUserMessage({ userId: VISITOR, sessionId, text: head, time: question.createdAt, id: question.id });
+          return made;
         })()),
-      chat: (messages, chatOptions) => this._client.chat(messages, chatOptions),
-      record: async (reply) => void (await docs.memory.recordReply({ userId: VISITOR, sessionId, ...reply })),
+      // Nothing in the docs (or in this conversation) passed the memory's relevance gate: the model is not asked to
+      // guess; the reader is told so, in their language, with the nearest sections.
+      chat: (messages, chatOptions) => (made !== null && notInDocs(text, made, docs.chunks) ? notInDocsReply(this._config.lang) : this._client.chat(messages, chatOptions)),
+      record: async (reply) => void (await memory.recordReply({ userId: VISITOR, sessionId, ...reply })),
       // The GPU lost its device: the same prompt on the CPU engine, which the status line then names with the reason.
       recover: async (recoverSignal) => {
         await this._switchToCpu(recoverSignal);
@@ -275,10 +325,12 @@ export class WidgetRuntimeImpl implements WidgetRuntime {
       },
     );
     if (outcome.status !== 'complete') throw toAssistantError(outcome.error);
+    const uncovered = notInDocs(text, outcome.plan, docs.chunks);
     return {
       reply: outcome.text,
       finishReason: outcome.result.finishReason,
-      sources: sourcesOf(outcome.plan.report, docs.links),
+      notInDocs: uncovered,
+      sources: uncovered ? searchDocs(docs, text, { nearest: true, limit: 3 }).map(({ href, title, heading }) => ({ href, title, heading })) : sourcesOf(outcome.plan.report, docs.links),
       prompt: outcome.plan.messages.map((m) => ({ role: m.role, content: m.content })),
       sent,
     };

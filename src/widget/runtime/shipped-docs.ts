@@ -20,8 +20,7 @@ import { packState, unpackState } from '../../memory/store/state-codec.ts';
 import { chunkSource, docEntryOf } from './doc-entries.ts';
 import { DOCS_SNAPSHOT_KEY, docsMemoryOf, type DocsMemory } from './docs-memory.ts';
 import { pageInput } from './docs-sync.ts';
-import type { DocSource, WidgetLang } from './types.ts';
-import type { TokenCounter } from '../../context/tokens.ts';
+import type { DocSource } from './types.ts';
 
 /** What the file holds. */
 interface ShippedDocsMemory {
@@ -170,7 +169,6 @@ export async function readShippedDocsMemory(
   manifest: Pick<DocsManifest, 'pages'>,
   pageLink: (url: string) => string,
   embedder: Embedder,
-  options: { counter: TokenCounter; window: number; lang: WidgetLang },
 ): Promise<DocsMemory | ShippedDocsMiss> {
   let shipped: unknown;
   try {
@@ -196,5 +194,5 @@ export async function readShippedDocsMemory(
   for (let i = 0; i < ids.length; i++) {
     links.set(ids[i]!, chunkSource({ source: titles[i]!, meta: { url: pageLink(docIds[i]!), anchor: anchors[i]!, title: titles[i]!, heading: headings[i]! } }));
   }
-  return docsMemoryOf(index, links, options);
+  return docsMemoryOf(index, links);
 }

@@ -102,7 +102,8 @@ export function statusOf(f: StatusFacts): WidgetStatus {
   if (f.phase === 'error' && f.error !== null) {
     parts.push(t.error(f.error.code, f.error.message));
   } else if (f.phase === 'idle') {
-    parts.push(t.idle);
+    // The docs loaded for search, the model not (yet): how many pages there are to search.
+    parts.push(f.pages === null ? t.idle : `${t.pages(f.pages)}${f.docsOffline ? t.offline : ''}`);
   } else if (f.phase === 'loading') {
     const pct = f.progress === null ? '' : ` ${Math.round(f.progress * 100)}%`;
     parts.push(`${f.step === 'docs' ? t.loadingDocs : t.loadingModel}${pct}`);

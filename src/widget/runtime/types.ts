@@ -70,6 +70,11 @@ export interface AskOptions {
 export interface AskResult {
   readonly reply: string;
   readonly finishReason: string;
+  /**
+   * Nothing in the docs passed the memory's relevance gate: the reply says so (the model was not asked) and
+   * `sources` are the nearest sections.
+   */
+  readonly notInDocs: boolean;
   readonly sources: readonly DocSource[];
   /** The prompt as sent (ChatML messages), for the inspector and tests. */
   readonly prompt: ReadonlyArray<{ readonly role: string; readonly content: string }>;
@@ -77,10 +82,27 @@ export interface AskResult {
   readonly sent: SentPart | null;
 }
 
+export type { DocSearchHit, DocSearchOptions, SnippetPart } from './docs-search.ts';
+
+/** What the consent step names before the model is fetched: the model file, its host, its size when known. */
+export interface ModelOffer {
+  readonly file: string;
+  readonly host: string;
+  /** Megabytes, when the widget knows them (the default model); null for a site's own model. */
+  readonly megabytes: number | null;
+}
+import type { DocSearchHit, DocSearchOptions } from './docs-search.ts';
+
 export interface WidgetRuntime {
+  /** What answering would download (named in the consent step); nothing is fetched to say it. */
+  readonly modelOffer: ModelOffer;
   /** Subscribes to status changes (called at once with the current one); returns the unsubscribe. */
   onStatus(listener: (status: WidgetStatus) => void): () => void;
-  /** Loads engine, tokenizer and docs index (idempotent; a failed load can be retried). */
+  /** Opens the store and loads the docs index only: no tokenizer, no engine, nothing of the model (idempotent). */
+  docsReady(signal?: AbortSignal): Promise<unknown>;
+  /** The docs' sections that match, best first, from the assistant's own retrieval index; [] when none is relevant. */
+  search(text: string, options?: DocSearchOptions): Promise<DocSearchHit[]>;
+  /** Loads engine, tokenizer and docs index (idempotent; a failed load can be retried). Only after the reader's consent. */
   ready(signal?: AbortSignal): Promise<void>;
   /** Writes the question first, then retrieves, assembles, and streams the answer. */
   ask(text: string, options?: AskOptions): Promise<AskResult>;

@@ -11,6 +11,7 @@ import { LABELS } from '../../../src/memory/layered/labels.ts';
 import { MemoryStore } from '../../../src/memory/store/store.ts';
 import { createWidgetRuntimeWith, type WidgetRuntimeImpl } from '../../../src/widget/runtime/index.ts';
 import type { WidgetRuntimeConfig, WidgetStatus } from '../../../src/widget/runtime/types.ts';
+import { NOT_IN_DOCS } from '../../../src/widget/runtime/not-in-docs.ts';
 import { SCRIPTED_MODEL_URL, createScriptedUiWorker } from '../engine/ui-script.ts';
 import { clearRequests, fixtureDir, requestsUnder, writeDocsIndex, removeFixtures, writeRaw, type FixturePage } from './docs-fixture.ts';
 
@@ -261,5 +262,51 @@ describe('widget runtime: answers from the docs', () => {
     expect(turns.map((t) => [t.role, t.status])).toEqual([['user', 'complete'], ['assistant', 'interrupted']]);
     expect(turns[1]!.content.length).toBeGreaterThan(0);
     await store.close();
+  });
+});
+
+describe('widget runtime: before and beside the model', () => {
+  it('searches the docs with no engine and no tokenizer: docsReady() loads the index alone', async () => {
+    const { manifestUrl } = await writeDocsIndex(fixtureDir('search'), PAGES);
+    let workers = 0;
+    const storeName = `search-${Date.now()}`;
+    const runtime = createWidgetRuntimeWith(
+      { base: '/', model: SCRIPTED_MODEL_URL, docsIndex: manifestUrl, lang: 'en', window: 1024, storeName },
+      { createWorker: () => (workers++, createScriptedUiWorker()) },
+    );
+    runtimes.push(runtime);
+    stores.push(storeName);
+    clearRequests();
+    const hits = await runtime.search('which port does the daemon listen on');
+    expect(hits[0]).toMatchObject({ title: 'Install', heading: 'Install › From npm' });
+    expect(hits[0]!.href).toMatch(/\/guide\/install\.html#from-npm$/);
+    expect(hits[0]!.snippet.filter((p) => p.mark).map((p) => p.text.toLowerCase())).toEqual(expect.arrayContaining(['port', 'daemon']));
+    expect(await runtime.search('a recipe for lemon tart')).toEqual([]);
+    expect(workers).toBe(0);
+    expect(runtime.partsStarted).toEqual({ engine: false, tokenizer: false, docs: true });
+    expect(requestsUnder('/tokenizer/')).toEqual([]);
+    expect(runtime.status.phase).toBe('idle');
+    expect(runtime.status.text).toBe('3 doc pages');
+  });
+
+  it('a question the docs do not cover gets "not in the docs" and the nearest sections, without asking the model', async () => {
+    const { manifestUrl } = await writeDocsIndex(fixtureDir('uncovered'), PAGES);
+    const runtime = open(manifestUrl, `uncovered-${Date.now()}`, SCRIPTED_MODEL_URL);
+    await runtime.ready();
+    // Off-topic: nothing passes the gate; no section is near either.
+    const offTopic = await runtime.ask('What is a good recipe for lemon tart?');
+    expect(offTopic.notInDocs).toBe(true);
+    expect(offTopic.reply).toBe(NOT_IN_DOCS.en);
+    // A near miss: close to a section in its letters (quokka…), not in its words; that section is the nearest.
+    await runtime.reset();
+    const nearMiss = await runtime.ask('Which quokkaesque mascots exist?');
+    expect(nearMiss.notInDocs).toBe(true);
+    expect(nearMiss.reply).toBe(NOT_IN_DOCS.en);
+    expect(nearMiss.sources[0]?.heading).toBe('Theming › Palettes');
+    // A covered question is answered by the model.
+    await runtime.reset();
+    const covered = await runtime.ask('Which port does the Zorblax daemon listen on?');
+    expect(covered.notInDocs).toBe(false);
+    expect(covered.reply).not.toBe(NOT_IN_DOCS.en);
   });
 });

@@ -1,7 +1,7 @@
 /** What the widget asks its engine to load: wllama only, or (with `mlc-model`) web-llm first, every URL absolute. */
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { DEFAULT_GGUF_URL } from '../../../src/engine/model-sources.ts';
-import { loadPayloadOf, mlcSourceOf } from '../../../src/widget/runtime/engine-source.ts';
+import { loadPayloadOf, mlcSourceOf, modelOfferOf } from '../../../src/widget/runtime/engine-source.ts';
 import type { WidgetRuntimeConfig } from '../../../src/widget/runtime/types.ts';
 
 const config: WidgetRuntimeConfig = {
@@ -77,5 +77,19 @@ describe('the widget engine payload', () => {
 
   it('refuses a folder with a query, as an error with a code', () => {
     expect(() => mlcSourceOf({ base: config.base, mlcModel: 'models/mlc/?v=1' })).toThrow(expect.objectContaining({ code: 'invalid_config' }));
+  });
+});
+
+describe('what the consent step names', () => {
+  beforeAll(() => vi.stubGlobal('location', new URL('https://docs.example/guide/page.html')));
+  afterAll(() => vi.unstubAllGlobals());
+
+  it('the default model: its file, Hugging Face, and its size', () => {
+    expect(modelOfferOf({ base: 'https://docs.example/widget/', model: '' })).toEqual({ file: 'qwen2.5-0.5b-instruct-q4_k_m.gguf', host: 'huggingface.co', megabytes: 491 });
+  });
+
+  it('a site’s own model: its file and host, its size not guessed', () => {
+    expect(modelOfferOf({ base: 'https://docs.example/widget/', model: 'https://models.example.org/files/my%20model.Q4.gguf' })).toEqual({ file: 'my model.Q4.gguf', host: 'models.example.org', megabytes: null });
+    expect(modelOfferOf({ base: 'https://docs.example/widget/', model: 'models/test/qwen2-tiny.gguf' })).toEqual({ file: 'qwen2-tiny.gguf', host: 'docs.example', megabytes: null });
   });
 });

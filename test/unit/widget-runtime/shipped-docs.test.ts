@@ -12,7 +12,7 @@ import { buildDocsPage } from '../../../src/docs-index/page.ts';
 import { HashedNgramEmbedder, embedderKey } from '../../../src/memory/embedders/index.ts';
 import { draftChunks } from '../../../src/memory/store/index.ts';
 import { packState, unpackState } from '../../../src/memory/store/state-codec.ts';
-import { DocsMemoryBuilder, type DocsMemory } from '../../../src/widget/runtime/docs-memory.ts';
+import { DocsMemoryBuilder, docsLayeredMemory, type DocsMemory } from '../../../src/widget/runtime/docs-memory.ts';
 import { pageInput } from '../../../src/widget/runtime/docs-sync.ts';
 import { buildShippedDocsFile, readShippedDocsMemory } from '../../../src/widget/runtime/shipped-docs.ts';
 
@@ -45,19 +45,19 @@ beforeAll(async () => {
 
 /** The memory a widget builds in the page from the same page files, as its store would hold them. */
 async function builtInPage(): Promise<DocsMemory> {
-  const builder = new DocsMemoryBuilder(options());
+  const builder = new DocsMemoryBuilder();
   const key = embedderKey(embedder);
   const ctx = { counter, embedder, embedderKey: key, now: 1 };
   for (const [i, page] of pages.entries()) await builder.add(draftChunks(pageInput(page, manifest.pages[i]!, linkOf(page.url), key), [], ctx));
   return builder.finish({ listDocs: async () => [] } as never);
 }
 
-const ask = (docs: DocsMemory, text: string) => docs.memory.handleUserMessage({ userId: 'reader', sessionId: 's', text, time: 1_700_000_000_000 }, { commit: false });
+const ask = (docs: DocsMemory, text: string) => docsLayeredMemory(docs, options()).handleUserMessage({ userId: 'reader', sessionId: 's', text, time: 1_700_000_000_000 }, { commit: false });
 
 describe('the shipped docs memory', () => {
   it('loads as the memory the widget would build itself: the same prompt, the same links', async () => {
     const file = await buildShippedDocsFile(manifest, pages);
-    const shipped = await readShippedDocsMemory(file.slice().buffer, manifest, linkOf, embedder, options());
+    const shipped = await readShippedDocsMemory(file.slice().buffer, manifest, linkOf, embedder);
     if (typeof shipped === 'string') throw new Error(`refused: ${shipped}`);
     const built = await builtInPage();
     expect(shipped.chunks).toBe(built.chunks);
@@ -74,7 +74,7 @@ describe('the shipped docs memory', () => {
 
   it('is refused with its reason when it is not exactly this widget’s for these pages', async () => {
     const file = await buildShippedDocsFile(manifest, pages);
-    const read = (bytes: Uint8Array, m: Pick<DocsManifest, 'pages'> = manifest, e = embedder) => readShippedDocsMemory(bytes.slice().buffer, m, linkOf, e, options());
+    const read = (bytes: Uint8Array, m: Pick<DocsManifest, 'pages'> = manifest, e = embedder) => readShippedDocsMemory(bytes.slice().buffer, m, linkOf, e);
     // A page changed since the file was built.
     const changed = { pages: manifest.pages.map((p, i) => (i === 1 ? { ...p, hash: 'f'.repeat(64) } : p)) };
     expect(await read(file, changed)).toBe('other-pages');

@@ -1,0 +1,83 @@
+/**
+ * Searching the docs as a reader types, before (and without) any model: the assistant's own retrieval index and
+ * scoring (BM25 over sections and sentences, the built-in embedder's vectors, the reranker), and the same relevance
+ * gate the memory applies before it hands the model a doc chunk (pack.ts's `isRelevant` and relative cut). No
+ * tokenizer, no engine: it runs on the docs index alone, offline. One result per section (page and heading), best
+ * first, with a snippet around its best sentence. Pure, no DOM.
+ */
+import { buildQuery, DEFAULT_PACK_OPTIONS, DEFAULT_RERANK_OPTIONS, isRelevant, rankCandidates, terms, type Candidate } from '../../memory/retrieval/index.ts';
+import type { DocsMemory } from './docs-memory.ts';
+import { snippetOf, type SnippetPart } from './snippet.ts';
+import type { DocSource } from './types.ts';
+
+export type { SnippetPart } from './snippet.ts';
+
+export interface DocSearchHit extends DocSource {
+  /** The doc chunk this section's best match is in. */
+  readonly id: string;
+  readonly snippet: readonly SnippetPart[];
+  readonly score: number;
+}
+
+export interface DocSearchOptions {
+  /** Results at most (default 8). */
+  readonly limit?: number;
+  /** Only sections whose link's path starts with this (the widget's `scope`, e.g. `/guide/`). */
+  readonly scope?: string;
+  /** For the reranker's recency and dates (default: now). */
+  readonly now?: number;
+  /** The nearest sections, past the relevance gate or not (what "not in the docs" shows); still none without any tie. */
+  readonly nearest?: boolean;
+}
+
+export const SEARCH_LIMIT = 8;
+
+/** Candidates ranked per search: enough for a page of distinct sections after a scope filter. */
+const POOL = 40;
+
+/** Whether a link's path lies under `scope` (a path prefix; '' or '/' is everything). */
+export function inScope(href: string, scope: string): boolean {
+  if (scope === '' || scope === '/') return true;
+  let path: string;
+  try {
+    path = new URL(href).pathname;
+  } catch {
+    return false;
+  }
+  return path.startsWith(scope.startsWith('/') ? scope : `/${scope}`);
+}
+
+/** The sections of the docs that answer `text`, best first; [] for nothing relevant (or an empty query). */
+export function searchDocs(docs: DocsMemory, text: string, options: DocSearchOptions = {}): DocSearchHit[] {
+  const message = text.trim();
+  if (message === '' || docs.chunks === 0) return [];
+  const { index } = docs;
+  const query = buildQuery({ message, entities: [], dates: [] });
+  const ranked = rankCandidates(
+    query,
+    { shard: index.docs, allow: undefined, scopes: undefined, scopeKey: 'docs', exclude: new Set(), now: options.now ?? Date.now(), tags: (slot) => index.docTagsAt(slot) },
+    { ...DEFAULT_RERANK_OPTIONS, poolSize: POOL },
+  );
+  const best = ranked[0]?.score ?? 0;
+  const relevant = options.nearest === true ? ranked.filter((c) => c.score > 0) : ranked.filter((c) => isRelevant(c, DEFAULT_PACK_OPTIONS) && c.score >= DEFAULT_PACK_OPTIONS.minRelativeScore * best);
+  const queryTerms = new Set(terms(message));
+  const limit = options.limit ?? SEARCH_LIMIT;
+  const seen = new Set<string>();
+  const hits: DocSearchHit[] = [];
+  for (const candidate of relevant) {
+    const link = docs.links.get(candidate.id);
+    if (link === undefined || seen.has(link.href) || !inScope(link.href, options.scope ?? '')) continue;
+    seen.add(link.href);
+    hits.push({ id: candidate.id, ...link, snippet: snippetOf(bestText(docs, candidate), queryTerms), score: candidate.score });
+    if (hits.length >= limit) break;
+  }
+  return hits;
+}
+
+/** The candidate's best sentence and what follows it in its chunk (a snippet reads from there). */
+function bestText(docs: DocsMemory, candidate: Candidate): string {
+  const chunk = docs.index.docs.chunks.get(candidate.id);
+  if (chunk === undefined) return docs.index.docEntries.get(candidate.id)?.text ?? '';
+  const piece = chunk.pieces[candidate.bestPiece];
+  return piece === undefined ? chunk.text : chunk.text.slice(piece.start);
+}
