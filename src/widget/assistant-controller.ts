@@ -4,7 +4,7 @@
  * message list, stops and retries. The element only renders what this holds.
  */
 import type { ReactiveController, ReactiveControllerHost } from 'lit';
-import type { DocSource, SentPart, WidgetRuntime, WidgetRuntimeConfig, WidgetStatus } from './runtime/types.ts';
+import type { DocSearchHit, DocSearchOptions, DocSource, ModelOffer, SentPart, WidgetRuntime, WidgetRuntimeConfig, WidgetStatus } from './runtime/types.ts';
 
 export type MessageState = 'streaming' | 'complete' | 'stopped' | 'error';
 
@@ -18,6 +18,8 @@ export interface WidgetMessage {
   sent: SentPart | null;
   /** For an assistant message: the question it answers (Retry asks it again). */
   readonly question: string;
+  /** The docs do not cover the question: the reply says so, and `sources` are the nearest sections. */
+  notInDocs: boolean;
 }
 
 export interface WidgetError {
@@ -51,6 +53,8 @@ export class AssistantController implements ReactiveController {
   private _unsubscribe: (() => void) | null = null;
   private _answer: AbortController | null = null;
   private _nextId = 1;
+  /** Told of each question and each finished answer (the element fires them as DOM events). */
+  onEvent: ((name: 'question' | 'answer', detail: Record<string, unknown>) => void) | null = null;
 
   constructor(
     private readonly _host: ReactiveControllerHost,
@@ -62,6 +66,11 @@ export class AssistantController implements ReactiveController {
 
   get busy(): boolean {
     return this._answer !== null;
+  }
+
+  /** What answering would download, once the runtime exists (the consent step names it). */
+  get modelOffer(): ModelOffer | null {
+    return this._runtime?.modelOffer ?? null;
   }
 
   /** The error to show: the runtime's own, else the shell's. */
@@ -91,11 +100,34 @@ export class AssistantController implements ReactiveController {
     }
   }
 
+  /**
+   * Creates the runtime if needed and loads the docs index only (no tokenizer, no engine): what search needs.
+   * Resolves false when it could not (the error is shown like a status error).
+   */
+  async startDocs(): Promise<boolean> {
+    try {
+      const runtime = await this._ensureRuntime();
+      await runtime.docsReady();
+      return true;
+    } catch (error) {
+      if (this._runtime === null || this.status?.error == null) this.localError = asError(error);
+      this._host.requestUpdate();
+      return false;
+    }
+  }
+
+  /** The docs' sections matching `text` (loads the docs index first); [] when the docs cannot be searched. */
+  async search(text: string, options: DocSearchOptions = {}): Promise<DocSearchHit[]> {
+    if (!(await this.startDocs())) return [];
+    return this._runtime!.search(text, options);
+  }
+
   /** Sends a question and streams the answer. Returns false when it was not sent (empty, or already answering). */
   ask(text: string): boolean {
     const question = text.trim();
     if (question === '' || this.busy) return false;
     this.messages = [...this.messages, this._message('user', question, question)];
+    this.onEvent?.('question', { question });
     void this._answerQuestion(question);
     return true;
   }
@@ -143,7 +175,7 @@ export class AssistantController implements ReactiveController {
   }
 
   private _message(role: WidgetMessage['role'], text: string, question: string): WidgetMessage {
-    return { id: this._nextId++, role, text, state: role === 'user' ? 'complete' : 'streaming', sources: [], sent: null, question };
+    return { id: this._nextId++, role, text, state: role === 'user' ? 'complete' : 'streaming', sources: [], sent: null, question, notInDocs: false };
   }
 
   private _ensureRuntime(): Promise<WidgetRuntime> {
@@ -169,6 +201,7 @@ export class AssistantController implements ReactiveController {
     const reply = this._message('assistant', '', question);
     this.messages = [...this.messages, reply];
     this._host.requestUpdate();
+    const started = performance.now();
     try {
       const runtime = await this._ensureRuntime();
       await runtime.ready(controller.signal);
@@ -189,7 +222,9 @@ export class AssistantController implements ReactiveController {
       });
       reply.text = result.reply;
       reply.sources = result.sources;
+      reply.notInDocs = result.notInDocs;
       reply.state = 'complete';
+      this.onEvent?.('answer', { question, answer: result.reply, sources: result.sources, notInDocs: result.notInDocs, ms: Math.round(performance.now() - started), finishReason: result.finishReason });
     } catch (error) {
       if (isAbort(error) || controller.signal.aborted) reply.state = 'stopped';
       else {

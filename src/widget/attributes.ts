@@ -6,6 +6,11 @@ import type { WidgetBackend, WidgetLang } from './runtime/types.ts';
 
 export type WidgetPosition = 'bottom-right' | 'bottom-left';
 export type LangSetting = WidgetLang | 'auto';
+/**
+ * What the panel offers: `search` (search the docs only, never the model), `assistant` (the model, after the reader's
+ * consent, asked on first open), `auto` (search until the reader asks a question, then offer the model).
+ */
+export type WidgetMode = 'auto' | 'search' | 'assistant';
 
 export const WINDOW_MIN = 512;
 export const WINDOW_MAX = 32_768;
@@ -28,6 +33,9 @@ export interface WidgetSettings {
   window: number;
   /** The single key that opens the widget outside editable fields ('' = none). Ctrl/Cmd+K always works. */
   shortcut: string;
+  mode: WidgetMode;
+  /** Only sections whose link's path starts with this are searched and cited ('' = the whole site). */
+  scope: string;
 }
 
 export const DEFAULT_SETTINGS: Readonly<WidgetSettings> = {
@@ -39,6 +47,8 @@ export const DEFAULT_SETTINGS: Readonly<WidgetSettings> = {
   position: 'bottom-right',
   window: 1024,
   shortcut: '/',
+  mode: 'auto',
+  scope: '',
 };
 
 /** Attribute names, as written in HTML, for each setting. */
@@ -51,6 +61,8 @@ export const ATTRIBUTES = {
   position: 'position',
   window: 'window',
   shortcut: 'shortcut',
+  mode: 'mode',
+  scope: 'scope',
 } as const satisfies Record<keyof WidgetSettings, string>;
 
 export type RawAttributes = { readonly [K in keyof WidgetSettings]: string | null };
@@ -109,6 +121,14 @@ function shortcut(value: string): Parsed<string> {
   return [...value].length === 1 && value.trim() !== '' ? { ok: true, value } : { ok: false, reason: `${quote(value)} is not a single key or "none"` };
 }
 
+/** A path prefix (`/guide/`): the path of a same-site URL, no query or fragment. */
+function pathPrefix(value: string): Parsed<string> {
+  const trimmed = value.trim();
+  if (trimmed === '' || trimmed === '/') return { ok: true, value: '' };
+  if (!trimmed.startsWith('/') || /[?#\s]/.test(trimmed)) return { ok: false, reason: `${quote(value)} is not a path starting with "/" (such as "/guide/")` };
+  return { ok: true, value: trimmed };
+}
+
 const PARSERS: { [K in keyof WidgetSettings]: (value: string) => Parsed<WidgetSettings[K]> } = {
   model: url,
   mlcModel: folder,
@@ -118,6 +138,8 @@ const PARSERS: { [K in keyof WidgetSettings]: (value: string) => Parsed<WidgetSe
   position: oneOf<WidgetPosition>(['bottom-right', 'bottom-left']),
   window: windowSize,
   shortcut,
+  mode: oneOf<WidgetMode>(['auto', 'search', 'assistant']),
+  scope: pathPrefix,
 };
 
 /** Settings from the raw attribute values (null = absent = default), and one problem per invalid attribute. */

@@ -23,6 +23,20 @@ export interface WidgetStrings {
   hint: string;
   /** `{sent}`, `{total}`, `{tokens}`: numbers. */
   partlySent: string;
+  searchPlaceholder: string;
+  searchResults: string;
+  noResults: string;
+  askAssistant: string;
+  searchHint: string;
+  /** `{file}`, `{host}`, `{size}`. */
+  consent: string;
+  consentSize: string;
+  consentNoSize: string;
+  consentAccept: string;
+  consentDecline: string;
+  searchEmpty: string;
+  /** The label over the nearest sections when the docs do not cover a question. */
+  nearest: string;
 }
 
 const en: WidgetStrings = {
@@ -46,6 +60,18 @@ const en: WidgetStrings = {
   image: 'image',
   hint: 'Enter to send · Shift+Enter for a new line · Esc to close',
   partlySent: 'Only the first {sent} of {total} characters (about {tokens} tokens) were sent to the model; your whole question is kept.',
+  searchPlaceholder: 'Search the docs…',
+  searchResults: 'Matching sections',
+  noResults: 'No section of these docs matches.',
+  askAssistant: 'Ask the assistant',
+  searchHint: '↑↓ to choose · Enter to open · Esc to close',
+  consent: 'The assistant answers with a small model that runs in your browser. It downloads {file} from {host} ({size}) once and keeps it on this device; your questions never leave it.',
+  consentSize: 'about {mb} MB',
+  consentNoSize: 'size not stated',
+  consentAccept: 'Download and ask',
+  consentDecline: 'Keep searching',
+  searchEmpty: 'Type to search this site’s docs. Nothing is downloaded until you ask the assistant.',
+  nearest: 'Nearest sections',
 };
 
 const zh: WidgetStrings = {
@@ -69,6 +95,18 @@ const zh: WidgetStrings = {
   image: '图片',
   hint: 'Enter 发送 · Shift+Enter 换行 · Esc 关闭',
   partlySent: '只有前 {sent} 个字符（共 {total} 个，约 {tokens} 个词元）发送给了模型；完整的问题已保存。',
+  searchPlaceholder: '搜索文档…',
+  searchResults: '匹配的章节',
+  noResults: '这些文档里没有匹配的章节。',
+  askAssistant: '问助手',
+  searchHint: '↑↓ 选择 · Enter 打开 · Esc 关闭',
+  consent: '助手用一个在你浏览器里运行的小模型回答。它会从 {host} 下载一次 {file}（{size}）并保存在本设备上；你的问题不会离开本设备。',
+  consentSize: '约 {mb} MB',
+  consentNoSize: '大小未注明',
+  consentAccept: '下载并提问',
+  consentDecline: '继续搜索',
+  searchEmpty: '输入文字即可搜索本站文档。在你询问助手之前，不会下载任何东西。',
+  nearest: '最接近的章节',
 };
 
 export const STRINGS: Readonly<Record<WidgetLang, WidgetStrings>> = { en, zh };

@@ -7,7 +7,9 @@ import { ATTRIBUTES, parseAttributes, problemText, resolveLang, type WidgetSetti
 import { STRINGS, type WidgetStrings } from './i18n.ts';
 import { ariaShortcuts, isOpenShortcut } from './keyboard.ts';
 import { renderMessage } from './render-messages.ts';
-import type { WidgetLang, WidgetRuntimeConfig } from './runtime/types.ts';
+import { renderConsent, renderSearch } from './render-search.ts';
+import { hasModelConsent, rememberModelConsent } from './consent.ts';
+import type { DocSearchHit, WidgetLang, WidgetRuntimeConfig } from './runtime/types.ts';
 import { widgetStyles } from './styles.ts';
 
 /** Where this script was loaded from: engine files, tokenizer and test model are fetched below it. */
@@ -34,7 +36,15 @@ const CHAT_ICON = html`<svg viewBox="0 0 24 24" aria-hidden="true">
  * @attr position - bottom-right | bottom-left
  * @attr window - the model's context window in tokens, 512–32768 (default 1024)
  * @attr shortcut - the key that opens the panel outside text fields (default "/", "none" to turn it off)
+ * @attr mode - auto (search; the assistant offered when the reader asks, after consent) | search (never the model) |
+ *   assistant (asks for consent on first open)
+ * @attr scope - a path prefix such as "/guide/": only those pages are searched and cited
  * @fires qwen-assistant-toggle - the panel opened or closed; detail: { open }
+ * @fires qwen-assistant:search - results shown for a query; detail: { query, results, ms }
+ * @fires qwen-assistant:question - a question sent to the assistant; detail: { question }
+ * @fires qwen-assistant:answer - an answer finished; detail: { question, answer, sources, notInDocs, ms, finishReason }
+ * @fires qwen-assistant:source-click - a search result or an answer's source opened; detail: { href, title, heading, from }
+ * @fires qwen-assistant:consent - the reader chose about the model download; detail: { granted }
  * @csspart launcher - the button that opens the panel
  * @csspart panel - the dialog
  * @csspart header - the panel's title bar
@@ -56,17 +66,29 @@ export class QwenAssistant extends LitElement {
   @property({ attribute: ATTRIBUTES.position }) positionAttr: string | null = null;
   @property({ attribute: ATTRIBUTES.window }) windowAttr: string | null = null;
   @property({ attribute: ATTRIBUTES.shortcut }) shortcutAttr: string | null = null;
+  @property({ attribute: ATTRIBUTES.mode }) modeAttr: string | null = null;
+  @property({ attribute: ATTRIBUTES.scope }) scopeAttr: string | null = null;
   /** Whether the panel is open. */
   @property({ type: Boolean, reflect: true }) open = false;
 
   @state() private _draft = '';
+  /** The search shown: its query, results, the highlighted one, and whether it answered. */
+  @state() private _search: { query: string; results: readonly DocSearchHit[]; active: number; done: boolean } = { query: '', results: [], active: -1, done: false };
+  /** The consent step is shown; with the question that brought it up (asked once the reader accepts). */
+  @state() private _consent: { pending: string | null } | null = null;
+  private _searchSeq = 0;
   @query('.launcher') private _launcher!: HTMLButtonElement;
   @query('textarea') private _input!: HTMLTextAreaElement | null;
   @query('.messages') private _list!: HTMLElement | null;
 
   /** The validated attributes. */
-  settings: WidgetSettings = parseAttributes({ model: null, mlcModel: null, backend: null, docsIndex: null, lang: null, position: null, window: null, shortcut: null }).settings;
+  settings: WidgetSettings = parseAttributes({ model: null, mlcModel: null, backend: null, docsIndex: null, lang: null, position: null, window: null, shortcut: null, mode: null, scope: null }).settings;
   readonly assistant = new AssistantController(this, () => this.runtimeConfig);
+
+  constructor() {
+    super();
+    this.assistant.onEvent = (name, detail) => fire(this, `qwen-assistant:${name}`, detail);
+  }
   private _configKey = '';
 
   get language(): WidgetLang {
@@ -111,7 +133,13 @@ export class QwenAssistant extends LitElement {
   }
 
   protected override willUpdate(changed: PropertyValues<this>): void {
-    const keys = ['modelAttr', 'mlcModelAttr', 'backendAttr', 'docsIndexAttr', 'langAttr', 'positionAttr', 'windowAttr', 'shortcutAttr'] as const;
+    this._applyAttributes(changed);
+    // What opening starts is decided here, with the attributes parsed (`show()` may come before the first update).
+    if (changed.has('open') && this.open) this._opened();
+  }
+
+  private _applyAttributes(changed: PropertyValues<this>): void {
+    const keys = ['modelAttr', 'mlcModelAttr', 'backendAttr', 'docsIndexAttr', 'langAttr', 'positionAttr', 'windowAttr', 'shortcutAttr', 'modeAttr', 'scopeAttr'] as const;
     if (!keys.some((key) => changed.has(key))) return;
     const { settings, problems } = parseAttributes({
       model: this.modelAttr,
@@ -122,6 +150,8 @@ export class QwenAssistant extends LitElement {
       position: this.positionAttr,
       window: this.windowAttr,
       shortcut: this.shortcutAttr,
+      mode: this.modeAttr,
+      scope: this.scopeAttr,
     });
     const changedNames = new Set(keys.filter((key) => changed.has(key)).map((key) => this._attributeOf(key)));
     // `backend` is checked against `mlc-model` too: a change of either may make it a problem.
@@ -164,9 +194,21 @@ export class QwenAssistant extends LitElement {
           </button>
           <button class="icon" type="button" aria-label=${strings.close} title=${strings.close} @click=${() => this._close()}>✕</button>
         </header>
+        ${this._consent === null ? nothing : renderConsent(this.assistant.modelOffer, strings, () => this._acceptConsent(), () => this._declineConsent())}
+        ${renderSearch(
+          {
+            ...this._search,
+            offerAssistant: this.settings.mode !== 'search' && this._consent === null,
+            onPick: (hit, event) => this._pick(hit, event),
+            onAsk: () => this._askOrOffer(this._search.query),
+          },
+          strings,
+        )}
         <div class="messages" part="messages" role="log" aria-live="polite" aria-label=${strings.title} @click=${this._onListClick}>
           ${this.assistant.messages.length === 0
-            ? html`<p class="empty">${strings.empty}</p>`
+            ? this._search.query.trim() === ''
+              ? html`<p class="empty">${this._assistantAllowed ? strings.empty : strings.searchEmpty}</p>`
+              : nothing
             : this.assistant.messages.map((message) => renderMessage(message, strings, () => this.requestUpdate()))}
         </div>
         ${this._renderStatus(strings)} ${this._renderComposer(strings)}
@@ -197,7 +239,9 @@ export class QwenAssistant extends LitElement {
           part="input"
           rows="1"
           aria-label=${strings.input}
-          placeholder=${strings.placeholder}
+          aria-controls="results"
+          aria-activedescendant=${this._search.active >= 0 ? `result-${this._search.active}` : nothing}
+          placeholder=${this._assistantAllowed ? strings.placeholder : strings.searchPlaceholder}
           .value=${this._draft}
           @input=${this._onInput}
           @keydown=${this._onInputKey}
@@ -206,7 +250,7 @@ export class QwenAssistant extends LitElement {
           ? html`<button class="send" part="send" type="button" @click=${() => this.assistant.stop()}>${strings.stop}</button>`
           : html`<button class="send" part="send" type="submit" ?disabled=${this._draft.trim() === ''}>${strings.send}</button>`}
       </form>
-      <p class="hint">${strings.hint}</p>`;
+      <p class="hint">${this._assistantAllowed ? strings.hint : strings.searchHint}</p>`;
   }
 
   private _attributeOf(key: `${keyof WidgetSettings}Attr`): string {
@@ -216,9 +260,78 @@ export class QwenAssistant extends LitElement {
   private _setOpen(open: boolean): void {
     if (open === this.open) return;
     this.open = open;
-    // The runtime (engine, tokenizer, docs index) starts loading on the first open.
-    if (open) void this.assistant.start();
     fire(this, 'qwen-assistant-toggle', { open });
+  }
+
+  /**
+   * The panel opened: the docs index loads (search needs nothing else); the engine only for a reader who consented
+   * to it, never at host page load. Mode `assistant` asks at the first open.
+   */
+  private _opened(): void {
+    void this.assistant.startDocs();
+    if (this._assistantAllowed) void this.assistant.start();
+    else if (this.settings.mode === 'assistant' && this._consent === null) this._consent = { pending: null };
+  }
+
+  /** Whether the model may load: not in mode `search`, and the reader consented on this site. */
+  private get _assistantAllowed(): boolean {
+    return this.settings.mode !== 'search' && hasModelConsent();
+  }
+
+  /** Searches as the reader types; an answer for an older query than the last is dropped. */
+  private async _runSearch(text: string): Promise<void> {
+    const seq = ++this._searchSeq;
+    if (text.trim() === '') {
+      this._search = { query: '', results: [], active: -1, done: false };
+      return;
+    }
+    const started = performance.now();
+    const results = await this.assistant.search(text, { scope: this.settings.scope });
+    if (seq !== this._searchSeq) return;
+    this._search = { query: text, results, active: -1, done: true };
+    await this.updateComplete;
+    fire(this, 'qwen-assistant:search', {
+      query: text,
+      results: results.map(({ href, title, heading }) => ({ href, title, heading })),
+      ms: Math.round(performance.now() - started),
+    });
+  }
+
+  private _pick(hit: DocSearchHit, event: Event | null): void {
+    fire(this, 'qwen-assistant:source-click', { href: hit.href, title: hit.title, heading: hit.heading, from: 'search' });
+    // A click follows its link; Enter goes there as the click would.
+    if (event === null) location.assign(hit.href);
+  }
+
+  /** A question: asked when the model may run, else the consent step, which asks it once accepted. */
+  private _askOrOffer(text: string): void {
+    const question = text.trim();
+    if (question === '' || this.settings.mode === 'search') return;
+    if (this._assistantAllowed) {
+      this._draft = question;
+      this._send();
+      return;
+    }
+    this._consent = { pending: question };
+  }
+
+  private _acceptConsent(): void {
+    const pending = this._consent?.pending ?? null;
+    this._consent = null;
+    rememberModelConsent(true);
+    fire(this, 'qwen-assistant:consent', { granted: true });
+    void this.assistant.start();
+    if (pending !== null) {
+      this._draft = pending;
+      this._send();
+    }
+    this._input?.focus();
+  }
+
+  private _declineConsent(): void {
+    this._consent = null;
+    fire(this, 'qwen-assistant:consent', { granted: false });
+    this._input?.focus();
   }
 
   private _close(): void {
@@ -228,6 +341,8 @@ export class QwenAssistant extends LitElement {
 
   private async _newConversation(): Promise<void> {
     this._draft = '';
+    this._searchSeq++;
+    this._search = { query: '', results: [], active: -1, done: false };
     await this.assistant.reset();
     this._input?.focus();
   }
@@ -249,13 +364,28 @@ export class QwenAssistant extends LitElement {
     this._draft = input.value;
     input.style.height = 'auto';
     input.style.height = `${input.scrollHeight + 2}px`;
+    void this._runSearch(input.value);
   };
 
   private _onInputKey = (event: KeyboardEvent): void => {
-    // Enter sends; Shift+Enter is a new line; an IME composing Chinese keeps its Enter.
-    if (event.key !== 'Enter' || event.shiftKey || event.isComposing || event.keyCode === 229) return;
+    if (event.isComposing || event.keyCode === 229) return;
+    const { results, active } = this._search;
+    // Arrow keys move through the results, as in DocSearch; the caret stays in the field.
+    if ((event.key === 'ArrowDown' || event.key === 'ArrowUp') && results.length > 0) {
+      event.preventDefault();
+      // Positions: none (-1), then each result; past either end wraps round to none.
+      const positions = results.length + 1;
+      const next = (active + 1 + (event.key === 'ArrowDown' ? 1 : -1) + positions) % positions;
+      this._search = { ...this._search, active: next - 1 };
+      return;
+    }
+    // Enter opens the chosen result, else sends (or, before consent, offers the assistant); Shift+Enter is a new
+    // line; an IME composing Chinese keeps its Enter.
+    if (event.key !== 'Enter' || event.shiftKey) return;
     event.preventDefault();
-    if (!this.assistant.busy) this._send();
+    const chosen = results[active] ?? (this.settings.mode === 'search' ? results[0] : undefined);
+    if (chosen !== undefined) return this._pick(chosen, null);
+    if (!this.assistant.busy) this._askOrOffer(this._draft);
   };
 
   /** Escape, from anywhere in the widget (the panel, or the launcher while it is open), closes the panel. */
@@ -274,6 +404,13 @@ export class QwenAssistant extends LitElement {
   };
 
   private _onListClick = (event: Event): void => {
+    const link = (event.target as Element).closest?.('.sources a');
+    if (link != null) {
+      const href = link.getAttribute('href') ?? '';
+      const source = this.assistant.messages.flatMap((m) => m.sources).find((s) => s.href === href);
+      fire(this, 'qwen-assistant:source-click', { href, title: source?.title ?? link.textContent ?? '', heading: source?.heading ?? '', from: 'answer' });
+      return;
+    }
     const button = (event.target as Element).closest?.('[data-copy-code]');
     const code = button?.closest('.code-block')?.querySelector('code')?.textContent;
     if (button == null || code == null) return;

@@ -46,11 +46,12 @@ function sourceLink(source: DocSource): TemplateResult | string {
   return linkable(source.href) ? html`<a href=${source.href}>${sourceLabel(source)}</a>` : sourceLabel(source);
 }
 
-function sources(list: readonly DocSource[], strings: WidgetStrings): TemplateResult | typeof nothing {
+/** The sources under an answer; for "not in the docs", the nearest sections (`label`). */
+function sources(list: readonly DocSource[], label: string): TemplateResult | typeof nothing {
   if (list.length === 0) return nothing;
   return html`<div class="sources-block">
-    <div class="sources-label" aria-hidden="true">${strings.sources}</div>
-    <ul class="sources" part="sources" aria-label=${strings.sources}>
+    <div class="sources-label" aria-hidden="true">${label}</div>
+    <ul class="sources" part="sources" aria-label=${label}>
       ${distinct(list).map((source) => html`<li>${sourceLink(source)}</li>`)}
     </ul>
   </div>`;
@@ -61,7 +62,7 @@ function assistantBody(message: WidgetMessage, strings: WidgetStrings, rerender:
   // No whitespace around the text: it is shown with `white-space: pre-wrap`.
   const text = markup === null ? html`<div class="text">${message.text}</div>` : html`<div class="markdown">${unsafeHTML(markup)}</div>`;
   const note = message.state === 'stopped' ? html`<div class="note">${strings.stopped}</div>` : nothing;
-  return html`${text}${note}${sources(message.sources, strings)}`;
+  return html`${text}${note}${sources(message.sources, message.notInDocs ? strings.nearest : strings.sources)}`;
 }
 
 /** On a question too long for the model: how much of it was sent. */

@@ -249,6 +249,72 @@ export const widgetStyles = css`
     opacity: 0.5;
     cursor: default;
   }
+  .search {
+    flex: 0 1 auto;
+    max-height: 60%;
+    overflow-y: auto;
+    padding: 8px 12px 4px;
+    border-bottom: 1px solid var(--_border);
+  }
+  .search ul {
+    list-style: none;
+    margin: 0;
+    padding: 0;
+  }
+  .search li > a,
+  .search li > span {
+    display: block;
+    padding: 6px 8px;
+    border-radius: 8px;
+    color: inherit;
+    text-decoration: none;
+  }
+  .search li.active > a,
+  .search li > a:hover {
+    background: var(--_surface);
+    outline: 2px solid var(--_accent);
+    outline-offset: -2px;
+  }
+  .result-title {
+    display: block;
+    font-weight: 600;
+    color: var(--_accent);
+  }
+  .snippet {
+    display: block;
+    font-size: 0.92em;
+    color: var(--_muted);
+  }
+  .snippet mark {
+    background: none;
+    color: var(--_fg);
+    font-weight: 600;
+  }
+  .no-results {
+    margin: 4px 8px;
+    color: var(--_muted);
+  }
+  .ask-assistant,
+  .consent button {
+    margin: 6px 8px;
+    padding: 6px 12px;
+    border: 1px solid var(--_accent);
+    border-radius: 8px;
+    background: var(--_bg);
+    color: var(--_accent);
+  }
+  .consent {
+    padding: 10px 16px;
+    border-bottom: 1px solid var(--_border);
+    background: var(--_surface);
+  }
+  .consent p {
+    margin: 0 0 4px;
+  }
+  .consent .accept {
+    background: var(--_accent);
+    color: var(--_accent-fg);
+  }
   .hint {
     margin: 0;
     padding: 0 12px 8px;

@@ -19,7 +19,7 @@ import { TEST_MODEL_REPLY } from '../../scripts/test-model/reply.ts';
 import { guardedContext, sendAndWait, useBuiltApp, waitForReady } from './harness.ts';
 import { useSite } from './site-harness.ts';
 import { expectStrictPolicy, metaPolicy, networkFetches, pageResponses, waitUntilCached, watchCsp } from './visit-checks.ts';
-import { input, launcher, setAttribute, statusError, waitForAnswer, widget } from './widget-pages.ts';
+import { grantModelConsent, input, launcher, setAttribute, statusError, waitForAnswer, widget } from './widget-pages.ts';
 
 const app = useBuiltApp('csp');
 const site = useSite('csp', { isolation: false, docsDir: 'test/e2e/fixtures/widget-docs' });
@@ -32,6 +32,7 @@ describe('the app under its Content-Security-Policy', () => {
     const { browser, origin } = app();
     // No service worker: every response, the engine worker's script included, comes through the route below.
     const context = await browser.newContext({ serviceWorkers: 'block' });
+    await grantModelConsent(context);
     const csp = await watchCsp(context);
     let header = '';
     let workerScripts = 0;
@@ -72,6 +73,7 @@ describe('the app under its Content-Security-Policy', () => {
     // policy does not bind) would just work.
     const modelUrl = `${otherOrigin}/models/test/qwen2-tiny.gguf`;
     const { context, requests } = await guardedContext(browser, [origin, otherOrigin]);
+    await grantModelConsent(context);
     const csp = await watchCsp(context);
     const page = await context.newPage();
     await page.goto(`${origin}/?model=${encodeURIComponent(modelUrl)}`);
@@ -110,6 +112,7 @@ describe('the demo docs site under its Content-Security-Policy', () => {
       const { browser, origin, dir } = site();
       const tokenizer = `${origin}/widget/tokenizer/qwen2.5/tokenizer.json`;
       const { context, requests, blocked } = await guardedContext(browser, [origin]);
+      await grantModelConsent(context);
       const csp = await watchCsp(context);
       const first = await context.newPage();
       await first.goto(`${origin}/index.html`);
@@ -151,6 +154,7 @@ describe('the demo docs site under its Content-Security-Policy', () => {
   it('a widget model on a host outside connect-src fails with how to allow it', async () => {
     const { browser, origin, otherOrigin } = site();
     const { context, requests } = await guardedContext(browser, [origin, otherOrigin]);
+    await grantModelConsent(context);
     const csp = await watchCsp(context);
     const page = await context.newPage();
     await page.goto(`${origin}/guide.html`);

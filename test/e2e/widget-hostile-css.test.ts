@@ -7,7 +7,7 @@
 import type { BrowserContext, Page } from 'playwright';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { useSite } from './site-harness.ts';
-import { input, launcher, panel, servePage, statusError, widget, widgetReady, type HostPage } from './widget-pages.ts';
+import { grantModelConsent, input, launcher, panel, servePage, statusError, widget, widgetReady, type HostPage } from './widget-pages.ts';
 
 const site = useSite('widget-hostile-css', { isolation: false, docsDir: 'test/e2e/fixtures/widget-docs' });
 
@@ -90,6 +90,7 @@ describe('<qwen-assistant> on a hostile page', () => {
     const { origin, browser } = site();
     // Reduced motion: no hover transition half-way through when the styles are read.
     context = await browser.newContext({ viewport: { width: 1280, height: 800 }, reducedMotion: 'reduce' });
+    await grantModelConsent(context);
     plain = await context.newPage();
     hostile = await context.newPage();
     // The tokenizer is not served to these pages: the runtime still fails on the missing model and shows that error

@@ -3,6 +3,7 @@
  * widget script at /widget/ is same-origin, as on a real docs site), and small readers of the widget's state.
  */
 import type { BrowserContext, Locator, Page, Request } from 'playwright';
+import { CONSENT_KEY } from '../../src/widget/consent.ts';
 
 export interface HostPage {
   /** Extra `<head>` markup (styles, scripts) before the widget's script. */
@@ -29,6 +30,20 @@ ${page.head ?? ''}
 </body></html>`;
   await context.route(url, (route) => route.fulfill({ status: 200, contentType: 'text/html; charset=utf-8', body: html }));
   return url;
+}
+
+/**
+ * The reader consented to the model on this site at an earlier visit (the choice the widget remembers, consent.ts):
+ * opening the panel starts the engine. Tests of the steps before consent leave it out.
+ */
+export async function grantModelConsent(context: BrowserContext): Promise<void> {
+  await context.addInitScript((key: string) => {
+    try {
+      localStorage.setItem(key, 'granted');
+    } catch {
+      // An opaque origin (about:blank) has no storage; the widget is never there.
+    }
+  }, CONSENT_KEY);
 }
 
 export const widget = (page: Page): Locator => page.locator('qwen-assistant');

@@ -15,7 +15,7 @@ import type { Page } from 'playwright';
 import { describe, expect, it } from 'vitest';
 import { TEST_MODEL_REPLY } from '../../scripts/test-model/reply.ts';
 import { useSite } from './site-harness.ts';
-import { input, launcher, recordRequests, waitForStatus, widget, widgetReady } from './widget-pages.ts';
+import { grantModelConsent, input, launcher, recordRequests, waitForStatus, widget, widgetReady } from './widget-pages.ts';
 
 const site = useSite('widget-runtime', { isolation: false, docsDir: 'test/e2e/fixtures/widget-runtime-docs' });
 
@@ -51,9 +51,43 @@ async function waitForServiceWorker(page: Page): Promise<void> {
 }
 
 describe('the widget runtime on a docs host without COOP/COEP', () => {
+  it('before the reader consents, it searches the docs as they type and fetches nothing of the model; after, it answers', async () => {
+    const { origin, browser } = site();
+    const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+    const requests = recordRequests(context);
+    const page = await context.newPage();
+    await page.goto(`${origin}/guide/config.html`);
+    await widgetReady(page);
+    await launcher(page).click();
+    await waitForStatus(page, /3 doc pages/);
+    await input(page).fill('daemon port');
+    const results = widget(page).locator('[part="result"]');
+    await results.first().waitFor({ timeout: 30_000 });
+    const first = results.first();
+    expect(await first.locator('a').getAttribute('href')).toBe(`${origin}/guide/config.html#daemon-port`);
+    expect(await first.locator('.result-title').textContent()).toMatch(/^Configuration › /);
+    expect((await first.locator('mark').allTextContents()).map((t) => t.toLowerCase())).toEqual(expect.arrayContaining(['daemon', 'port']));
+    // A question in words offers the assistant, naming what it would download.
+    await input(page).fill(QUESTION);
+    await input(page).press('Enter');
+    const consent = widget(page).locator('[part="consent"]');
+    await consent.waitFor();
+    expect(await consent.textContent()).toContain('qwen2-tiny.gguf');
+    await page.waitForTimeout(500);
+    // Nothing of the engine so far: no weights, wasm, engine worker, tokenizer or model library.
+    const engineAssets = (urls: readonly string[]): string[] => urls.filter((url) => /\.gguf|\.wasm|tokenizer|worker|\/mlc\/|wllama/i.test(new URL(url).pathname));
+    expect(engineAssets(requests)).toEqual([]);
+    // Accepted: the engine loads and the question is answered.
+    await widget(page).locator('[part="consent-accept"]').click();
+    await widget(page).getByText(TEST_MODEL_REPLY).first().waitFor({ timeout: 90_000 });
+    expect(engineAssets(requests).some((url) => url.endsWith('.gguf'))).toBe(true);
+    await context.close();
+  }, 240_000);
+
   it('answers single-threaded from the docs with links that land on their headings, asks only its own origin, and gives the same answer offline after one visit', async () => {
     const { origin, browser } = site();
     const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+    await grantModelConsent(context);
     const requests = recordRequests(context);
     const page = await context.newPage();
     page.on('pageerror', (e) => console.log('pageerror:', e.message));
@@ -113,6 +147,7 @@ describe('the widget runtime on a docs host without COOP/COEP', () => {
   it('without JSPI (as on Safari) wllama loads its compat build from the widget folder, not a CDN', async () => {
     const { origin, browser } = site();
     const context = await browser.newContext();
+    await grantModelConsent(context);
     const requests = recordRequests(context);
     // The engine worker is told JSPI is missing, as it is on Safari: wllama then needs its compat build.
     await context.route(/\/widget\/worker-[\w-]+\.js$/, async (route) => {

@@ -13,7 +13,7 @@ import { join } from 'node:path';
 import type { BrowserContext, Page } from 'playwright';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { useSite } from './site-harness.ts';
-import { input, launcher, panel, setAttribute, waitForAnswer, waitForStatus, widget } from './widget-pages.ts';
+import { grantModelConsent, input, launcher, panel, setAttribute, waitForAnswer, waitForStatus, widget } from './widget-pages.ts';
 
 const site = useSite('widget-screenshots', { isolation: false });
 const OUT = process.env.UPDATE_SCREENSHOTS === '1' ? 'docs/screenshots' : '.cache/screenshots';
@@ -28,6 +28,7 @@ describe('screenshots of the docs widget', () => {
   beforeAll(async () => {
     const { origin, browser } = site();
     context = await browser.newContext({ locale: 'en-US', viewport: { width: 1280, height: 800 }, deviceScaleFactor: 1 });
+    await grantModelConsent(context);
     page = await context.newPage();
     await page.goto(`${origin}/widget.html`);
   });

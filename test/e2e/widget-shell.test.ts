@@ -12,7 +12,7 @@ import type { BrowserContext, Page } from 'playwright';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eagerSize, WIDGET_EAGER_BUDGET_BYTES } from '../../scripts/bench/widget-size.ts';
 import { useSite } from './site-harness.ts';
-import { focusedInWidget, input, launcher, panel, runtimeWindow, servePage, setAttribute, statusError, widget, widgetReady, type HostPage } from './widget-pages.ts';
+import { focusedInWidget, grantModelConsent, input, launcher, panel, runtimeWindow, servePage, setAttribute, statusError, widget, widgetReady, type HostPage } from './widget-pages.ts';
 
 const site = useSite('widget-shell', { isolation: false, docsDir: 'test/e2e/fixtures/widget-docs' });
 
@@ -49,6 +49,7 @@ describe('<qwen-assistant> shell', () => {
 
     beforeAll(async () => {
       context = await site().browser.newContext({ viewport: { width: 1280, height: 800 } });
+      await grantModelConsent(context);
       context.on('request', (request) => requests.push(request.url()));
     });
 
@@ -177,6 +178,7 @@ describe('<qwen-assistant> shell', () => {
   it('fills the viewport on a phone (390×844)', async () => {
     const { origin, browser } = site();
     const context = await browser.newContext({ viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true });
+    await grantModelConsent(context);
     const page = await context.newPage();
     await page.goto(await servePage(context, origin, {}));
     await widgetReady(page);

@@ -19,7 +19,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { TEST_MODEL_REPLY } from '../../scripts/test-model/reply.ts';
 import { TEST_MODEL_ATTRIBUTE } from '../../scripts/site/build.ts';
 import { useSite } from './site-harness.ts';
-import { input, launcher, servePage, setAttribute, statusText, waitForStatus, widget, widgetReady } from './widget-pages.ts';
+import { grantModelConsent, input, launcher, servePage, setAttribute, statusText, waitForStatus, widget, widgetReady } from './widget-pages.ts';
 
 const site = useSite('widget-webgpu', { isolation: false, docsDir: 'test/e2e/fixtures/widget-runtime-docs', args: ['--enable-unsafe-webgpu'] });
 
@@ -60,6 +60,7 @@ describe('the widget on WebGPU, self-hosted', () => {
 
   beforeAll(async () => {
     context = await site().browser.newContext();
+    await grantModelConsent(context);
     context.on('request', (request) => {
       const url = request.url();
       if (!url.startsWith('data:') && !url.startsWith('blob:')) requests.push(url);

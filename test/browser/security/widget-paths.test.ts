@@ -7,6 +7,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { QwenAssistant } from '../../../src/widget/qwen-assistant.ts';
 import '../../../src/widget/index.ts';
+import { CONSENT_KEY } from '../../../src/widget/consent.ts';
 import { EVIL_HOST, EXFIL_FUNCTION, EXFILTRATION_CORPUS, payloadMarker, payloadTag, type Payload } from '../../fixtures/exfiltration-corpus.ts';
 import { ScriptedRuntime } from '../widget/scripted-runtime.ts';
 import { RenderWatch, findActiveContent } from './audit.ts';
@@ -44,12 +45,14 @@ async function ask(element: QwenAssistant, text: string): Promise<void> {
 }
 
 beforeEach(async () => {
+  localStorage.setItem(CONSENT_KEY, 'granted');
   watch = new RenderWatch();
   await watch.start();
 });
 afterEach(() => {
   document.querySelectorAll('qwen-assistant').forEach((element) => element.remove());
   runtime = null;
+  localStorage.removeItem(CONSENT_KEY);
 });
 
 describe('<qwen-assistant> renders every payload inert', () => {
@@ -77,6 +80,36 @@ describe('<qwen-assistant> renders every payload inert', () => {
       expect(links.map((a) => a.getAttribute('href'))).toEqual([`https://${EVIL_HOST}/${payload.id}`]);
       expect(answered!.querySelector('[part="sources"]')!.textContent).toContain(payloadMarker(payload));
       expect(findActiveContent([asked!, answered!]), payload.id).toEqual([]);
+    }
+    await watch.finish();
+  }, 180_000);
+
+  it(`search results (titles, headings, snippets and links from the docs index), for each of the ${EXFILTRATION_CORPUS.length} payloads`, async () => {
+    const element = mount();
+    element.setAttribute('mode', 'search');
+    await element.updateComplete;
+    root(element).querySelector<HTMLButtonElement>('[part="launcher"]')!.click();
+    await expect.poll(() => runtime !== null).toBe(true);
+    const input = root(element).querySelector('textarea')!;
+    for (const payload of EXFILTRATION_CORPUS) {
+      runtime!.hits = hostileSources(payload).map((source, i) => ({
+        ...source,
+        id: `${payload.id}#${i}`,
+        score: 1,
+        snippet: [
+          { text: payload.text, mark: false },
+          { text: `${payloadMarker(payload)} ${payload.text}`, mark: true },
+        ],
+      }));
+      input.value = payloadTag(payload.id);
+      input.dispatchEvent(new Event('input'));
+      const section = (): HTMLElement | null => root(element).querySelector<HTMLElement>('[part="search"]');
+      await expect.poll(() => section()?.querySelectorAll('[part="result"]').length ?? 0).toBe(4);
+      await expect.poll(() => section()!.textContent ?? '').toContain(payloadMarker(payload));
+      // Only the http(s) result is a link; the others show as text.
+      const links = [...section()!.querySelectorAll<HTMLAnchorElement>('a')].map((a) => a.getAttribute('href'));
+      expect(links).toEqual([`https://${EVIL_HOST}/${payload.id}`]);
+      expect(findActiveContent([section()!], { ownTags: ['mark'] }), payload.id).toEqual([]);
     }
     await watch.finish();
   }, 180_000);

@@ -1,13 +1,16 @@
 /** `<qwen-assistant>`: a question too long for the model says on itself how much of it was sent (issue 15). */
-import { afterEach, expect, it } from 'vitest';
+import { afterEach, beforeEach, expect, it } from 'vitest';
+import { CONSENT_KEY } from '../../../src/widget/consent.ts';
 import '../../../src/widget/index.ts';
 import { ScriptedRuntime } from './scripted-runtime.ts';
 
 const runtimes: ScriptedRuntime[] = [];
 
+beforeEach(() => localStorage.setItem(CONSENT_KEY, 'granted'));
 afterEach(() => {
   document.querySelectorAll('qwen-assistant').forEach((element) => element.remove());
   runtimes.length = 0;
+  localStorage.removeItem(CONSENT_KEY);
 });
 
 it.each([

@@ -3,7 +3,8 @@
  * sanitised once its lazy chunk arrives, sources as links, Stop, errors with code and Retry, a new conversation,
  * and the runtime created only on first open with the validated configuration.
  */
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { CONSENT_KEY } from '../../../src/widget/consent.ts';
 import type { QwenAssistant } from '../../../src/widget/qwen-assistant.ts';
 import '../../../src/widget/index.ts';
 import { ScriptedRuntime } from './scripted-runtime.ts';
@@ -36,9 +37,13 @@ async function ask(element: QwenAssistant, text: string): Promise<void> {
   await element.updateComplete;
 }
 
+// The reader consented to the model on this site earlier (search-first.test.ts covers the steps before that).
+beforeEach(() => localStorage.setItem(CONSENT_KEY, 'granted'));
+
 afterEach(() => {
   document.querySelectorAll('qwen-assistant').forEach((element) => element.remove());
   runtimes = [];
+  localStorage.removeItem(CONSENT_KEY);
 });
 
 describe('<qwen-assistant> with a scripted runtime', () => {

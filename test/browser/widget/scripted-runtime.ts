@@ -2,19 +2,29 @@
  * A runtime the test scripts, for the shell's own tests (the real one is tested with the real engine): replies are
  * streamed as the test releases them, sources and errors are whatever the test says. Tests only, never in src.
  */
-import type { AskOptions, AskResult, DocSource, SentPart, WidgetRuntime, WidgetRuntimeConfig, WidgetStatus } from '../../../src/widget/runtime/types.ts';
+import { modelOfferOf } from '../../../src/widget/runtime/engine-source.ts';
+import type { AskOptions, AskResult, DocSearchHit, DocSearchOptions, DocSource, SentPart, WidgetRuntime, WidgetRuntimeConfig, WidgetStatus } from '../../../src/widget/runtime/types.ts';
 
 export interface ScriptedAnswer {
   deltas: string[];
   sources?: DocSource[];
   /** The part of the question "sent to the model" (a long question), reported before the deltas. */
   sent?: SentPart;
+  /** The docs do not cover the question (the runtime's "not in the docs"); `sources` are then the nearest. */
+  notInDocs?: boolean;
   /** Rejects with this error (an AssistantError-like `{code, message}`) after the deltas. */
   error?: { code: string; message: string };
 }
 
 export class ScriptedRuntime implements WidgetRuntime {
   readonly questions: string[] = [];
+  /** Searches asked for, with their options. */
+  readonly searches: Array<{ text: string; options: DocSearchOptions }> = [];
+  /** What a search answers (all of them, whatever the query). */
+  hits: DocSearchHit[] = [];
+  /** Calls of `ready()` (the engine and tokenizer load) and of `docsReady()` (the docs index only). */
+  readyCalls = 0;
+  docsReadyCalls = 0;
   resets = 0;
   disposed = false;
   answers: ScriptedAnswer[] = [];
@@ -29,6 +39,11 @@ export class ScriptedRuntime implements WidgetRuntime {
 
   constructor(readonly config: WidgetRuntimeConfig) {}
 
+  /** The real runtime's (a pure function of the configuration). */
+  get modelOffer() {
+    return modelOfferOf(this.config);
+  }
+
   setStatus(status: Partial<WidgetStatus>): void {
     this._status = { ...this._status, ...status };
     for (const listener of this._listeners) listener(this._status);
@@ -40,7 +55,17 @@ export class ScriptedRuntime implements WidgetRuntime {
     return () => this._listeners.delete(listener);
   }
 
+  async docsReady(): Promise<void> {
+    this.docsReadyCalls += 1;
+  }
+
+  async search(text: string, options: DocSearchOptions = {}): Promise<DocSearchHit[]> {
+    this.searches.push({ text, options });
+    return this.hits;
+  }
+
   async ready(): Promise<void> {
+    this.readyCalls += 1;
     if (this._status.phase === 'ready' || this._status.phase === 'answering') return;
     this.setStatus({ phase: 'loading', text: 'Loading the model…', progress: 0.25, error: null });
     if (this.holdLoading) await new Promise<void>((resolve) => (this._loaded = resolve));
@@ -84,7 +109,7 @@ export class ScriptedRuntime implements WidgetRuntime {
         options.onDelta?.(delta);
       }
       if (answer.error !== undefined) throw Object.assign(new Error(answer.error.message), answer.error);
-      return { reply, finishReason: 'stop', sources: answer.sources ?? [], prompt: [{ role: 'user', content: text }], sent: answer.sent ?? null };
+      return { reply, finishReason: 'stop', notInDocs: answer.notInDocs ?? false, sources: answer.sources ?? [], prompt: [{ role: 'user', content: text }], sent: answer.sent ?? null };
     } finally {
       this.setStatus({ phase: 'ready' });
     }

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_SETTINGS, parseAttributes, problemText, resolveLang, type RawAttributes } from '../../../src/widget/attributes.ts';
 
-const none: RawAttributes = { model: null, mlcModel: null, backend: null, docsIndex: null, lang: null, position: null, window: null, shortcut: null };
+const none: RawAttributes = { model: null, mlcModel: null, backend: null, docsIndex: null, lang: null, position: null, window: null, shortcut: null, mode: null, scope: null };
 
 describe('widget attributes', () => {
   it('absent attributes give the defaults, with no problem', () => {
@@ -18,9 +18,11 @@ describe('widget attributes', () => {
       position: 'bottom-left',
       window: '32768',
       shortcut: 'none',
+      mode: 'Search',
+      scope: '/guide/',
     });
     expect(problems).toEqual([]);
-    expect(settings).toEqual({ model: 'https://models.example/q.gguf', mlcModel: 'models/mlc/', backend: 'webgpu', docsIndex: '/docs-index/manifest.json', lang: 'zh', position: 'bottom-left', window: 32768, shortcut: '' });
+    expect(settings).toEqual({ model: 'https://models.example/q.gguf', mlcModel: 'models/mlc/', backend: 'webgpu', docsIndex: '/docs-index/manifest.json', lang: 'zh', position: 'bottom-left', window: 32768, shortcut: '', mode: 'search', scope: '/guide/' });
   });
 
   it.each([
@@ -37,6 +39,9 @@ describe('widget attributes', () => {
     ['backend', { backend: 'gpu' }, '"gpu" is not one of auto, webgpu, wasm; using "auto"'],
     ['backend', { backend: 'webgpu' }, '"webgpu" needs an mlc-model folder (written by npm run fetch-model); using "auto" (the CPU)'],
     ['shortcut', { shortcut: 'ctrl+k' }, '"ctrl+k" is not a single key or "none"; using "/"'],
+    ['mode', { mode: 'chat' }, '"chat" is not one of auto, search, assistant; using "auto"'],
+    ['scope', { scope: 'guide/' }, '"guide/" is not a path starting with "/" (such as "/guide/"); using ""'],
+    ['scope', { scope: '/guide/?x' }, '"/guide/?x" is not a path starting with "/" (such as "/guide/"); using ""'],
   ] as const)('a bad %s is named, and its default used', (attribute, raw, message) => {
     const { settings, problems } = parseAttributes({ ...none, ...raw });
     expect(problems).toEqual([{ attribute, message }]);
