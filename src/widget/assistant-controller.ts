@@ -20,6 +20,10 @@ export interface WidgetMessage {
   readonly question: string;
   /** The docs do not cover the question: the reply says so, and `sources` are the nearest sections. */
   notInDocs: boolean;
+  /** Sections to ask about next (other sections of the pages an answer cited). */
+  followUps: readonly DocSource[];
+  /** The reader's thumbs on an answer. */
+  rating: 'up' | 'down' | null;
 }
 
 export interface WidgetError {
@@ -53,6 +57,8 @@ export class AssistantController implements ReactiveController {
   private _unsubscribe: (() => void) | null = null;
   private _answer: AbortController | null = null;
   private _nextId = 1;
+  /** The `scope` attribute: follow-ups stay within it. */
+  scope = '';
   /** Told of each question and each finished answer (the element fires them as DOM events). */
   onEvent: ((name: 'question' | 'answer', detail: Record<string, unknown>) => void) | null = null;
 
@@ -66,6 +72,11 @@ export class AssistantController implements ReactiveController {
 
   get busy(): boolean {
     return this._answer !== null;
+  }
+
+  /** The docs' pages an empty panel suggests, once the docs are loaded. */
+  topSections(scope: string): DocSource[] {
+    return this._runtime?.topSections(4, scope) ?? [];
   }
 
   /** What answering would download, once the runtime exists (the consent step names it). */
@@ -175,7 +186,7 @@ export class AssistantController implements ReactiveController {
   }
 
   private _message(role: WidgetMessage['role'], text: string, question: string): WidgetMessage {
-    return { id: this._nextId++, role, text, state: role === 'user' ? 'complete' : 'streaming', sources: [], sent: null, question, notInDocs: false };
+    return { id: this._nextId++, role, text, state: role === 'user' ? 'complete' : 'streaming', sources: [], sent: null, question, notInDocs: false, followUps: [], rating: null };
   }
 
   private _ensureRuntime(): Promise<WidgetRuntime> {
@@ -223,6 +234,7 @@ export class AssistantController implements ReactiveController {
       reply.text = result.reply;
       reply.sources = result.sources;
       reply.notInDocs = result.notInDocs;
+      reply.followUps = result.notInDocs ? [] : runtime.relatedSections(result.sources, 3, this.scope);
       reply.state = 'complete';
       this.onEvent?.('answer', { question, answer: result.reply, sources: result.sources, notInDocs: result.notInDocs, ms: Math.round(performance.now() - started), finishReason: result.finishReason });
     } catch (error) {

@@ -36,6 +36,8 @@ export interface WidgetSettings {
   mode: WidgetMode;
   /** Only sections whose link's path starts with this are searched and cited ('' = the whole site). */
   scope: string;
+  /** Questions an empty panel suggests, written `a | b | c` (none: the docs' pages are suggested). */
+  suggestions: readonly string[];
 }
 
 export const DEFAULT_SETTINGS: Readonly<WidgetSettings> = {
@@ -49,6 +51,7 @@ export const DEFAULT_SETTINGS: Readonly<WidgetSettings> = {
   shortcut: '/',
   mode: 'auto',
   scope: '',
+  suggestions: [],
 };
 
 /** Attribute names, as written in HTML, for each setting. */
@@ -63,6 +66,7 @@ export const ATTRIBUTES = {
   shortcut: 'shortcut',
   mode: 'mode',
   scope: 'scope',
+  suggestions: 'suggestions',
 } as const satisfies Record<keyof WidgetSettings, string>;
 
 export type RawAttributes = { readonly [K in keyof WidgetSettings]: string | null };
@@ -129,6 +133,14 @@ function pathPrefix(value: string): Parsed<string> {
   return { ok: true, value: trimmed };
 }
 
+/** Suggested questions: `|`-separated, each trimmed, at most 6 of at most 200 characters. */
+export const MAX_SUGGESTIONS = 6;
+function suggestionList(value: string): Parsed<readonly string[]> {
+  const list = value.split('|').map((q) => q.trim()).filter((q) => q !== '');
+  if (list.some((q) => q.length > 200)) return { ok: false, reason: 'has a suggestion over 200 characters' };
+  return { ok: true, value: list.slice(0, MAX_SUGGESTIONS) };
+}
+
 const PARSERS: { [K in keyof WidgetSettings]: (value: string) => Parsed<WidgetSettings[K]> } = {
   model: url,
   mlcModel: folder,
@@ -140,6 +152,7 @@ const PARSERS: { [K in keyof WidgetSettings]: (value: string) => Parsed<WidgetSe
   shortcut,
   mode: oneOf<WidgetMode>(['auto', 'search', 'assistant']),
   scope: pathPrefix,
+  suggestions: suggestionList,
 };
 
 /** Settings from the raw attribute values (null = absent = default), and one problem per invalid attribute. */

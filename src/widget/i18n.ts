@@ -37,6 +37,13 @@ export interface WidgetStrings {
   searchEmpty: string;
   /** The label over the nearest sections when the docs do not cover a question. */
   nearest: string;
+  suggested: string;
+  followUps: string;
+  /** `{topic}`: a section's heading. */
+  followUpQuestion: string;
+  helpful: string;
+  notHelpful: string;
+  copyAnswer: string;
 }
 
 const en: WidgetStrings = {
@@ -72,6 +79,12 @@ const en: WidgetStrings = {
   consentDecline: 'Keep searching',
   searchEmpty: 'Type to search this site’s docs. Nothing is downloaded until you ask the assistant.',
   nearest: 'Nearest sections',
+  suggested: 'Suggested',
+  followUps: 'Ask next',
+  followUpQuestion: 'Tell me about “{topic}”.',
+  helpful: 'Helpful',
+  notHelpful: 'Not helpful',
+  copyAnswer: 'Copy answer',
 };
 
 const zh: WidgetStrings = {
@@ -107,6 +120,12 @@ const zh: WidgetStrings = {
   consentDecline: '继续搜索',
   searchEmpty: '输入文字即可搜索本站文档。在你询问助手之前，不会下载任何东西。',
   nearest: '最接近的章节',
+  suggested: '推荐问题',
+  followUps: '接着问',
+  followUpQuestion: '介绍一下“{topic}”。',
+  helpful: '有帮助',
+  notHelpful: '没有帮助',
+  copyAnswer: '复制回答',
 };
 
 export const STRINGS: Readonly<Record<WidgetLang, WidgetStrings>> = { en, zh };

@@ -7,7 +7,7 @@ import { ATTRIBUTES, parseAttributes, problemText, resolveLang, type WidgetSetti
 import { STRINGS, type WidgetStrings } from './i18n.ts';
 import { ariaShortcuts, isOpenShortcut } from './keyboard.ts';
 import { renderMessage } from './render-messages.ts';
-import { renderConsent, renderSearch } from './render-search.ts';
+import { renderConsent, renderSearch, renderSuggestions } from './render-search.ts';
 import { hasModelConsent, rememberModelConsent } from './consent.ts';
 import type { DocSearchHit, WidgetLang, WidgetRuntimeConfig } from './runtime/types.ts';
 import { widgetStyles } from './styles.ts';
@@ -45,6 +45,8 @@ const CHAT_ICON = html`<svg viewBox="0 0 24 24" aria-hidden="true">
  * @fires qwen-assistant:answer - an answer finished; detail: { question, answer, sources, notInDocs, ms, finishReason }
  * @fires qwen-assistant:source-click - a search result or an answer's source opened; detail: { href, title, heading, from }
  * @fires qwen-assistant:consent - the reader chose about the model download; detail: { granted }
+ * @fires qwen-assistant:feedback - thumbs up or down on an answer; detail: { question, answer, rating, sources }
+ * @attr suggestions - questions an empty panel suggests, "a | b | c" (default: the docs' pages)
  * @csspart launcher - the button that opens the panel
  * @csspart panel - the dialog
  * @csspart header - the panel's title bar
@@ -68,6 +70,7 @@ export class QwenAssistant extends LitElement {
   @property({ attribute: ATTRIBUTES.shortcut }) shortcutAttr: string | null = null;
   @property({ attribute: ATTRIBUTES.mode }) modeAttr: string | null = null;
   @property({ attribute: ATTRIBUTES.scope }) scopeAttr: string | null = null;
+  @property({ attribute: ATTRIBUTES.suggestions }) suggestionsAttr: string | null = null;
   /** Whether the panel is open. */
   @property({ type: Boolean, reflect: true }) open = false;
 
@@ -82,7 +85,7 @@ export class QwenAssistant extends LitElement {
   @query('.messages') private _list!: HTMLElement | null;
 
   /** The validated attributes. */
-  settings: WidgetSettings = parseAttributes({ model: null, mlcModel: null, backend: null, docsIndex: null, lang: null, position: null, window: null, shortcut: null, mode: null, scope: null }).settings;
+  settings: WidgetSettings = parseAttributes({ model: null, mlcModel: null, backend: null, docsIndex: null, lang: null, position: null, window: null, shortcut: null, mode: null, scope: null, suggestions: null }).settings;
   readonly assistant = new AssistantController(this, () => this.runtimeConfig);
 
   constructor() {
@@ -139,7 +142,7 @@ export class QwenAssistant extends LitElement {
   }
 
   private _applyAttributes(changed: PropertyValues<this>): void {
-    const keys = ['modelAttr', 'mlcModelAttr', 'backendAttr', 'docsIndexAttr', 'langAttr', 'positionAttr', 'windowAttr', 'shortcutAttr', 'modeAttr', 'scopeAttr'] as const;
+    const keys = ['modelAttr', 'mlcModelAttr', 'backendAttr', 'docsIndexAttr', 'langAttr', 'positionAttr', 'windowAttr', 'shortcutAttr', 'modeAttr', 'scopeAttr', 'suggestionsAttr'] as const;
     if (!keys.some((key) => changed.has(key))) return;
     const { settings, problems } = parseAttributes({
       model: this.modelAttr,
@@ -152,12 +155,14 @@ export class QwenAssistant extends LitElement {
       shortcut: this.shortcutAttr,
       mode: this.modeAttr,
       scope: this.scopeAttr,
+      suggestions: this.suggestionsAttr,
     });
     const changedNames = new Set(keys.filter((key) => changed.has(key)).map((key) => this._attributeOf(key)));
     // `backend` is checked against `mlc-model` too: a change of either may make it a problem.
     if (changedNames.has(ATTRIBUTES.mlcModel)) changedNames.add(ATTRIBUTES.backend);
     for (const problem of problems) if (changedNames.has(problem.attribute)) console.error(problemText(problem));
     this.settings = settings;
+    this.assistant.scope = settings.scope;
     // A new model, index, language or window needs a new runtime; it is created on the next open.
     const config = this.runtimeConfig;
     const key = JSON.stringify([config.model, config.mlcModel, config.backend, config.docsIndex, config.lang, config.window]);
@@ -207,7 +212,8 @@ export class QwenAssistant extends LitElement {
         <div class="messages" part="messages" role="log" aria-live="polite" aria-label=${strings.title} @click=${this._onListClick}>
           ${this.assistant.messages.length === 0
             ? this._search.query.trim() === ''
-              ? html`<p class="empty">${this._assistantAllowed ? strings.empty : strings.searchEmpty}</p>`
+              ? html`<p class="empty">${this._assistantAllowed ? strings.empty : strings.searchEmpty}</p>
+                  ${renderSuggestions(this._suggestions(), strings)}`
               : nothing
             : this.assistant.messages.map((message) => renderMessage(message, strings, () => this.requestUpdate()))}
         </div>
@@ -276,6 +282,20 @@ export class QwenAssistant extends LitElement {
   /** Whether the model may load: not in mode `search`, and the reader consented on this site. */
   private get _assistantAllowed(): boolean {
     return this.settings.mode !== 'search' && hasModelConsent();
+  }
+
+  /** What an empty panel suggests: the site's questions (`suggestions`), else its docs' pages (once loaded). */
+  private _suggestions(): string[] {
+    if (this.settings.suggestions.length > 0) return [...this.settings.suggestions];
+    return this.assistant.topSections(this.settings.scope).map((s) => s.title);
+  }
+
+  /** A suggestion or a follow-up chosen: asked when the model may run, else searched. */
+  private _choose(text: string): void {
+    this._draft = text;
+    if (this._assistantAllowed) this._send();
+    else void this._runSearch(text);
+    this._input?.focus();
   }
 
   /** Searches as the reader types; an answer for an older query than the last is dropped. */
@@ -404,7 +424,23 @@ export class QwenAssistant extends LitElement {
   };
 
   private _onListClick = (event: Event): void => {
-    const link = (event.target as Element).closest?.('.sources a');
+    const target = event.target as Element;
+    const chosen = target.closest?.('[data-suggest]');
+    if (chosen != null) return this._choose(chosen.getAttribute('data-suggest') ?? '');
+    const rate = target.closest?.('[data-rate]');
+    const copyAnswer = target.closest?.('[data-copy-answer]');
+    const message = this.assistant.messages.find((m) => String(m.id) === (rate ?? copyAnswer)?.closest('[data-message]')?.getAttribute('data-message'));
+    if (rate != null && message !== undefined) {
+      message.rating = rate.getAttribute('data-rate') === 'up' ? 'up' : 'down';
+      this.requestUpdate();
+      fire(this, 'qwen-assistant:feedback', { question: message.question, answer: message.text, rating: message.rating, sources: message.sources });
+      return;
+    }
+    if (copyAnswer != null && message !== undefined) {
+      void navigator.clipboard?.writeText(message.text).then(() => (copyAnswer.textContent = this._strings.copied)).catch(() => {});
+      return;
+    }
+    const link = target.closest?.('.sources a');
     if (link != null) {
       const href = link.getAttribute('href') ?? '';
       const source = this.assistant.messages.flatMap((m) => m.sources).find((s) => s.href === href);

@@ -32,7 +32,7 @@ function distinct(list: readonly DocSource[]): DocSource[] {
  * Resolved as the browser would, so spaces or tabs in a scheme do not hide it. (Not the reply renderer's
  * sanitize-config: that module is lazy, and sharing it would add a chunk to what the page loads eagerly.)
  */
-function linkable(href: string): boolean {
+export function linkable(href: string): boolean {
   try {
     const { protocol } = new URL(href, document.baseURI);
     return protocol === 'http:' || protocol === 'https:';
@@ -62,7 +62,26 @@ function assistantBody(message: WidgetMessage, strings: WidgetStrings, rerender:
   // No whitespace around the text: it is shown with `white-space: pre-wrap`.
   const text = markup === null ? html`<div class="text">${message.text}</div>` : html`<div class="markdown">${unsafeHTML(markup)}</div>`;
   const note = message.state === 'stopped' ? html`<div class="note">${strings.stopped}</div>` : nothing;
-  return html`${text}${note}${sources(message.sources, message.notInDocs ? strings.nearest : strings.sources)}`;
+  return html`${text}${note}${sources(message.sources, message.notInDocs ? strings.nearest : strings.sources)}${message.state === 'complete' ? actions(message, strings) : nothing}`;
+}
+
+/** Under a finished answer: thumbs up and down, copy, and the follow-ups it suggests. */
+function actions(message: WidgetMessage, strings: WidgetStrings): TemplateResult {
+  const rate = (rating: 'up' | 'down', label: string, icon: string): TemplateResult =>
+    html`<button type="button" class="rate" data-rate=${rating} aria-pressed=${message.rating === rating ? 'true' : 'false'} aria-label=${label} title=${label}>${icon}</button>`;
+  const topic = (source: DocSource): string => sourceLabel(source).split(SEPARATOR).at(-1)!;
+  return html`<div class="answer-actions" part="answer-actions" data-message=${message.id}>
+      ${rate('up', strings.helpful, '👍')}${rate('down', strings.notHelpful, '👎')}
+      <button type="button" class="copy-answer" data-copy-answer>${strings.copyAnswer}</button>
+    </div>
+    ${message.followUps.length === 0
+      ? nothing
+      : html`<div class="follow-ups" part="follow-ups" role="group" aria-label=${strings.followUps}>
+          ${message.followUps.map((s) => {
+            const question = strings.followUpQuestion.replace('{topic}', topic(s));
+            return html`<button type="button" class="chip" data-suggest=${question}>${question}</button>`;
+          })}
+        </div>`}`;
 }
 
 /** On a question too long for the model: how much of it was sent. */

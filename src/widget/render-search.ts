@@ -1,20 +1,12 @@
 /**
  * The search view (results as the reader types) and the consent step, as Lit templates. Doc text is rendered as
- * text only — a snippet's marked words are `<mark>` elements around text parts, never parsed markup — and a result's
- * link is an http(s) URL of the docs index's own pages (anything else is shown without a link).
+ * text only — a snippet's marked words are `<mark>` elements around text parts, never parsed markup — and a result
+ * is a link only to an http(s) page, as an answer's sources are (render-messages.ts's `linkable`).
  */
 import { html, nothing } from 'lit';
 import type { WidgetStrings } from './i18n.ts';
+import { linkable, sourceLabel } from './render-messages.ts';
 import type { DocSearchHit, ModelOffer } from './runtime/types.ts';
-
-const safeHref = (href: string): string | null => {
-  try {
-    const url = new URL(href);
-    return url.protocol === 'https:' || url.protocol === 'http:' ? url.href : null;
-  } catch {
-    return null;
-  }
-};
 
 export interface SearchView {
   readonly query: string;
@@ -35,9 +27,8 @@ export function renderSearch(view: SearchView, strings: WidgetStrings): unknown 
     ${view.done && view.results.length === 0 ? html`<p class="no-results">${strings.noResults}</p>` : nothing}
     <ul id="results" role="listbox" aria-label=${strings.searchResults} part="results">
       ${view.results.map((hit, i) => {
-        const href = safeHref(hit.href);
-        const title = hit.heading === '' ? hit.title : `${hit.title} › ${hit.heading.split(' › ').slice(1).join(' › ') || hit.heading}`;
-        const body = html`<span class="result-title">${title}</span>
+        const href = linkable(hit.href) ? hit.href : null;
+        const body = html`<span class="result-title">${sourceLabel(hit)}</span>
           <span class="snippet">${hit.snippet.map((p) => (p.mark ? html`<mark>${p.text}</mark>` : p.text))}</span>`;
         return html`<li id="result-${i}" role="option" part="result" aria-selected=${i === view.active ? 'true' : 'false'} class=${i === view.active ? 'active' : ''}>
           ${href === null ? body : html`<a href=${href} tabindex="-1" @click=${(event: Event) => view.onPick(hit, event)}>${body}</a>`}
@@ -59,5 +50,13 @@ export function renderConsent(offer: ModelOffer | null, strings: WidgetStrings, 
       <button type="button" class="accept" part="consent-accept" @click=${onAccept}>${strings.consentAccept}</button>
       <button type="button" class="decline" part="consent-decline" @click=${onDecline}>${strings.consentDecline}</button>
     </div>
+  </div>`;
+}
+
+/** Suggested questions (or pages) on an empty panel; each fills the field and is asked or searched. */
+export function renderSuggestions(list: readonly string[], strings: WidgetStrings): unknown {
+  if (list.length === 0) return nothing;
+  return html`<div class="suggestions" part="suggestions" role="group" aria-label=${strings.suggested}>
+    ${list.map((text) => html`<button type="button" class="chip" data-suggest=${text}>${text}</button>`)}
   </div>`;
 }

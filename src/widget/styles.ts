@@ -315,6 +315,45 @@ export const widgetStyles = css`
     background: var(--_accent);
     color: var(--_accent-fg);
   }
+  .suggestions,
+  .follow-ups {
+    display: flex;
+    flex-wrap: wrap;
+    gap: 6px;
+    justify-content: center;
+  }
+  .follow-ups {
+    justify-content: flex-start;
+    margin-top: 6px;
+  }
+  .chip {
+    padding: 4px 10px;
+    border: 1px solid var(--_border);
+    border-radius: 999px;
+    background: var(--_bg);
+    color: var(--_fg);
+    font-size: 0.92em;
+  }
+  .chip:hover {
+    border-color: var(--_accent);
+  }
+  .answer-actions {
+    display: flex;
+    gap: 4px;
+    margin-top: 6px;
+  }
+  .answer-actions button {
+    padding: 2px 8px;
+    border: 1px solid transparent;
+    border-radius: 6px;
+    background: none;
+    color: var(--_muted);
+    font-size: 0.9em;
+  }
+  .answer-actions button[aria-pressed='true'] {
+    border-color: var(--_accent);
+    color: var(--_fg);
+  }
   .hint {
     margin: 0;
     padding: 0 12px 8px;

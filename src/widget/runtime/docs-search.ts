@@ -3,7 +3,8 @@
  * scoring (BM25 over sections and sentences, the built-in embedder's vectors, the reranker), and the same relevance
  * gate the memory applies before it hands the model a doc chunk (pack.ts's `isRelevant` and relative cut). No
  * tokenizer, no engine: it runs on the docs index alone, offline. One result per section (page and heading), best
- * first, with a snippet around its best sentence. Pure, no DOM.
+ * first, with a snippet around its best sentence; and the sections an empty panel or an answer suggests next.
+ * Pure, no DOM.
  */
 import { buildQuery, DEFAULT_PACK_OPTIONS, DEFAULT_RERANK_OPTIONS, isRelevant, rankCandidates, terms, type Candidate } from '../../memory/retrieval/index.ts';
 import type { DocsMemory } from './docs-memory.ts';
@@ -80,4 +81,41 @@ function bestText(docs: DocsMemory, candidate: Candidate): string {
   if (chunk === undefined) return docs.index.docEntries.get(candidate.id)?.text ?? '';
   const piece = chunk.pieces[candidate.bestPiece];
   return piece === undefined ? chunk.text : chunk.text.slice(piece.start);
+}
+
+/** A link's page (its URL without the fragment). */
+const pageOf = (href: string): string => href.split('#')[0]!;
+
+/**
+ * What an empty panel suggests: the docs' pages by their titles, in the index's order (the order the docs index
+ * lists its pages), one section each — the page's top — at most `limit`, within `scope`.
+ */
+export function topSections(docs: DocsMemory, limit = 4, scope = ''): DocSource[] {
+  const out: DocSource[] = [];
+  const pages = new Set<string>();
+  for (const link of docs.links.values()) {
+    const page = pageOf(link.href);
+    if (pages.has(page) || !inScope(link.href, scope)) continue;
+    pages.add(page);
+    out.push({ href: page, title: link.title, heading: '' });
+    if (out.length >= limit) break;
+  }
+  return out;
+}
+
+/**
+ * Follow-ups after an answer: the other sections of the pages it cited (the reader's next question is often the
+ * section after), in page order, none of those cited, at most `limit`.
+ */
+export function relatedSections(docs: DocsMemory, cited: readonly DocSource[], limit = 3, scope = ''): DocSource[] {
+  const pages = new Set(cited.map((s) => pageOf(s.href)));
+  const seen = new Set(cited.map((s) => s.href));
+  const out: DocSource[] = [];
+  for (const link of docs.links.values()) {
+    if (!pages.has(pageOf(link.href)) || seen.has(link.href) || link.heading === '' || !inScope(link.href, scope)) continue;
+    seen.add(link.href);
+    out.push(link);
+    if (out.length >= limit) break;
+  }
+  return out;
 }

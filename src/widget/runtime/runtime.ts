@@ -18,13 +18,13 @@ import { AssistantError, isAbortError, toAssistantError } from '../../shared/err
 import type { LayeredMemory } from '../../memory/layered/index.ts';
 import { loadWidgetDocs, type DocsOrigin } from './docs-load.ts';
 import { docsLayeredMemory, type DocsMemory } from './docs-memory.ts';
-import { searchDocs, type DocSearchHit, type DocSearchOptions } from './docs-search.ts';
+import { relatedSections, searchDocs, topSections, type DocSearchHit, type DocSearchOptions } from './docs-search.ts';
 import { sourcesOf } from './sources.ts';
 import type { DocsSyncResult } from './docs-sync.ts';
 import { LateTokenCount, loadEngine, loadTokenizer, modelOfferOf, openWidgetStore } from './parts.ts';
 import { statusOf, type StatusFacts } from './status.ts';
 import { notInDocs, notInDocsReply } from './not-in-docs.ts';
-import type { AskOptions, AskResult, ModelOffer, WidgetRuntime, WidgetRuntimeConfig, WidgetStatus } from './types.ts';
+import type { AskOptions, AskResult, DocSource, ModelOffer, WidgetRuntime, WidgetRuntimeConfig, WidgetStatus } from './types.ts';
 
 /** Quiet time after the docs are indexed before the index is saved for the next visit. */
 const SAVE_DELAY_MS = 2_000;
@@ -141,6 +141,14 @@ export class WidgetRuntimeImpl implements WidgetRuntime {
   async search(text: string, options: DocSearchOptions = {}): Promise<DocSearchHit[]> {
     const docs = this._docs ?? (await this.docsReady());
     return searchDocs(docs, text, options);
+  }
+
+  topSections(limit?: number, scope?: string): DocSource[] {
+    return this._docs === null ? [] : topSections(this._docs, limit, scope);
+  }
+
+  relatedSections(cited: readonly DocSource[], limit?: number, scope?: string): DocSource[] {
+    return this._docs === null ? [] : relatedSections(this._docs, cited, limit, scope);
   }
 
   async ask(text: string, options: AskOptions = {}): Promise<AskResult> {

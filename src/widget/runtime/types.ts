@@ -102,6 +102,10 @@ export interface WidgetRuntime {
   docsReady(signal?: AbortSignal): Promise<unknown>;
   /** The docs' sections that match, best first, from the assistant's own retrieval index; [] when none is relevant. */
   search(text: string, options?: DocSearchOptions): Promise<DocSearchHit[]>;
+  /** What an empty panel suggests (the docs' pages), once the docs are loaded; [] before. */
+  topSections(limit?: number, scope?: string): DocSource[];
+  /** Follow-ups after an answer: other sections of the pages it cited; [] before the docs are loaded. */
+  relatedSections(cited: readonly DocSource[], limit?: number, scope?: string): DocSource[];
   /** Loads engine, tokenizer and docs index (idempotent; a failed load can be retried). Only after the reader's consent. */
   ready(signal?: AbortSignal): Promise<void>;
   /** Writes the question first, then retrieves, assembles, and streams the answer. */

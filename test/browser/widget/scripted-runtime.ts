@@ -22,6 +22,9 @@ export class ScriptedRuntime implements WidgetRuntime {
   readonly searches: Array<{ text: string; options: DocSearchOptions }> = [];
   /** What a search answers (all of them, whatever the query). */
   hits: DocSearchHit[] = [];
+  /** What `topSections` and `relatedSections` give (all of them, whatever is asked). */
+  top: DocSource[] = [];
+  related: DocSource[] = [];
   /** Calls of `ready()` (the engine and tokenizer load) and of `docsReady()` (the docs index only). */
   readyCalls = 0;
   docsReadyCalls = 0;
@@ -62,6 +65,14 @@ export class ScriptedRuntime implements WidgetRuntime {
   async search(text: string, options: DocSearchOptions = {}): Promise<DocSearchHit[]> {
     this.searches.push({ text, options });
     return this.hits;
+  }
+
+  topSections(): DocSource[] {
+    return this.top;
+  }
+
+  relatedSections(): DocSource[] {
+    return this.related;
   }
 
   async ready(): Promise<void> {

@@ -15,7 +15,7 @@ import { ScriptedRuntime } from './scripted-runtime.ts';
 let runtimes: ScriptedRuntime[] = [];
 let events: Array<{ type: string; detail: unknown }> = [];
 const record = (event: Event): void => void events.push({ type: event.type, detail: (event as CustomEvent).detail });
-const EVENTS = ['qwen-assistant:search', 'qwen-assistant:question', 'qwen-assistant:answer', 'qwen-assistant:source-click', 'qwen-assistant:consent'];
+const EVENTS = ['qwen-assistant:search', 'qwen-assistant:question', 'qwen-assistant:answer', 'qwen-assistant:source-click', 'qwen-assistant:consent', 'qwen-assistant:feedback'];
 
 const here = location.href.split('#')[0]!;
 const HITS: DocSearchHit[] = [
@@ -36,6 +36,8 @@ function mount(attributes: Record<string, string> = {}): QwenAssistant {
   element.assistant.loader = async () => (config) => {
     const runtime = new ScriptedRuntime(config);
     runtime.hits = HITS;
+    runtime.top = [{ href: `${here}`, title: 'Install', heading: '' }, { href: `${here}`, title: 'The daemon', heading: '' }];
+    runtime.related = [{ href: `${here}#from-source`, title: 'Install', heading: 'Install › From source' }];
     runtimes.push(runtime);
     return runtime;
   };
@@ -201,5 +203,41 @@ describe('<qwen-assistant> searches first', () => {
     expect(shadow(element).querySelector('[part="sources"]')!.getAttribute('aria-label')).toBe('最接近的章节');
     await expect.poll(() => of('qwen-assistant:answer')).toHaveLength(1);
     expect(of('qwen-assistant:answer')[0]).toMatchObject({ notInDocs: true, sources: [{ href: `${here}#ports` }] });
+  });
+
+  it('an empty panel suggests the site’s questions (or its pages); a suggestion is searched before consent', async () => {
+    const element = mount({ suggestions: 'How do I install it? | Which port does it use?' });
+    element.show();
+    await expect.poll(() => [...shadow(element).querySelectorAll('[part="suggestions"] button')].map((b) => b.textContent)).toEqual(['How do I install it?', 'Which port does it use?']);
+    (shadow(element).querySelector('[data-suggest="Which port does it use?"]') as HTMLButtonElement).click();
+    await expect.poll(() => results(element).length).toBe(2);
+    expect(runtimes[0]!.searches.at(-1)?.text).toBe('Which port does it use?');
+    expect(input(element).value).toBe('Which port does it use?');
+    expect(runtimes[0]!.readyCalls).toBe(0);
+
+    // Without the attribute: the docs' pages.
+    const plain = mount();
+    plain.show();
+    await expect.poll(() => [...shadow(plain).querySelectorAll('[part="suggestions"] button')].map((b) => b.textContent)).toEqual(['Install', 'The daemon']);
+  });
+
+  it('an answer offers follow-ups from its pages, thumbs up/down and copy; each fires its event', async () => {
+    localStorage.setItem(CONSENT_KEY, 'granted');
+    const element = mount();
+    element.show();
+    await expect.poll(() => runtimes.length).toBe(1);
+    runtimes[0]!.answers.push({ deltas: ['Run npm i frobnic.'], sources: [HITS[0]!] }, { deltas: ['Clone and make.'] });
+    await type(element, 'How do I install it?');
+    key(element, 'Enter');
+    runtimes[0]!.step();
+    const followUp = (): HTMLButtonElement | null => shadow(element).querySelector('[part="follow-ups"] button');
+    await expect.poll(() => followUp()?.textContent).toBe('Tell me about “From source”.');
+    const down = shadow(element).querySelector('[data-rate="down"]') as HTMLButtonElement;
+    down.click();
+    await element.updateComplete;
+    expect(down.getAttribute('aria-pressed')).toBe('true');
+    expect(of('qwen-assistant:feedback')).toEqual([{ question: 'How do I install it?', answer: 'Run npm i frobnic.', rating: 'down', sources: [HITS[0]] }]);
+    followUp()!.click();
+    await expect.poll(() => runtimes[0]!.questions).toEqual(['How do I install it?', 'Tell me about “From source”.']);
   });
 });

@@ -5,7 +5,7 @@
 import { describe, expect, it } from 'vitest';
 import { RetrievalIndex } from '../../../src/memory/retrieval/index.ts';
 import { docsMemoryOf } from '../../../src/widget/runtime/docs-memory.ts';
-import { inScope, searchDocs } from '../../../src/widget/runtime/docs-search.ts';
+import { inScope, relatedSections, searchDocs, topSections } from '../../../src/widget/runtime/docs-search.ts';
 import { markTerms, snippetOf } from '../../../src/widget/runtime/snippet.ts';
 import { terms } from '../../../src/memory/retrieval/index.ts';
 import type { DocSource } from '../../../src/widget/runtime/types.ts';
@@ -17,6 +17,7 @@ const SECTIONS: Array<{ id: string; page: string; title: string; heading: string
   { id: 'daemon#0', page: '/guide/daemon.html', title: 'The daemon', heading: 'The daemon › Ports', anchor: 'ports', text: 'The Frobnic daemon listens on port 7431 by default. Change it with the --port flag.' },
   { id: 'cache#0', page: '/zh/cache.html', title: '缓存', heading: '缓存 › 模型缓存', anchor: 'model-cache', text: '模型文件缓存在浏览器的 OPFS 里，第二次打开页面时不再下载。清除缓存请在设置里点“删除全部数据”。' },
   { id: 'license#0', page: '/about/license.html', title: 'License', heading: 'License', anchor: '', text: 'Frobnic is released under the MIT license. You may use it in commercial products.' },
+  { id: 'install#2', page: '/guide/install.html', title: 'Install', heading: 'Install › From source', anchor: 'from-source', text: 'To build from source, clone the repository and run make.' },
   { id: 'tutorial#0', page: '/tutorial/first-app.html', title: 'Your first app', heading: 'Your first app › Install', anchor: 'install', text: 'This tutorial assumes you already ran npm install frobnic and have a terminal open.' },
 ];
 
@@ -69,6 +70,19 @@ describe('searching the docs without a model', () => {
     expect(inScope(`${SITE}/guidebook/a.html`, '/guide/')).toBe(false);
     expect(inScope(`${SITE}/x.html`, '')).toBe(true);
     expect(inScope('not a url', '/guide/')).toBe(false);
+  });
+});
+
+describe('what the widget suggests', () => {
+  it('an empty panel: the docs’ pages by title, in index order, within the scope', () => {
+    expect(topSections(docs(), 3).map((s) => s.title)).toEqual(['Install', 'The daemon', '缓存']);
+    expect(topSections(docs(), 4, '/guide/').map((s) => s.href)).toEqual([`${SITE}/guide/install.html`, `${SITE}/guide/daemon.html`]);
+  });
+
+  it('after an answer: the other sections of the pages it cited, none it cited', () => {
+    const cited = [{ href: `${SITE}/guide/install.html#from-npm`, title: 'Install', heading: 'Install › From npm' }];
+    expect(relatedSections(docs(), cited)).toEqual([{ href: `${SITE}/guide/install.html#from-source`, title: 'Install', heading: 'Install › From source' }]);
+    expect(relatedSections(docs(), [])).toEqual([]);
   });
 });
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_SETTINGS, parseAttributes, problemText, resolveLang, type RawAttributes } from '../../../src/widget/attributes.ts';
 
-const none: RawAttributes = { model: null, mlcModel: null, backend: null, docsIndex: null, lang: null, position: null, window: null, shortcut: null, mode: null, scope: null };
+const none: RawAttributes = { model: null, mlcModel: null, backend: null, docsIndex: null, lang: null, position: null, window: null, shortcut: null, mode: null, scope: null, suggestions: null };
 
 describe('widget attributes', () => {
   it('absent attributes give the defaults, with no problem', () => {
@@ -20,9 +20,10 @@ describe('widget attributes', () => {
       shortcut: 'none',
       mode: 'Search',
       scope: '/guide/',
+      suggestions: ' How do I install it? | |Which port?| a | b | c | d | e ',
     });
     expect(problems).toEqual([]);
-    expect(settings).toEqual({ model: 'https://models.example/q.gguf', mlcModel: 'models/mlc/', backend: 'webgpu', docsIndex: '/docs-index/manifest.json', lang: 'zh', position: 'bottom-left', window: 32768, shortcut: '', mode: 'search', scope: '/guide/' });
+    expect(settings).toEqual({ model: 'https://models.example/q.gguf', mlcModel: 'models/mlc/', backend: 'webgpu', docsIndex: '/docs-index/manifest.json', lang: 'zh', position: 'bottom-left', window: 32768, shortcut: '', mode: 'search', scope: '/guide/', suggestions: ['How do I install it?', 'Which port?', 'a', 'b', 'c', 'd'] });
   });
 
   it.each([
@@ -41,6 +42,7 @@ describe('widget attributes', () => {
     ['shortcut', { shortcut: 'ctrl+k' }, '"ctrl+k" is not a single key or "none"; using "/"'],
     ['mode', { mode: 'chat' }, '"chat" is not one of auto, search, assistant; using "auto"'],
     ['scope', { scope: 'guide/' }, '"guide/" is not a path starting with "/" (such as "/guide/"); using ""'],
+    ['suggestions', { suggestions: `ok | ${'x'.repeat(201)}` }, 'has a suggestion over 200 characters; using []'],
     ['scope', { scope: '/guide/?x' }, '"/guide/?x" is not a path starting with "/" (such as "/guide/"); using ""'],
   ] as const)('a bad %s is named, and its default used', (attribute, raw, message) => {
     const { settings, problems } = parseAttributes({ ...none, ...raw });
