@@ -22,7 +22,7 @@ import { runBrowserBench } from './browser-runner.ts';
 const ROOT = '.cache/bench-widget-docs';
 
 /** The index of a generated corpus of `chunks` chunks, written once (its manifest URL below the repo root). */
-async function corpusIndex(chunks: number, log: (line: string) => void): Promise<string> {
+export async function corpusIndex(chunks: number, log: (line: string) => void): Promise<string> {
   const out = join(ROOT, `index-${chunks}`);
   const manifest = join(out, 'manifest.json');
   if (existsSync(manifest)) {

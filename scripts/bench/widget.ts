@@ -6,8 +6,11 @@
  * - `index-docs` throughput (pages/s, wall and CPU) and index size, for the demo docs (docs/site) and for a
  *   generated 10,000-chunk corpus (scripts/index-docs/generate-corpus.ts), each indexed afresh;
  * - time from opening the widget to a searchable docs index for those 10,000 chunks, in real Chromium
- *   (bench/widget-docs-page.ts): first visit (empty store) and a later visit (index unchanged).
- * The last line is one JSON object: `eagerGzipBytes`, `indexDocsPagesPerS`, `docsReady10kMs`, and the rest.
+ *   (bench/widget-docs-page.ts): first visit (empty store) and a later visit (index unchanged);
+ * - search before any model (scripts/bench/widget-search.ts, the production build of `<qwen-assistant mode="search">`):
+ *   a later visit's open → first results, a keystroke → its results rendered (p95), engine bytes before consent.
+ * The last line is one JSON object: `eagerGzipBytes`, `indexDocsPagesPerS`, `docsReady10kMs`, `searchP95Ms10k`,
+ * `firstResultsWarmMs`, `modelBytesBeforeConsent`, and the rest.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -17,6 +20,7 @@ import { indexDocsFolder, type IndexDocsStats } from '../index-docs/index-folder
 import { buildWidget } from '../site/build.ts';
 import { WIDGET_EAGER_BUDGET_BYTES, eagerSize } from './widget-size.ts';
 import { runWidgetDocsBench } from './widget-docs.ts';
+import { printWidgetSearch, runWidgetSearchBench } from './widget-search.ts';
 
 const CHUNKS = 10_000;
 const round = (n: number, digits = 1): number => Number(n.toFixed(digits));
@@ -59,6 +63,10 @@ try {
   console.log(row('later visit (index unchanged)', docs.warm));
   console.log(row('  the same, no saved memory', docs.warmRebuilt));
 
+  // 4. Search first, on the production build from step 1.
+  const search = await runWidgetSearchBench({ widgetDir, log: (line) => console.log(`  ${line}`) });
+  printWidgetSearch(search);
+
   console.log(
     JSON.stringify({
       eagerGzipBytes: eager.gzipBytes,
@@ -76,6 +84,11 @@ try {
       docsReadyColdIndexed10kMs: docs.coldIndexed.docsReady,
       docsReadyWarm10kMs: docs.warm.docsReady,
       docsReadyWarmRebuilt10kMs: docs.warmRebuilt.docsReady,
+      firstResultsWarmMs: search.firstResultsWarmMs,
+      firstResultsColdMs: search.firstResultsColdMs,
+      searchP50Ms10k: search.searchP50Ms10k,
+      searchP95Ms10k: search.searchP95Ms10k,
+      modelBytesBeforeConsent: search.modelBytesBeforeConsent,
     }),
   );
 } finally {

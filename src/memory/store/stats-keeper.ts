@@ -35,6 +35,11 @@ export class StatsKeeper {
   private _queued = 0;
   private _generation = 0;
 
+  /** Resolves when the changes queued so far are counted (and, for those counted in the background, saved). */
+  counted(): Promise<void> {
+    return this._queue;
+  }
+
   change(embedder: Embedder, added: readonly string[], removed: readonly string[]): void {
     const stats = embedder.stats;
     if (stats === undefined || (added.length === 0 && removed.length === 0)) return;
@@ -60,7 +65,13 @@ export class StatsKeeper {
           }
         }
       }
-      if (generation === this._generation) this._changed(embedder);
+      // Saved as soon as it is counted, not after the quiet time: a large change (a docs sync of thousands of
+      // chunks) is done counting well after its records are written, and a reader who leaves in between would
+      // leave statistics that have drifted, which the next visit recounts from every chunk.
+      if (generation === this._generation) {
+        this._dirty = true;
+        if (this._queued === 1) await this.persist(embedder);
+      }
     })
       .catch((error: unknown) => this._logger.warn('[memory] counting IDF statistics failed', error))
       .finally(() => this._queued--);

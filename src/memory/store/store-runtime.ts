@@ -333,6 +333,7 @@ export class StoreRuntime {
   async whenIdle(): Promise<void> {
     this._index.start();
     while (this._background.size > 0) await Promise.all([...this._background]);
+    await this.stats.counted();
   }
 
   private _startBackground(pending: string | null): void {

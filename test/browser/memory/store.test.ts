@@ -193,6 +193,25 @@ describe('memory store: docs namespace', () => {
     expect(await store.search('certbot', { namespace: 'docs', k: 5 })).toEqual([]);
   });
 
+  it('a large docs write has its IDF statistics saved once counted, so the next visit restores rather than recounts them', async () => {
+    const { name, store } = await fresh('stats-large');
+    await store.whenIdle();
+    // 40 pages of 25 sections in one write, as a docs sync writes them: far over what is counted at once, so it is
+    // counted in the background.
+    const pages = Array.from({ length: 40 }, (_, p) => ({
+      docId: `page-${p}`,
+      source: `page-${p}.md`,
+      texts: Array.from({ length: 25 }, (_, i) => `Section ${i} of page ${p} explains the frobnic setting number ${p * 25 + i} and how to change it.`),
+    }));
+    await store.putDocs(pages);
+    await store.whenIdle();
+    const db = await rawDB(name);
+    const saved = (await db.getAll('meta')).filter((r: { key: string }) => r.key.startsWith('stats:')) as Array<{ documents: number }>;
+    db.close();
+    // Saved without waiting for the quiet time, and counting every chunk (a drifted count makes the next open recount).
+    expect(saved.map((r) => r.documents)).toEqual([1_000]);
+  });
+
   it('working-memory items round-trip, expire, and pinned ones stay', async () => {
     const name = dbName('items');
     names.push(name);
