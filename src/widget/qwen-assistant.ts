@@ -12,6 +12,16 @@ import { hasModelConsent, rememberModelConsent } from './consent.ts';
 import type { DocSearchHit, WidgetLang, WidgetRuntimeConfig } from './runtime/types.ts';
 import { widgetStyles } from './styles.ts';
 
+/** The search shown: its query, results, the highlighted one, whether it answered, whether it was then asked. */
+interface SearchState {
+  readonly query: string;
+  readonly results: readonly DocSearchHit[];
+  readonly active: number;
+  readonly done: boolean;
+  readonly asked: boolean;
+}
+const NO_SEARCH: SearchState = { query: '', results: [], active: -1, done: false, asked: false };
+
 /** Where this script was loaded from: engine files, tokenizer and test model are fetched below it. */
 // (Not `new URL('.', import.meta.url)`: Vite would take that for an asset reference and rewrite it.)
 const BASE = import.meta.url.slice(0, import.meta.url.lastIndexOf('/') + 1);
@@ -75,8 +85,7 @@ export class QwenAssistant extends LitElement {
   @property({ type: Boolean, reflect: true }) open = false;
 
   @state() private _draft = '';
-  /** The search shown: its query, results, the highlighted one, and whether it answered. */
-  @state() private _search: { query: string; results: readonly DocSearchHit[]; active: number; done: boolean } = { query: '', results: [], active: -1, done: false };
+  @state() private _search: SearchState = NO_SEARCH;
   /** The consent step is shown; with the question that brought it up (asked once the reader accepts). */
   @state() private _consent: { pending: string | null } | null = null;
   private _searchSeq = 0;
@@ -203,7 +212,8 @@ export class QwenAssistant extends LitElement {
         ${renderSearch(
           {
             ...this._search,
-            offerAssistant: this.settings.mode !== 'search' && this._consent === null,
+            offerAssistant: this.settings.mode !== 'search' && this._consent === null && !this._search.asked,
+            compact: this.assistant.messages.length > 0,
             onPick: (hit, event) => this._pick(hit, event),
             onAsk: () => this._askOrOffer(this._search.query),
           },
@@ -254,7 +264,9 @@ export class QwenAssistant extends LitElement {
         ></textarea>
         ${busy
           ? html`<button class="send" part="send" type="button" @click=${() => this.assistant.stop()}>${strings.stop}</button>`
-          : html`<button class="send" part="send" type="submit" ?disabled=${this._draft.trim() === ''}>${strings.send}</button>`}
+          : this.settings.mode === 'search'
+            ? nothing
+            : html`<button class="send" part="send" type="submit" ?disabled=${this._draft.trim() === ''}>${strings.send}</button>`}
       </form>
       <p class="hint">${this._assistantAllowed ? strings.hint : strings.searchHint}</p>`;
   }
@@ -302,13 +314,13 @@ export class QwenAssistant extends LitElement {
   private async _runSearch(text: string): Promise<void> {
     const seq = ++this._searchSeq;
     if (text.trim() === '') {
-      this._search = { query: '', results: [], active: -1, done: false };
+      this._search = NO_SEARCH;
       return;
     }
     const started = performance.now();
     const results = await this.assistant.search(text, { scope: this.settings.scope });
     if (seq !== this._searchSeq) return;
-    this._search = { query: text, results, active: -1, done: true };
+    this._search = { query: text, results, active: -1, done: true, asked: false };
     await this.updateComplete;
     fire(this, 'qwen-assistant:search', {
       query: text,
@@ -362,13 +374,15 @@ export class QwenAssistant extends LitElement {
   private async _newConversation(): Promise<void> {
     this._draft = '';
     this._searchSeq++;
-    this._search = { query: '', results: [], active: -1, done: false };
+    this._search = NO_SEARCH;
     await this.assistant.reset();
     this._input?.focus();
   }
 
   private _send(): void {
     if (this.assistant.ask(this._draft)) {
+      // The results stay above the answer; what offered the assistant for them goes.
+      this._search = { ...this._search, asked: true };
       this._draft = '';
       if (this._input !== null) this._input.style.height = '';
     }

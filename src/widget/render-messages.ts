@@ -67,6 +67,7 @@ function assistantBody(message: WidgetMessage, strings: WidgetStrings, rerender:
 
 /** Under a finished answer: thumbs up and down, copy, and the follow-ups it suggests. */
 function actions(message: WidgetMessage, strings: WidgetStrings): TemplateResult {
+  // Emoji, not inline SVG: nothing in a message is an active element (the exfiltration audit holds the whole message to it).
   const rate = (rating: 'up' | 'down', label: string, icon: string): TemplateResult =>
     html`<button type="button" class="rate" data-rate=${rating} aria-pressed=${message.rating === rating ? 'true' : 'false'} aria-label=${label} title=${label}>${icon}</button>`;
   const topic = (source: DocSource): string => sourceLabel(source).split(SEPARATOR).at(-1)!;

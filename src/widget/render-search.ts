@@ -15,6 +15,10 @@ export interface SearchView {
   readonly active: number;
   /** Whether the last search for `query` has answered. */
   readonly done: boolean;
+  /** The query was then asked: a "no section matches" for it is not repeated above the answer. */
+  readonly asked: boolean;
+  /** A conversation is under way: the results shrink to their titles above it. */
+  readonly compact: boolean;
   /** Offers "Ask the assistant" (modes auto and assistant). */
   readonly offerAssistant: boolean;
   readonly onPick: (hit: DocSearchHit, event: Event) => void;
@@ -22,8 +26,8 @@ export interface SearchView {
 }
 
 export function renderSearch(view: SearchView, strings: WidgetStrings): unknown {
-  if (view.query.trim() === '') return nothing;
-  return html`<section class="search" part="search" aria-label=${strings.searchResults}>
+  if (view.query.trim() === '' || (view.asked && view.results.length === 0)) return nothing;
+  return html`<section class="search ${view.compact ? 'compact' : ''}" part="search" aria-label=${strings.searchResults}>
     ${view.done && view.results.length === 0 ? html`<p class="no-results">${strings.noResults}</p>` : nothing}
     <ul id="results" role="listbox" aria-label=${strings.searchResults} part="results">
       ${view.results.map((hit, i) => {

@@ -256,6 +256,12 @@ export const widgetStyles = css`
     padding: 8px 12px 4px;
     border-bottom: 1px solid var(--_border);
   }
+  .search.compact {
+    max-height: 30%;
+  }
+  .search.compact .snippet {
+    display: none;
+  }
   .search ul {
     list-style: none;
     margin: 0;

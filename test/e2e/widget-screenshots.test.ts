@@ -7,6 +7,10 @@
  * Both are taken on one page: English first, then a new conversation in Chinese (the `lang` attribute changed, which
  * gives the widget a new runtime with the Chinese prompt, as a page that starts in Chinese has), so the model and the
  * tokenizer are downloaded and built once.
+ *
+ * Then, for a reader who has not consented to the model (a fresh profile), in each language: search results as
+ * they type (`widget-search-*`), the consent step a question brings (`widget-consent-*`), and, once accepted, a
+ * question the docs do not cover (`widget-not-in-docs-*`).
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -60,6 +64,48 @@ describe('screenshots of the docs widget', () => {
       mkdirSync(OUT, { recursive: true });
       writeFileSync(join(OUT, `widget-${lang}.png`), png);
       expect(png.byteLength).toBeGreaterThan(20_000);
+    }, 180_000);
+  }
+});
+
+const SEARCHES = { en: 'custom properties colours', zh: '颜色 CSS custom properties' } as const;
+const OFF_TOPIC = { en: 'What is a good recipe for lemon tart?', zh: '柠檬挞怎么做？' } as const;
+const NOT_IN_DOCS = { en: /do not seem to cover this/, zh: /似乎没有讲到/ } as const;
+
+describe('screenshots of the docs widget before the model', () => {
+  for (const lang of ['en', 'zh'] as const) {
+    it(`search, the consent step, and "not in the docs" (${lang})`, async () => {
+      const { origin, browser } = site();
+      const context = await browser.newContext({ locale: lang === 'zh' ? 'zh-CN' : 'en-US', viewport: { width: 1280, height: 800 }, deviceScaleFactor: 1 });
+      try {
+        const page = await context.newPage();
+        await page.goto(`${origin}/widget.html`);
+        await setAttribute(page, 'lang', lang);
+        await launcher(page).click();
+        await input(page).fill(SEARCHES[lang]);
+        await widget(page).locator('[part="result"]').first().waitFor({ timeout: 30_000 });
+        const shoot = async (name: string): Promise<void> => {
+          await page.mouse.move(10, 790);
+          const png = await page.screenshot({ animations: 'disabled', caret: 'hide' });
+          mkdirSync(OUT, { recursive: true });
+          writeFileSync(join(OUT, `widget-${name}-${lang}.png`), png);
+          expect(png.byteLength).toBeGreaterThan(20_000);
+        };
+        await shoot('search');
+        await widget(page).locator('[part="ask-assistant"]').click();
+        await widget(page).locator('[part="consent"]').waitFor();
+        await shoot('consent');
+        await widget(page).locator('[part="consent-decline"]').click();
+        await input(page).fill(OFF_TOPIC[lang]);
+        await input(page).press('Enter');
+        await widget(page).locator('[part="consent-accept"]').click();
+        const reply = widget(page).locator('[part~="message"][part~="assistant"]').last();
+        await expect.poll(async () => (await reply.textContent()) ?? '', { timeout: 120_000 }).toMatch(NOT_IN_DOCS[lang]);
+        await reply.locator('[part="sources"]').waitFor();
+        await shoot('not-in-docs');
+      } finally {
+        await context.close();
+      }
     }, 180_000);
   }
 });

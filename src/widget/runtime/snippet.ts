@@ -53,11 +53,26 @@ export function markTerms(text: string, queryTerms: ReadonlySet<string>): Snippe
 }
 
 /**
+ * A chunk's Markdown as a line of text: fences, backticks, heading marks, bold markers and link targets go (the
+ * words stay); whitespace runs become one space. Single `*` and `_` stay: in docs they are as often code (`a_b`).
+ */
+export function readable(markdown: string): string {
+  return markdown
+    .replace(/```[\w+-]*/g, ' ')
+    .replace(/`/g, '')
+    .replace(/!?\[([^\]]*)\]\([^)]*\)/g, '$1')
+    .replace(/(^|\n)\s{0,3}(?:#{1,6}|>|[-*+]|\d+\.)\s+/g, '$1')
+    .replace(/\*\*|__/g, '')
+    .replace(/\s+/g, ' ')
+    .trim();
+}
+
+/**
  * At most `max` characters of `text` around its first marked word (whole words where it can: cut at a space near
  * the edge), with an ellipsis where it was cut; then marked.
  */
 export function snippetOf(text: string, queryTerms: ReadonlySet<string>, max = SNIPPET_CHARS): SnippetPart[] {
-  const flat = text.replace(/\s+/g, ' ').trim();
+  const flat = readable(text);
   if ([...flat].length <= max) return markTerms(flat, queryTerms);
   const parts = markTerms(flat, queryTerms);
   let at = 0;

@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { RetrievalIndex } from '../../../src/memory/retrieval/index.ts';
 import { docsMemoryOf } from '../../../src/widget/runtime/docs-memory.ts';
 import { inScope, relatedSections, searchDocs, topSections } from '../../../src/widget/runtime/docs-search.ts';
-import { markTerms, snippetOf } from '../../../src/widget/runtime/snippet.ts';
+import { markTerms, readable, snippetOf } from '../../../src/widget/runtime/snippet.ts';
 import { terms } from '../../../src/memory/retrieval/index.ts';
 import type { DocSource } from '../../../src/widget/runtime/types.ts';
 
@@ -91,6 +91,12 @@ describe('snippets', () => {
     const q = new Set(terms('install packages'));
     expect(marked(markTerms('Installing the package: run install.', q))).toEqual(['Installing', 'package', 'install']);
     expect(marked(markTerms('模型文件缓存在浏览器里', new Set(terms('缓存'))))).toEqual(['缓存']);
+  });
+
+  it('reads Markdown as text: fences, backticks, heading and list marks, bold and link targets go', () => {
+    expect(readable('## Colours\n\nSet **two** [custom properties](https://x.example/a) in CSS:\n\n```css\nqwen-assistant { --accent: #0b7a53; }\n```\n- `snake_case` stays')).toBe(
+      'Colours Set two custom properties in CSS: qwen-assistant { --accent: #0b7a53; } snake_case stays',
+    );
   });
 
   it('keeps markup in doc text as characters', () => {
