@@ -66,6 +66,10 @@ const CHAT_ICON = html`<svg viewBox="0 0 24 24" aria-hidden="true">
  * @csspart input - the question field
  * @csspart send - the send / stop button
  * @csspart status - the status line (loading progress, engine, errors)
+ * @csspart search - the search results area; `results` its list, `result` one result, `ask-assistant` its button
+ * @csspart consent - the consent step; `consent-accept`, `consent-decline` its buttons
+ * @csspart suggestions - suggested questions on an empty panel
+ * @csspart answer-actions - thumbs up/down and copy under an answer; `follow-ups` the questions it suggests
  */
 export class QwenAssistant extends LitElement {
   static override styles = [widgetStyles, markdownStyles];
