@@ -127,6 +127,7 @@ export class QwenAssistant extends LitElement {
       lang: this.language,
       window: this.settings.window,
       storeName: `qwen-assistant|${docsIndex === '' ? location.origin + location.pathname : docsIndex}`,
+      scope: this.settings.scope,
     };
   }
 
@@ -178,7 +179,7 @@ export class QwenAssistant extends LitElement {
     this.assistant.scope = settings.scope;
     // A new model, index, language or window needs a new runtime; it is created on the next open.
     const config = this.runtimeConfig;
-    const key = JSON.stringify([config.model, config.mlcModel, config.backend, config.docsIndex, config.lang, config.window]);
+    const key = JSON.stringify([config.model, config.mlcModel, config.backend, config.docsIndex, config.lang, config.window, config.scope]);
     if (this._configKey !== '' && key !== this._configKey) void this.assistant.dispose();
     this._configKey = key;
   }

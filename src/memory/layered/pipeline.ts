@@ -20,7 +20,7 @@ import { MemoCounter, type TokenCounter } from '../../context/tokens.ts';
 import type { ChatMessage } from '../../engine/protocol.ts';
 import { AssistantError } from '../../shared/errors.ts';
 import { yieldToPage } from '../../shared/yield.ts';
-import { applyHeat, buildQuery, DEFAULT_QUERY_OPTIONS, intentTags, keyTerms, RetrievalIndex, retrieve, terms, type ChunkStore, type DocEntry, type HeatEntry, type PackOptions, type QueryOptions, type RerankOptions, type RetrievalResult, type SessionEntry, type TurnEntry, type TurnRole } from '../retrieval/index.ts';
+import { applyHeat, buildQuery, DEFAULT_QUERY_OPTIONS, intentTags, keyTerms, RetrievalIndex, retrieve, terms, type ChunkStore, type DocEntry, type HeatEntry, type PackOptions, type QueryOptions, type RerankOptions, type RetrievalResult, type DocScope, type SessionEntry, type TurnEntry, type TurnRole } from '../retrieval/index.ts';
 import { sectionBudgets, validateBudgets, type SectionBudgets } from './budgets.ts';
 import { voidedTurns } from './deprecation.ts';
 import { docNames, followsUp, namesSomeone, topicNamed } from './discussion-topic.ts';
@@ -43,6 +43,8 @@ export interface LayeredMemoryOptions {
   readonly budgets?: SectionBudgets;
   readonly workingMemory?: WorkingMemoryPort;
   readonly index?: RetrievalIndex;
+  /** The docs its retrieval may read (a docs widget's `scope`); absent: every doc. */
+  readonly docScope?: DocScope;
   /** The base system prompt per language (the memory rule is appended). */
   readonly systemPrompt?: Partial<Record<Lang, string>>;
   /** Force the labels' language; otherwise a session takes its first message's. */
@@ -298,7 +300,7 @@ export class LayeredMemory {
     const retrievalBudget = Math.max(0, Math.min(b.retrieval, extrasRoom - wm.tokens - (wm.tokens > 0 ? 2 : 0)));
 
     // 4–5. Retrieve, assemble; again without turns the history turned out to hold.
-    const scope = { userId: input.userId, sessionId: input.sessionId, otherSessions: decision.otherSessions, docs: decision.docs };
+    const scope = { userId: input.userId, sessionId: input.sessionId, otherSessions: decision.otherSessions, docs: decision.docs, ...(this._o.docScope === undefined ? {} : { docIds: this._o.docScope }) };
     // Turns the history will surely hold are left out from the start (the second pass is then rare): what the
     // previous prompt sent (kept when appending) and the newest turns that fit the input section.
     const exclude = new Set<string>([turn.id, ...this._likelyInHistory(history, runtime.context, Math.max(0, b.input - inputTokens))]);

@@ -22,6 +22,13 @@ export interface RetrievalScope {
   /** Other sessions of the same user (warm start closes them). */
   readonly otherSessions: boolean;
   readonly docs: boolean;
+  /** The docs it may read, by doc id (a docs widget's `scope`), and a key naming that set; undefined: every doc. */
+  readonly docIds?: DocScope;
+}
+
+export interface DocScope {
+  readonly ids: readonly string[];
+  readonly key: string;
 }
 
 export interface RetrieveRequest {
@@ -309,7 +316,8 @@ function mergeByScore(conversation: readonly Candidate[], docs: readonly Candida
 const docsRankings = new WeakMap<RetrievalIndex, LastMemo<Candidate[]>>();
 
 function rankDocs(index: RetrievalIndex, query: RetrievalQuery, rerank: RerankOptions, request: RetrieveRequest): Candidate[] {
-  const key = [query, index.docs.version, index.docs.heatRevision, rerank.poolSize, request.rerank, request.now, request.offsetMinutes];
+  const only = request.scope.docIds;
+  const key = [query, index.docs.version, index.docs.heatRevision, rerank.poolSize, request.rerank, request.now, request.offsetMinutes, only?.key];
   let memo = docsRankings.get(index);
   if (memo === undefined) docsRankings.set(index, (memo = new LastMemo()));
   const last = memo.get(key);
@@ -318,9 +326,9 @@ function rankDocs(index: RetrievalIndex, query: RetrievalQuery, rerank: RerankOp
     query,
     {
       shard: index.docs,
-      allow: undefined,
-      scopes: undefined,
-      scopeKey: 'docs',
+      allow: only === undefined ? undefined : allowOf(only),
+      scopes: only?.ids,
+      scopeKey: only === undefined ? 'docs' : `docs\u0000${only.key}`,
       exclude: new Set(),
       now: request.now,
       tags: (slot) => index.docTagsAt(slot),
@@ -330,6 +338,17 @@ function rankDocs(index: RetrievalIndex, query: RetrievalQuery, rerank: RerankOp
   );
   memo.set(key, ranked);
   return ranked;
+}
+
+/** A doc scope as a membership test (made once per scope). */
+const allowed = new WeakMap<DocScope, (docId: string) => boolean>();
+function allowOf(scope: DocScope): (docId: string) => boolean {
+  let test = allowed.get(scope);
+  if (test === undefined) {
+    const ids = new Set(scope.ids);
+    allowed.set(scope, (test = (docId) => ids.has(docId)));
+  }
+  return test;
 }
 
 /** Heat changes are applied by the caller (so a probe, like the eval's questions, leaves no trace). */

@@ -11,7 +11,8 @@ import type { TokenCounter } from '../../context/tokens.ts';
 import { LayeredMemory } from '../../memory/layered/index.ts';
 import { yieldToPage } from '../../shared/yield.ts';
 import { docsStamp, readSnapshot, SNAPSHOT_FORMAT, snapshotKey, writeSnapshot, type MemoryStore } from '../../memory/store/index.ts';
-import { InMemoryChunkStore, RetrievalIndex, type RetrievalIndexState } from '../../memory/retrieval/index.ts';
+import { InMemoryChunkStore, RetrievalIndex, type DocScope, type RetrievalIndexState } from '../../memory/retrieval/index.ts';
+import { inScope } from './docs-scope.ts';
 import { chunkSource, docEntryOf, type DocChunkView } from './doc-entries.ts';
 import type { DocSource, WidgetLang } from './types.ts';
 
@@ -138,11 +139,32 @@ export interface DocsMemoryOptions {
   readonly counter: TokenCounter;
   readonly window: number;
   readonly lang: WidgetLang;
+  /** A path prefix: only the pages below it enter prompts (the widget's `scope`); '' or absent: all. */
+  readonly scope?: string;
 }
 
 /** The layered memory over the docs index, for answering (the assistant's; search needs none). */
 export function docsLayeredMemory(docs: DocsMemory, options: DocsMemoryOptions): LayeredMemory {
-  return new LayeredMemory({ store: new InMemoryChunkStore(), counter: options.counter, window: options.window, lang: options.lang, index: docs.index });
+  const docScope = docScopeOf(docs, options.scope ?? '');
+  return new LayeredMemory({
+    store: new InMemoryChunkStore(),
+    counter: options.counter,
+    window: options.window,
+    lang: options.lang,
+    index: docs.index,
+    ...(docScope === null ? {} : { docScope }),
+  });
+}
+
+/** The doc ids whose pages lie under `scope`, for retrieval; null for no scope. */
+export function docScopeOf(docs: DocsMemory, scope: string): DocScope | null {
+  if (scope === '' || scope === '/') return null;
+  const ids = new Set<string>();
+  for (const [chunkId, link] of docs.links) {
+    const entry = docs.index.docEntries.get(chunkId);
+    if (entry !== undefined && inScope(link.href, scope)) ids.add(entry.docId);
+  }
+  return { ids: [...ids], key: scope };
 }
 
 /**

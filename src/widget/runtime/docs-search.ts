@@ -8,6 +8,9 @@
  */
 import { buildQuery, DEFAULT_PACK_OPTIONS, DEFAULT_RERANK_OPTIONS, isRelevant, rankCandidates, terms, type Candidate } from '../../memory/retrieval/index.ts';
 import type { DocsMemory } from './docs-memory.ts';
+import { inScope } from './docs-scope.ts';
+
+export { inScope } from './docs-scope.ts';
 import { snippetOf, type SnippetPart } from './snippet.ts';
 import type { DocSource } from './types.ts';
 
@@ -36,17 +39,6 @@ export const SEARCH_LIMIT = 8;
 /** Candidates ranked per search: enough for a page of distinct sections after a scope filter. */
 const POOL = 40;
 
-/** Whether a link's path lies under `scope` (a path prefix; '' or '/' is everything). */
-export function inScope(href: string, scope: string): boolean {
-  if (scope === '' || scope === '/') return true;
-  let path: string;
-  try {
-    path = new URL(href).pathname;
-  } catch {
-    return false;
-  }
-  return path.startsWith(scope.startsWith('/') ? scope : `/${scope}`);
-}
 
 /** The sections of the docs that answer `text`, best first; [] for nothing relevant (or an empty query). */
 export function searchDocs(docs: DocsMemory, text: string, options: DocSearchOptions = {}): DocSearchHit[] {

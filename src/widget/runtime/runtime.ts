@@ -206,7 +206,7 @@ export class WidgetRuntimeImpl implements WidgetRuntime {
     if (failures.length > 0) throw failures.find((f) => !isAbortError(f)) ?? failures[0]!;
     const tokens = (c as PromiseFulfilledResult<TokenCounter>).value;
     this._storeCounter.exact = tokens;
-    this._memory ??= docsLayeredMemory((d as PromiseFulfilledResult<DocsMemory>).value, { counter: tokens, window: this._config.window, lang: this._config.lang });
+    this._memory ??= docsLayeredMemory((d as PromiseFulfilledResult<DocsMemory>).value, { counter: tokens, window: this._config.window, lang: this._config.lang, scope: this._config.scope ?? '' });
     this._set({ phase: 'ready', progress: null, step: null });
   }
 
@@ -338,7 +338,7 @@ export class WidgetRuntimeImpl implements WidgetRuntime {
       reply: outcome.text,
       finishReason: outcome.result.finishReason,
       notInDocs: uncovered,
-      sources: uncovered ? searchDocs(docs, text, { nearest: true, limit: 3 }).map(({ href, title, heading }) => ({ href, title, heading })) : sourcesOf(outcome.plan.report, docs.links),
+      sources: uncovered ? searchDocs(docs, text, { nearest: true, limit: 3, scope: this._config.scope ?? '' }).map(({ href, title, heading }) => ({ href, title, heading })) : sourcesOf(outcome.plan.report, docs.links),
       prompt: outcome.plan.messages.map((m) => ({ role: m.role, content: m.content })),
       sent,
     };

@@ -27,6 +27,8 @@ export interface WidgetRuntimeConfig {
   readonly window: number;
   /** Namespaces the widget's IndexedDB per site/index, so two widgets on one origin never mix. */
   readonly storeName: string;
+  /** A path prefix (the `scope` attribute): only those pages are searched, put in prompts and cited. */
+  readonly scope?: string;
 }
 
 export type WidgetPhase = 'idle' | 'loading' | 'ready' | 'answering' | 'error';

@@ -309,4 +309,31 @@ describe('widget runtime: before and beside the model', () => {
     expect(covered.notInDocs).toBe(false);
     expect(covered.reply).not.toBe(NOT_IN_DOCS.en);
   });
+
+  it('scope keeps the search, the prompt and the sources to the pages under a path', async () => {
+    const { manifestUrl } = await writeDocsIndex(fixtureDir('scope'), PAGES);
+    const storeName = `scope-${Date.now()}`;
+    stores.push(storeName);
+    const probe = createWidgetRuntimeWith({ base: '/', model: SCRIPTED_MODEL_URL, docsIndex: manifestUrl, lang: 'en', window: 1024, storeName }, { createWorker: createScriptedUiWorker });
+    runtimes.push(probe);
+    const license = (await probe.search('Which license is the toolkit released under?'))[0]!;
+    expect(license.heading).toBe('FAQ › License');
+    const guide = new URL('guide/', license.href).pathname;
+    await probe.dispose();
+
+    const runtime = createWidgetRuntimeWith({ base: '/', model: SCRIPTED_MODEL_URL, docsIndex: manifestUrl, lang: 'en', window: 1024, storeName, scope: guide }, { createWorker: createScriptedUiWorker });
+    runtimes.push(runtime);
+    const scoped = await runtime.search('Which license is the toolkit released under?', { scope: guide });
+    expect(scoped.every((h) => new URL(h.href).pathname.startsWith(guide))).toBe(true);
+    expect(scoped.map((h) => h.heading)).not.toContain('FAQ › License');
+    await runtime.ready();
+    // The FAQ is outside the scope: not in the prompt, not a source; the pages under it answer.
+    const outside = await runtime.ask('Which license is the toolkit released under?');
+    expect(outside.prompt.map((m) => m.content).join('\n')).not.toContain('MIT license');
+    expect(outside.sources.every((s) => new URL(s.href).pathname.startsWith(guide))).toBe(true);
+    await runtime.reset();
+    const inside = await runtime.ask('Which port does the Zorblax daemon listen on?');
+    expect(inside.prompt.map((m) => m.content).join('\n')).toContain(PORT_FACT);
+    expect(inside.sources.map((s) => s.heading)).toContain('Install › From npm');
+  });
 });
