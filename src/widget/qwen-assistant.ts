@@ -228,9 +228,16 @@ export class QwenAssistant extends LitElement {
           ${this.assistant.messages.length === 0
             ? this._search.query.trim() === ''
               ? html`<p class="empty">${this._assistantAllowed ? strings.empty : strings.searchEmpty}</p>
-                  ${renderSuggestions(this._suggestions(), strings)}`
+                  ${renderSuggestions(this._suggestions(), strings, (text) => this._choose(text))}`
               : nothing
-            : this.assistant.messages.map((message) => renderMessage(message, strings, () => this.requestUpdate()))}
+            : this.assistant.messages.map((message) =>
+                renderMessage(
+                  message,
+                  strings,
+                  () => this.requestUpdate(),
+                  (question) => this._choose(question),
+                ),
+              )}
         </div>
         ${this._renderStatus(strings)} ${this._renderComposer(strings)}
       </div>
@@ -291,7 +298,8 @@ export class QwenAssistant extends LitElement {
    * to it, never at host page load. Mode `assistant` asks at the first open.
    */
   private _opened(): void {
-    void this.assistant.startDocs();
+    // Rendered again once the docs are in: an empty panel then suggests their pages.
+    void this.assistant.startDocs().then(() => this.requestUpdate());
     if (this._assistantAllowed) void this.assistant.start();
     else if (this.settings.mode === 'assistant' && this._consent === null) this._consent = { pending: null };
   }
@@ -319,7 +327,8 @@ export class QwenAssistant extends LitElement {
   private async _runSearch(text: string): Promise<void> {
     const seq = ++this._searchSeq;
     if (text.trim() === '') {
-      this._search = NO_SEARCH;
+      // A new object: the empty panel renders again (its suggestions may have arrived since).
+      this._search = { ...NO_SEARCH };
       return;
     }
     const started = performance.now();
@@ -385,9 +394,12 @@ export class QwenAssistant extends LitElement {
   }
 
   private _send(): void {
+    const question = this._draft.trim();
     if (this.assistant.ask(this._draft)) {
-      // The results stay above the answer; what offered the assistant for them goes.
-      this._search = { ...this._search, asked: true };
+      // The results of this very question stay above its answer (what offered the assistant for them goes); a
+      // search still on its way, or of an earlier query, is dropped.
+      this._searchSeq++;
+      this._search = this._search.query.trim() === question ? { ...this._search, asked: true } : { ...NO_SEARCH, asked: true };
       this._draft = '';
       if (this._input !== null) this._input.style.height = '';
     }
@@ -444,8 +456,6 @@ export class QwenAssistant extends LitElement {
 
   private _onListClick = (event: Event): void => {
     const target = event.target as Element;
-    const chosen = target.closest?.('[data-suggest]');
-    if (chosen != null) return this._choose(chosen.getAttribute('data-suggest') ?? '');
     const rate = target.closest?.('[data-rate]');
     const copyAnswer = target.closest?.('[data-copy-answer]');
     const message = this.assistant.messages.find((m) => String(m.id) === (rate ?? copyAnswer)?.closest('[data-message]')?.getAttribute('data-message'));

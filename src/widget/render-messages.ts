@@ -57,16 +57,16 @@ function sources(list: readonly DocSource[], label: string): TemplateResult | ty
   </div>`;
 }
 
-function assistantBody(message: WidgetMessage, strings: WidgetStrings, rerender: () => void): TemplateResult {
+function assistantBody(message: WidgetMessage, strings: WidgetStrings, rerender: () => void, onSuggest: (question: string) => void): TemplateResult {
   const markup = message.text === '' ? null : markdownHtml(message.text, { copy: strings.copy, image: strings.image }, rerender);
   // No whitespace around the text: it is shown with `white-space: pre-wrap`.
   const text = markup === null ? html`<div class="text">${message.text}</div>` : html`<div class="markdown">${unsafeHTML(markup)}</div>`;
   const note = message.state === 'stopped' ? html`<div class="note">${strings.stopped}</div>` : nothing;
-  return html`${text}${note}${sources(message.sources, message.notInDocs ? strings.nearest : strings.sources)}${message.state === 'complete' ? actions(message, strings) : nothing}`;
+  return html`${text}${note}${sources(message.sources, message.notInDocs ? strings.nearest : strings.sources)}${message.state === 'complete' ? actions(message, strings, onSuggest) : nothing}`;
 }
 
 /** Under a finished answer: thumbs up and down, copy, and the follow-ups it suggests. */
-function actions(message: WidgetMessage, strings: WidgetStrings): TemplateResult {
+function actions(message: WidgetMessage, strings: WidgetStrings, onSuggest: (question: string) => void): TemplateResult {
   // Emoji, not inline SVG: nothing in a message is an active element (the exfiltration audit holds the whole message to it).
   const rate = (rating: 'up' | 'down', label: string, icon: string): TemplateResult =>
     html`<button type="button" class="rate" data-rate=${rating} aria-pressed=${message.rating === rating ? 'true' : 'false'} aria-label=${label} title=${label}>${icon}</button>`;
@@ -80,7 +80,7 @@ function actions(message: WidgetMessage, strings: WidgetStrings): TemplateResult
       : html`<div class="follow-ups" part="follow-ups" role="group" aria-label=${strings.followUps}>
           ${message.followUps.map((s) => {
             const question = strings.followUpQuestion.replace('{topic}', topic(s));
-            return html`<button type="button" class="chip" data-suggest=${question}>${question}</button>`;
+            return html`<button type="button" class="chip" @click=${() => onSuggest(question)}>${question}</button>`;
           })}
         </div>`}`;
 }
@@ -94,7 +94,8 @@ function sentNote(message: WidgetMessage, strings: WidgetStrings): TemplateResul
   return html`<div class="note" data-sent=${sent.chars}>${text}</div>`;
 }
 
-export function renderMessage(message: WidgetMessage, strings: WidgetStrings, rerender: () => void): TemplateResult {
+/** `onSuggest`: a follow-up under an answer was chosen. */
+export function renderMessage(message: WidgetMessage, strings: WidgetStrings, rerender: () => void, onSuggest: (question: string) => void = () => {}): TemplateResult {
   const label = message.role === 'user' ? strings.you : strings.assistant;
   return html`<div
     class="message ${message.role}"
@@ -103,5 +104,5 @@ export function renderMessage(message: WidgetMessage, strings: WidgetStrings, re
     data-state=${message.state}
     aria-label=${label}
     aria-busy=${message.state === 'streaming' ? 'true' : 'false'}
-  >${message.role === 'user' ? html`<div class="text">${message.text}</div>${sentNote(message, strings)}` : assistantBody(message, strings, rerender)}</div>`;
+  >${message.role === 'user' ? html`<div class="text">${message.text}</div>${sentNote(message, strings)}` : assistantBody(message, strings, rerender, onSuggest)}</div>`;
 }

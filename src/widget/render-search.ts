@@ -57,10 +57,13 @@ export function renderConsent(offer: ModelOffer | null, strings: WidgetStrings, 
   </div>`;
 }
 
-/** Suggested questions (or pages) on an empty panel; each fills the field and is asked or searched. */
-export function renderSuggestions(list: readonly string[], strings: WidgetStrings): unknown {
+/**
+ * Suggested questions (or pages) on an empty panel; each fills the field and is asked or searched. The text is
+ * only ever a text node (no attribute holds doc text).
+ */
+export function renderSuggestions(list: readonly string[], strings: WidgetStrings, onChoose: (text: string) => void): unknown {
   if (list.length === 0) return nothing;
   return html`<div class="suggestions" part="suggestions" role="group" aria-label=${strings.suggested}>
-    ${list.map((text) => html`<button type="button" class="chip" data-suggest=${text}>${text}</button>`)}
+    ${list.map((text) => html`<button type="button" class="chip" @click=${() => onChoose(text)}>${text}</button>`)}
   </div>`;
 }

@@ -80,6 +80,8 @@ describe('<qwen-assistant> on a hostile page', () => {
     await widgetReady(page);
     await launcher(page).click();
     await input(page).fill('How do I install it?');
+    // The search as they typed has answered (the docs index is in), so both pages keep the same results.
+    await widget(page).locator('[part="search"]').waitFor();
     await input(page).press('Enter');
     expect(await statusError(page)).toMatch(/^model_not_found: /);
     await page.mouse.move(0, 0);

@@ -67,11 +67,14 @@ describe('<qwen-assistant> renders every payload inert', () => {
         deltas: [payload.text.slice(0, third), payload.text.slice(third, 2 * third), payload.text.slice(2 * third)],
         sources: hostileSources(payload),
       });
+      // The follow-ups under the answer are headings from the docs index too.
+      runtime!.related = hostileSources(payload);
       for (let i = 0; i < 3; i++) runtime!.step();
       const question = `${payloadTag(payload.id)} ${payload.text}`;
       await ask(element, question);
       await expect.poll(() => messages(element).at(-1)?.querySelector('.markdown')?.textContent ?? '').toContain(payloadMarker(payload));
       await expect.poll(() => messages(element).at(-1)?.querySelectorAll('[part="sources"] li').length ?? 0).toBe(4);
+      await expect.poll(() => messages(element).at(-1)?.querySelectorAll('[part="follow-ups"] button').length ?? 0).toBe(4);
       watch.expectSanitized(payload);
       const [asked, answered] = messages(element).slice(-2);
       expect(asked!.textContent).toContain(question);
@@ -84,7 +87,7 @@ describe('<qwen-assistant> renders every payload inert', () => {
     await watch.finish();
   }, 180_000);
 
-  it(`search results (titles, headings, snippets and links from the docs index), for each of the ${EXFILTRATION_CORPUS.length} payloads`, async () => {
+  it(`search results and suggestions (titles, headings, snippets and links from the docs index), for each of the ${EXFILTRATION_CORPUS.length} payloads`, async () => {
     const element = mount();
     element.setAttribute('mode', 'search');
     await element.updateComplete;
@@ -92,6 +95,17 @@ describe('<qwen-assistant> renders every payload inert', () => {
     await expect.poll(() => runtime !== null).toBe(true);
     const input = root(element).querySelector('textarea')!;
     for (const payload of EXFILTRATION_CORPUS) {
+      // An empty panel suggests the docs' page titles.
+      runtime!.top = hostileSources(payload);
+      // A query typed and cleared: the panel is empty again, and shows its suggestions.
+      for (const value of ['x', '']) {
+        input.value = value;
+        input.dispatchEvent(new Event('input'));
+        await element.updateComplete;
+      }
+      const suggestions = (): HTMLElement | null => root(element).querySelector<HTMLElement>('[part="suggestions"]');
+      await expect.poll(() => suggestions()?.textContent ?? '').toContain(payloadMarker(payload));
+      expect(findActiveContent([suggestions()!]), payload.id).toEqual([]);
       runtime!.hits = hostileSources(payload).map((source, i) => ({
         ...source,
         id: `${payload.id}#${i}`,

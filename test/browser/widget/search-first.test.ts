@@ -209,7 +209,7 @@ describe('<qwen-assistant> searches first', () => {
     const element = mount({ suggestions: 'How do I install it? | Which port does it use?' });
     element.show();
     await expect.poll(() => [...shadow(element).querySelectorAll('[part="suggestions"] button')].map((b) => b.textContent)).toEqual(['How do I install it?', 'Which port does it use?']);
-    (shadow(element).querySelector('[data-suggest="Which port does it use?"]') as HTMLButtonElement).click();
+    ([...shadow(element).querySelectorAll<HTMLButtonElement>('[part="suggestions"] button')].find((b) => b.textContent === 'Which port does it use?')!).click();
     await expect.poll(() => results(element).length).toBe(2);
     expect(runtimes[0]!.searches.at(-1)?.text).toBe('Which port does it use?');
     expect(input(element).value).toBe('Which port does it use?');
