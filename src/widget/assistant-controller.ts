@@ -79,6 +79,15 @@ export class AssistantController implements ReactiveController {
     return this._runtime?.topSections(4, scope) ?? [];
   }
 
+  /** Whether the model's weights are on this device already (false when the runtime cannot be made). */
+  async modelOnDevice(): Promise<boolean> {
+    try {
+      return await (await this._ensureRuntime()).modelOnDevice();
+    } catch {
+      return false;
+    }
+  }
+
   /** What answering would download, once the runtime exists (the consent step names it). */
   get modelOffer(): ModelOffer | null {
     return this._runtime?.modelOffer ?? null;

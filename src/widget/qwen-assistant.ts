@@ -300,13 +300,27 @@ export class QwenAssistant extends LitElement {
   private _opened(): void {
     // Rendered again once the docs are in: an empty panel then suggests their pages.
     void this.assistant.startDocs().then(() => this.requestUpdate());
-    if (this._assistantAllowed) void this.assistant.start();
-    else if (this.settings.mode === 'assistant' && this._consent === null) this._consent = { pending: null };
+    if (this._assistantAllowed) {
+      void this.assistant.start();
+      return;
+    }
+    if (this.settings.mode === 'search') return;
+    // A reader who has the weights already goes straight in: there is nothing to download to ask about.
+    void this.assistant.modelOnDevice().then((here) => {
+      if (here) {
+        this._weightsHere = true;
+        this._consent = null;
+        void this.assistant.start();
+      } else if (this.settings.mode === 'assistant' && this._consent === null && !this._assistantAllowed) this._consent = { pending: null };
+    });
   }
 
-  /** Whether the model may load: not in mode `search`, and the reader consented on this site. */
+  /** The model's weights were found on this device (the engines' caches): no download, no consent to ask. */
+  private _weightsHere = false;
+
+  /** Whether the model may load: not in mode `search`; the reader consented on this site, or has the weights. */
   private get _assistantAllowed(): boolean {
-    return this.settings.mode !== 'search' && hasModelConsent();
+    return this.settings.mode !== 'search' && (this._weightsHere || hasModelConsent());
   }
 
   /** What an empty panel suggests: the site's questions (`suggestions`), else its docs' pages (once loaded). */

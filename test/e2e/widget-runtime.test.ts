@@ -16,6 +16,7 @@ import { describe, expect, it } from 'vitest';
 import { TEST_MODEL_REPLY } from '../../scripts/test-model/reply.ts';
 import { useSite } from './site-harness.ts';
 import { grantModelConsent, input, launcher, recordRequests, waitForStatus, widget, widgetReady } from './widget-pages.ts';
+import { CONSENT_KEY } from '../../src/widget/consent.ts';
 
 const site = useSite('widget-runtime', { isolation: false, docsDir: 'test/e2e/fixtures/widget-runtime-docs' });
 
@@ -51,7 +52,7 @@ async function waitForServiceWorker(page: Page): Promise<void> {
 }
 
 describe('the widget runtime on a docs host without COOP/COEP', () => {
-  it('before the reader consents, it searches the docs as they type and fetches nothing of the model; after, it answers', async () => {
+  it('before the reader consents, it searches the docs as they type and fetches nothing of the model; after, it answers, and with the weights on the device a later visit goes straight in', async () => {
     const { origin, browser } = site();
     const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
     const requests = recordRequests(context);
@@ -81,6 +82,17 @@ describe('the widget runtime on a docs host without COOP/COEP', () => {
     await widget(page).locator('[part="consent-accept"]').click();
     await widget(page).getByText(TEST_MODEL_REPLY).first().waitFor({ timeout: 90_000 });
     expect(engineAssets(requests).some((url) => url.endsWith('.gguf'))).toBe(true);
+    // Nothing went anywhere but the site (no analytics without a listener, no CDN).
+    expect(requests.filter((url) => !url.startsWith(`${origin}/`))).toEqual([]);
+
+    // The choice forgotten (storage cleared but not the model's): the weights are on the device, wllama's own
+    // cache, so the next visit goes straight in — no consent step, the engine starts when the panel opens.
+    await page.evaluate((key) => localStorage.removeItem(key), CONSENT_KEY);
+    await page.reload();
+    await widgetReady(page);
+    await launcher(page).click();
+    expect(await waitForStatus(page, /doc pages/)).toContain(SINGLE_THREAD);
+    expect(await widget(page).locator('[part="consent"]').count()).toBe(0);
     await context.close();
   }, 240_000);
 

@@ -21,7 +21,8 @@ import { docsLayeredMemory, type DocsMemory } from './docs-memory.ts';
 import { relatedSections, searchDocs, topSections, type DocSearchHit, type DocSearchOptions } from './docs-search.ts';
 import { sourcesOf } from './sources.ts';
 import type { DocsSyncResult } from './docs-sync.ts';
-import { LateTokenCount, loadEngine, loadTokenizer, modelOfferOf, openWidgetStore } from './parts.ts';
+import { LateTokenCount, loadEngine, loadPayloadOf, loadTokenizer, modelOfferOf, openWidgetStore } from './parts.ts';
+import { isModelCached } from '../../ui/data/model-cache.ts';
 import { statusOf, type StatusFacts } from './status.ts';
 import { notInDocs, notInDocsReply } from './not-in-docs.ts';
 import type { AskOptions, AskResult, DocSource, ModelOffer, WidgetRuntime, WidgetRuntimeConfig, WidgetStatus } from './types.ts';
@@ -108,6 +109,14 @@ export class WidgetRuntimeImpl implements WidgetRuntime {
 
   get modelOffer(): ModelOffer {
     return modelOfferOf(this._config);
+  }
+
+  async modelOnDevice(): Promise<boolean> {
+    try {
+      return await isModelCached(loadPayloadOf(this._config, this._webgpuLost).source);
+    } catch {
+      return false;
+    }
   }
 
   get status(): WidgetStatus {

@@ -98,6 +98,8 @@ import type { DocSearchHit, DocSearchOptions } from './docs-search.ts';
 export interface WidgetRuntime {
   /** What answering would download (named in the consent step); nothing is fetched to say it. */
   readonly modelOffer: ModelOffer;
+  /** Whether those weights are on this device already (the engines' own caches, read locally): no download to ask about. */
+  modelOnDevice(): Promise<boolean>;
   /** Subscribes to status changes (called at once with the current one); returns the unsubscribe. */
   onStatus(listener: (status: WidgetStatus) => void): () => void;
   /** Opens the store and loads the docs index only: no tokenizer, no engine, nothing of the model (idempotent). */

@@ -42,6 +42,13 @@ export class ScriptedRuntime implements WidgetRuntime {
 
   constructor(readonly config: WidgetRuntimeConfig) {}
 
+  /** What `modelOnDevice()` says. */
+  onDevice = false;
+
+  async modelOnDevice(): Promise<boolean> {
+    return this.onDevice;
+  }
+
   /** The real runtime's (a pure function of the configuration). */
   get modelOffer() {
     return modelOfferOf(this.config);

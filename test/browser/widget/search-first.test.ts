@@ -240,4 +240,18 @@ describe('<qwen-assistant> searches first', () => {
     followUp()!.click();
     await expect.poll(() => runtimes[0]!.questions).toEqual(['How do I install it?', 'Tell me about “From source”.']);
   });
+
+  it('a reader who has the weights already goes straight in: no consent step, the engine starts at open', async () => {
+    const element = mount({ mode: 'assistant' });
+    element.assistant.loader = async () => (config) => {
+      const runtime = new ScriptedRuntime(config);
+      runtime.onDevice = true;
+      runtimes.push(runtime);
+      return runtime;
+    };
+    element.show();
+    await expect.poll(() => runtimes[0]?.readyCalls ?? 0).toBe(1);
+    expect($(element, '[part="consent"]')).toBeNull();
+    expect(localStorage.getItem(CONSENT_KEY)).toBeNull();
+  });
 });
