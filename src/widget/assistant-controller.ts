@@ -245,7 +245,7 @@ export class AssistantController implements ReactiveController {
       reply.notInDocs = result.notInDocs;
       reply.followUps = result.notInDocs ? [] : runtime.relatedSections(result.sources, 3, this.scope);
       reply.state = 'complete';
-      this.onEvent?.('answer', { question, answer: result.reply, sources: result.sources, notInDocs: result.notInDocs, ms: Math.round(performance.now() - started), finishReason: result.finishReason });
+      this.onEvent?.('answer', { question, answer: result.reply, sources: result.sources, notInDocs: result.notInDocs, ms: Math.round(performance.now() - started), tokens: result.tokens, finishReason: result.finishReason });
     } catch (error) {
       if (isAbort(error) || controller.signal.aborted) reply.state = 'stopped';
       else {

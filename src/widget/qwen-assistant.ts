@@ -52,7 +52,7 @@ const CHAT_ICON = html`<svg viewBox="0 0 24 24" aria-hidden="true">
  * @fires qwen-assistant-toggle - the panel opened or closed; detail: { open }
  * @fires qwen-assistant:search - results shown for a query; detail: { query, results, ms }
  * @fires qwen-assistant:question - a question sent to the assistant; detail: { question }
- * @fires qwen-assistant:answer - an answer finished; detail: { question, answer, sources, notInDocs, ms, finishReason }
+ * @fires qwen-assistant:answer - an answer finished; detail: { question, answer, sources, notInDocs, ms, tokens, finishReason }
  * @fires qwen-assistant:source-click - a search result or an answer's source opened; detail: { href, title, heading, from }
  * @fires qwen-assistant:consent - the reader chose about the model download; detail: { granted }
  * @fires qwen-assistant:feedback - thumbs up or down on an answer; detail: { question, answer, rating, sources }

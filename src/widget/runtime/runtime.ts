@@ -347,6 +347,7 @@ export class WidgetRuntimeImpl implements WidgetRuntime {
       reply: outcome.text,
       finishReason: outcome.result.finishReason,
       notInDocs: uncovered,
+      tokens: { prompt: outcome.result.promptTokens, completion: outcome.result.completionTokens },
       sources: uncovered ? searchDocs(docs, text, { nearest: true, limit: 3, scope: this._config.scope ?? '' }).map(({ href, title, heading }) => ({ href, title, heading })) : sourcesOf(outcome.plan.report, docs.links),
       prompt: outcome.plan.messages.map((m) => ({ role: m.role, content: m.content })),
       sent,

@@ -297,6 +297,7 @@ describe('widget runtime: before and beside the model', () => {
     const offTopic = await runtime.ask('What is a good recipe for lemon tart?');
     expect(offTopic.notInDocs).toBe(true);
     expect(offTopic.reply).toBe(NOT_IN_DOCS.en);
+    expect(offTopic.tokens).toEqual({ prompt: 0, completion: 0 });
     // A near miss: close to a section in its letters (quokka…), not in its words; that section is the nearest.
     await runtime.reset();
     const nearMiss = await runtime.ask('Which quokkaesque mascots exist?');
@@ -308,6 +309,8 @@ describe('widget runtime: before and beside the model', () => {
     const covered = await runtime.ask('Which port does the Zorblax daemon listen on?');
     expect(covered.notInDocs).toBe(false);
     expect(covered.reply).not.toBe(NOT_IN_DOCS.en);
+    expect(covered.tokens.prompt).toBeGreaterThan(0);
+    expect(covered.tokens.completion).toBeGreaterThan(0);
   });
 
   it('scope keeps the search, the prompt and the sources to the pages under a path', async () => {

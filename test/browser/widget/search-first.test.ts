@@ -136,7 +136,8 @@ describe('<qwen-assistant> searches first', () => {
     await expect.poll(() => of('qwen-assistant:answer')).toHaveLength(1);
     expect(of('qwen-assistant:consent')).toEqual([{ granted: true }]);
     expect(of('qwen-assistant:question')).toEqual([{ question: 'How do I change the port?' }]);
-    expect(of('qwen-assistant:answer')[0]).toMatchObject({ question: 'How do I change the port?', answer: 'Use --port.', sources: [{ href: `${here}#ports` }], finishReason: 'stop' });
+    expect(of('qwen-assistant:answer')[0]).toMatchObject({ question: 'How do I change the port?', answer: 'Use --port.', sources: [{ href: `${here}#ports` }], tokens: { prompt: 42, completion: 1 }, finishReason: 'stop' });
+    expect((of('qwen-assistant:answer')[0] as { ms: number }).ms).toBeGreaterThanOrEqual(0);
     // The search results stay above the answer.
     expect(results(element)).toHaveLength(2);
 
