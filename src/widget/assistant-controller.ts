@@ -24,6 +24,8 @@ export interface WidgetMessage {
   followUps: readonly DocSource[];
   /** The reader's thumbs on an answer. */
   rating: 'up' | 'down' | null;
+  /** The answer was copied (its button says so). */
+  copied: boolean;
 }
 
 export interface WidgetError {
@@ -195,7 +197,7 @@ export class AssistantController implements ReactiveController {
   }
 
   private _message(role: WidgetMessage['role'], text: string, question: string): WidgetMessage {
-    return { id: this._nextId++, role, text, state: role === 'user' ? 'complete' : 'streaming', sources: [], sent: null, question, notInDocs: false, followUps: [], rating: null };
+    return { id: this._nextId++, role, text, state: role === 'user' ? 'complete' : 'streaming', sources: [], sent: null, question, notInDocs: false, followUps: [], rating: null, copied: false };
   }
 
   private _ensureRuntime(): Promise<WidgetRuntime> {

@@ -9,18 +9,9 @@ import { ariaShortcuts, isOpenShortcut } from './keyboard.ts';
 import { renderMessage } from './render-messages.ts';
 import { renderConsent, renderSearch, renderSuggestions } from './render-search.ts';
 import { hasModelConsent, rememberModelConsent } from './consent.ts';
+import { SearchController } from './search-controller.ts';
 import type { DocSearchHit, WidgetLang, WidgetRuntimeConfig } from './runtime/types.ts';
 import { widgetStyles } from './styles.ts';
-
-/** The search shown: its query, results, the highlighted one, whether it answered, whether it was then asked. */
-interface SearchState {
-  readonly query: string;
-  readonly results: readonly DocSearchHit[];
-  readonly active: number;
-  readonly done: boolean;
-  readonly asked: boolean;
-}
-const NO_SEARCH: SearchState = { query: '', results: [], active: -1, done: false, asked: false };
 
 /** Where this script was loaded from: engine files, tokenizer and test model are fetched below it. */
 // (Not `new URL('.', import.meta.url)`: Vite would take that for an asset reference and rewrite it.)
@@ -89,10 +80,8 @@ export class QwenAssistant extends LitElement {
   @property({ type: Boolean, reflect: true }) open = false;
 
   @state() private _draft = '';
-  @state() private _search: SearchState = NO_SEARCH;
   /** The consent step is shown; with the question that brought it up (asked once the reader accepts). */
   @state() private _consent: { pending: string | null } | null = null;
-  private _searchSeq = 0;
   @query('.launcher') private _launcher!: HTMLButtonElement;
   @query('textarea') private _input!: HTMLTextAreaElement | null;
   @query('.messages') private _list!: HTMLElement | null;
@@ -100,6 +89,10 @@ export class QwenAssistant extends LitElement {
   /** The validated attributes. */
   settings: WidgetSettings = parseAttributes({ model: null, mlcModel: null, backend: null, docsIndex: null, lang: null, position: null, window: null, shortcut: null, mode: null, scope: null, suggestions: null }).settings;
   readonly assistant = new AssistantController(this, () => this.runtimeConfig);
+  readonly search = new SearchController(this, {
+    search: (text, options) => this.assistant.search(text, options),
+    rendered: (query, results, ms) => fire(this, 'qwen-assistant:search', { query, results: results.map(({ href, title, heading }) => ({ href, title, heading })), ms }),
+  });
 
   constructor() {
     super();
@@ -216,17 +209,17 @@ export class QwenAssistant extends LitElement {
         ${this._consent === null ? nothing : renderConsent(this.assistant.modelOffer, strings, () => this._acceptConsent(), () => this._declineConsent())}
         ${renderSearch(
           {
-            ...this._search,
-            offerAssistant: this.settings.mode !== 'search' && this._consent === null && !this._search.asked,
+            ...this.search.state,
+            offerAssistant: this.settings.mode !== 'search' && this._consent === null && !this.search.state.asked,
             compact: this.assistant.messages.length > 0,
             onPick: (hit, event) => this._pick(hit, event),
-            onAsk: () => this._askOrOffer(this._search.query),
+            onAsk: () => this._askOrOffer(this.search.state.query),
           },
           strings,
         )}
         <div class="messages" part="messages" role="log" aria-live="polite" aria-label=${strings.title} @click=${this._onListClick}>
           ${this.assistant.messages.length === 0
-            ? this._search.query.trim() === ''
+            ? this.search.state.query.trim() === ''
               ? html`<p class="empty">${this._assistantAllowed ? strings.empty : strings.searchEmpty}</p>
                   ${renderSuggestions(this._suggestions(), strings, (text) => this._choose(text))}`
               : nothing
@@ -268,7 +261,7 @@ export class QwenAssistant extends LitElement {
           rows="1"
           aria-label=${strings.input}
           aria-controls="results"
-          aria-activedescendant=${this._search.active >= 0 ? `result-${this._search.active}` : nothing}
+          aria-activedescendant=${this.search.state.active >= 0 ? `result-${this.search.state.active}` : nothing}
           placeholder=${this._assistantAllowed ? strings.placeholder : strings.searchPlaceholder}
           .value=${this._draft}
           @input=${this._onInput}
@@ -333,28 +326,8 @@ export class QwenAssistant extends LitElement {
   private _choose(text: string): void {
     this._draft = text;
     if (this._assistantAllowed) this._send();
-    else void this._runSearch(text);
+    else void this.search.run(text, { scope: this.settings.scope });
     this._input?.focus();
-  }
-
-  /** Searches as the reader types; an answer for an older query than the last is dropped. */
-  private async _runSearch(text: string): Promise<void> {
-    const seq = ++this._searchSeq;
-    if (text.trim() === '') {
-      // A new object: the empty panel renders again (its suggestions may have arrived since).
-      this._search = { ...NO_SEARCH };
-      return;
-    }
-    const started = performance.now();
-    const results = await this.assistant.search(text, { scope: this.settings.scope });
-    if (seq !== this._searchSeq) return;
-    this._search = { query: text, results, active: -1, done: true, asked: false };
-    await this.updateComplete;
-    fire(this, 'qwen-assistant:search', {
-      query: text,
-      results: results.map(({ href, title, heading }) => ({ href, title, heading })),
-      ms: Math.round(performance.now() - started),
-    });
   }
 
   private _pick(hit: DocSearchHit, event: Event | null): void {
@@ -401,19 +374,15 @@ export class QwenAssistant extends LitElement {
 
   private async _newConversation(): Promise<void> {
     this._draft = '';
-    this._searchSeq++;
-    this._search = NO_SEARCH;
+    this.search.clear();
     await this.assistant.reset();
     this._input?.focus();
   }
 
   private _send(): void {
-    const question = this._draft.trim();
-    if (this.assistant.ask(this._draft)) {
-      // The results of this very question stay above its answer (what offered the assistant for them goes); a
-      // search still on its way, or of an earlier query, is dropped.
-      this._searchSeq++;
-      this._search = this._search.query.trim() === question ? { ...this._search, asked: true } : { ...NO_SEARCH, asked: true };
+    const question = this._draft;
+    if (this.assistant.ask(question)) {
+      this.search.asked(question);
       this._draft = '';
       if (this._input !== null) this._input.style.height = '';
     }
@@ -429,26 +398,21 @@ export class QwenAssistant extends LitElement {
     this._draft = input.value;
     input.style.height = 'auto';
     input.style.height = `${input.scrollHeight + 2}px`;
-    void this._runSearch(input.value);
+    void this.search.run(input.value, { scope: this.settings.scope });
   };
 
   private _onInputKey = (event: KeyboardEvent): void => {
     if (event.isComposing || event.keyCode === 229) return;
-    const { results, active } = this._search;
     // Arrow keys move through the results, as in DocSearch; the caret stays in the field.
-    if ((event.key === 'ArrowDown' || event.key === 'ArrowUp') && results.length > 0) {
+    if ((event.key === 'ArrowDown' || event.key === 'ArrowUp') && this.search.move(event.key === 'ArrowDown' ? 1 : -1)) {
       event.preventDefault();
-      // Positions: none (-1), then each result; past either end wraps round to none.
-      const positions = results.length + 1;
-      const next = (active + 1 + (event.key === 'ArrowDown' ? 1 : -1) + positions) % positions;
-      this._search = { ...this._search, active: next - 1 };
       return;
     }
     // Enter opens the chosen result, else sends (or, before consent, offers the assistant); Shift+Enter is a new
     // line; an IME composing Chinese keeps its Enter.
     if (event.key !== 'Enter' || event.shiftKey) return;
     event.preventDefault();
-    const chosen = results[active] ?? (this.settings.mode === 'search' ? results[0] : undefined);
+    const chosen = this.search.chosen(this.settings.mode === 'search');
     if (chosen !== undefined) return this._pick(chosen, null);
     if (!this.assistant.busy) this._askOrOffer(this._draft);
   };
@@ -480,7 +444,14 @@ export class QwenAssistant extends LitElement {
       return;
     }
     if (copyAnswer != null && message !== undefined) {
-      void navigator.clipboard?.writeText(message.text).then(() => (copyAnswer.textContent = this._strings.copied)).catch(() => {});
+      // The button is Lit's: its label comes from the message (never written into the DOM by hand).
+      void navigator.clipboard
+        ?.writeText(message.text)
+        .then(() => {
+          message.copied = true;
+          this.requestUpdate();
+        })
+        .catch(() => {});
       return;
     }
     const link = target.closest?.('.sources a');

@@ -73,7 +73,7 @@ function actions(message: WidgetMessage, strings: WidgetStrings, onSuggest: (que
   const topic = (source: DocSource): string => sourceLabel(source).split(SEPARATOR).at(-1)!;
   return html`<div class="answer-actions" part="answer-actions" data-message=${message.id}>
       ${rate('up', strings.helpful, '👍')}${rate('down', strings.notHelpful, '👎')}
-      <button type="button" class="copy-answer" data-copy-answer>${strings.copyAnswer}</button>
+      <button type="button" class="copy-answer" data-copy-answer>${message.copied ? strings.copied : strings.copyAnswer}</button>
     </div>
     ${message.followUps.length === 0
       ? nothing

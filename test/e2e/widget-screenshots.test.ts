@@ -10,7 +10,9 @@
  *
  * Then, for a reader who has not consented to the model (a fresh profile), in each language: search results as
  * they type (`widget-search-*`), the consent step a question brings (`widget-consent-*`), and, once accepted, a
- * question the docs do not cover (`widget-not-in-docs-*`).
+ * question the docs do not cover (`widget-not-in-docs-*`). Those run under `npm run screenshots` only: each loads
+ * the model once more, and what they show is tested on its own (widget-runtime.test.ts's search before consent,
+ * test/browser/widget-runtime/runtime.test.ts's "not in the docs", test/browser/widget/search-first.test.ts).
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -72,7 +74,7 @@ const SEARCHES = { en: 'custom properties colours', zh: '颜色 CSS custom prope
 const OFF_TOPIC = { en: 'What is a good recipe for lemon tart?', zh: '柠檬挞怎么做？' } as const;
 const NOT_IN_DOCS = { en: /do not seem to cover this/, zh: /似乎没有讲到/ } as const;
 
-describe('screenshots of the docs widget before the model', () => {
+describe.runIf(process.env.UPDATE_SCREENSHOTS === '1')('screenshots of the docs widget before the model', () => {
   for (const lang of ['en', 'zh'] as const) {
     it(`search, the consent step, and "not in the docs" (${lang})`, async () => {
       const { origin, browser } = site();

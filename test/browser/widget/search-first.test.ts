@@ -222,7 +222,7 @@ describe('<qwen-assistant> searches first', () => {
     await expect.poll(() => [...shadow(plain).querySelectorAll('[part="suggestions"] button')].map((b) => b.textContent)).toEqual(['Install', 'The daemon']);
   });
 
-  it('an answer offers follow-ups from its pages, thumbs up/down and copy; each fires its event', async () => {
+  it('an answer offers follow-ups from its pages, thumbs up/down and copy; feedback fires its event', async () => {
     localStorage.setItem(CONSENT_KEY, 'granted');
     const element = mount();
     element.show();
@@ -238,6 +238,18 @@ describe('<qwen-assistant> searches first', () => {
     await element.updateComplete;
     expect(down.getAttribute('aria-pressed')).toBe('true');
     expect(of('qwen-assistant:feedback')).toEqual([{ question: 'How do I install it?', answer: 'Run npm i frobnic.', rating: 'down', sources: [HITS[0]] }]);
+    // Copy answer: the reply's text to the clipboard (a stand-in clipboard: the test page has no permission).
+    const copied: string[] = [];
+    const clipboard = Object.getOwnPropertyDescriptor(Navigator.prototype, 'clipboard');
+    Object.defineProperty(navigator, 'clipboard', { configurable: true, value: { writeText: async (text: string) => void copied.push(text) } });
+    try {
+      (shadow(element).querySelector('[data-copy-answer]') as HTMLButtonElement).click();
+      await expect.poll(() => copied).toEqual(['Run npm i frobnic.']);
+      await expect.poll(() => shadow(element).querySelector('[data-copy-answer]')?.textContent).toBe('Copied');
+    } finally {
+      Reflect.deleteProperty(navigator, 'clipboard');
+      if (clipboard !== undefined) Object.defineProperty(Navigator.prototype, 'clipboard', clipboard);
+    }
     followUp()!.click();
     await expect.poll(() => runtimes[0]!.questions).toEqual(['How do I install it?', 'Tell me about “From source”.']);
   });
