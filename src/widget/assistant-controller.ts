@@ -108,18 +108,11 @@ export class AssistantController implements ReactiveController {
 
   /** Creates the runtime if needed and starts loading it (engine, tokenizer, docs index). */
   async start(): Promise<WidgetRuntime | null> {
-    try {
-      const runtime = await this._ensureRuntime();
+    return this._load(async (runtime) => {
       this.localError = null;
       this._host.requestUpdate();
       await runtime.ready();
-      return runtime;
-    } catch (error) {
-      // The runtime reports its own load errors through its status; a failure before it exists is ours.
-      if (this._runtime === null || this.status?.error == null) this.localError = asError(error);
-      this._host.requestUpdate();
-      return null;
-    }
+    });
   }
 
   /**
@@ -127,14 +120,20 @@ export class AssistantController implements ReactiveController {
    * Resolves false when it could not (the error is shown like a status error).
    */
   async startDocs(): Promise<boolean> {
+    return (await this._load((runtime) => runtime.docsReady())) !== null;
+  }
+
+  /** The runtime once `load` is done with it; null when that (or creating it) failed, the error then shown. */
+  private async _load(load: (runtime: WidgetRuntime) => Promise<unknown>): Promise<WidgetRuntime | null> {
     try {
       const runtime = await this._ensureRuntime();
-      await runtime.docsReady();
-      return true;
+      await load(runtime);
+      return runtime;
     } catch (error) {
+      // The runtime reports its own load errors through its status; a failure before it exists is ours.
       if (this._runtime === null || this.status?.error == null) this.localError = asError(error);
       this._host.requestUpdate();
-      return false;
+      return null;
     }
   }
 
