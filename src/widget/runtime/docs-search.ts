@@ -6,14 +6,13 @@
  * first, with a snippet around its best sentence; and the sections an empty panel or an answer suggests next.
  * Pure, no DOM.
  */
-import { buildQuery, DEFAULT_PACK_OPTIONS, DEFAULT_RERANK_OPTIONS, isRelevant, rankCandidates, terms, type Candidate } from '../../memory/retrieval/index.ts';
-import type { DocsMemory } from './docs-memory.ts';
+import { buildQuery, DEFAULT_PACK_OPTIONS, DEFAULT_RERANK_OPTIONS, isRelevant, rankCandidates, terms, type Candidate, type DocScope } from '../../memory/retrieval/index.ts';
+import { docScopeOf, type DocsMemory } from './docs-memory.ts';
 import { inScope } from './docs-scope.ts';
-
-export { inScope } from './docs-scope.ts';
 import { snippetOf, type SnippetPart } from './snippet.ts';
 import type { DocSource } from './types.ts';
 
+export { inScope } from './docs-scope.ts';
 export type { SnippetPart } from './snippet.ts';
 
 export interface DocSearchHit extends DocSource {
@@ -36,9 +35,17 @@ export interface DocSearchOptions {
 
 export const SEARCH_LIMIT = 8;
 
-/** Candidates ranked per search: enough for a page of distinct sections after a scope filter. */
+/** Candidates ranked per search: enough for a page of distinct sections. */
 const POOL = 40;
 
+/** A scope's doc ids, worked out once per docs memory (a search runs on every keystroke). */
+const scopes = new WeakMap<DocsMemory, Map<string, DocScope | null>>();
+function scopeIn(docs: DocsMemory, scope: string): DocScope | null {
+  let known = scopes.get(docs);
+  if (known === undefined) scopes.set(docs, (known = new Map()));
+  if (!known.has(scope)) known.set(scope, docScopeOf(docs, scope));
+  return known.get(scope)!;
+}
 
 /** The sections of the docs that answer `text`, best first; [] for nothing relevant (or an empty query). */
 export function searchDocs(docs: DocsMemory, text: string, options: DocSearchOptions = {}): DocSearchHit[] {
@@ -46,9 +53,20 @@ export function searchDocs(docs: DocsMemory, text: string, options: DocSearchOpt
   if (message === '' || docs.chunks === 0) return [];
   const { index } = docs;
   const query = buildQuery({ message, entities: [], dates: [] });
+  // The scope goes into the searches themselves (not a filter after them), so its sections fill the pool.
+  const only = scopeIn(docs, options.scope ?? '');
+  const ids = only === null ? null : new Set(only.ids);
   const ranked = rankCandidates(
     query,
-    { shard: index.docs, allow: undefined, scopes: undefined, scopeKey: 'docs', exclude: new Set(), now: options.now ?? Date.now(), tags: (slot) => index.docTagsAt(slot) },
+    {
+      shard: index.docs,
+      allow: ids === null ? undefined : (docId) => ids.has(docId),
+      scopes: only?.ids,
+      scopeKey: only === null ? 'docs' : `docs\u0000${only.key}`,
+      exclude: new Set(),
+      now: options.now ?? Date.now(),
+      tags: (slot) => index.docTagsAt(slot),
+    },
     { ...DEFAULT_RERANK_OPTIONS, poolSize: POOL },
   );
   const best = ranked[0]?.score ?? 0;
