@@ -1,9 +1,9 @@
 /**
- * "Not in the docs": when nothing the docs (or this conversation) hold passes the memory's relevance gate — the same
- * calibrated gate that decides what enters a prompt (pack.ts) — the widget does not let the model guess. It says so
+ * "Not in the docs": when no doc chunk passes the memory's relevance gate — the same calibrated gate that decides
+ * what enters a prompt (pack.ts) — the widget does not let the model guess. It says so
  * in the reader's language and shows the nearest sections. A follow-up to the conversation so far ("and then what
- * happens?") is left to the model, which has the exchange before it in its prompt: only a question that stands on
- * its own is held to the docs. Pure.
+ * happens?") is left to the model, which has the exchange before it in its prompt — unless that exchange was itself
+ * "not in the docs": only a question that stands on its own is held to the docs. Pure.
  */
 import type { ChatEvent } from '../../engine/client.ts';
 import { namesSomeone, type LayeredReport } from '../../memory/layered/index.ts';
@@ -16,9 +16,9 @@ export const NOT_IN_DOCS: Readonly<Record<WidgetLang, string>> = {
   zh: '这些文档里似乎没有讲到这个问题，我就不猜了。下面是最接近的章节。',
 };
 
-/** Whether the plan found anything to answer from: a doc chunk or a conversation record past the relevance gate. */
+/** Whether the plan found a doc chunk past the relevance gate (in the prompt, or relevant and out of room). */
 export function coversQuestion(report: LayeredReport): boolean {
-  return report.memory.retrieval.candidates.some((c) => c.fate !== 'below-threshold');
+  return report.memory.retrieval.candidates.some((c) => c.namespace === 'docs' && c.fate !== 'below-threshold');
 }
 
 /**
@@ -29,6 +29,9 @@ export function coversQuestion(report: LayeredReport): boolean {
 export function standsAlone(question: string, messages: readonly ChatMessage[]): boolean {
   const history = messages.filter((m) => m.role === 'user' || m.role === 'assistant').slice(0, -1);
   if (history.length === 0 || namesSomeone(question)) return true;
+  // A follow-up to "not in the docs" has nothing to follow up: the exchange before it holds no answer.
+  const lastReply = history.findLast((m) => m.role === 'assistant')?.content;
+  if (lastReply !== undefined && Object.values(NOT_IN_DOCS).includes(lastReply)) return true;
   const said = new Set(history.flatMap((m) => terms(m.content)));
   let fresh = 0;
   for (const t of new Set(terms(question))) if (!said.has(t)) fresh += t.startsWith('~') ? 2 / 3 : 1;

@@ -1,6 +1,6 @@
 /** When the widget holds a question to the docs (not-in-docs.ts): a question on its own, not a follow-up. */
 import { describe, expect, it } from 'vitest';
-import { standsAlone } from '../../../src/widget/runtime/not-in-docs.ts';
+import { NOT_IN_DOCS, standsAlone } from '../../../src/widget/runtime/not-in-docs.ts';
 
 const exchange = [
   { role: 'system' as const, content: 'You answer from the docs.' },
@@ -29,5 +29,14 @@ describe('a question that stands on its own', () => {
     expect(standsAlone('What is the capital of Peru?', asking('What is the capital of Peru?'))).toBe(true);
     expect(standsAlone('how do I bake sourdough bread', asking('how do I bake sourdough bread'))).toBe(true);
     expect(standsAlone('怎么烤面包？', asking('怎么烤面包？'))).toBe(true);
+  });
+
+  it('a follow-up to "not in the docs" stands alone: there is no answer to follow up', () => {
+    const refused = [
+      { role: 'user' as const, content: 'What is a good recipe for lemon tart?' },
+      { role: 'assistant' as const, content: NOT_IN_DOCS.en },
+      { role: 'user' as const, content: 'And with meringue?' },
+    ];
+    expect(standsAlone('And with meringue?', refused)).toBe(true);
   });
 });
