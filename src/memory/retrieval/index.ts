@@ -44,5 +44,5 @@ export {
   type RetrievalIndexState,
   type StoredVector,
 } from './retrieval-index.ts';
-export { applyHeat, retrieve, type CandidateReport, type DocScope, type RetrievalResult, type RetrievalScope, type RetrieveRequest } from './retriever.ts';
+export { allowOf, applyHeat, retrieve, type CandidateReport, type DocScope, type RetrievalResult, type RetrievalScope, type RetrieveRequest } from './retriever.ts';
 export { cjkShare, isStopword, stem, terms } from './text-terms.ts';

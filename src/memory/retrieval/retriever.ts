@@ -340,9 +340,9 @@ function rankDocs(index: RetrievalIndex, query: RetrievalQuery, rerank: RerankOp
   return ranked;
 }
 
-/** A doc scope as a membership test (made once per scope). */
+/** A doc scope as a membership test (made once per scope: a search may run on every keystroke). */
 const allowed = new WeakMap<DocScope, (docId: string) => boolean>();
-function allowOf(scope: DocScope): (docId: string) => boolean {
+export function allowOf(scope: DocScope): (docId: string) => boolean {
   let test = allowed.get(scope);
   if (test === undefined) {
     const ids = new Set(scope.ids);

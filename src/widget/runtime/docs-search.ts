@@ -6,7 +6,7 @@
  * first, with a snippet around its best sentence; and the sections an empty panel or an answer suggests next.
  * Pure, no DOM.
  */
-import { buildQuery, DEFAULT_PACK_OPTIONS, DEFAULT_RERANK_OPTIONS, isRelevant, rankCandidates, terms, type Candidate, type DocScope } from '../../memory/retrieval/index.ts';
+import { allowOf, buildQuery, DEFAULT_PACK_OPTIONS, DEFAULT_RERANK_OPTIONS, isRelevant, rankCandidates, terms, type Candidate, type DocScope } from '../../memory/retrieval/index.ts';
 import { docScopeOf, type DocsMemory } from './docs-memory.ts';
 import { inScope } from './docs-scope.ts';
 import { snippetOf, type SnippetPart } from './snippet.ts';
@@ -55,12 +55,11 @@ export function searchDocs(docs: DocsMemory, text: string, options: DocSearchOpt
   const query = buildQuery({ message, entities: [], dates: [] });
   // The scope goes into the searches themselves (not a filter after them), so its sections fill the pool.
   const only = scopeIn(docs, options.scope ?? '');
-  const ids = only === null ? null : new Set(only.ids);
   const ranked = rankCandidates(
     query,
     {
       shard: index.docs,
-      allow: ids === null ? undefined : (docId) => ids.has(docId),
+      allow: only === null ? undefined : allowOf(only),
       scopes: only?.ids,
       scopeKey: only === null ? 'docs' : `docs\u0000${only.key}`,
       exclude: new Set(),

@@ -307,6 +307,7 @@ export class WidgetRuntimeImpl implements WidgetRuntime {
     const signal = options.signal ?? new AbortController().signal;
     let planned: Promise<TurnPlan> | null = null;
     let made: TurnPlan | null = null;
+    let uncovered = false;
     const ports: TurnPorts<TurnPlan> = {
       store,
       // A long question is stored whole, and the model gets the start that fits, as in the app: the memory and the
@@ -318,9 +319,12 @@ export class WidgetRuntimeImpl implements WidgetRuntime {
           made = await memory.handleUserMessage({ userId: VISITOR, sessionId, text: head, time: question.createdAt, id: question.id });
           return made;
         })()),
-      // Nothing in the docs (or in this conversation) passed the memory's relevance gate: the model is not asked to
-      // guess; the reader is told so, in their language, with the nearest sections.
-      chat: (messages, chatOptions) => (made !== null && notInDocs(text, made, docs.chunks) ? notInDocsReply(this._config.lang) : this._client.chat(messages, chatOptions)),
+      // No doc chunk passed the memory's relevance gate for a question on its own: the model is not asked to guess;
+      // the reader is told so, in their language, with the nearest sections (decided once, on the plan made).
+      chat: (messages, chatOptions) => {
+        uncovered = made !== null && notInDocs(text, made, docs.chunks);
+        return uncovered ? notInDocsReply(this._config.lang) : this._client.chat(messages, chatOptions);
+      },
       record: async (reply) => void (await memory.recordReply({ userId: VISITOR, sessionId, ...reply })),
       // The GPU lost its device: the same prompt on the CPU engine, which the status line then names with the reason.
       recover: async (recoverSignal) => {
@@ -342,7 +346,6 @@ export class WidgetRuntimeImpl implements WidgetRuntime {
       },
     );
     if (outcome.status !== 'complete') throw toAssistantError(outcome.error);
-    const uncovered = notInDocs(text, outcome.plan, docs.chunks);
     return {
       reply: outcome.text,
       finishReason: outcome.result.finishReason,
