@@ -2,8 +2,8 @@
  * The widget build and the demo docs site, as functions: `npm run build:widget` / `npm run build:site` call them
  * from the command line and the e2e harness (test/e2e/site-harness.ts) calls them into its own folders.
  */
-import { cpSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { cpSync, existsSync, mkdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
 import { build } from 'vite';
 import { parseDoc, publishedUrl } from '../../src/docs-index/page.ts';
 import { indexDocsFolder } from '../index-docs/index-folder.ts';
@@ -14,6 +14,30 @@ import { renderMarkdownPage } from './render-page.ts';
 export const TEST_MODEL_FILE = 'public/models/test/qwen2-tiny.gguf';
 /** The test model's `model` attribute: relative URLs resolve against the widget's folder. */
 export const TEST_MODEL_ATTRIBUTE = 'models/test/qwen2-tiny.gguf';
+
+/**
+ * Builds the chat app into `outDir` as `npm run build` does (a production build: the service worker, no Lit dev
+ * mode), copying only `publicFiles` of public/ (the 500 MB benchmark model that may sit there is left out unless
+ * named; a file that large is linked rather than copied).
+ */
+export async function buildApp(outDir: string, publicFiles: readonly string[]): Promise<void> {
+  // Vitest runs with NODE_ENV=test, which would make a development build (no service worker, Lit's dev mode).
+  const nodeEnv = process.env.NODE_ENV;
+  process.env.NODE_ENV = 'production';
+  try {
+    await build({ configFile: 'vite.config.ts', mode: 'production', logLevel: 'error', build: { outDir, emptyOutDir: true, copyPublicDir: false } });
+  } finally {
+    process.env.NODE_ENV = nodeEnv;
+  }
+  for (const file of publicFiles) {
+    const from = join('public', file);
+    if (!existsSync(from)) continue;
+    const to = join(outDir, file);
+    mkdirSync(dirname(to), { recursive: true });
+    if (statSync(from).size > 64 << 20) symlinkSync(resolve(from), to);
+    else cpSync(from, to, { recursive: true });
+  }
+}
 
 /** Builds `<qwen-assistant>` into `outDir` (vite.widget.config.ts), as a production build. */
 export async function buildWidget(outDir = 'dist/widget'): Promise<void> {

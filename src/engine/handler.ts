@@ -17,6 +17,7 @@ import {
   type WorkerMessage,
 } from './protocol.ts';
 import { planBackends, type GpuCapabilities } from './select-backend.ts';
+import { timed, wallNow, type EngineStep } from './start-steps.ts';
 
 export interface ModelCacheOps {
   read(source: ModelSource): Promise<CacheInfoResult>;
@@ -135,8 +136,12 @@ export class EngineHandler {
 
   /** Tries the planned backends in order; a failed first choice falls back to the next with a notice. */
   private async _load(payload: LoadPayload, emit: Emit<'load'>, signal: AbortSignal): Promise<LoadResult> {
+    const steps: EngineStep[] = [];
+    // The page's request to here: the worker's script fetched and run (or a queue, for a worker already running).
+    if (payload.requestedAt !== undefined) steps.push({ name: 'worker', start: payload.requestedAt, end: wallNow() });
     await this._unload();
-    const gpu = { ...(await this._deps.probeGpu()), lostThisSession: this._webgpuLost || payload.webgpuLost === true };
+    const probed = await timed(steps, 'gpu-probe', () => this._deps.probeGpu());
+    const gpu = { ...probed, lostThisSession: this._webgpuLost || payload.webgpuLost === true };
     const plan = planBackends(payload.backend, gpu, payload.source, { softwareGpu: payload.softwareGpu === true });
     if (plan.order.length === 0) throw new AssistantError('invalid_config', `No backend can run this model: ${plan.why}.`);
     let notice: string | undefined;
@@ -144,11 +149,17 @@ export class EngineHandler {
     for (const kind of plan.order) {
       if (signal.aborted) throw abortedError();
       try {
-        const backend = await this._deps.createBackend(kind);
+        const backend = await timed(steps, 'engine-code', () => this._deps.createBackend(kind));
         const info = await backend.load(payload, emit, signal);
         this._backend = backend;
         const why = notice === undefined ? plan.why : 'WebGPU failed to load';
-        const result: LoadResult = { backend: kind, reason: `${info.reason} (${why})`, modelUrl: info.modelUrl, contextWindow: payload.contextWindow };
+        const result: LoadResult = {
+          backend: kind,
+          reason: `${info.reason} (${why})`,
+          modelUrl: info.modelUrl,
+          contextWindow: payload.contextWindow,
+          steps: [...steps, ...(info.steps ?? [])],
+        };
         if (info.threads !== undefined) result.threads = info.threads;
         if (notice !== undefined) result.fallbackNotice = notice;
         return result;

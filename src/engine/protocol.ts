@@ -4,6 +4,7 @@
  */
 import type { ChatMessage } from '../shared/chat.ts';
 import type { ErrorData } from '../shared/errors.ts';
+import type { EngineStep, EngineStepName } from './start-steps.ts';
 
 export type { ChatMessage, Role } from '../shared/chat.ts';
 
@@ -55,10 +56,19 @@ export interface LoadPayload {
    * `backend="webgpu"`, which tries WebGPU whatever the adapter and still falls back to the CPU when it fails.
    */
   softwareGpu?: boolean;
+  /** Wall-clock ms (`wallNow()`) when the page asked for the load: the worker's start is timed from it. */
+  requestedAt?: number;
+  /**
+   * false: load only weights already on this device, and answer `model_not_downloaded` otherwise (the user has not
+   * agreed to a download). Default true.
+   */
+  allowDownload?: boolean;
 }
 
 export interface LoadProgress {
   phase: 'download' | 'init';
+  /** The start step under way (the load panel names it). */
+  step?: EngineStepName;
   /** Bytes fetched so far and in all (0 when unknown). */
   loadedBytes: number;
   totalBytes: number;
@@ -77,6 +87,8 @@ export interface LoadResult {
   contextWindow: number;
   /** wllama only: whether the multi-thread build runs (needs cross-origin isolation) and with how many threads. */
   threads?: number;
+  /** Each step of this load, timed (wall-clock ms). */
+  steps: EngineStep[];
 }
 
 export interface ChatOptions {

@@ -108,12 +108,16 @@ export async function streamReply<P extends TurnPlan>(ports: TurnPorts<P>, reque
     let again = request.again;
     for (let attempt = 0; ; attempt++) {
       try {
+        // The prompt is planned while the engine gets ready (a first message of a visit waits for the slower of
+        // the two, not both). A second try plans again (the question is in the memory by then). An engine that
+        // fails to get ready is the error the user sees, whatever the plan did.
+        const planning = ports.plan(again);
+        planning.catch(() => undefined);
+        again = true;
         await ports.ready?.(signal);
         signal.throwIfAborted();
         await ports.pause?.();
-        // A second try plans again, for the engine it now runs on (the question is in the memory by then).
-        plan = await ports.plan(again);
-        again = true;
+        plan = await planning;
         view.planned?.(plan);
         const sent = sentPartOf(plan.report, question.text);
         if (!sameSentPart(storedSent, sent)) {

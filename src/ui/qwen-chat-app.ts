@@ -10,6 +10,8 @@ import { EngineController } from './controllers/engine-controller.ts';
 import { MemoryPlanner } from './controllers/memory-planner.ts';
 import { ModelController } from './controllers/model-controller.ts';
 import { SettingsController } from './controllers/settings-controller.ts';
+import { StartTimeline } from './controllers/start-timeline.ts';
+import { forgetWeights, rememberWeights, weightsRemembered } from './data/weights-hint.ts';
 import type { AppSettings, FieldError } from './data/settings.ts';
 import { LocaleController, locale, t, type Lang } from './i18n/index.ts';
 import './qwen-backend-badge.ts';
@@ -64,7 +66,10 @@ export class QwenChatApp extends LitElement {
   readonly conversations = new ConversationsController(this, () => this.dbName);
   readonly model = new ModelController(this);
   readonly planner = new MemoryPlanner(() => ({ store: this.conversations.store(), settings: this.settings.value }));
+  /** Each step of this page's start, timed: the model panel shows it, `bench:start` reads it. */
+  readonly timeline = new StartTimeline();
   private _engine?: EngineController;
+
   private _chat?: ChatController;
   readonly data = new DataController(this, {
     store: () => this.conversations.store(),
@@ -98,24 +103,28 @@ export class QwenChatApp extends LitElement {
     // Another tab wrote turns: the open conversation shows them (the planner takes them into its memory itself).
     this.conversations.onRemoteTurns = (sessionId) => void this.chat.refresh(sessionId).catch(() => {});
     this.settings.onChange = () => this.planner.invalidate();
+    this.planner.timeline = this.timeline;
+    this.timeline.onChange = () => this.requestUpdate();
   }
 
   get engine(): EngineController {
     if (this._engine === undefined) {
-      this._engine = new EngineController(this, this.client, () => ({
-        source: this.source,
-        backend: this.backend,
-        contextWindow: this.settings.value.window,
-        kvChunkReuse: KV_CHUNK_REUSE,
-      }));
+      this._engine = new EngineController(
+        this,
+        this.client,
+        () => ({
+          source: this.source,
+          backend: this.backend,
+          contextWindow: this.settings.value.window,
+          kvChunkReuse: KV_CHUNK_REUSE,
+        }),
+        this.timeline,
+      );
       this._engine.beforeLoad = () => whenServiceWorkerReady();
       // After a crash the load panel offers Retry when the weights are still here, the download question otherwise.
       this._engine.afterCrash = () => void this.model.refresh(this.source);
       // Evicted weights are not downloaded again without the user's go (the load card asks), unless `autoload`.
-      this._engine.canLoadWithoutAsking = async () => {
-        await this.model.refresh(this.source);
-        return this.autoload || this.model.cached === true;
-      };
+      this._engine.mayDownloadUnasked = () => this.autoload;
     }
     return this._engine;
   }
@@ -146,16 +155,46 @@ export class QwenChatApp extends LitElement {
     document.removeEventListener('keydown', this._onKeyDown);
   }
 
-  /** A returning user whose model is on the device goes straight in; a new one is asked first. */
+  /**
+   * A returning user whose model is on the device goes straight in, and the memory (tokenizer, pipeline, the saved
+   * index) loads beside the engine, so the first message waits for neither; a new one is asked first. Weights loaded
+   * here before start the engine at once (the engine loads only what is on the device), the panel's check beside it.
+   */
   private async _start(): Promise<void> {
-    await this.model.refresh(this.source);
-    if (this.autoload || this.model.cached === true) this._load();
-    else void this.model.probeSize(this.source);
+    const check = () => this.timeline.time('model-check', () => this.model.refresh(this.source));
+    if (this.autoload || weightsRemembered(this.source)) {
+      this._load();
+      void this._warmMemoryBesideEngine();
+      void check();
+      return;
+    }
+    await check();
+    if (this.model.cached === true) {
+      this._load();
+      void this._warmMemoryBesideEngine();
+    } else void this.model.probeSize(this.source);
+  }
+
+  /**
+   * The memory (its code, the 5 MB tokenizer, the saved index) loads while the engine reads its weights: not
+   * earlier, when compiling the engine's wasm takes every core this machine has, and not after, when the first
+   * message would wait for it. A failure here shows at the first message, which builds the memory again.
+   */
+  private async _warmMemoryBesideEngine(): Promise<void> {
+    await new Promise<void>((resolve) => {
+      this.engine.onStep = (step) => {
+        if (step === 'model-load') resolve();
+      };
+      void this.engine.ensureReady().then(() => resolve(), () => resolve());
+    });
+    this.engine.onStep = null;
+    await this.planner.warm().catch(() => {});
   }
 
   private _load(): void {
     void this.engine.ensureReady().then(
       async () => {
+        rememberWeights(this.source);
         void this.model.refresh(this.source);
         // The tokenizer comes with the model, through the service worker, which keeps it: one download, the
         // first message does not wait for it, and a user who goes offline now can still chat. A failure here
@@ -163,7 +202,13 @@ export class QwenChatApp extends LitElement {
         await loadTokenCounter().catch(() => {});
         cacheLoadedFiles();
       },
-      () => {},
+      () => {
+        // Not on the device after all (evicted): the next visit checks first, and the panel asks now.
+        if (this.engine.error?.code === 'model_not_downloaded') {
+          forgetWeights();
+          void this.model.refresh(this.source);
+        }
+      },
     );
   }
 
@@ -230,6 +275,7 @@ export class QwenChatApp extends LitElement {
   private async _deleteModel(): Promise<void> {
     this.chat.stop();
     await this.engine.unload();
+    forgetWeights();
     await this.model.deleteCache(this.source, this.client);
   }
 
@@ -251,6 +297,8 @@ export class QwenChatApp extends LitElement {
         .backend=${this.backend}
         .cache=${this.model.cache}
         .storage=${this.model.storage}
+        .startSteps=${this.timeline.steps}
+        .readyMs=${this.timeline.readyMs}
         ?busy=${this.model.busy}
         @qwen-load=${() => this._load()}
         @qwen-switch-backend=${this._switchBackend}

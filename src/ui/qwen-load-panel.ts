@@ -9,6 +9,12 @@ import { LocaleController, t } from './i18n/index.ts';
 import { controls } from './styles.ts';
 import { fire } from './fire.ts';
 
+/** What the engine is doing while it starts. */
+function stepLabel(step: LoadProgress['step']): string {
+  if (step === 'weights-open' || step === 'wasm' || step === 'model-load') return t(`load.step.${step}`);
+  return t('load.initialising');
+}
+
 /**
  * Before anything large is fetched, says what will be downloaded — which model, how big, from where, and that it
  * stays on the device — and waits for the user's go. Then shows progress (bytes, speed, time left) or the error.
@@ -101,7 +107,7 @@ export class QwenLoadPanel extends LitElement {
 
   private _progress() {
     const p = this.progress;
-    const label = p === null ? t('load.starting') : p.phase === 'download' ? t('load.downloading') : t('load.initialising');
+    const label = p === null ? t('load.starting') : p.phase === 'download' ? t('load.downloading') : stepLabel(p.step);
     return html`<div class="card" role="status">
       <div>${label}</div>
       <progress part="progress" max="1" .value=${p?.fraction ?? 0} aria-label=${t('load.progressLabel')}></progress>

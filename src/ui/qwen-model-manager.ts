@@ -1,3 +1,5 @@
+import type { StartStep } from '../engine/start-steps.ts';
+import './qwen-start-steps.ts';
 import { LitElement, css, html, nothing } from 'lit';
 import { customElement, property, query } from 'lit/decorators.js';
 import type { BackendPreference, LoadProgress, LoadResult, ModelSource } from '../engine/protocol.ts';
@@ -83,6 +85,9 @@ export class QwenModelManager extends LitElement {
   @property({ attribute: false }) cache: ModelCacheInfo | null = null;
   @property({ attribute: false }) storage: StorageState | null = null;
   @property({ type: Boolean }) busy = false;
+  /** The steps of this visit's start, timed, and when the engine was ready. */
+  @property({ attribute: false }) startSteps: readonly StartStep[] = [];
+  @property({ attribute: false }) readyMs: number | null = null;
   @query('qwen-confirm-dialog') private _confirm!: QwenConfirmDialog;
 
   constructor() {
@@ -170,9 +175,16 @@ export class QwenModelManager extends LitElement {
     </section>`;
   }
 
+  private _start() {
+    return html`<section part="section" aria-labelledby="h-start" data-section="start">
+      <h3 id="h-start">${t('start.title')}</h3>
+      <qwen-start-steps .steps=${this.startSteps} .readyMs=${this.readyMs}></qwen-start-steps>
+    </section>`;
+  }
+
   override render() {
     return html`<h2>${t('model.title')}</h2>
-      ${this._active()} ${this._backend()} ${this._cache()} ${this._storage()}
+      ${this._active()} ${this._start()} ${this._backend()} ${this._cache()} ${this._storage()}
       <qwen-confirm-dialog></qwen-confirm-dialog>`;
   }
 }

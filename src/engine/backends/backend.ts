@@ -7,12 +7,15 @@ import type {
   LoadPayload,
   LoadProgress,
 } from '../protocol.ts';
+import type { EngineStep } from '../start-steps.ts';
 
 export interface BackendLoadInfo {
   /** Model variant and why, for the badge. */
   reason: string;
   modelUrl: string;
   threads?: number;
+  /** The backend's own start steps, timed. */
+  steps?: EngineStep[];
 }
 
 export interface Backend {

@@ -19,6 +19,8 @@ export interface WebLlmEngine {
 export interface WebLlmModule {
   MLCEngine: new (config: MLCEngineConfig) => WebLlmEngine;
   ModelType: { embedding: number };
+  /** Whether the model's weights are in web-llm's Cache Storage (`hasModelInCache`, ~14840). */
+  hasModelInCache?(modelId: string, appConfig: MLCEngineConfig['appConfig']): Promise<boolean>;
 }
 
 /** The installed web-llm, loaded on first use (it is large, and only a WebGPU user needs it). */

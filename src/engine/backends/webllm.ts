@@ -11,6 +11,7 @@ import { probeWebGpu } from '../probe-gpu.ts';
 import type { ChatMessage, ChatOptions, ChatResult, LoadPayload, LoadProgress, MlcModelSource } from '../protocol.ts';
 import { describeGpu, gpuIsEnough, type GpuCapabilities } from '../select-backend.ts';
 import type { Backend, BackendLoadInfo } from './backend.ts';
+import { wallNow } from '../start-steps.ts';
 import { explainLoadFailure } from './load-errors.ts';
 import { importWebLlm, isDeviceGone, type WebLlmEngine, type WebLlmModule } from './webllm-api.ts';
 import { EMPTY_CACHE, afterReply, reusesCache, type WebLlmCacheState, type WebLlmFinish } from './webllm-cache.ts';
@@ -56,22 +57,29 @@ export class WebLlmBackend implements Backend {
     if (signal.aborted) throw abortedError();
     const variant = pickMlcVariant(source, gpu.shaderF16);
     const webllm = await this._deps.webllm();
+    const appConfig = {
+      model_list: [
+        {
+          model: variant.url,
+          model_id: variant.modelId,
+          model_lib: variant.lib,
+          overrides: { context_window_size: payload.contextWindow },
+        },
+      ],
+    };
+    // No download was allowed: only weights already in web-llm's cache are loaded.
+    if (payload.allowDownload === false && webllm.hasModelInCache !== undefined && !(await webllm.hasModelInCache(variant.modelId, appConfig).catch(() => false))) {
+      throw new AssistantError('model_not_downloaded', `The model ${variant.modelId} is not on this device, and no download was allowed.`);
+    }
     const engine = new webllm.MLCEngine({
-      appConfig: {
-        model_list: [
-          {
-            model: variant.url,
-            model_id: variant.modelId,
-            model_lib: variant.lib,
-            overrides: { context_window_size: payload.contextWindow },
-          },
-        ],
-      },
+      appConfig,
       initProgressCallback: (report) =>
         onProgress({ phase: report.progress < 1 ? 'download' : 'init', loadedBytes: 0, totalBytes: 0, fraction: report.progress, text: report.text }),
     });
     const onAbort = (): void => void engine.unload().catch(() => {});
     signal.addEventListener('abort', onAbort, { once: true });
+    // web-llm's reload is one step to us: fetching (or reading from its cache), compiling the shaders, the model.
+    const loadStart = wallNow();
     try {
       await engine.reload(variant.modelId);
     } catch (error) {
@@ -92,7 +100,7 @@ export class WebLlmBackend implements Backend {
     this._source = source;
     this._cache = EMPTY_CACHE;
     const adapter = gpu.description === '' ? '' : ` on ${gpu.description}`;
-    return { reason: `${describeGpu(gpu)}${adapter}`, modelUrl: variant.url };
+    return { reason: `${describeGpu(gpu)}${adapter}`, modelUrl: variant.url, steps: [{ name: 'model-load', start: loadStart, end: wallNow() }] };
   }
 
   async chat(

@@ -15,6 +15,8 @@ import { AssistantError, abortedError, isAbortError } from '../../shared/errors.
 import type { ChatMessage, ChatOptions, ChatResult, FinishReason, LoadPayload, LoadProgress } from '../protocol.ts';
 import type { Backend, BackendLoadInfo } from './backend.ts';
 import { explainLoadFailure } from './load-errors.ts';
+import { timed, type EngineStep } from '../start-steps.ts';
+import { LoadClock, quietLogger, type WllamaLogger } from './wllama-load-clock.ts';
 
 function threadCount(): number {
   // Threads need SharedArrayBuffer, which needs COOP/COEP (cross-origin isolation).
@@ -28,6 +30,10 @@ function absolute(url: string): string {
 
 /** Where the compat build is served: next to the engine's own files (the app's origin, or the widget's base URL). */
 export const WLLAMA_COMPAT = Object.freeze({ wasm: absolute(compatWasmUrl), worker: absolute(compatWorkerUrl) });
+
+/** The page did not allow a download and the weights are not in wllama's cache (evicted, or never fetched). */
+export const notDownloaded = (url: string): AssistantError =>
+  new AssistantError('model_not_downloaded', `The model ${url} is not on this device, and no download was allowed.`);
 
 export class WllamaBackend implements Backend {
   readonly kind = 'wllama' as const;
@@ -43,35 +49,53 @@ export class WllamaBackend implements Backend {
     this._modelUrl = url;
     this._threads = threadCount();
     this._payload = payload;
-    this._wllama = await this._open(url, payload, onProgress, signal);
+    const steps: EngineStep[] = [];
+    this._wllama = await this._open(url, payload, onProgress, signal, steps);
     onProgress({ phase: 'init', loadedBytes: 0, totalBytes: 0, fraction: 1, text: 'Model ready' });
     const mode = this._threads > 1 ? `${this._threads} threads` : 'single thread (page is not cross-origin isolated)';
-    return { reason: `WASM CPU, ${mode}`, modelUrl: url, threads: this._threads };
+    return { reason: `WASM CPU, ${mode}`, modelUrl: url, threads: this._threads, steps };
   }
 
-  private async _open(url: string, payload: LoadPayload, onProgress: (p: LoadProgress) => void, signal: AbortSignal): Promise<Wllama> {
-    const wllama = this._create();
+  /**
+   * Opens the cached weights (downloading them when they are not on the device) and loads them, timing each step:
+   * `weights-open`, `wasm` (wllama's worker, its wasm compiled, its threads), `model-load` (llama.cpp reading the
+   * weights, with the bytes read and the time spent waiting for them, and building the model and its context).
+   */
+  private async _open(url: string, payload: LoadPayload, onProgress: (p: LoadProgress) => void, signal: AbortSignal, steps: EngineStep[] = []): Promise<Wllama> {
+    const clock = new LoadClock(steps, onProgress);
+    const wllama = this._create(clock.logger);
     try {
-      await wllama.loadModelFromUrl(url, {
+      const blobs = await timed(steps, 'weights-open', async () => {
+        clock.enter('weights-open');
+        if (payload.allowDownload === false) {
+          const cached = (await wllama.modelManager.getModels()).find((m) => m.url === url);
+          if (cached === undefined) throw notDownloaded(url);
+          return cached.open();
+        }
+        const model = await wllama.modelManager.getModelOrDownload({ url }, {
+          signal,
+          progressCallback: ({ loaded, total }) =>
+            onProgress({ phase: 'download', step: 'weights-open', loadedBytes: loaded, totalBytes: total, fraction: total > 0 ? loaded / total : 0, text: 'Downloading the model' }),
+        });
+        return model.open();
+      });
+      if (signal.aborted) throw abortedError();
+      await wllama.loadModel(clock.watchReads(blobs), {
         n_ctx: payload.contextWindow,
         // One slot: the whole window and one KV cache for the conversation (the default splits it four ways).
         n_parallel: 1,
         n_cache_reuse: payload.kvChunkReuse ?? 0,
         n_threads: this._threads,
         n_gpu_layers: 0,
-        signal,
-        progressCallback: ({ loaded, total }) =>
-          onProgress({
-            phase: 'download',
-            loadedBytes: loaded,
-            totalBytes: total,
-            fraction: total > 0 ? loaded / total : 0,
-            text: 'Downloading the model',
-          }),
+        // llama.cpp's warm-up decodes two tokens and throws the result away: ~150 ms of a 0.5B start, and the first
+        // reply measured no slower without it (docs/start.md).
+        warmup: false,
       });
+      clock.loaded();
     } catch (error) {
       await wllama.exit().catch(() => {});
       if (signal.aborted) throw abortedError();
+      if (error instanceof AssistantError && error.code === 'model_not_downloaded') throw error;
       throw await explainLoadFailure(url, error);
     }
     // wllama resolves even for a file that is not a model (say an HTML page); the context then has no vocabulary.
@@ -192,9 +216,9 @@ export class WllamaBackend implements Backend {
     await Promise.all(instances.map((w) => w?.exit().catch(() => {})));
   }
 
-  private _create(): Wllama {
+  private _create(logger: WllamaLogger = quietLogger): Wllama {
     // The main build's emscripten code is inlined in wllama's bundle (nothing fetched); its wasm is ours.
-    const wllama = new Wllama({ default: wasmUrl }, { suppressNativeLog: true, allowOffline: true });
+    const wllama = new Wllama({ default: wasmUrl }, { suppressNativeLog: true, allowOffline: true, logger });
     wllama.setCompat(WLLAMA_COMPAT);
     return wllama;
   }

@@ -9,6 +9,8 @@ import type { BackendPreference, LoadProgress, LoadResult, ModelSource } from '.
 import { assertModelAllowed } from '../../engine/model-urls.ts';
 import { AssistantError, toAssistantError } from '../../shared/errors.ts';
 import { t } from '../i18n/index.ts';
+import { wallNow } from '../../engine/start-steps.ts';
+import { StartTimeline } from './start-timeline.ts';
 
 export type EngineStatus = 'idle' | 'loading' | 'ready' | 'error';
 
@@ -44,17 +46,22 @@ export class EngineController implements ReactiveController {
   /** Runs after the worker died (pending requests already failed): the app checks what is still on the device. */
   afterCrash: ((error: AssistantError) => void) | null = null;
   /**
-   * Whether a load may go ahead unasked (set by the app): the weights are on this device, or the page said to
-   * load at once. When it says no, only a load the user agreed to (`agreeToDownload`) may fetch them: weights the
-   * browser evicted behind the app's back are not downloaded again (hundreds of MB) because a message was sent or
-   * the engine restarted.
+   * Whether a load may download the weights unasked (set by the app: the page said to load at once). Otherwise only a
+   * load the user agreed to (`agreeToDownload`) may fetch them, and any other load asks the engine for weights
+   * already on this device (`allowDownload: false`): weights the browser evicted behind the app's back are not
+   * downloaded again (hundreds of MB) because a message was sent or the engine restarted — the engine answers
+   * `model_not_downloaded` and the app asks again.
    */
-  canLoadWithoutAsking: (() => Promise<boolean>) | null = null;
+  mayDownloadUnasked: (() => boolean) | null = null;
   /**
    * The GPU lost its device in this visit (web-llm's backend reported `webgpu_unavailable` mid-request): every
    * later load, in this worker or a new one, runs on the CPU. The notice says so until the page closes.
    */
   webgpuLost = false;
+  /** Hears each engine step as it begins (the app starts the memory's load at the right one). */
+  onStep: ((step: NonNullable<LoadProgress['step']>) => void) | null = null;
+  /** Each step of the last start, timed (the model panel shows it). */
+  readonly timeline: StartTimeline;
   private _downloadAgreed = false;
   private _loading: Promise<LoadResult> | null = null;
   private _loadedKey = '';
@@ -64,7 +71,9 @@ export class EngineController implements ReactiveController {
     private readonly _host: ReactiveControllerHost,
     readonly client: EngineClient,
     private readonly _settings: () => EngineSettings,
+    timeline = new StartTimeline(),
   ) {
+    this.timeline = timeline;
     _host.addController(this);
     client.onCrash = (error) => {
       this.status = 'error';
@@ -128,6 +137,7 @@ export class EngineController implements ReactiveController {
   }
 
   private _track(progress: LoadProgress): void {
+    if (progress.step !== undefined && progress.step !== this.progress?.step) this.onStep?.(progress.step);
     this.progress = progress;
     if (progress.phase !== 'download' || progress.totalBytes <= 0) return;
     const now = performance.now();
@@ -153,12 +163,11 @@ export class EngineController implements ReactiveController {
     try {
       // A host the page's CSP leaves out: say so now, rather than a blocked or silently allowed download.
       assertModelAllowed(this._settings().source, allowModelHostHint);
-      if (!this._downloadAgreed && this.canLoadWithoutAsking !== null && !(await this.canLoadWithoutAsking())) {
-        throw new AssistantError('model_not_downloaded', t('load.notOnDevice'));
-      }
+      const timeline = this.timeline;
+      const allowDownload = this._downloadAgreed || this.mayDownloadUnasked?.() === true;
       this.loaded = null;
       if (replacing) await this.client.unload().catch(() => {});
-      await this.beforeLoad?.().catch(() => {});
+      if (this.beforeLoad !== null) await timeline.time('service-worker', () => this.beforeLoad!().catch(() => {}));
       const key = this._key();
       const settings = this._settings();
       const result = await this.client.load(
@@ -168,6 +177,8 @@ export class EngineController implements ReactiveController {
           contextWindow: settings.contextWindow,
           kvChunkReuse: settings.kvChunkReuse,
           ...(this.webgpuLost ? { webgpuLost: true } : {}),
+          requestedAt: wallNow(),
+          allowDownload,
         },
         {
           onProgress: (progress) => {
@@ -179,11 +190,14 @@ export class EngineController implements ReactiveController {
       this.loaded = result;
       this._loadedKey = key;
       this.status = 'ready';
+      timeline.engineReady(result.steps ?? []);
       // Agreed for this download only: weights evicted later are asked for again.
       this._downloadAgreed = false;
       return result;
     } catch (error) {
       this.error = error instanceof AssistantError ? error : toAssistantError(error, 'load_failed');
+      // The engine's words are for developers; the user reads what to do, in their language.
+      if (this.error.code === 'model_not_downloaded') this.error = new AssistantError('model_not_downloaded', t('load.notOnDevice'), { cause: this.error });
       // Nothing failed, the weights are just not here: back to the first-run question (the download card).
       this.status = this.error.code === 'model_not_downloaded' ? 'idle' : 'error';
       this.loaded = null;

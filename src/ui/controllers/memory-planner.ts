@@ -13,20 +13,28 @@ import { sectionBudgetsOf, type AppSettings } from '../data/settings.ts';
 import { LOCAL_USER } from '../data/visible-turns.ts';
 import { yieldToPage } from '../../shared/yield.ts';
 import type { SnapshotKeeper } from './snapshot-keeper.ts';
+import type { PageStepName } from '../../engine/start-steps.ts';
+import type { StartTimeline } from './start-timeline.ts';
 
-/** The memory pipeline and its vocabularies load with the first message, not with the page. */
-const loadPipeline = () =>
-  Promise.all([
-    import('../../memory/layered/pipeline.ts'),
-    import('../../memory/layered/durable-working-memory.ts'),
-    import('../../memory/retrieval/retrieval-index.ts'),
-    import('./layered-store.ts'),
-    import('./snapshot-keeper.ts'),
-    // The tokenizer library and the context engine come with it.
-    import('./context-planner.ts').then((m) => m.qwenCounter()),
-    import('../../context/head.ts'),
-    import('../../memory/store/index-snapshot.ts'),
-  ]);
+/**
+ * The memory pipeline and its vocabularies: loaded beside the engine when the page opens for a returning user
+ * (`warm()`), or with the first message. The tokenizer and the code are timed apart (the model panel shows both).
+ */
+const loadPipeline = (time: <T>(name: PageStepName, run: () => Promise<T>) => Promise<T>) => {
+  const code = time('memory-code', () =>
+    Promise.all([
+      import('../../memory/layered/pipeline.ts'),
+      import('../../memory/layered/durable-working-memory.ts'),
+      import('../../memory/retrieval/retrieval-index.ts'),
+      import('./layered-store.ts'),
+      import('./snapshot-keeper.ts'),
+      import('../../context/head.ts'),
+      import('../../memory/store/index-snapshot.ts'),
+    ]),
+  );
+  const counter = time('tokenizer', () => import('./context-planner.ts').then((m) => m.qwenCounter()));
+  return Promise.all([code, counter]).then(([[pipeline, durable, retrieval, store, keeper, head, snapshots], qwen]) => [pipeline, durable, retrieval, store, keeper, qwen, head, snapshots] as const);
+};
 
 /** How the last memory started: restored from the saved index or built, what it read again, and its steps' ms. */
 export interface MemoryStart {
@@ -107,7 +115,14 @@ export class MemoryPlanner implements PromptPlanner {
   private _keeper: SnapshotKeeper | null = null;
   private _snapshotKey = '';
 
+  /** Where a build of the memory times its steps (the app's start timeline); none: not timed. */
+  timeline: StartTimeline | null = null;
+
   constructor(private readonly _deps: () => { store: Promise<MemoryStore>; settings: AppSettings }) {}
+
+  private _time<T>(name: PageStepName, run: () => Promise<T>): Promise<T> {
+    return this.timeline === null ? run() : this.timeline.time(name, run);
+  }
 
   /** Saves the memory's index now, rather than after the quiet time (tests, benchmarks, a page about to close). */
   async saveIndexNow(): Promise<void> {
@@ -237,7 +252,7 @@ export class MemoryPlanner implements PromptPlanner {
     const key = this._settingsKey();
     if (this._current() && exclude === null) return this._memory!;
     const [store, [{ LayeredMemory }, { DurableWorkingMemory }, { RetrievalIndex }, { ConversationChunkStore }, { SnapshotKeeper, restoreMemory, appSnapshotKey, coveredAll }, counter, { promptHead, promptHeadSliced }, snapshots]] =
-      await Promise.all([storePromise, loadPipeline()]);
+      await Promise.all([this._time('memory-open', () => storePromise), loadPipeline((name, run) => this._time(name, run))]);
     if (this._durable === null || this._wmStore !== store) {
       this._unsubscribe?.();
       this._wmStore = store;
@@ -288,15 +303,15 @@ export class MemoryPlanner implements PromptPlanner {
     const [marks, docs] = await Promise.all([store.listSessions().then(snapshots.sessionMarks), snapshots.docsStamp(store)]);
     const stampsMs = Math.round(performance.now() - begun);
     const built = performance.now();
-    const restored = await restoreMemory({ store, chunkStore, key: snapshotKey, marks, docs, indexOptions, make, exclude: exclude ?? new Set() });
-    let memory: LayeredMemory;
-    if (restored !== null) memory = restored.memory;
-    else {
-      memory = make(new RetrievalIndex(indexOptions));
+    const { restored, memory } = await this._time('index-restore', async () => {
+      const restored = await restoreMemory({ store, chunkStore, key: snapshotKey, marks, docs, indexOptions, make, exclude: exclude ?? new Set() });
+      if (restored !== null) return { restored, memory: restored.memory };
+      const memory = make(new RetrievalIndex(indexOptions));
       await memory.loadUser(LOCAL_USER);
       // Imported docs (the store's docs namespace) are searched with the conversation, under their own label.
       for (const doc of await chunkStore.listDocs()) memory.index.addDoc(doc);
-    }
+      return { restored, memory };
+    });
     this._lastStart = { restored: restored !== null, docsRestored: restored?.docsKept ?? false, readAgain: restored?.readAgain ?? [], appended: restored?.appended ?? [], steps: { stamps: stampsMs, ...(restored?.steps ?? { build: Math.round(performance.now() - built) }) } };
     this._keeper ??= new SnapshotKeeper(() => (this._memory === null || this._stale || this._chunkStore === null ? null : { memory: this._memory, store: this._wmStore!, chunkStore: this._chunkStore, key: this._snapshotKey }));
     this._snapshotKey = snapshotKey;

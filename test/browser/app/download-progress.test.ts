@@ -33,7 +33,7 @@ function slowEngine(): { client: EngineClient; hurry: () => void } {
         options.onProgress?.({ phase: 'download', loadedBytes: loaded, totalBytes: total, fraction: loaded / total, text: 'Downloading the model' });
         if (!fast) await new Promise((resolve) => setTimeout(resolve, 100));
       }
-      return { backend: 'wllama', reason: 'scripted', modelUrl: payload.source.ggufUrl ?? '', contextWindow: payload.contextWindow };
+      return { backend: 'wllama', reason: 'scripted', modelUrl: payload.source.ggufUrl ?? '', contextWindow: payload.contextWindow, steps: [] };
     },
     async unload() {},
     terminate() {

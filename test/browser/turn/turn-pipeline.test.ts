@@ -101,6 +101,44 @@ describe('the turn pipeline', () => {
     expect(turns.map((t) => [t.role, t.content])).toEqual([['user', 'Which port does the API listen on?']]);
   });
 
+  it('plans the prompt while the engine is still getting ready, and replies once it is', async () => {
+    const { store, memory, sessionId } = await setup();
+    const question = await storeQuestion(store, sessionId, 'How do I rotate the signing key?');
+    const engine = scriptedEngine([{ deltas: ['Use ', 'the CLI.'], final: result(undefined, 3) }]);
+    const { ports, plans } = portsFor(store, memory, sessionId, question, engine.chat);
+    let engineReady!: () => void;
+    let plannedBeforeReady = false;
+    ports.ready = () =>
+      new Promise<void>((resolve) => {
+        engineReady = () => {
+          plannedBeforeReady = plans.length === 1;
+          resolve();
+        };
+      });
+
+    const outcome = streamReply(ports, ask(sessionId, question));
+    // The engine finishes loading only after the planner had its turn.
+    await new Promise((r) => setTimeout(r, 50));
+    engineReady();
+
+    expect(await outcome).toMatchObject({ status: 'complete', text: 'Use the CLI.' });
+    expect(plannedBeforeReady).toBe(true);
+    expect(engine.requests).toHaveLength(1);
+  });
+
+  it('an engine that fails to get ready is the error the turn ends with, even when the plan failed too', async () => {
+    const { store, memory, sessionId } = await setup();
+    const question = await storeQuestion(store, sessionId, 'Is the cache shared between tabs?');
+    const { ports } = portsFor(store, memory, sessionId, question, scriptedEngine([]).chat);
+    ports.plan = () => Promise.reject(new AssistantError('internal', 'planner broke'));
+    ports.ready = () => new Promise((_, reject) => setTimeout(() => reject(new AssistantError('model_not_downloaded', 'not on this device')), 20));
+
+    const outcome = await streamReply(ports, ask(sessionId, question));
+
+    expect(outcome).toMatchObject({ status: 'failed', replyId: null, error: { code: 'model_not_downloaded' } });
+    expect((await store.listTurns(sessionId)).map((t) => t.role)).toEqual(['user']);
+  });
+
   it("stores the reply with the engine's own final text, and the next prompt re-sends that text", async () => {
     const { store, memory, sessionId } = await setup();
     const question = await storeQuestion(store, sessionId, 'Which port does the API listen on?');

@@ -1,0 +1,78 @@
+/**
+ * The steps of starting the assistant, each timed, so the model panel and `bench:start` can say where a start
+ * went. Times cross the worker boundary as wall-clock milliseconds (`performance.timeOrigin + performance.now()`,
+ * the same clock in every thread of the page) and are shown relative to the page's own navigation start.
+ */
+
+/** Engine steps, timed in the engine worker (or the thread that loads the engine). */
+export type EngineStepName =
+  /** From the page asking for a load to the engine worker taking the request: its script fetched and run. */
+  | 'worker'
+  /** The engine's own code (wllama's or web-llm's module) imported. */
+  | 'engine-code'
+  /** Asking the browser for a WebGPU adapter (decides the backend). */
+  | 'gpu-probe'
+  /** Finding the weights in the engine's cache and opening them (or downloading them). */
+  | 'weights-open'
+  /** The engine's wasm: its worker started, the module compiled (or taken from the browser's code cache), threads. */
+  | 'wasm'
+  /** llama.cpp reads the weights into its memory and builds the model and its context (`readMs`: the reading). */
+  | 'model-load';
+
+/** Page steps, timed on the page. */
+export type PageStepName =
+  /** Which weights are on the device (the app asks before downloading anything else). */
+  | 'model-check'
+  /** The service worker, which serves the engine's files from its cache. */
+  | 'service-worker'
+  /** The exact Qwen tokenizer (5 MB of vocabulary). */
+  | 'tokenizer'
+  /** The memory pipeline's code. */
+  | 'memory-code'
+  /** IndexedDB opened and the saved conversations' stamps read. */
+  | 'memory-open'
+  /** The retrieval index restored from its saved snapshot (or built from the store). */
+  | 'index-restore';
+
+export type StartStepName = EngineStepName | PageStepName;
+
+/** One timed step: wall-clock ms at its start and end. */
+export interface TimedStep<N extends StartStepName = StartStepName> {
+  name: N;
+  start: number;
+  end: number;
+  /** `model-load`: bytes of weights read and the ms spent waiting for those reads. */
+  readBytes?: number;
+  readMs?: number;
+}
+
+export type EngineStep = TimedStep<EngineStepName>;
+
+/** A step as shown: ms since the page's navigation start. */
+export interface StartStep {
+  name: StartStepName;
+  startMs: number;
+  endMs: number;
+  readBytes?: number;
+  readMs?: number;
+}
+
+/** Wall-clock ms with sub-ms precision, comparable across the page and its workers. */
+export const wallNow = (): number => performance.timeOrigin + performance.now();
+
+/** A wall-clock step as this page shows it (ms since its navigation start), rounded to 0.1 ms. */
+export function pageStep(step: TimedStep): StartStep {
+  const at = (wall: number): number => Math.round((wall - performance.timeOrigin) * 10) / 10;
+  const { name, start, end, ...detail } = step;
+  return { name, startMs: at(start), endMs: at(end), ...detail };
+}
+
+/** Times `run` as the step `name` and records it in `steps`, also when it throws. */
+export async function timed<N extends StartStepName, T>(steps: TimedStep<N>[], name: N, run: () => Promise<T>): Promise<T> {
+  const start = wallNow();
+  try {
+    return await run();
+  } finally {
+    steps.push({ name, start, end: wallNow() });
+  }
+}
