@@ -85,7 +85,7 @@ export interface AppStartOptions {
 
 /** First visit (downloads the model into OPFS), then `runs` reloads, each measured. */
 export async function measureAppStart(page: Page, options: AppStartOptions): Promise<AppVisit[]> {
-  const url = `${options.origin}/?${new URLSearchParams({ model: options.model, autoload: '1', ...(process.env.WARMLATE ? { warmlate: '1' } : {}) })}`;
+  const url = `${options.origin}/?${new URLSearchParams({ model: options.model, autoload: '1' })}`;
   await page.goto(url);
   await readyAt(page, 300_000);
   // A returning user has talked before: one exchange, so the memory and its saved index exist.
