@@ -65,7 +65,16 @@ export class QwenChatApp extends LitElement {
   readonly settings = new SettingsController(this);
   readonly conversations = new ConversationsController(this, () => this.dbName);
   readonly model = new ModelController(this);
-  readonly planner = new MemoryPlanner(() => ({ store: this.conversations.store(), settings: this.settings.value }));
+  readonly planner = new MemoryPlanner(() => {
+    const conversations = this.conversations;
+    // A getter: the store is opened (or, for a chat removed from the page, refused) only when the planner asks for it.
+    return {
+      get store() {
+        return conversations.store();
+      },
+      settings: this.settings.value,
+    };
+  });
   /** Each step of this page's start, timed: the model panel shows it, `bench:start` reads it. */
   readonly timeline = new StartTimeline();
   private _engine?: EngineController;
@@ -125,6 +134,10 @@ export class QwenChatApp extends LitElement {
       this._engine.afterCrash = () => void this.model.refresh(this.source);
       // Evicted weights are not downloaded again without the user's go (the load card asks), unless `autoload`.
       this._engine.mayDownloadUnasked = () => this.autoload;
+      this._engine.weightsOnDevice = async () => {
+        await this.model.refresh(this.source);
+        return this.model.cached === true;
+      };
     }
     return this._engine;
   }
@@ -163,6 +176,7 @@ export class QwenChatApp extends LitElement {
   private async _start(): Promise<void> {
     const check = () => this.timeline.time('model-check', () => this.model.refresh(this.source));
     if (this.autoload || weightsRemembered(this.source)) {
+      this.engine.trustRememberedWeights();
       this._load();
       void this._warmMemoryBesideEngine();
       void check();
@@ -170,6 +184,8 @@ export class QwenChatApp extends LitElement {
     }
     await check();
     if (this.model.cached === true) {
+      // Just looked: the load need not look again.
+      this.engine.trustRememberedWeights();
       this._load();
       void this._warmMemoryBesideEngine();
     } else void this.model.probeSize(this.source);
@@ -188,7 +204,7 @@ export class QwenChatApp extends LitElement {
       void this.engine.ensureReady().then(() => resolve(), () => resolve());
     });
     this.engine.onStep = null;
-    await this.planner.warm().catch(() => {});
+    if (this.isConnected) await this.planner.warm().catch(() => {});
   }
 
   private _load(): void {

@@ -63,6 +63,14 @@ export class QwenStartSteps extends LitElement {
     new LocaleController(this);
   }
 
+  /** The bars are placed through the CSSOM, which the page's CSP allows; an inline style attribute it refuses. */
+  override updated(): void {
+    for (const bar of this.renderRoot.querySelectorAll<HTMLElement>('.bar span')) {
+      bar.style.left = `${bar.dataset.left}%`;
+      bar.style.width = `${bar.dataset.width}%`;
+    }
+  }
+
   override render() {
     if (this.steps.length === 0) return html`<p class="detail">${t('start.notYet')}</p>`;
     const span = Math.max(this.readyMs ?? 0, ...this.steps.map((s) => s.endMs), 1);
@@ -80,7 +88,7 @@ export class QwenStartSteps extends LitElement {
               </td>
               <td class="num">${formatMs(s.startMs)}</td>
               <td class="num" data-took>${formatMs(s.endMs - s.startMs)}</td>
-              <td aria-hidden="true"><div class="bar"><span style="left:${(100 * s.startMs) / span}%;width:${(100 * (s.endMs - s.startMs)) / span}%"></span></div></td>
+              <td aria-hidden="true"><div class="bar"><span data-left=${(100 * s.startMs) / span} data-width=${(100 * (s.endMs - s.startMs)) / span}></span></div></td>
             </tr>`,
           )}
         </tbody>

@@ -1,16 +1,28 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TEST_MODEL_REPLY } from '../../scripts/test-model/reply.ts';
 import type { EngineClient } from '../../src/engine/client.ts';
+import type { LoadResult } from '../../src/engine/protocol.ts';
+import { wallNow } from '../../src/engine/start-steps.ts';
+import { readModelCache } from '../../src/ui/data/model-cache.ts';
 import { AssistantError } from '../../src/shared/errors.ts';
-import { LOOP_MODEL_URL, clientWithWorkers, collectChat, wasmLoad } from './helpers.ts';
+import { LOOP_MODEL_URL, TINY_MODEL_URL, clientWithWorkers, collectChat, wasmLoad } from './helpers.ts';
 
 describe('wllama engine in a worker, with the generated Qwen2 model', () => {
   let client: EngineClient;
 
+  let loaded: LoadResult;
+  let progressSteps: string[];
+
   beforeAll(async () => {
     ({ client } = clientWithWorkers());
     const fractions: number[] = [];
-    const loaded = await client.load(wasmLoad(), { onProgress: (p) => fractions.push(p.fraction) });
+    progressSteps = [];
+    loaded = await client.load({ ...wasmLoad(), requestedAt: wallNow() }, {
+      onProgress: (p) => {
+        fractions.push(p.fraction);
+        if (p.step !== undefined && progressSteps.at(-1) !== p.step) progressSteps.push(p.step);
+      },
+    });
     expect(loaded.backend).toBe('wllama');
     expect(loaded.reason).toMatch(/^WASM CPU, \d+ threads? \(chosen in settings\)$/);
     expect(fractions.at(-1)).toBe(1);
@@ -19,6 +31,22 @@ describe('wllama engine in a worker, with the generated Qwen2 model', () => {
     expect(loaded.threads).toBe(Math.min(navigator.hardwareConcurrency, 8));
   });
   afterAll(() => client.terminate());
+
+  it('times every step of its start, in order, and says which step is under way while it loads', async () => {
+    const names = loaded.steps.map((s) => s.name);
+    expect(names).toEqual(['worker', 'gpu-probe', 'engine-code', 'weights-open', 'wasm', 'model-load']);
+    for (const [i, step] of loaded.steps.entries()) {
+      expect(step.end).toBeGreaterThanOrEqual(step.start);
+      if (i > 0) expect(step.start).toBeGreaterThanOrEqual(loaded.steps[i - 1]!.end - 1);
+    }
+    // llama.cpp read the whole file (its header twice), and the wait for it is within the step.
+    const size = Number((await fetch(TINY_MODEL_URL, { method: 'HEAD' })).headers.get('content-length'));
+    const load = loaded.steps.at(-1)!;
+    expect(load.readBytes).toBeGreaterThanOrEqual(size);
+    expect(load.readMs).toBeLessThanOrEqual(load.end - load.start);
+    expect(progressSteps).toEqual(expect.arrayContaining(['wasm', 'model-load']));
+    expect(progressSteps.indexOf('wasm')).toBeLessThan(progressSteps.indexOf('model-load'));
+  });
 
   it('streams the fixed reply (Chinese and an astral character) in several chunks, then stops at <|im_end|>', async () => {
     const { deltas, final } = await collectChat(client.chat([{ role: 'user', content: '你好' }], { temperature: 0.7, topP: 0.9 }));
@@ -95,6 +123,20 @@ describe('load failures say what happened and where', () => {
     expect(error).toMatchObject({ code: 'model_not_found' });
     expect((error as Error).message).toContain('/models/test/does-not-exist.gguf');
     expect((error as Error).message).toMatch(/404/);
+    client.terminate();
+  });
+
+  it('a load without leave to download answers model_not_downloaded for weights not on the device, and fetches none of them', async () => {
+    const { client } = clientWithWorkers();
+    const url = '/models/test/qwen2-tiny-loop.gguf?never-downloaded';
+    const stored = async () => (await readModelCache()).files.filter((f) => f.url.includes('never-downloaded')).length;
+    const error = await client.load({ ...wasmLoad(url), allowDownload: false }).catch((e: unknown) => e);
+    expect(error).toMatchObject({ code: 'model_not_downloaded' });
+    expect(await stored()).toBe(0);
+    // The same load with leave to download fetches it into the cache.
+    const loaded = await client.load(wasmLoad(url));
+    expect(loaded.backend).toBe('wllama');
+    expect(await stored()).toBe(1);
     client.terminate();
   });
 

@@ -54,6 +54,12 @@ export class EngineController implements ReactiveController {
    */
   mayDownloadUnasked: (() => boolean) | null = null;
   /**
+   * Before a load with no leave to download, the page looks whether the weights are here (set by the app), so a
+   * missing model costs no engine worker; the start of a returning user skips it once (`trustRememberedWeights`).
+   */
+  weightsOnDevice: (() => Promise<boolean>) | null = null;
+  private _trustOnce = false;
+  /**
    * The GPU lost its device in this visit (web-llm's backend reported `webgpu_unavailable` mid-request): every
    * later load, in this worker or a new one, runs on the CPU. The notice says so until the page closes.
    */
@@ -118,6 +124,11 @@ export class EngineController implements ReactiveController {
     this._host.requestUpdate();
   }
 
+  /** The next load starts the engine without the page's look first (weights loaded here before; see weights-hint.ts). */
+  trustRememberedWeights(): void {
+    this._trustOnce = true;
+  }
+
   /** The user said go (or the page was told to load at once): the next load may download the weights. */
   agreeToDownload(): void {
     this._downloadAgreed = true;
@@ -165,6 +176,9 @@ export class EngineController implements ReactiveController {
       assertModelAllowed(this._settings().source, allowModelHostHint);
       const timeline = this.timeline;
       const allowDownload = this._downloadAgreed || this.mayDownloadUnasked?.() === true;
+      const trusted = this._trustOnce;
+      this._trustOnce = false;
+      if (!allowDownload && !trusted && this.weightsOnDevice !== null && !(await this.weightsOnDevice())) throw new AssistantError('model_not_downloaded', t('load.notOnDevice'));
       this.loaded = null;
       if (replacing) await this.client.unload().catch(() => {});
       if (this.beforeLoad !== null) await timeline.time('service-worker', () => this.beforeLoad!().catch(() => {}));

@@ -19,6 +19,31 @@ afterEach(async () => {
 const manager = () => shadow(document.querySelector('qwen-chat-app')!.shadowRoot!.querySelector('qwen-model-manager'));
 
 describe('first run and the model manager', () => {
+  it('a returning user: the engine starts at once, the memory loads while it reads its weights, and the panel shows each step timed', async () => {
+    const first = mountApp({ autoload: false });
+    await userEvent.click(page.getByRole('button', { name: 'Load the model' }));
+    await waitReady(first.app);
+    await unmountApp();
+
+    const { app } = mountApp({ dbName: first.dbName, autoload: false });
+    await waitReady(app);
+    await expect.poll(() => app.timeline.steps.map((s) => s.name)).toEqual(expect.arrayContaining(['tokenizer', 'memory-code', 'index-restore', 'model-check']));
+    const step = (name: string) => app.timeline.steps.find((s) => s.name === name)!;
+    expect(app.timeline.steps.map((s) => s.name)).toEqual(expect.arrayContaining(['worker', 'gpu-probe', 'engine-code', 'weights-open', 'wasm', 'model-load']));
+    // The memory began loading while the engine read its weights: before the engine was ready, not at the first message.
+    expect(step('tokenizer').startMs).toBeLessThan(app.timeline.readyMs!);
+    expect(step('tokenizer').startMs).toBeGreaterThanOrEqual(step('model-load').startMs - 5);
+    // Weights loaded here before: the engine started without waiting for the storage check.
+    expect(step('worker').startMs).toBeLessThan(step('model-check').endMs);
+
+    await userEvent.click(page.getByRole('button', { name: 'Model' }));
+    await expect.element(page.getByRole('heading', { name: 'Last start' })).toBeVisible();
+    const table = () => shadow(manager().querySelector('qwen-start-steps'));
+    await expect.poll(() => table().querySelectorAll('tr[data-step]').length).toBeGreaterThanOrEqual(10);
+    expect(table().querySelector('tr[data-step="model-load"]')?.textContent).toMatch(/Reading and building the model[\s\S]*MB read in/);
+    expect(Number(table().querySelector<HTMLElement>('[data-ready-ms]')?.dataset.readyMs)).toBe(app.timeline.readyMs);
+  });
+
   it('asks first, loads on the go, goes straight in next time, and deleting the weights asks again', async () => {
     const { app, dbName, workers } = mountApp({ autoload: false });
     // What will be downloaded, from where, how big (the host's own figure), and that it stays here.

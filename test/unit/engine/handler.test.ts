@@ -51,6 +51,21 @@ describe('EngineHandler', () => {
     expect(chat).toMatchObject({ type: 'result', result: { finishReason: 'stop', promptTokens: 10, cachedTokens: 4 } });
   });
 
+  it("times each step of a load: the worker's start from the page's request, the GPU probe, the engine's code, then the backend's own", async () => {
+    const { send, settled } = setup({});
+    const requestedAt = performance.timeOrigin + performance.now() - 40;
+    send({ type: 'request', id: 1, method: 'load', payload: { ...LOAD, backend: 'wasm', requestedAt } });
+    const { result } = (await settled(1)) as { result: { steps: Array<{ name: string; start: number; end: number; readBytes?: number }> } };
+
+    expect(result.steps.map((s) => s.name)).toEqual(['worker', 'gpu-probe', 'engine-code', 'model-load']);
+    expect(result.steps[0]!.start).toBe(requestedAt);
+    for (const [i, step] of result.steps.entries()) {
+      expect(step.end).toBeGreaterThanOrEqual(step.start);
+      if (i > 0 && step.name !== 'model-load') expect(step.start).toBeGreaterThanOrEqual(result.steps[i - 1]!.end);
+    }
+    expect(result.steps.at(-1)).toMatchObject({ readBytes: 10 });
+  });
+
   it('applies seed-000 sampling defaults when the request leaves them out', async () => {
     const { backends, send, settled } = setup({});
     send({ type: 'request', id: 1, method: 'load', payload: { ...LOAD, backend: 'wasm' } });

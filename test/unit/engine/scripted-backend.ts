@@ -26,7 +26,8 @@ export class ScriptedBackend implements Backend {
     this.calls.push({ method: 'load' });
     onProgress({ phase: 'download', loadedBytes: 5, totalBytes: 10, fraction: 0.5, text: 'half' });
     if (this._script.loadError) throw this._script.loadError;
-    return { reason: `${this.kind} scripted`, modelUrl: 'scripted://model' };
+    const now = performance.timeOrigin + performance.now();
+    return { reason: `${this.kind} scripted`, modelUrl: 'scripted://model', steps: [{ name: 'model-load', start: now - 5, end: now, readBytes: 10, readMs: 2 }] };
   }
 
   async chat(messages: ChatMessage[], options: Required<ChatOptions>, onDelta: (t: string) => void, signal: AbortSignal): Promise<ChatResult> {
