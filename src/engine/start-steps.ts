@@ -32,7 +32,9 @@ export type PageStepName =
   /** IndexedDB opened and the saved conversations' stamps read. */
   | 'memory-open'
   /** The retrieval index restored from its saved snapshot (or built from the store). */
-  | 'index-restore';
+  | 'index-restore'
+  /** The docs widget: its docs index read (from the site or this device) and searchable. */
+  | 'docs-index';
 
 export type StartStepName = EngineStepName | PageStepName;
 

@@ -72,6 +72,11 @@ export class AssistantController implements ReactiveController {
     _host.addController(this);
   }
 
+  /** The assistant's last start, step by step (null before its runtime exists): `bench:start` reads it. */
+  get timeline(): WidgetRuntime['timeline'] | null {
+    return this._runtime?.timeline ?? null;
+  }
+
   get busy(): boolean {
     return this._answer !== null;
   }

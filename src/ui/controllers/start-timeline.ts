@@ -1,5 +1,5 @@
 /**
- * The page's account of its last start: every step (the engine's, from its worker, and the page's own: model check,
+ * The page's (or the widget's) account of its last start: every step (the engine's, from its worker, and the page's own: model check,
  * tokenizer, memory), each in ms since the page's navigation start, and when the engine became ready. The model
  * panel draws it; `bench:start` reads it. A step timed again (a reload of the model) replaces its earlier time.
  */
@@ -36,6 +36,11 @@ export class StartTimeline {
   /** The engine is loaded: its steps, and the moment it was ready. */
   engineReady(steps: readonly EngineStep[]): void {
     for (const step of steps) this.add(step);
+    this.markReady();
+  }
+
+  /** Ready now (the widget's assistant: engine, docs and tokenizer all in). */
+  markReady(): void {
     this.readyMs = Math.round(performance.now() * 10) / 10;
     this.onChange?.();
   }

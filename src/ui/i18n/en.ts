@@ -98,6 +98,7 @@ export const en = {
   'start.step.memory-code': 'Memory code',
   'start.step.memory-open': 'Opening the saved conversations',
   'start.step.index-restore': 'Restoring the memory index',
+  'start.step.docs-index': 'The docs index',
   'load.progressLabel': 'Model loading progress',
   'load.bytes': '{loaded} of {total}',
   'load.speed': '{speed}/s',

@@ -100,6 +100,7 @@ export const zh: Messages = {
   'start.step.memory-code': '记忆模块代码',
   'start.step.memory-open': '打开已保存的对话',
   'start.step.index-restore': '恢复记忆索引',
+  'start.step.docs-index': '文档索引',
   'load.progressLabel': '模型加载进度',
   'load.bytes': '{loaded} / {total}',
   'load.speed': '{speed}/秒',

@@ -4,6 +4,7 @@
  * engine-source.ts), the Qwen tokenizer (from the widget's base URL) and the memory store (its own IndexedDB, never
  * the host app's). A part that loaded is kept; a failed one is loaded again on the next `ready()`.
  */
+import { wallNow } from '../../engine/start-steps.ts';
 import type { TokenCounter } from '../../context/tokens.ts';
 import { EngineClient } from '../../engine/client.ts';
 import { assertModelAllowed } from '../../engine/model-urls.ts';
@@ -61,7 +62,7 @@ export async function loadEngine(
   signal: AbortSignal | undefined,
   webgpuLost = false,
 ): Promise<LoadResult> {
-  const payload = loadPayloadOf(config, webgpuLost);
+  const payload = { ...loadPayloadOf(config, webgpuLost), requestedAt: wallNow() };
   // A `model`/`mlc-model` host outside the page's connect-src fails here, by name, not as a blocked download.
   assertModelAllowed(payload.source, allowWidgetModelHint);
   return client.load(payload, signal === undefined ? { onProgress } : { onProgress, signal });

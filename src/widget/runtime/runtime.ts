@@ -23,6 +23,7 @@ import { sourcesOf } from './sources.ts';
 import type { DocsSyncResult } from './docs-sync.ts';
 import { LateTokenCount, loadEngine, loadPayloadOf, loadTokenizer, modelOfferOf, openWidgetStore } from './parts.ts';
 import { isModelCached } from '../../ui/data/model-cache.ts';
+import { StartTimeline } from '../../ui/controllers/start-timeline.ts';
 import { statusOf, type StatusFacts } from './status.ts';
 import { notInDocs, notInDocsReply } from './not-in-docs.ts';
 import type { AskOptions, AskResult, DocSource, ModelOffer, WidgetRuntime, WidgetRuntimeConfig, WidgetStatus } from './types.ts';
@@ -59,6 +60,7 @@ export class WidgetRuntimeImpl implements WidgetRuntime {
   private readonly _client: EngineClient;
   private readonly _listeners = new Set<(status: WidgetStatus) => void>();
   private _facts: StatusFacts;
+  readonly timeline = new StartTimeline();
   private _engine: LoadResult | null = null;
   private _counter: Promise<TokenCounter> | null = null;
   private _store: Promise<MemoryStore> | null = null;
@@ -203,12 +205,12 @@ export class WidgetRuntimeImpl implements WidgetRuntime {
   private async _load(signal: AbortSignal | undefined): Promise<void> {
     // A retry after a docs failure keeps the loaded engine: only the docs load, and the loading line says so.
     this._set({ phase: 'loading', progress: this._progress(), step: this._engine !== null ? 'docs' : 'model', error: null });
-    const counter = (this._counter ??= loadTokenizer(this._config).catch((error: unknown) => {
+    const counter = (this._counter ??= this.timeline.time('tokenizer', () => loadTokenizer(this._config)).catch((error: unknown) => {
       this._counter = null;
       throw error;
     }));
     const engine = this._engine !== null ? Promise.resolve(this._engine) : this._loadEngine(signal);
-    const docs = this.docsReady(signal);
+    const docs = this._docs !== null ? Promise.resolve(this._docs) : this.timeline.time('docs-index', () => this.docsReady(signal));
     const [e, d, c] = await Promise.allSettled([engine, docs, counter]);
     // Report the failure a user can act on first: a model or docs error rather than an abort.
     const failures = [e, d, c].filter((r): r is PromiseRejectedResult => r.status === 'rejected').map((r) => toAssistantError(r.reason));
@@ -216,6 +218,7 @@ export class WidgetRuntimeImpl implements WidgetRuntime {
     const tokens = (c as PromiseFulfilledResult<TokenCounter>).value;
     this._storeCounter.exact = tokens;
     this._memory ??= docsLayeredMemory((d as PromiseFulfilledResult<DocsMemory>).value, { counter: tokens, window: this._config.window, lang: this._config.lang, scope: this._config.scope ?? '' });
+    this.timeline.markReady();
     this._set({ phase: 'ready', progress: null, step: null });
   }
 
@@ -233,6 +236,7 @@ export class WidgetRuntimeImpl implements WidgetRuntime {
     );
     this._engine = result;
     this._engineFraction = 1;
+    for (const step of result.steps ?? []) this.timeline.add(step);
     // The status line says so in a few words; the site owner finds the whole reason on the console.
     if (result.fallbackNotice !== undefined) console.warn(`qwen-assistant: ${result.fallbackNotice}`);
     this._set({

@@ -1,3 +1,4 @@
+import type { StartStep } from '../../engine/start-steps.ts';
 /**
  * The contract between the widget's eager shell (`<qwen-assistant>`, a few KB: launcher, panel, attributes) and its
  * runtime (engine, tokenizer, docs index, memory), which the shell `import()`s on first open. Types only.
@@ -98,6 +99,8 @@ export interface ModelOffer {
 import type { DocSearchHit, DocSearchOptions } from './docs-search.ts';
 
 export interface WidgetRuntime {
+  /** Each step of the assistant's last start, timed (engine, docs, tokenizer), and when it was ready. */
+  readonly timeline?: { readonly steps: readonly StartStep[]; readonly readyMs: number | null };
   /** What answering would download (named in the consent step); nothing is fetched to say it. */
   readonly modelOffer: ModelOffer;
   /** Whether those weights are on this device already (the engines' own caches, read locally): no download to ask about. */
