@@ -59,6 +59,15 @@ export interface StartStep {
   readMs?: number;
 }
 
+/**
+ * Whether a load's progress says the engine is now reading its weights into memory (wllama's `model-load`; web-llm,
+ * which names no steps, once its files are fetched): the last and longest step, the moment for the page's own loads
+ * (tokenizer, memory) to start beside it without slowing the engine's start.
+ */
+export function readingWeights(progress: { phase: string; step?: EngineStepName }): boolean {
+  return progress.step === 'model-load' || (progress.step === undefined && progress.phase === 'init');
+}
+
 /** Wall-clock ms with sub-ms precision, comparable across the page and its workers. */
 export const wallNow = (): number => performance.timeOrigin + performance.now();
 

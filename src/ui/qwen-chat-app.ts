@@ -12,6 +12,7 @@ import { ModelController } from './controllers/model-controller.ts';
 import { SettingsController } from './controllers/settings-controller.ts';
 import { StartTimeline } from './controllers/start-timeline.ts';
 import { forgetWeights, rememberWeights, weightsRemembered } from './data/weights-hint.ts';
+import { readingWeights } from '../engine/start-steps.ts';
 import type { AppSettings, FieldError } from './data/settings.ts';
 import { LocaleController, locale, t, type Lang } from './i18n/index.ts';
 import './qwen-backend-badge.ts';
@@ -198,12 +199,12 @@ export class QwenChatApp extends LitElement {
    */
   private async _warmMemoryBesideEngine(): Promise<void> {
     await new Promise<void>((resolve) => {
-      this.engine.onStep = (step) => {
-        if (step === 'model-load') resolve();
+      this.engine.onProgress = (progress) => {
+        if (readingWeights(progress)) resolve();
       };
       void this.engine.ensureReady().then(() => resolve(), () => resolve());
     });
-    this.engine.onStep = null;
+    this.engine.onProgress = null;
     if (this.isConnected) await this.planner.warm().catch(() => {});
   }
 

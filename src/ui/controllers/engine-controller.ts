@@ -64,8 +64,8 @@ export class EngineController implements ReactiveController {
    * later load, in this worker or a new one, runs on the CPU. The notice says so until the page closes.
    */
   webgpuLost = false;
-  /** Hears each engine step as it begins (the app starts the memory's load at the right one). */
-  onStep: ((step: NonNullable<LoadProgress['step']>) => void) | null = null;
+  /** Hears the load's progress (the app starts the memory's load when the engine reads its weights). */
+  onProgress: ((progress: LoadProgress) => void) | null = null;
   /** Each step of the last start, timed (the model panel shows it). */
   readonly timeline: StartTimeline;
   private _downloadAgreed = false;
@@ -148,7 +148,7 @@ export class EngineController implements ReactiveController {
   }
 
   private _track(progress: LoadProgress): void {
-    if (progress.step !== undefined && progress.step !== this.progress?.step) this.onStep?.(progress.step);
+    this.onProgress?.(progress);
     this.progress = progress;
     if (progress.phase !== 'download' || progress.totalBytes <= 0) return;
     const now = performance.now();

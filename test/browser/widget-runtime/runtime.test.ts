@@ -74,6 +74,10 @@ describe('widget runtime: answers from the docs', () => {
     expect(statuses.at(-1)?.phase).toBe('ready');
     expect(statuses.at(-1)?.text).toMatch(/^WASM CPU, .* · 3 doc pages$/);
     expect(statuses.some((s) => s.phase === 'loading' && s.progress !== null)).toBe(true);
+    // Its start, step by step: the engine's steps, the docs index and the tokenizer, and when it was ready.
+    const steps = runtime.timeline!.steps.map((s) => s.name);
+    expect(steps).toEqual(expect.arrayContaining(['worker', 'wasm', 'model-load', 'docs-index', 'tokenizer']));
+    expect(runtime.timeline!.readyMs).toBeGreaterThanOrEqual(Math.max(...runtime.timeline!.steps.map((s) => s.endMs)) - 1);
 
     const deltas: string[] = [];
     const result = await runtime.ask('Which port does the Zorblax daemon listen on?', { onDelta: (t) => deltas.push(t) });
