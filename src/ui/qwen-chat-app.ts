@@ -79,7 +79,6 @@ export class QwenChatApp extends LitElement {
   /** Each step of this page's start, timed: the model panel shows it, `bench:start` reads it. */
   readonly timeline = new StartTimeline();
   private _engine?: EngineController;
-
   private _chat?: ChatController;
   readonly data = new DataController(this, {
     store: () => this.conversations.store(),
@@ -177,7 +176,7 @@ export class QwenChatApp extends LitElement {
   private async _start(): Promise<void> {
     const check = () => this.timeline.time('model-check', () => this.model.refresh(this.source));
     if (this.autoload || weightsRemembered(this.source)) {
-      this.engine.trustRememberedWeights();
+      this.engine.trustWeightsOnce();
       this._load();
       void this._warmMemoryBesideEngine();
       void check();
@@ -186,7 +185,7 @@ export class QwenChatApp extends LitElement {
     await check();
     if (this.model.cached === true) {
       // Just looked: the load need not look again.
-      this.engine.trustRememberedWeights();
+      this.engine.trustWeightsOnce();
       this._load();
       void this._warmMemoryBesideEngine();
     } else void this.model.probeSize(this.source);

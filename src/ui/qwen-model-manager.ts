@@ -1,8 +1,8 @@
-import type { StartStep } from '../engine/start-steps.ts';
-import './qwen-start-steps.ts';
 import { LitElement, css, html, nothing } from 'lit';
 import { customElement, property, query } from 'lit/decorators.js';
 import type { BackendPreference, LoadProgress, LoadResult, ModelSource } from '../engine/protocol.ts';
+import type { StartStep } from '../engine/start-steps.ts';
+import './qwen-start-steps.ts';
 import type { DownloadRate, EngineStatus } from './controllers/engine-controller.ts';
 import type { StorageState } from './controllers/model-controller.ts';
 import type { ModelCacheInfo } from './data/model-cache.ts';

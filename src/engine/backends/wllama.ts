@@ -88,7 +88,7 @@ export class WllamaBackend implements Backend {
         n_threads: this._threads,
         n_gpu_layers: 0,
         // llama.cpp's warm-up decodes two tokens and throws the result away: ~150 ms of a 0.5B start, and the first
-        // reply measured no slower without it (docs/start.md).
+        // reply measured no slower without it (README, "Starting fast").
         warmup: false,
       });
       clock.loaded();

@@ -55,7 +55,7 @@ export class EngineController implements ReactiveController {
   mayDownloadUnasked: (() => boolean) | null = null;
   /**
    * Before a load with no leave to download, the page looks whether the weights are here (set by the app), so a
-   * missing model costs no engine worker; the start of a returning user skips it once (`trustRememberedWeights`).
+   * missing model costs no engine worker; a caller that knows better skips it once (`trustWeightsOnce`).
    */
   weightsOnDevice: (() => Promise<boolean>) | null = null;
   private _trustOnce = false;
@@ -124,8 +124,11 @@ export class EngineController implements ReactiveController {
     this._host.requestUpdate();
   }
 
-  /** The next load starts the engine without the page's look first (weights loaded here before; see weights-hint.ts). */
-  trustRememberedWeights(): void {
+  /**
+   * The next load starts the engine without the page's look first: the caller just looked, or the weights were loaded
+   * here before (weights-hint.ts). The engine still loads only what is on the device.
+   */
+  trustWeightsOnce(): void {
     this._trustOnce = true;
   }
 
