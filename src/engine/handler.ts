@@ -16,6 +16,7 @@ import {
   type RequestMap,
   type WorkerMessage,
 } from './protocol.ts';
+import { NO_GPU } from './probe-gpu.ts';
 import { planBackends, type GpuCapabilities } from './select-backend.ts';
 import { timed, wallNow, type EngineStep } from './start-steps.ts';
 
@@ -140,7 +141,9 @@ export class EngineHandler {
     // The page's request to here: the worker's script fetched and run (or a queue, for a worker already running).
     if (payload.requestedAt !== undefined) steps.push({ name: 'worker', start: payload.requestedAt, end: wallNow() });
     await this._unload();
-    const probed = await timed(steps, 'gpu-probe', () => this._deps.probeGpu());
+    // Only a load that could choose WebGPU asks for an adapter (up to 0.4 s on a busy page, measured).
+    const mayUseGpu = payload.backend !== 'wasm' && payload.source.mlc !== undefined;
+    const probed = mayUseGpu ? await timed(steps, 'gpu-probe', () => this._deps.probeGpu()) : NO_GPU;
     const gpu = { ...probed, lostThisSession: this._webgpuLost || payload.webgpuLost === true };
     const plan = planBackends(payload.backend, gpu, payload.source, { softwareGpu: payload.softwareGpu === true });
     if (plan.order.length === 0) throw new AssistantError('invalid_config', `No backend can run this model: ${plan.why}.`);

@@ -43,7 +43,43 @@ function slowEngine(): { client: EngineClient; hurry: () => void } {
   return { client: client as unknown as EngineClient, hurry: () => (fast = true) };
 }
 
+/** An engine on the device: its wasm, then reading the weights into memory (40 of 100 MB) until `finish()`. */
+function readingEngine(): { client: EngineClient; finish: () => void } {
+  let finish: () => void = () => {};
+  const done = new Promise<void>((resolve) => (finish = resolve));
+  const client = {
+    onCrash: null,
+    hasWorker: true,
+    async load(payload: LoadPayload, options: { onProgress?: (p: LoadProgress) => void }): Promise<LoadResult> {
+      options.onProgress?.({ phase: 'init', step: 'wasm', loadedBytes: 0, totalBytes: 0, fraction: 0, text: 'wasm' });
+      options.onProgress?.({ phase: 'init', step: 'model-load', loadedBytes: 40 * MB, totalBytes: 100 * MB, fraction: 0.4, text: 'model-load' });
+      await done;
+      return { backend: 'wllama', reason: 'scripted', modelUrl: payload.source.ggufUrl ?? '', contextWindow: payload.contextWindow, steps: [] };
+    },
+    async unload() {},
+    terminate() {},
+  };
+  return { client: client as unknown as EngineClient, finish };
+}
+
 describe('download progress', () => {
+  it('names the start step under way and how much of the model is read into memory', async () => {
+    const app = document.createElement('qwen-chat-app');
+    const engine = readingEngine();
+    app.client = engine.client;
+    app.dbName = freshDbName();
+    app.source = { ggufUrl: '/models/test/qwen2-tiny.gguf' };
+    app.backend = 'wasm';
+    document.body.replaceChildren(app);
+    app.engine.agreeToDownload();
+    void app.engine.ensureReady();
+
+    const status = page.getByRole('status').filter({ hasText: 'Reading the model into memory…' });
+    await expect.element(status).toHaveTextContent(/40 MB of 100 MB/);
+    engine.finish();
+    await expect.poll(() => app.engine.status, { timeout: 10_000 }).toBe('ready');
+  });
+
   it('shows bytes, speed and time left while the model downloads', async () => {
     const app = document.createElement('qwen-chat-app');
     const engine = slowEngine();

@@ -29,7 +29,7 @@ describe('first run and the model manager', () => {
     await waitReady(app);
     await expect.poll(() => app.timeline.steps.map((s) => s.name)).toEqual(expect.arrayContaining(['tokenizer', 'memory-code', 'index-restore', 'model-check']));
     const step = (name: string) => app.timeline.steps.find((s) => s.name === name)!;
-    expect(app.timeline.steps.map((s) => s.name)).toEqual(expect.arrayContaining(['worker', 'gpu-probe', 'engine-code', 'weights-open', 'wasm', 'model-load']));
+    expect(app.timeline.steps.map((s) => s.name)).toEqual(expect.arrayContaining(['worker', 'engine-code', 'weights-open', 'wasm', 'model-load']));
     // The memory began loading while the engine read its weights: before the engine was ready, not at the first message.
     expect(step('tokenizer').startMs).toBeLessThan(app.timeline.readyMs!);
     expect(step('tokenizer').startMs).toBeGreaterThanOrEqual(step('model-load').startMs - 5);
@@ -39,7 +39,7 @@ describe('first run and the model manager', () => {
     await userEvent.click(page.getByRole('button', { name: 'Model' }));
     await expect.element(page.getByRole('heading', { name: 'Last start' })).toBeVisible();
     const table = () => shadow(manager().querySelector('qwen-start-steps'));
-    await expect.poll(() => table().querySelectorAll('tr[data-step]').length).toBeGreaterThanOrEqual(10);
+    await expect.poll(() => table().querySelectorAll('tr[data-step]').length).toBeGreaterThanOrEqual(9);
     expect(table().querySelector('tr[data-step="model-load"]')?.textContent).toMatch(/Reading and building the model[\s\S]*MB read in/);
     expect(Number(table().querySelector<HTMLElement>('[data-ready-ms]')?.dataset.readyMs)).toBe(app.timeline.readyMs);
   });

@@ -57,13 +57,44 @@ describe('EngineHandler', () => {
     send({ type: 'request', id: 1, method: 'load', payload: { ...LOAD, backend: 'wasm', requestedAt } });
     const { result } = (await settled(1)) as { result: { steps: Array<{ name: string; start: number; end: number; readBytes?: number }> } };
 
-    expect(result.steps.map((s) => s.name)).toEqual(['worker', 'gpu-probe', 'engine-code', 'model-load']);
+    // A CPU-only load asks for no GPU adapter.
+    expect(result.steps.map((s) => s.name)).toEqual(['worker', 'engine-code', 'model-load']);
     expect(result.steps[0]!.start).toBe(requestedAt);
     for (const [i, step] of result.steps.entries()) {
       expect(step.end).toBeGreaterThanOrEqual(step.start);
       if (i > 0 && step.name !== 'model-load') expect(step.start).toBeGreaterThanOrEqual(result.steps[i - 1]!.end);
     }
     expect(result.steps.at(-1)).toMatchObject({ readBytes: 10 });
+  });
+
+  it('asks for a GPU adapter only when the load could choose WebGPU, and times that step', async () => {
+    let probes = 0;
+    const handler = (gpuPosted: WorkerMessage[]) =>
+      new EngineHandler({
+        createBackend: async (kind) => new ScriptedBackend(kind, {}),
+        probeGpu: async () => {
+          probes++;
+          return GPU;
+        },
+        post: (m) => gpuPosted.push(m),
+      });
+    const posted: WorkerMessage[] = [];
+    const engine = handler(posted);
+    const result = async (id: number) => {
+      for (;;) {
+        const done = posted.find((m) => m.type === 'result' && m.id === id) as { result: { steps: Array<{ name: string }> } } | undefined;
+        if (done) return done.result;
+        await new Promise((r) => setTimeout(r, 1));
+      }
+    };
+    engine.handle({ type: 'request', id: 1, method: 'load', payload: { ...LOAD, source: { ggufUrl: '/m.gguf' } } });
+    expect((await result(1)).steps.map((s) => s.name)).not.toContain('gpu-probe');
+    engine.handle({ type: 'request', id: 2, method: 'load', payload: { ...LOAD, backend: 'wasm' } });
+    expect((await result(2)).steps.map((s) => s.name)).not.toContain('gpu-probe');
+    expect(probes).toBe(0);
+    engine.handle({ type: 'request', id: 3, method: 'load', payload: LOAD });
+    expect((await result(3)).steps.map((s) => s.name)).toContain('gpu-probe');
+    expect(probes).toBe(1);
   });
 
   it('applies seed-000 sampling defaults when the request leaves them out', async () => {
