@@ -16,7 +16,8 @@ export function registerServiceWorker(): void {
 
 /** Resolves once the service worker is active (at most `timeoutMs`), so workers started after it are controlled. */
 export async function whenServiceWorkerReady(timeoutMs = 3_000): Promise<void> {
-  if (!enabled()) return;
+  // A page it controls already (every visit after the first): its workers are controlled too.
+  if (!enabled() || navigator.serviceWorker.controller !== null) return;
   await Promise.race([navigator.serviceWorker.ready.then(() => undefined), new Promise<void>((resolve) => setTimeout(resolve, timeoutMs))]);
 }
 
