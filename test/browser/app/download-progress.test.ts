@@ -62,17 +62,27 @@ function readingEngine(): { client: EngineClient; finish: () => void } {
   return { client: client as unknown as EngineClient, finish };
 }
 
+/**
+ * The app on a scripted engine, loading: the user agreed on the load card (a first visit downloads nothing unasked;
+ * without this the load is refused with model_not_downloaded unless an earlier file left the test model here).
+ */
+function loadingApp(client: EngineClient) {
+  const app = document.createElement('qwen-chat-app');
+  app.client = client;
+  app.dbName = freshDbName();
+  app.source = { ggufUrl: '/models/test/qwen2-tiny.gguf' };
+  app.backend = 'wasm';
+  app.style.height = '600px';
+  document.body.replaceChildren(app);
+  app.engine.agreeToDownload();
+  void app.engine.ensureReady();
+  return app;
+}
+
 describe('download progress', () => {
   it('names the start step under way and how much of the model is read into memory', async () => {
-    const app = document.createElement('qwen-chat-app');
     const engine = readingEngine();
-    app.client = engine.client;
-    app.dbName = freshDbName();
-    app.source = { ggufUrl: '/models/test/qwen2-tiny.gguf' };
-    app.backend = 'wasm';
-    document.body.replaceChildren(app);
-    app.engine.agreeToDownload();
-    void app.engine.ensureReady();
+    const app = loadingApp(engine.client);
 
     const status = page.getByRole('status').filter({ hasText: 'Reading the model into memory…' });
     await expect.element(status).toHaveTextContent(/40 MB of 100 MB/);
@@ -81,18 +91,8 @@ describe('download progress', () => {
   });
 
   it('shows bytes, speed and time left while the model downloads', async () => {
-    const app = document.createElement('qwen-chat-app');
     const engine = slowEngine();
-    app.client = engine.client;
-    app.dbName = freshDbName();
-    app.source = { ggufUrl: '/models/test/qwen2-tiny.gguf' };
-    app.backend = 'wasm';
-    app.style.height = '600px';
-    document.body.replaceChildren(app);
-    // The user agreed on the load card (a first visit downloads nothing unasked; without this the load is refused
-    // with model_not_downloaded unless an earlier file happened to leave the test model on the device).
-    app.engine.agreeToDownload();
-    void app.engine.ensureReady();
+    const app = loadingApp(engine.client);
 
     const status = page.getByRole('status').filter({ hasText: 'Downloading the model' });
     await expect.element(status).toHaveTextContent(/\d+ MB of 100 MB · (19|20|21|22)(\.\d)? MB\/s · about \d+ s left/);
