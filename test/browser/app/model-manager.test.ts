@@ -8,7 +8,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { page, userEvent } from 'vitest/browser';
 import { readModelCache } from '../../../src/ui/data/model-cache.ts';
 import { BACKEND_STORAGE_KEY } from '../../../src/ui/qwen-chat-app.ts';
-import { freshStart, mountApp, resetAppStorage, shadow, unmountApp, waitReady } from './app-helpers.ts';
+import { freshStart, messageTexts, mountApp, resetAppStorage, sendAndWait, shadow, unmountApp, waitReady } from './app-helpers.ts';
 
 beforeEach(() => freshStart());
 afterEach(async () => {
@@ -19,6 +19,16 @@ afterEach(async () => {
 const manager = () => shadow(document.querySelector('qwen-chat-app')!.shadowRoot!.querySelector('qwen-model-manager'));
 
 describe('first run and the model manager', () => {
+  it('a message sent while the engine starts is shown and stored at once, and answered once the engine is ready', async () => {
+    const { app } = mountApp();
+    await expect.poll(() => app.engine.status).toBe('loading');
+    await sendAndWait(app, 'What does the deploy script do first?');
+    expect(messageTexts(app, 'user')).toEqual(['What does the deploy script do first?']);
+    // The question was stored before the engine was ready: the composer did not wait for it.
+    const [question] = await (await app.conversations.store()).listTurns(app.chat.sessionId!);
+    expect(question!.createdAt).toBeLessThan(performance.timeOrigin + app.timeline.readyMs!);
+  });
+
   it('a returning user: the engine starts at once, the memory loads while it reads its weights, and the panel shows each step timed', async () => {
     const first = mountApp({ autoload: false });
     await userEvent.click(page.getByRole('button', { name: 'Load the model' }));
