@@ -182,3 +182,20 @@ describe('loading', () => {
     expect(info.reason).toBe('WebGPU, q4f16 on test GPU');
   });
 });
+
+describe('a load with no leave to download', () => {
+  it('loads weights web-llm has cached, and answers model_not_downloaded without reloading when it has none', async () => {
+    const cached = new WebLlmDouble({ cached: true });
+    const backend = new WebLlmBackend({ webllm: async () => cached.module(), probeGpu: async () => GPU });
+    await backend.load({ ...LOAD, allowDownload: false }, () => {}, new AbortController().signal);
+    expect(cached.engine.loaded).toBe(true);
+
+    const missing = new WebLlmDouble({ cached: false });
+    const other = new WebLlmBackend({ webllm: async () => missing.module(), probeGpu: async () => GPU });
+    await expect(other.load({ ...LOAD, allowDownload: false }, () => {}, new AbortController().signal)).rejects.toMatchObject({ code: 'model_not_downloaded' });
+    expect(missing.engines).toHaveLength(0);
+    // With leave to download, the same missing model loads (web-llm fetches it).
+    await other.load(LOAD, () => {}, new AbortController().signal);
+    expect(missing.engine.loaded).toBe(true);
+  });
+});
