@@ -29,7 +29,7 @@ export type PageStepName =
   | 'tokenizer'
   /** The memory pipeline's code. */
   | 'memory-code'
-  /** IndexedDB opened and the saved conversations' stamps read. */
+  /** The app's IndexedDB store opened (for the memory). */
   | 'memory-open'
   /** The retrieval index restored from its saved snapshot (or built from the store). */
   | 'index-restore'
