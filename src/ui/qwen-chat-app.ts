@@ -174,17 +174,11 @@ export class QwenChatApp extends LitElement {
    * here before start the engine at once (the engine loads only what is on the device), the panel's check beside it.
    */
   private async _start(): Promise<void> {
-    const check = () => this.timeline.time('model-check', () => this.model.refresh(this.source));
-    if (this.autoload || weightsRemembered(this.source)) {
-      this.engine.trustWeightsOnce();
-      this._load();
-      void this._warmMemoryBesideEngine();
-      void check();
-      return;
-    }
-    await check();
-    if (this.model.cached === true) {
-      // Just looked: the load need not look again.
+    const known = this.autoload || weightsRemembered(this.source);
+    const check = this.timeline.time('model-check', () => this.model.refresh(this.source));
+    if (!known) await check;
+    if (known || this.model.cached === true) {
+      // Known to be here (just looked, or loaded before): the load need not look again.
       this.engine.trustWeightsOnce();
       this._load();
       void this._warmMemoryBesideEngine();

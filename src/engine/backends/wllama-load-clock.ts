@@ -47,8 +47,8 @@ export class LoadClock {
   };
 
   /** A step is under way (the load panel names it). */
-  enter(step: EngineStep['name'], fraction = 0): void {
-    this._onProgress({ phase: 'init', step, loadedBytes: 0, totalBytes: 0, fraction, text: step });
+  enter(step: EngineStep['name']): void {
+    this._onProgress({ phase: 'init', step, loadedBytes: 0, totalBytes: 0, fraction: 0, text: step });
   }
 
   /**

@@ -33,7 +33,7 @@ const loadPipeline = (time: <T>(name: PageStepName, run: () => Promise<T>) => Pr
     ]),
   );
   const counter = time('tokenizer', () => import('./context-planner.ts').then((m) => m.qwenCounter()));
-  return Promise.all([code, counter]).then(([[pipeline, durable, retrieval, store, keeper, head, snapshots], qwen]) => [pipeline, durable, retrieval, store, keeper, qwen, head, snapshots] as const);
+  return Promise.all([code, counter]);
 };
 
 /** How the last memory started: restored from the saved index or built, what it read again, and its steps' ms. */
@@ -251,7 +251,7 @@ export class MemoryPlanner implements PromptPlanner {
     const { store: storePromise, settings } = this._deps();
     const key = this._settingsKey();
     if (this._current() && exclude === null) return this._memory!;
-    const [store, [{ LayeredMemory }, { DurableWorkingMemory }, { RetrievalIndex }, { ConversationChunkStore }, { SnapshotKeeper, restoreMemory, appSnapshotKey, coveredAll }, counter, { promptHead, promptHeadSliced }, snapshots]] =
+    const [store, [[{ LayeredMemory }, { DurableWorkingMemory }, { RetrievalIndex }, { ConversationChunkStore }, { SnapshotKeeper, restoreMemory, appSnapshotKey, coveredAll }, { promptHead, promptHeadSliced }, snapshots], counter]] =
       await Promise.all([this._time('memory-open', () => storePromise), loadPipeline((name, run) => this._time(name, run))]);
     if (this._durable === null || this._wmStore !== store) {
       this._unsubscribe?.();
