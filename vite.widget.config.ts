@@ -11,6 +11,7 @@ import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { defineConfig, type Plugin } from 'vite';
 import { memoryTreeshake } from './scripts/pure-modules.ts';
+import { QWEN_TABLES_FILE } from './src/context/qwen-tables.ts';
 
 export const WIDGET_ENTRY = 'qwen-assistant.js';
 export const WIDGET_SW = 'qwen-assistant-sw.js';
@@ -50,8 +51,8 @@ function widgetExtras(): Plugin {
     name: 'qwen-widget-extras',
     apply: 'build',
     generateBundle(_options, bundle) {
-      if (!existsSync(join(TOKENIZER, 'tokenizer.json'))) {
-        this.error(`${TOKENIZER}/tokenizer.json is missing: run \`npm run prepare-tokenizer\` first`);
+      if (!existsSync(join(TOKENIZER, QWEN_TABLES_FILE))) {
+        this.error(`${TOKENIZER}/${QWEN_TABLES_FILE} is missing: run \`npm run prepare-tokenizer\` first`);
       }
       const tokenizerFiles = filesUnder(TOKENIZER).map((path) => `tokenizer/qwen2.5/${relative(TOKENIZER, path).split('\\').join('/')}`);
       for (const file of tokenizerFiles) {

@@ -4,9 +4,9 @@
  * left alone: wllama keeps them in the origin-private file system and web-llm in its own caches.
  *
  * - navigations and models/manifest.json: network first (an update arrives at once), the cached copy offline;
- * - /assets/* (content-hashed) and tokenizer/*: cache first. The tokenizer is 5 MB that never changes under its
+ * - /assets/* (content-hashed) and tokenizer/*: cache first. The tokenizer is 4 MB that never changes under its
  *   folder name (tokenizer/qwen2.5/): refreshing it in the background would download it again on every visit.
- *   New tokenizer files need a new folder name (or a new SHELL cache name);
+ *   New tokenizer files need a new file or folder name (tokenizer.tables-v1.json) or a new SHELL cache name;
  * - other app files: the cached copy at once, refreshed in the background;
  * - model files, range requests, other origins: not touched.
  * Plain JavaScript in public/ so it is served at the site root as written, with no build step.
@@ -51,7 +51,7 @@ function handled(request) {
 
 /**
  * Keeps a copy of a good same-origin response and hands the response on at once: the page reads the body while
- * the cache writes its copy (the 5 MB tokenizer no longer waits for the write), and `event.waitUntil` keeps this
+ * the cache writes its copy (the 4 MB tokenizer no longer waits for the write), and `event.waitUntil` keeps this
  * worker alive until the copy is stored.
  */
 function put(event, request, response) {

@@ -23,11 +23,15 @@ export {
   QWEN_TOKENIZER_FILES,
   QWEN_TOKENS,
   createQwenTokenizer,
+  createQwenTokenizerFromTables,
   loadQwenTokenCounter,
   loadQwenTokenizer,
   toQwen25,
+  type QwenTokenizer,
+  type QwenTokenizerBuild,
   type QwenTokenizerFile,
 } from './qwen.ts';
+export { QWEN_TABLES_FILE, QWEN_TABLES_FORMAT, type QwenBpeTables } from './qwen-tables.ts';
 export {
   formatReport,
   type CompactionCause,

@@ -25,7 +25,7 @@ export type PageStepName =
   | 'model-check'
   /** The service worker, which serves the engine's files from its cache. */
   | 'service-worker'
-  /** The exact Qwen tokenizer (5 MB of vocabulary). */
+  /** The exact Qwen tokenizer (4 MB of vocabulary). */
   | 'tokenizer'
   /** The memory pipeline's code. */
   | 'memory-code'

@@ -186,7 +186,7 @@ export class QwenChatApp extends LitElement {
   }
 
   /**
-   * The memory (its code, the 5 MB tokenizer, the saved index) loads while the engine reads its weights: not
+   * The memory (its code, the 4 MB tokenizer, the saved index) loads while the engine reads its weights: not
    * earlier, when compiling the engine's wasm takes every core this machine has, and not after, when the first
    * message would wait for it. A failure here shows at the first message, which builds the memory again.
    */

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { renderChatML } from '../../src/context/index.ts';
-import { qwenCounter } from '../../src/ui/controllers/context-planner.ts';
+import { QWEN_TABLES_FILE, loadQwenTokenizer, renderChatML } from '../../src/context/index.ts';
+import { TOKENIZER_BASE, qwenCounter } from '../../src/ui/controllers/context-planner.ts';
 
 // The same context code runs in the browser, with the tokenizer fetched from the app's own origin.
 describe('Qwen tokenizer in the browser', () => {
@@ -16,5 +16,16 @@ describe('Qwen tokenizer in the browser', () => {
     const first = counter.messageTokens(message);
     expect(first).toBe(counter.encode(renderChatML([message], { addGenerationPrompt: false }).replace(/^.*?<\|im_end\|>\n/s, '')).length);
     expect(counter.messageTokens(message)).toBe(first);
+  });
+
+  it('loads from the prebuilt tables with the bundled library, which takes them (no slow rebuild)', async () => {
+    const files: string[] = [];
+    const tokenizer = await loadQwenTokenizer(async (file) => {
+      files.push(file);
+      return (await fetch(`${TOKENIZER_BASE}${file}`)).json();
+    });
+    expect(files).toEqual([QWEN_TABLES_FILE]);
+    expect(tokenizer.build).toBe('prebuilt');
+    expect(tokenizer.encode('Hello world')).toEqual([9707, 1879]);
   });
 });

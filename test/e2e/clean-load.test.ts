@@ -7,7 +7,7 @@
  * The visit with the generated test model is one fresh profile that carries several checks, each of which used to
  * pay for its own model load (built-app.test.ts, csp.test.ts's app-meta test, tokenizer-fetch.test.ts's app test):
  * COOP/COEP are sent, the shipped CSP meta holds and 0 violations happen (every panel opened), no engine file is
- * fetched before the user's go, the model answers on wllama, the tokenizer (5 MB) is fetched from the network once
+ * fetched before the user's go, the model answers on wllama, the tokenizer (4 MB) is fetched from the network once
  * over two replies and the next visit gets it from the service worker's cache.
  */
 import type { BrowserContext, ConsoleMessage, Page, Request } from 'playwright';
@@ -87,7 +87,7 @@ describe('a normal load of the built app', () => {
       "the service worker's cache on the next visit, and no error is logged nor request failed",
     async () => {
       const { browser, origin } = built();
-      const tokenizer = `${origin}/tokenizer/qwen2.5/tokenizer.json`;
+      const tokenizer = `${origin}/tokenizer/qwen2.5/tokenizer.tables-v1.json`;
       const model = '/models/test/qwen2-tiny.gguf';
       const { context, requests, blocked } = await guardedContext(browser, [origin]);
       const problems = recordProblems(context);

@@ -102,7 +102,7 @@ describe('the demo docs site under its Content-Security-Policy', () => {
     await expect.poll(() => answers(page), { timeout: 90_000, interval: 100 }).toBe(before + 1);
   }
 
-  // One fresh profile also checks that the widget downloads the Qwen tokenizer (5 MB) once per site, not once per
+  // One fresh profile also checks that the widget downloads the Qwen tokenizer (4 MB) once per site, not once per
   // page: every request is intercepted (guardedContext), the service worker's own too, and one answered from its
   // cache never reaches the route.
   it(
@@ -110,7 +110,7 @@ describe('the demo docs site under its Content-Security-Policy', () => {
       "answers on the first page, and the next page reads the service worker's cache",
     async () => {
       const { browser, origin, dir } = site();
-      const tokenizer = `${origin}/widget/tokenizer/qwen2.5/tokenizer.json`;
+      const tokenizer = `${origin}/widget/tokenizer/qwen2.5/tokenizer.tables-v1.json`;
       const { context, requests, blocked } = await guardedContext(browser, [origin]);
       await grantModelConsent(context);
       const csp = await watchCsp(context);

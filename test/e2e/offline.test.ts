@@ -23,7 +23,7 @@ async function waitForShellCache(page: Page): Promise<string[]> {
       return (await cache.keys()).map((r) => new URL(r.url).pathname);
     });
     const has = (re: RegExp) => cached.some((p) => re.test(p));
-    if (has(/^\/$/) && has(/\/assets\/index-.*\.js$/) && has(/\/assets\/worker-.*\.js$/) && has(/\/assets\/wllama-.*\.wasm$/) && has(/tokenizer\.json$/)) return cached;
+    if (has(/^\/$/) && has(/\/assets\/index-.*\.js$/) && has(/\/assets\/worker-.*\.js$/) && has(/\/assets\/wllama-.*\.wasm$/) && has(/tokenizer\.tables-v1\.json$/)) return cached;
     if (Date.now() > deadline) throw new Error(`the shell cache is incomplete: ${cached.join(', ')}`);
     await page.waitForTimeout(200);
   }

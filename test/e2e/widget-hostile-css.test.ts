@@ -96,7 +96,7 @@ describe('<qwen-assistant> on a hostile page', () => {
     plain = await context.newPage();
     hostile = await context.newPage();
     // The tokenizer is not served to these pages: the runtime still fails on the missing model and shows that error
-    // (the engine's failure is reported first), without building a 5 MB tokenizer on each page first.
+    // (the engine's failure is reported first), without building a 4 MB tokenizer on each page first.
     await context.route(`${origin}/widget/tokenizer/**`, (route) => route.abort());
     const urls = [await servePage(context, origin, PLAIN), await servePage(context, origin, HOSTILE)] as const;
     // Side by side: each page loads the widget's runtime until the error shows.

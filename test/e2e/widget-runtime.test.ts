@@ -149,7 +149,7 @@ describe('the widget runtime on a docs host without COOP/COEP', () => {
     expect(requests.filter((url) => !url.startsWith(`${origin}/`))).toEqual([]);
     const widgetFiles = requests.filter((url) => url.startsWith(`${origin}/widget/`));
     expect(widgetFiles.some((url) => /\/widget\/wllama-[\w-]+\.wasm$/.test(url))).toBe(true);
-    expect(widgetFiles.some((url) => /\/widget\/tokenizer\/qwen2\.5\/tokenizer\.json$/.test(url))).toBe(true);
+    expect(widgetFiles.some((url) => /\/widget\/tokenizer\/qwen2\.5\/tokenizer\.tables-v1\.json$/.test(url))).toBe(true);
     // Chromium has JSPI and Memory64: the compat build is never fetched here.
     const compat = compatFiles(join(site().dir, 'widget'));
     expect(requests.filter((url) => compat.some((name) => url.endsWith(`/widget/${name}`)))).toEqual([]);

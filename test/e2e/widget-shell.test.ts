@@ -5,7 +5,7 @@
  *
  * The desktop tests share one browser profile, and the first three one host page, in order: what it fetches before
  * it is first opened, the keyboard, then the dialog, its load error and Retry, then what opening it fetched. The
- * widget's runtime (a 5 MB tokenizer built on the page) loads once for the three instead of once each.
+ * widget's runtime (a 4 MB tokenizer built on the page) loads once for the three instead of once each.
  */
 import { join } from 'node:path';
 import type { BrowserContext, Page } from 'playwright';

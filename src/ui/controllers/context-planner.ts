@@ -3,9 +3,10 @@
  * budget, append-only between compactions). The Qwen tokenizer is fetched on first use, never at first paint.
  */
 import {
+  CachedTokenCounter,
   ContextAssembler,
   DEFAULT_CONTEXT_CONFIG,
-  loadQwenTokenCounter,
+  loadQwenTokenizer,
   type ContextConfig,
   type ContextReport,
   type TokenCounter,
@@ -31,7 +32,7 @@ const counters = new Map<string, Promise<TokenCounter>>();
 export function qwenCounter(base: string = TOKENIZER_BASE): Promise<TokenCounter> {
   let counter = counters.get(base);
   if (counter === undefined) {
-    counter = loadQwenTokenCounter(async (file) => {
+    counter = loadQwenTokenizer(async (file) => {
       const url = `${base}${file}`;
       let response: Response;
       try {
@@ -41,6 +42,11 @@ export function qwenCounter(base: string = TOKENIZER_BASE): Promise<TokenCounter
       }
       if (!response.ok) throw new AssistantError('load_failed', `Could not load the tokenizer (${url}: HTTP ${response.status}).`);
       return response.json();
+    }).then((tokenizer) => {
+      if (tokenizer.build === 'rebuilt') {
+        console.warn('Qwen tokenizer: this version of @huggingface/tokenizers did not take the prebuilt tables; it was built from the full vocabulary (slower).');
+      }
+      return new CachedTokenCounter(tokenizer);
     }).catch((error: unknown) => {
       counters.delete(base);
       throw error;

@@ -7,8 +7,8 @@
  *
  * - the widget's own files (the build writes their list below; the entry and its static imports are precached at
  *   install): content-hashed ones and the tokenizer cache first, the others (qwen-assistant.js) network first with
- *   the cached copy offline. The tokenizer is 5 MB that never changes under its folder name (tokenizer/qwen2.5/):
- *   network first would download it again on every page of the site; new tokenizer files need a new folder name;
+ *   the cached copy offline. The tokenizer is 4 MB that never changes under its folder name (tokenizer/qwen2.5/):
+ *   network first would download it again on every page of the site; new tokenizer files need a new file or folder name (tokenizer.tables-v1.json);
  * - the site's pages and the docs index: network first, the cached copy offline; but not the docs index's built
  *   memory (`memory/<hash>.bin`): a visit that used it saved it in the widget's IndexedDB, so a copy here would
  *   only store it twice;
