@@ -1,4 +1,7 @@
 import { describe, expect, it } from 'vitest';
+import { HashedNgramEmbedder } from '../../../src/memory/embedders/hashed-ngram.ts';
+import { openMemoryDB } from '../../../src/memory/store/db.ts';
+import { StatsKeeper } from '../../../src/memory/store/stats-keeper.ts';
 import { MemoryStore } from '../../../src/memory/store/store.ts';
 import { captureLogger, countAll, dbName, openStore, rawDB } from './helpers.ts';
 import { scratch } from './scratch.ts';
@@ -210,6 +213,62 @@ describe('memory store: docs namespace', () => {
     db.close();
     // Saved without waiting for the quiet time, and counting every chunk (a drifted count makes the next open recount).
     expect(saved.map((r) => r.documents)).toEqual([1_000]);
+  });
+
+  it('a message stored the moment the page opens is counted in the IDF statistics restored from the last visit', async () => {
+    const { name, store } = await fresh('stats-open');
+    const session = await store.createSession();
+    for (let i = 0; i < 40; i++) await store.appendTurn({ sessionId: session.id, role: 'user', content: `note ${i}: the backup of volume ${i} runs at ${i % 24}:00` });
+    await store.close(); // saves the snapshot
+    const again = await openStore(name);
+    stores.push(again);
+    // At once, while the snapshot is still being read: the message is written without waiting for it, and its
+    // chunk is counted after the restore rather than overwritten by it.
+    await again.appendTurn({ sessionId: session.id, role: 'user', content: 'and the archive job runs weekly on Sundays' });
+    await again.whenIdle();
+    const { chunks, docChunks } = await countAll(name);
+    expect(chunks).toBe(41);
+    expect(again.embedder.stats?.documents).toBe(chunks! + docChunks!);
+  });
+
+  it('a snapshot of the IDF statistics that drifted from the chunks (another tab, a crash) is recounted once the store is idle', async () => {
+    const { name, store } = await fresh('stats-drift');
+    const session = await store.createSession();
+    for (let i = 0; i < 30; i++) await store.appendTurn({ sessionId: session.id, role: 'user', content: `reminder ${i}: water the plant on shelf ${i}` });
+    await store.close();
+    const db = await rawDB(name);
+    const [key] = (await db.getAllKeys('meta')).filter((k) => String(k).startsWith('stats:'));
+    const saved = (await db.get('meta', key!)) as { documents: number };
+    expect(saved.documents).toBe(30);
+    await db.put('meta', { ...saved, documents: 90 }); // as if another tab had written 60 chunks and they were gone
+    db.close();
+    const again = await openStore(name);
+    stores.push(again);
+    await again.whenIdle();
+    expect(again.embedder.stats?.documents).toBe(30);
+  });
+
+  it('IDF changes made while the snapshot is being restored are counted after it, not overwritten by it', async () => {
+    const { name, store } = await fresh('stats-order');
+    await store.close();
+    const db = await openMemoryDB(name);
+    const lastVisit = new HashedNgramEmbedder();
+    lastVisit.stats.add(['the backup runs nightly', 'certificates renew monthly', 'logs rotate weekly']);
+    const snapshot = lastVisit.stats.snapshot();
+    const embedder = new HashedNgramEmbedder();
+    const keeper = new StatsKeeper(db, captureLogger(), () => 0);
+    let readSnapshot!: () => void;
+    const reading = new Promise<void>((resolve) => (readSnapshot = resolve));
+    const restored = keeper.restoring(async () => {
+      await reading;
+      embedder.stats.restore(snapshot);
+    });
+    keeper.change(embedder, ['a message stored while the snapshot is read'], []);
+    readSnapshot();
+    await restored;
+    await keeper.counted();
+    db.close();
+    expect(embedder.stats.documents).toBe(4);
   });
 
   it('working-memory items round-trip, expire, and pinned ones stay', async () => {
