@@ -158,20 +158,26 @@ export async function checkStatsDrift(keeper: StatsKeeper, embedder: Embedder, d
 
 async function recountStats(keeper: StatsKeeper, embedder: Embedder, stats: NonNullable<Embedder['stats']>, db: MemoryDatabase): Promise<void> {
   stats.reset();
+  // Counted a text at a time in slices of SLICE_MS: a recount may now run while the user types (once the index is
+  // ready), and a batch of 1,000 chunks counted at once was a long task.
+  let since = performance.now();
   for (const store of ['chunks', 'docChunks'] as const) {
     let after: string | undefined;
     for (;;) {
       const range = after === undefined ? undefined : IDBKeyRange.lowerBound(after, true);
       const batch: unknown[] = await db.getAll(store, range, 1_000);
       if (batch.length === 0) break;
-      const texts = batch
-        .map((r) => (typeof r === 'object' && r !== null ? (r as { text?: unknown }).text : undefined))
-        .filter((t): t is string => typeof t === 'string');
-      stats.add(texts);
+      for (const record of batch) {
+        const text = typeof record === 'object' && record !== null ? (record as { text?: unknown }).text : undefined;
+        if (typeof text === 'string') stats.add([text]);
+        if (performance.now() - since >= SLICE_MS) {
+          await yieldToPage();
+          since = performance.now();
+        }
+      }
       const last = batch[batch.length - 1] as { id?: unknown };
       if (typeof last.id !== 'string' || batch.length < 1_000) break;
       after = last.id;
-      await yieldToPage();
     }
   }
   await keeper.persist(embedder, true);
