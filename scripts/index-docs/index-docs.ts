@@ -1,5 +1,6 @@
 /**
- * `npm run index-docs -- <folder> --out <dir> [--base-url /] [--max-bytes 2097152] [--max-tokens 400] [--no-memory]`
+ * `npm run index-docs -- <folder> --out <dir> [--base-url /] [--max-bytes 2097152] [--max-tokens 400] [--no-memory]
+ * [--exclude <path>]…` (also the package's `npx qwen-assistant index-docs …`, scripts/package/cli.ts)
  *
  * Indexes a folder of Markdown and HTML docs for the widget (see index-folder.ts and src/docs-index/format.ts).
  * Prints one line per skipped file and a summary; exits 0 when at least one page was indexed, 1 when none was or
@@ -8,6 +9,7 @@
 import { existsSync, statSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
+import type { TokenCount } from '../../src/memory/store/chunking.ts';
 import { indexDocsFolder, type IndexDocsStats } from './index-folder.ts';
 
 interface Args {
@@ -18,9 +20,11 @@ interface Args {
   maxTokens?: number;
   /** Ship the widget's docs memory built (`--no-memory`: the widget indexes the pages on a first visit). */
   memory: boolean;
+  /** Files or folders below the docs folder that are not docs pages (a built site's `404.html`, `search/`). */
+  exclude: string[];
 }
 
-const USAGE = 'usage: npm run index-docs -- <folder> --out <dir> [--base-url /] [--max-bytes N] [--max-tokens N] [--no-memory]';
+const OPTIONS = '<folder> --out <dir> [--base-url /] [--max-bytes N] [--max-tokens N] [--no-memory] [--exclude <path>]…';
 
 function positiveInt(flag: string, value: string | undefined): number {
   const n = Number(value);
@@ -35,6 +39,7 @@ export function parseArgs(argv: readonly string[]): Args {
   let maxBytes: number | undefined;
   let maxTokens: number | undefined;
   let memory = true;
+  const exclude: string[] = [];
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i]!;
     const value = (): string | undefined => argv[++i];
@@ -43,13 +48,18 @@ export function parseArgs(argv: readonly string[]): Args {
     else if (arg === '--max-bytes') maxBytes = positiveInt(arg, value());
     else if (arg === '--max-tokens') maxTokens = positiveInt(arg, value());
     else if (arg === '--no-memory') memory = false;
+    else if (arg === '--exclude') {
+      const path = (value() ?? '').replace(/\\/g, '/').replace(/^\.?\//, '').replace(/\/+$/, '');
+      if (path === '') throw new Error('--exclude needs a path below the docs folder');
+      exclude.push(path);
+    }
     else if (arg.startsWith('--')) throw new Error(`unknown option ${arg}`);
     else if (folder === undefined) folder = arg;
     else throw new Error(`unexpected argument ${arg}`);
   }
   if (folder === undefined) throw new Error('no docs folder given');
   if (out === undefined || out === '') throw new Error('no --out folder given');
-  const args: Args = { folder, out, baseUrl, memory };
+  const args: Args = { folder, out, baseUrl, memory, exclude };
   if (maxBytes !== undefined) args.maxBytes = maxBytes;
   if (maxTokens !== undefined) args.maxTokens = maxTokens;
   return args;
@@ -65,12 +75,25 @@ export function summary(stats: IndexDocsStats): string {
   );
 }
 
-async function main(): Promise<number> {
+/** Whether `path` (below the docs folder) is one of `exclude` or inside one of them. */
+export function isExcluded(path: string, exclude: readonly string[]): boolean {
+  return exclude.some((x) => path === x || path.startsWith(`${x}/`));
+}
+
+export interface IndexDocsCommand {
+  /** How the command is run, for its usage line: `npm run index-docs --`, `npx qwen-assistant index-docs`. */
+  invocation: string;
+  /** The Qwen token counter (default: the one the repository's `prepare-tokenizer` makes). */
+  loadCounter?: () => Promise<TokenCount>;
+}
+
+/** The command: parses `argv`, indexes, prints; returns the exit code (0 indexed, 1 nothing or no folder, 2 bad arguments). */
+export async function runIndexDocs(argv: readonly string[], command: IndexDocsCommand): Promise<number> {
   let args: Args;
   try {
-    args = parseArgs(process.argv.slice(2));
+    args = parseArgs(argv);
   } catch (error) {
-    console.error(`index-docs: ${(error as Error).message}\n${USAGE}`);
+    console.error(`index-docs: ${(error as Error).message}\nusage: ${command.invocation} ${OPTIONS}`);
     return 2;
   }
   const folder = resolve(args.folder);
@@ -82,6 +105,8 @@ async function main(): Promise<number> {
     out: resolve(args.out),
     baseUrl: args.baseUrl,
     memory: args.memory,
+    ...(args.exclude.length === 0 ? {} : { include: (path: string) => !isExcluded(path, args.exclude) }),
+    ...(command.loadCounter === undefined ? {} : { counter: await command.loadCounter() }),
     onSkip: (s: { path: string; reason: string }) => console.warn(`skipped ${s.path}: ${s.reason}`),
     ...(args.maxBytes === undefined ? {} : { maxBytes: args.maxBytes }),
     ...(args.maxTokens === undefined ? {} : { maxTokens: args.maxTokens }),
@@ -97,4 +122,4 @@ async function main(): Promise<number> {
 }
 
 const isMain = process.argv[1] !== undefined && import.meta.url === pathToFileURL(resolve(process.argv[1])).href;
-if (isMain) process.exitCode = await main();
+if (isMain) process.exitCode = await runIndexDocs(process.argv.slice(2), { invocation: 'npm run index-docs --' });

@@ -10,6 +10,7 @@ import { join } from 'node:path';
 import { DEFAULT_MAX_BYTES, checkSize, decodeDocBytes } from '../../src/docs-index/decode.ts';
 import { DOCS_INDEX_VERSION, type DocsManifest, type DocsPageFile } from '../../src/docs-index/format.ts';
 import { buildDocsPage, publishedUrl } from '../../src/docs-index/page.ts';
+import type { Slugify } from '../../src/docs-index/slug.ts';
 import type { TokenCount } from '../../src/memory/store/chunking.ts';
 import type { Embedder } from '../../src/memory/embedders/embedder.ts';
 import { HashedNgramEmbedder } from '../../src/memory/embedders/hashed-ngram.ts';
@@ -39,6 +40,14 @@ export interface IndexDocsOptions {
   memory?: boolean;
   /** Called with each skipped file, as it is skipped. */
   onSkip?: (skip: SkippedFile) => void;
+  /** Which of the folder's docs files to index (a `/`-separated path below the folder; default all). */
+  include?: (path: string) => boolean;
+  /** Where a file is published (default `publishedUrl`: `x.md` → `x.html`, HTML as it is). */
+  pageUrl?: (path: string) => string;
+  /** The site generator's rule for Markdown heading ids (default GitHub's). */
+  slugify?: Slugify;
+  /** The ids a published page really has, when known (from the built site): other anchors link to the page. */
+  anchorsOf?: (url: string) => ReadonlySet<string> | undefined;
 }
 
 export interface SkippedFile {
@@ -89,7 +98,7 @@ function reasonOf(error: unknown): string {
 export async function indexDocsFolder(folder: string, options: IndexDocsOptions = {}): Promise<IndexDocsResult> {
   let files: string[];
   try {
-    files = await listDocFiles(folder);
+    files = (await listDocFiles(folder)).filter((path) => options.include?.(path) ?? true);
   } catch (error) {
     throw new AssistantError('invalid_input', `The docs folder "${folder}" cannot be read: ${reasonOf(error)}.`, { cause: error });
   }
@@ -103,17 +112,27 @@ export async function indexDocsFolder(folder: string, options: IndexDocsOptions 
   const skipped: SkippedFile[] = [];
   /** Published URL → the file that took it (`x.md` and `x.html` would both be `x.html`). */
   const urls = new Map<string, string>();
+  const pageUrl = options.pageUrl ?? publishedUrl;
   for (const path of files) {
-    const taken = urls.get(publishedUrl(path));
+    const url = pageUrl(path);
+    const taken = urls.get(url);
     if (taken !== undefined) {
-      const skip = { path, reason: `same page URL ${publishedUrl(path)} as ${taken}` };
+      const skip = { path, reason: `same page URL ${url} as ${taken}` };
       skipped.push(skip);
       options.onSkip?.(skip);
       continue;
     }
     try {
       const text = await readDoc(join(folder, path), maxBytes);
-      const page = await buildDocsPage(path, text, options.maxTokens === undefined ? { counter, embedder } : { counter, embedder, maxTokens: options.maxTokens });
+      const anchors = options.anchorsOf?.(url);
+      const page = await buildDocsPage(path, text, {
+        counter,
+        embedder,
+        url,
+        ...(options.maxTokens === undefined ? {} : { maxTokens: options.maxTokens }),
+        ...(options.slugify === undefined ? {} : { slugify: options.slugify }),
+        ...(anchors === undefined ? {} : { anchors }),
+      });
       pages.push(page);
       urls.set(page.url, path);
     } catch (error) {

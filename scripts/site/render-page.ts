@@ -30,9 +30,10 @@ export function renderMarkdownPage(source: string): RenderedPage {
     gfm: true,
     renderer: {
       heading(this: { parser: { parseInline(tokens: Tokens.Heading['tokens']): string } }, token: Tokens.Heading) {
-        const id = slugger.slug(headingText(token.tokens));
-        if (token.depth === 2 || token.depth === 3) headings.push({ level: token.depth, id, text: headingText(token.tokens) });
-        return `<h${token.depth} id="${escapeHtml(id)}"><a class="anchor" href="#${escapeHtml(id)}" aria-hidden="true">#</a>${this.parser.parseInline(token.tokens)}</h${token.depth}>\n`;
+        const { id, text } = slugger.heading(headingText(token.tokens));
+        if (token.depth === 2 || token.depth === 3) headings.push({ level: token.depth, id, text });
+        const shown = text === headingText(token.tokens) ? this.parser.parseInline(token.tokens) : escapeHtml(text);
+        return `<h${token.depth} id="${escapeHtml(id)}"><a class="anchor" href="#${escapeHtml(id)}" aria-hidden="true">#</a>${shown}</h${token.depth}>\n`;
       },
       link(this: { parser: { parseInline(tokens: Tokens.Link['tokens']): string } }, token: Tokens.Link) {
         const title = token.title ? ` title="${escapeHtml(token.title)}"` : '';

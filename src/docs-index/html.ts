@@ -15,7 +15,8 @@ const BLOCK = new Set([
   'form', 'fieldset', 'address', 'caption',
 ]);
 const HEADING = /^h([1-6])$/;
-const PERMALINK = /^[#¶§🔗\s]+|[#¶§🔗\s]+$/gu;
+/** Permalink marks generators put in headings: `#`, `¶` (MkDocs, Sphinx), a zero-width space (Docusaurus's hash link). */
+const PERMALINK = /^[#¶§🔗\s\u200b]+|[#¶§🔗\s\u200b]+$/gu;
 
 /** Only the tokens inside `<main>` when there is one, else inside `<body>` when there is one, else all. */
 function scope(tokens: HtmlToken[]): HtmlToken[] {

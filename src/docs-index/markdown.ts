@@ -7,7 +7,7 @@ import { Lexer, type Token, type Tokens } from 'marked';
 import { decodeEntities } from './entities.ts';
 import { htmlFragmentText } from './html.ts';
 import { collapseSpace, type PageBlock, type PageSection, type ParsedPage } from './sections.ts';
-import { Slugger } from './slug.ts';
+import { Slugger, type Slugify } from './slug.ts';
 
 /** The plain text of inline tokens (a heading's, a paragraph's): what a reader sees, without markup. */
 export function inlinePlainText(tokens: readonly Token[]): string {
@@ -40,7 +40,7 @@ export function inlinePlainText(tokens: readonly Token[]): string {
   return out;
 }
 
-/** A heading's text as used for its anchor: `slugger.slug(headingText(token.tokens))` is the id the site renders. */
+/** A heading's text as used for its anchor: `slugger.heading(headingText(token.tokens))` is the id the site renders. */
 export function headingText(tokens: readonly Token[]): string {
   return collapseSpace(inlinePlainText(tokens));
 }
@@ -89,16 +89,17 @@ function blockText(token: Token): string {
   }
 }
 
-export function parseMarkdownPage(markdown: string): ParsedPage {
-  const slugger = new Slugger();
+/** `slugify`: the site generator's rule for heading ids (default GitHub's, which the demo site renders). */
+export function parseMarkdownPage(markdown: string, slugify?: Slugify): ParsedPage {
+  const slugger = new Slugger(slugify);
   const sections: PageSection[] = [{ depth: 0, heading: '', anchor: '', blocks: [] }];
   let firstH1: string | null = null;
   for (const token of Lexer.lex(markdown, { gfm: true })) {
     if (token.type === 'heading') {
       const heading = token as Tokens.Heading;
-      const text = headingText(heading.tokens);
+      const { id, text } = slugger.heading(headingText(heading.tokens));
       if (heading.depth === 1 && firstH1 === null && text !== '') firstH1 = text;
-      sections.push({ depth: heading.depth, heading: text, anchor: slugger.slug(text), blocks: [] });
+      sections.push({ depth: heading.depth, heading: text, anchor: id, blocks: [] });
       continue;
     }
     const text = blockText(token);

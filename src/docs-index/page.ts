@@ -13,6 +13,7 @@ import { parseMarkdownPage } from './markdown.ts';
 import { checkNesting, isStackOverflow, tooDeep } from './nesting.ts';
 import type { ParsedPage } from './sections.ts';
 import { DocSkipError } from './skip.ts';
+import type { Slugify } from './slug.ts';
 import { splitPage, type TextChunk } from './split.ts';
 import { encodeVector } from './vector-codec.ts';
 
@@ -38,8 +39,19 @@ export interface ParsedDoc {
   title: string;
 }
 
+/** How a site generator publishes headings (the defaults: the demo site's, GitHub's rule). */
+export interface HeadingOptions {
+  /** The generator's rule for a heading's id (Markdown only: an HTML heading keeps its own `id`). */
+  slugify?: Slugify;
+  /**
+   * The ids the published page really has (read from the built page): a section whose anchor is not among them
+   * links to the page itself rather than to a heading that is not there.
+   */
+  anchors?: ReadonlySet<string>;
+}
+
 /** Parses a docs file's text; throws `invalid_input` (with the reason as message) for broken or empty pages. */
-export function parseDoc(path: string, text: string): ParsedDoc {
+export function parseDoc(path: string, text: string, headings: HeadingOptions = {}): ParsedDoc {
   const kind = docKind(path);
   if (kind === null) throw new DocSkipError('not_docs', 'not a Markdown or HTML file');
   let frontTitle: string | null = null;
@@ -49,19 +61,21 @@ export function parseDoc(path: string, text: string): ParsedDoc {
       const front = parseFrontMatter(text);
       frontTitle = front.title;
       checkNesting(front.body);
-      page = parseMarkdownPage(front.body);
+      page = parseMarkdownPage(front.body, headings.slugify);
     } else page = parseHtmlPage(text);
   } catch (error) {
     throw isStackOverflow(error) ? tooDeep(error) : error;
   }
   if (!page.sections.some((s) => s.blocks.length > 0)) throw new DocSkipError('empty', 'empty page (no text)');
   const name = path.replace(/\\/g, '/').split('/').pop()!.replace(/\.[^.]+$/, '');
+  const known = headings.anchors;
+  if (known !== undefined) page = { ...page, sections: page.sections.map((s) => (s.anchor === '' || known.has(s.anchor) ? s : { ...s, anchor: '' })) };
   return { page, title: frontTitle ?? page.title ?? name };
 }
 
 /** A doc's chunks with their exact token counts (no vectors): what the app's folder import stores. */
-export function chunkDoc(path: string, text: string, counter: TokenCount, maxTokens?: number): { title: string; chunks: TextChunk[] } {
-  const { page, title } = parseDoc(path, text);
+export function chunkDoc(path: string, text: string, counter: TokenCount, maxTokens?: number, headings?: HeadingOptions): { title: string; chunks: TextChunk[] } {
+  const { page, title } = parseDoc(path, text, headings);
   return { title, chunks: splitPage({ ...page, title }, counter, maxTokens) };
 }
 
@@ -70,18 +84,20 @@ async function sha256Hex(text: string): Promise<string> {
   return Array.from(new Uint8Array(digest), (b) => b.toString(16).padStart(2, '0')).join('');
 }
 
-export interface BuildPageOptions {
+export interface BuildPageOptions extends HeadingOptions {
   counter: TokenCount;
   embedder: Embedder;
   maxTokens?: number;
+  /** The page's published URL (default `publishedUrl(path)`: `x.md` → `x.html`). */
+  url?: string;
 }
 
 /** A page file of the index for one docs file (`path` relative to the docs folder). */
 export async function buildDocsPage(path: string, text: string, options: BuildPageOptions): Promise<DocsPageFile> {
-  const { title, chunks } = chunkDoc(path, text, options.counter, options.maxTokens);
+  const { title, chunks } = chunkDoc(path, text, options.counter, options.maxTokens, options);
   const vectors = await options.embedder.embed(chunks.map((c) => c.text));
   const docsChunks: DocsChunk[] = chunks.map((c, i) => ({ ...c, vector: encodeVector(vectors[i]!) }));
-  const url = publishedUrl(path);
+  const url = options.url ?? publishedUrl(path);
   // Everything the page file holds goes into the hash, so a kept file is never stale.
   const hash = await sha256Hex(JSON.stringify({ embedder: embedderKey(options.embedder), url, title, chunks: docsChunks }));
   return { version: DOCS_INDEX_VERSION, url, title, hash, chunks: docsChunks };

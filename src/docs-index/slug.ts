@@ -12,12 +12,38 @@ export function slug(text: string): string {
   return text.trim().toLowerCase().replace(DROPPED, '').replace(/ /g, '-');
 }
 
+/** `Title {#custom-id}`: an id given in the heading itself. */
+const EXPLICIT_ID = /^(.*?)\s*\{#([\p{L}\p{M}\p{N}\p{Pc}:.-]+)\}$/su;
+
+/** A heading's text → its id before it is made unique (`slug` above, or a site generator's own rule). */
+export type Slugify = (text: string) => string;
+
 /** Makes slugs unique within one page: create one per page, call `slug` for each heading in document order. */
 export class Slugger {
   private readonly _seen = new Map<string, number>();
 
+  private readonly _base: Slugify;
+
+  /** `base`: the rule for one heading (default GitHub's); repeats get `-1`, `-2`, … whatever the rule. */
+  constructor(base: Slugify = slug) {
+    this._base = base;
+  }
+
   slug(text: string): string {
-    const base = slug(text);
+    return this._unique(this._base(text));
+  }
+
+  /**
+   * A heading's id and shown text: an explicit `{#id}` at its end (VitePress, Docusaurus, MkDocs' attr_list and
+   * Pandoc all render it as the id and drop it from the text) is taken as it is, else the slug of the text.
+   */
+  heading(text: string): { id: string; text: string } {
+    const explicit = EXPLICIT_ID.exec(text);
+    if (explicit === null) return { id: this.slug(text), text };
+    return { id: this._unique(explicit[2]!), text: explicit[1]!.trimEnd() };
+  }
+
+  private _unique(base: string): string {
     let candidate = base;
     let n = this._seen.get(base) ?? 0;
     // A heading literally named "x-1" after two "x" headings must not collide with the second one's slug.

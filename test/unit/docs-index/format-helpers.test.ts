@@ -140,4 +140,16 @@ describe('slug', () => {
     const s = new Slugger();
     expect(['Usage', 'Usage', 'Usage-1', 'Usage'].map((h) => s.slug(h))).toEqual(['usage', 'usage-1', 'usage-1-1', 'usage-2']);
   });
+
+  it('takes a site generator’s rule for one heading, and still numbers repeats', () => {
+    const s = new Slugger((text) => text.toUpperCase().replace(/ /g, '_'));
+    expect(['Two words', 'Two words'].map((h) => s.slug(h))).toEqual(['TWO_WORDS', 'TWO_WORDS-1']);
+  });
+
+  it('takes an explicit `{#id}` as the id and drops it from the heading’s text', () => {
+    const s = new Slugger();
+    expect(s.heading('Storage folders {#where-notes-live}')).toEqual({ id: 'where-notes-live', text: 'Storage folders' });
+    expect(s.heading('Where notes live')).toEqual({ id: 'where-notes-live-1', text: 'Where notes live' });
+    expect(s.heading('Braces {not an id}')).toEqual({ id: 'braces-not-an-id', text: 'Braces {not an id}' });
+  });
 });

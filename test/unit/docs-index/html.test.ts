@@ -41,6 +41,17 @@ describe('parseHtmlPage', () => {
     for (const gone of ['Home', 'not docs', 'fake', 'color: red', 'Footer', 'Site header', 'a comment']) expect(all).not.toContain(gone);
   });
 
+  it('keeps generators’ permalink marks out of headings: a hash link’s zero-width space, a pilcrow', () => {
+    const page = parseHtmlPage(
+      '<main><h2 class="anchor" id="paper-sizes--margins">Paper sizes &amp; margins<a href="#paper-sizes--margins" class="hash-link">&#8203;</a></h2><p>A4.</p>' +
+        '<h2 id="upgrading">Upgrading<a class="headerlink" href="#upgrading">&para;</a></h2><p>Stop first.</p></main>',
+    );
+    expect(page.sections.map((s) => [s.heading, s.anchor])).toEqual([
+      ['Paper sizes & margins', 'paper-sizes--margins'],
+      ['Upgrading', 'upgrading'],
+    ]);
+  });
+
   it('falls back to <body>, then to the whole document, and to the first h1 for the title', () => {
     const body = parseHtmlPage('<html><body><nav>menu</nav><h1>Only body</h1><p>Text</p></body></html>');
     expect(body.title).toBe('Only body');

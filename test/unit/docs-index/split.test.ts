@@ -4,6 +4,7 @@ import type { CachedTokenCounter } from '../../../src/context/tokens.ts';
 import { parseMarkdownPage } from '../../../src/docs-index/markdown.ts';
 import { chunkDoc } from '../../../src/docs-index/page.ts';
 import { splitPage } from '../../../src/docs-index/split.ts';
+import { renderMarkdownPage } from '../../../scripts/site/render-page.ts';
 
 let counter: CachedTokenCounter;
 beforeAll(async () => {
@@ -100,6 +101,22 @@ describe('splitPage (real Qwen tokenizer)', () => {
     expect(page.sections[2]!.heading).toBe('<qwen-assistant> attributes');
     const chunks = splitPage({ ...page, title: 'T' }, counter);
     expect(new Set(chunks.map((c) => c.anchor)).size).toBe(4);
+  });
+
+  it('follows a site generator’s heading ids: its slug rule, explicit `{#id}`s, and only ids its built page has', () => {
+    const md = '# Guide\n\n## Install & run\n\na\n\n## Storage {#where-data-lives}\n\nb\n\n## Gone\n\nc\n';
+    const dashes = (text: string): string => text.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '');
+    const { chunks } = chunkDoc('g.md', md, counter, undefined, { slugify: dashes, anchors: new Set(['guide', 'install-run', 'where-data-lives']) });
+    expect(chunks.map((c) => [c.anchor, c.heading])).toEqual([
+      ['install-run', 'Guide › Install & run'],
+      ['where-data-lives', 'Guide › Storage'],
+      ['', 'Guide › Gone'],
+    ]);
+    // The demo site renders the same ids (GitHub's rule, the explicit id kept), so its links land.
+    const rendered = renderMarkdownPage(md).html;
+    expect(rendered).toContain('<h2 id="install--run">');
+    expect(rendered).toContain('<h2 id="where-data-lives"><a class="anchor" href="#where-data-lives" aria-hidden="true">#</a>Storage</h2>');
+    expect(parseMarkdownPage(md).sections.map((x) => x.anchor)).toEqual(['guide', 'install--run', 'where-data-lives', 'gone']);
   });
 
   it('keeps a code span’s text as written (no entity decoding inside backticks), and decodes entities outside', () => {
