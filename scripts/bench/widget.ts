@@ -2,7 +2,7 @@
  * `npm run bench:widget`: the docs widget's numbers, measured, not asserted (this machine is shared and noisy).
  *
  * - eager size: the production widget build's entry plus its static imports, gzip -9 — what a docs page downloads
- *   before anyone opens the widget (budget 30 KB);
+ *   before anyone opens the widget (budget 30 KB); also for the widget in the npm package (`packagedEagerGzipBytes`);
  * - `index-docs` throughput (pages/s, wall and CPU) and index size, for the demo docs (docs/site) and for a
  *   generated 10,000-chunk corpus (scripts/index-docs/generate-corpus.ts), each indexed afresh;
  * - time from opening the widget to a searchable docs index for those 10,000 chunks, in real Chromium
@@ -17,6 +17,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { generateCorpus } from '../index-docs/generate-corpus.ts';
 import { indexDocsFolder, type IndexDocsStats } from '../index-docs/index-folder.ts';
+import { buildPackage } from '../package/build-package.ts';
 import { buildWidget } from '../site/build.ts';
 import { WIDGET_EAGER_BUDGET_BYTES, eagerSize } from './widget-size.ts';
 import { runWidgetDocsBench } from './widget-docs.ts';
@@ -34,13 +35,20 @@ function indexRow(label: string, s: IndexDocsStats): string {
   );
 }
 
-// 1. Eager size of a production build.
+// 1. Eager size of a production build, and of the npm package's widget (built by `build:package` on its own).
 const widgetDir = join('.cache', 'bench-widget', 'widget');
 await buildWidget(widgetDir);
 const eager = eagerSize(widgetDir);
 console.log(
   `eager widget JS: ${eager.files.join(', ')} — ${kb(eager.bytes)} raw, ${kb(eager.gzipBytes)} gzip ` +
     `(budget ${kb(WIDGET_EAGER_BUDGET_BYTES)}: ${eager.gzipBytes <= WIDGET_EAGER_BUDGET_BYTES ? 'within' : 'OVER'})`,
+);
+const packageDir = join('.cache', 'bench-widget', 'package');
+await buildPackage(packageDir, { log: () => {} });
+const packaged = eagerSize(join(packageDir, 'widget'));
+console.log(
+  `eager widget JS in the npm package (${packageDir}/widget): ${kb(packaged.bytes)} raw, ${kb(packaged.gzipBytes)} gzip ` +
+    `(${packaged.gzipBytes === eager.gzipBytes ? 'the same as' : `${packaged.gzipBytes - eager.gzipBytes} bytes off`} the widget build)`,
 );
 
 // 2. index-docs throughput: the demo docs, then the generated corpus (the tokenizer is loaded before timing starts).
@@ -71,6 +79,7 @@ try {
     JSON.stringify({
       eagerGzipBytes: eager.gzipBytes,
       eagerBytes: eager.bytes,
+      packagedEagerGzipBytes: packaged.gzipBytes,
       indexDocsPagesPerS: round(big.stats.pagesPerS),
       indexDocsCpuPagesPerS: round(big.stats.pages / big.stats.cpuSeconds),
       indexDocsChunks: big.stats.chunks,

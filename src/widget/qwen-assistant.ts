@@ -52,15 +52,34 @@ const CHAT_ICON = html`<svg viewBox="0 0 24 24" aria-hidden="true">
  * @csspart panel - the dialog
  * @csspart header - the panel's title bar
  * @csspart messages - the message list
- * @csspart message - one message (also `user` or `assistant`)
+ * @csspart message - one message
+ * @csspart user - a question (with `message`)
+ * @csspart assistant - an answer (with `message`)
  * @csspart sources - the list of source links under an answer
  * @csspart input - the question field
  * @csspart send - the send / stop button
  * @csspart status - the status line (loading progress, engine, errors)
- * @csspart search - the search results area; `results` its list, `result` one result, `ask-assistant` its button
- * @csspart consent - the consent step; `consent-accept`, `consent-decline` its buttons
+ * @csspart search - the search results area
+ * @csspart results - the list of search results
+ * @csspart result - one search result
+ * @csspart ask-assistant - the button under the results that asks the assistant
+ * @csspart consent - the consent step
+ * @csspart consent-accept - the consent step's button that downloads the model
+ * @csspart consent-decline - the consent step's button that keeps to search
  * @csspart suggestions - suggested questions on an empty panel
- * @csspart answer-actions - thumbs up/down and copy under an answer; `follow-ups` the questions it suggests
+ * @csspart answer-actions - thumbs up/down and copy under an answer
+ * @csspart follow-ups - the questions an answer suggests
+ * @cssprop --qwen-assistant-accent - the launcher's and buttons' colour (default #3056d3)
+ * @cssprop --qwen-assistant-accent-fg - text on the accent colour (default #fff)
+ * @cssprop --qwen-assistant-bg - the panel's background
+ * @cssprop --qwen-assistant-fg - the panel's text colour
+ * @cssprop --qwen-assistant-muted - secondary text
+ * @cssprop --qwen-assistant-border - borders
+ * @cssprop --qwen-assistant-surface - messages, code and results
+ * @cssprop --qwen-assistant-radius - corner radius (default 12px)
+ * @cssprop --qwen-assistant-font - font family
+ * @cssprop --qwen-assistant-font-size - font size (default 14px)
+ * @cssprop --qwen-assistant-z-index - stacking order of the launcher and panel
  */
 export class QwenAssistant extends LitElement {
   static override styles = [widgetStyles, markdownStyles];
@@ -86,9 +105,11 @@ export class QwenAssistant extends LitElement {
   @query('textarea') private _input!: HTMLTextAreaElement | null;
   @query('.messages') private _list!: HTMLElement | null;
 
-  /** The validated attributes. */
+  /** The validated attributes. @internal */
   settings: WidgetSettings = parseAttributes({ model: null, mlcModel: null, backend: null, docsIndex: null, lang: null, position: null, window: null, shortcut: null, mode: null, scope: null, suggestions: null }).settings;
+  /** @internal */
   readonly assistant = new AssistantController(this, () => this.runtimeConfig);
+  /** @internal */
   readonly search = new SearchController(this, {
     search: (text, options) => this.assistant.search(text, options),
     rendered: (query, results, ms) => fire(this, 'qwen-assistant:search', { query, results: results.map(({ href, title, heading }) => ({ href, title, heading })), ms }),
@@ -100,6 +121,7 @@ export class QwenAssistant extends LitElement {
   }
   private _configKey = '';
 
+  /** The language the panel speaks: the `lang` attribute, else the page's, else the browser's. */
   get language(): WidgetLang {
     return resolveLang(this.settings.lang, document.documentElement.lang, navigator.languages ?? [navigator.language]);
   }
@@ -108,7 +130,7 @@ export class QwenAssistant extends LitElement {
     return STRINGS[this.language];
   }
 
-  /** What the runtime is created with. */
+  /** What the runtime is created with. @internal */
   get runtimeConfig(): WidgetRuntimeConfig {
     const docsIndex = this.settings.docsIndex === '' ? '' : new URL(this.settings.docsIndex, document.baseURI).href;
     return {
@@ -124,10 +146,12 @@ export class QwenAssistant extends LitElement {
     };
   }
 
+  /** Opens the panel (as the launcher or the shortcut does). */
   show(): void {
     this._setOpen(true);
   }
 
+  /** Closes the panel. */
   hide(): void {
     this._setOpen(false);
   }

@@ -1,0 +1,142 @@
+/**
+ * `qwen-assistant/vitepress`: the docs assistant on a VitePress site, with one line in its config:
+ *
+ *   import { withQwenAssistant } from 'qwen-assistant/vitepress';
+ *   export default withQwenAssistant(defineConfig({ … }), { lang: 'en' });
+ *
+ * At `vitepress build` it indexes the site's Markdown pages (the ones VitePress built, with their published URLs
+ * and heading ids) with index-docs' own splitter into `<outDir>/docs-index/`, copies the widget into
+ * `<outDir>/qwen-assistant/`, and adds the script and the `<qwen-assistant>` element to every page. VitePress runs
+ * `transformHtml` and `buildEnd` from its config, not from Vite plugins, so this wraps the config.
+ */
+import { cpSync, existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { SiteConfig, UserConfig } from 'vitepress';
+import { indexDocsFolder } from '../index-docs/index-folder.ts';
+import { packagedWidgetDir, tablesPathIn } from './package-files.ts';
+import { loadTablesCounter } from './tables-counter.ts';
+import { headingIds, vitepressHtmlFile, vitepressPageUrl, vitepressSlug } from './vitepress-pages.ts';
+
+/** The element's attributes (README, "Docs widget"), camel-cased; `docs-index` is the plugin's own. */
+export interface QwenAssistantAttributes {
+  model?: string;
+  mlcModel?: string;
+  backend?: 'auto' | 'webgpu' | 'wasm';
+  lang?: 'zh' | 'en' | 'auto';
+  position?: 'bottom-right' | 'bottom-left';
+  window?: number;
+  shortcut?: string;
+  mode?: 'auto' | 'search' | 'assistant';
+  scope?: string;
+  suggestions?: readonly string[];
+}
+
+export interface QwenAssistantVitePressOptions extends QwenAssistantAttributes {
+  /** Folder of the widget below the site's output (default `qwen-assistant/`). */
+  widgetPath?: string;
+  /** Folder of the docs index below the site's output (default `docs-index/`). */
+  indexPath?: string;
+  /** Source pages (below `srcDir`, e.g. `changelog.md`, or a folder `drafts/`) left out of the index. */
+  exclude?: readonly string[];
+  /** Chunk size limit in Qwen tokens (default 400, as index-docs). */
+  maxTokens?: number;
+  /** A built widget folder to copy instead of this package's own. */
+  widgetDir?: string;
+}
+
+const ATTRIBUTE_NAMES: Record<keyof QwenAssistantAttributes, string> = {
+  model: 'model',
+  mlcModel: 'mlc-model',
+  backend: 'backend',
+  lang: 'lang',
+  position: 'position',
+  window: 'window',
+  shortcut: 'shortcut',
+  mode: 'mode',
+  scope: 'scope',
+  suggestions: 'suggestions',
+};
+
+const escapeAttribute = (value: string): string => value.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;');
+
+/** `a/b` → `a/b/`: folder paths below the site's base. */
+function folder(path: string, option: string): string {
+  const clean = path.replace(/^\.?\/+/, '').replace(/\/*$/, '/');
+  if (clean === '/' || clean.split('/').includes('..')) throw new Error(`qwen-assistant: ${option} "${path}" is not a folder below the site`);
+  return clean;
+}
+
+/** The tags added to a page: the module script and the element, with the validated options as attributes. */
+export function assistantTags(base: string, options: QwenAssistantVitePressOptions): { script: string; element: string } {
+  const widgetPath = folder(options.widgetPath ?? 'qwen-assistant/', 'widgetPath');
+  const indexPath = folder(options.indexPath ?? 'docs-index/', 'indexPath');
+  const attributes = [`docs-index="${escapeAttribute(`${base}${indexPath}manifest.json`)}"`];
+  for (const [key, name] of Object.entries(ATTRIBUTE_NAMES) as Array<[keyof QwenAssistantAttributes, string]>) {
+    const value = options[key];
+    if (value === undefined) continue;
+    const text = Array.isArray(value) ? value.join(' | ') : String(value);
+    attributes.push(`${name}="${escapeAttribute(text)}"`);
+  }
+  return {
+    script: `<script type="module" src="${escapeAttribute(`${base}${widgetPath}qwen-assistant.js`)}"></script>`,
+    element: `<qwen-assistant ${attributes.join(' ')}></qwen-assistant>`,
+  };
+}
+
+const excludedBy = (exclude: readonly string[]) => (page: string): boolean =>
+  exclude.some((x) => {
+    const path = x.replace(/^\.?\/+/, '');
+    return page === path || (path.endsWith('/') && page.startsWith(path));
+  });
+
+/** Indexes the built site's pages and copies the widget: what `buildEnd` runs. */
+export async function indexVitePressSite(siteConfig: SiteConfig, options: QwenAssistantVitePressOptions): Promise<void> {
+  const widgetDir = options.widgetDir ?? packagedWidgetDir();
+  const base = siteConfig.site.base;
+  const excluded = excludedBy(options.exclude ?? []);
+  const urls = new Map<string, string>();
+  const anchors = new Map<string, Set<string>>();
+  for (const page of siteConfig.pages) {
+    // Dynamic routes have no file of their own; their pages are left to search engines.
+    if (excluded(page) || !existsSync(join(siteConfig.srcDir, page))) continue;
+    const url = vitepressPageUrl(page, siteConfig);
+    urls.set(page, url);
+    const built = join(siteConfig.outDir, vitepressHtmlFile(page, siteConfig));
+    if (existsSync(built)) anchors.set(url, headingIds(readFileSync(built, 'utf8')));
+  }
+  const log = (line: string): void => siteConfig.logger.info(line);
+  const { stats } = await indexDocsFolder(siteConfig.srcDir, {
+    out: join(siteConfig.outDir, folder(options.indexPath ?? 'docs-index/', 'indexPath')),
+    baseUrl: base,
+    counter: await loadTablesCounter(tablesPathIn(widgetDir)),
+    include: (path) => urls.has(path),
+    pageUrl: (path) => urls.get(path)!,
+    slugify: siteConfig.markdown?.anchor?.slugify ?? vitepressSlug,
+    anchorsOf: (url) => anchors.get(url),
+    onSkip: (skip) => log(`qwen-assistant: not indexed ${skip.path}: ${skip.reason}`),
+    ...(options.maxTokens === undefined ? {} : { maxTokens: options.maxTokens }),
+  });
+  cpSync(widgetDir, join(siteConfig.outDir, folder(options.widgetPath ?? 'qwen-assistant/', 'widgetPath')), { recursive: true });
+  log(`qwen-assistant: indexed ${stats.pages} pages (${stats.chunks} chunks, ${stats.skipped.length} skipped); widget copied`);
+}
+
+/** The config with the assistant added to every page built (the config's own hooks still run, first). */
+// `any`: a config of any theme (UserConfig's own default).
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export function withQwenAssistant<T extends UserConfig<any>>(config: T, options: QwenAssistantVitePressOptions = {}): T {
+  const base = (config.base ?? '/').replace(/\/*$/, '/');
+  const tags = assistantTags(base, options); // validates the options now, not after the build
+  const { transformHtml, buildEnd } = config;
+  return {
+    ...config,
+    async transformHtml(code, id, ctx) {
+      const html = (await transformHtml?.(code, id, ctx)) ?? code;
+      const withScript = html.replace('</head>', `${tags.script}</head>`);
+      return withScript.replace(/<\/body>(?![\s\S]*<\/body>)/, `${tags.element}</body>`);
+    },
+    async buildEnd(siteConfig) {
+      await indexVitePressSite(siteConfig, options);
+      await buildEnd?.(siteConfig);
+    },
+  };
+}
