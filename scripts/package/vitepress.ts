@@ -7,15 +7,22 @@
  * At `vitepress build` it indexes the site's Markdown pages (the ones VitePress built, with their published URLs
  * and heading ids) with index-docs' own splitter into `<outDir>/docs-index/`, copies the widget into
  * `<outDir>/qwen-assistant/`, and adds the script and the `<qwen-assistant>` element to every page. VitePress runs
- * `transformHtml` and `buildEnd` from its config, not from Vite plugins, so this wraps the config.
+ * `transformHtml` and `buildEnd` from its config, not from Vite plugins, so this wraps the config. Under
+ * `vitepress dev` a Vite plugin adds the tags and serves the widget and an index kept in VitePress's cache folder,
+ * made again when a page changes.
  */
 import { cpSync, existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import type { TokenCount } from '../../src/memory/store/chunking.ts';
 import type { SiteConfig, UserConfig } from 'vitepress';
 import { indexDocsFolder } from '../index-docs/index-folder.ts';
 import { packagedWidgetDir, tablesPathIn } from './package-files.ts';
 import { loadTablesCounter } from './tables-counter.ts';
+import { serveFolder } from './serve-folder.ts';
 import { headingIds, vitepressHtmlFile, vitepressPageUrl, vitepressSlug } from './vitepress-pages.ts';
+
+/** A Vite plugin of the Vite that VitePress runs (its own major version, not this repository's). */
+type VitePlugin = Extract<NonNullable<NonNullable<UserConfig['vite']>['plugins']>[number], { name: string }>;
 
 /** The element's attributes (README, "Docs widget"), camel-cased; `docs-index` is the plugin's own. */
 export interface QwenAssistantAttributes {
@@ -89,10 +96,16 @@ const excludedBy = (exclude: readonly string[]) => (page: string): boolean =>
     return page === path || (path.endsWith('/') && page.startsWith(path));
   });
 
-/** Indexes the built site's pages and copies the widget: what `buildEnd` runs. */
-export async function indexVitePressSite(siteConfig: SiteConfig, options: QwenAssistantVitePressOptions): Promise<void> {
-  const widgetDir = options.widgetDir ?? packagedWidgetDir();
-  const base = siteConfig.site.base;
+interface IndexRun {
+  /** The index folder. */
+  out: string;
+  /** Check each anchor against the built page (a build; a dev server has no built pages). */
+  builtPages: boolean;
+  counter: TokenCount;
+}
+
+/** Indexes the site's Markdown pages into `run.out`; returns the number of pages indexed. */
+async function indexPages(siteConfig: SiteConfig, options: QwenAssistantVitePressOptions, run: IndexRun): Promise<number> {
   const excluded = excludedBy(options.exclude ?? []);
   const urls = new Map<string, string>();
   const anchors = new Map<string, Set<string>>();
@@ -102,22 +115,63 @@ export async function indexVitePressSite(siteConfig: SiteConfig, options: QwenAs
     const url = vitepressPageUrl(page, siteConfig);
     urls.set(page, url);
     const built = join(siteConfig.outDir, vitepressHtmlFile(page, siteConfig));
-    if (existsSync(built)) anchors.set(url, headingIds(readFileSync(built, 'utf8')));
+    if (run.builtPages && existsSync(built)) anchors.set(url, headingIds(readFileSync(built, 'utf8')));
   }
   const log = (line: string): void => siteConfig.logger.info(line);
   const { stats } = await indexDocsFolder(siteConfig.srcDir, {
-    out: join(siteConfig.outDir, folder(options.indexPath ?? 'docs-index/', 'indexPath')),
-    baseUrl: base,
-    counter: await loadTablesCounter(tablesPathIn(widgetDir)),
+    out: run.out,
+    baseUrl: siteConfig.site.base,
+    counter: run.counter,
     include: (path) => urls.has(path),
     pageUrl: (path) => urls.get(path)!,
     slugify: siteConfig.markdown?.anchor?.slugify ?? vitepressSlug,
-    anchorsOf: (url) => anchors.get(url),
+    ...(run.builtPages ? { anchorsOf: (url: string) => anchors.get(url) } : {}),
     onSkip: (skip) => log(`qwen-assistant: not indexed ${skip.path}: ${skip.reason}`),
     ...(options.maxTokens === undefined ? {} : { maxTokens: options.maxTokens }),
   });
+  log(`qwen-assistant: indexed ${stats.pages} pages (${stats.chunks} chunks, ${stats.skipped.length} skipped)`);
+  return stats.pages;
+}
+
+/** Indexes the built site's pages and copies the widget: what `buildEnd` runs. */
+export async function indexVitePressSite(siteConfig: SiteConfig, options: QwenAssistantVitePressOptions): Promise<void> {
+  const widgetDir = options.widgetDir ?? packagedWidgetDir();
+  const counter = await loadTablesCounter(tablesPathIn(widgetDir));
+  await indexPages(siteConfig, options, { out: join(siteConfig.outDir, folder(options.indexPath ?? 'docs-index/', 'indexPath')), builtPages: true, counter });
   cpSync(widgetDir, join(siteConfig.outDir, folder(options.widgetPath ?? 'qwen-assistant/', 'widgetPath')), { recursive: true });
-  log(`qwen-assistant: indexed ${stats.pages} pages (${stats.chunks} chunks, ${stats.skipped.length} skipped); widget copied`);
+}
+
+/** `vitepress dev`: the tags on each page, the widget and a docs index served (VitePress attaches its config as `vitepress`). */
+function devPlugin(base: string, options: QwenAssistantVitePressOptions, tags: { script: string; element: string }): VitePlugin {
+  const widgetDir = options.widgetDir ?? packagedWidgetDir();
+  return {
+    name: 'qwen-assistant:dev',
+    apply: 'serve',
+    configureServer(server) {
+      const siteConfig = (server.config as unknown as { vitepress: SiteConfig }).vitepress;
+      const out = join(siteConfig.cacheDir, 'qwen-assistant-docs-index');
+      const counter = loadTablesCounter(tablesPathIn(widgetDir));
+      const index = async (): Promise<string> => {
+        await indexPages(siteConfig, options, { out, builtPages: false, counter: await counter });
+        return out;
+      };
+      let indexed = index();
+      const reindex = (file: string): void => {
+        if (file.endsWith('.md')) indexed = indexed.catch(() => out).then(index);
+      };
+      server.watcher.on('change', reindex).on('add', reindex).on('unlink', reindex);
+      server.middlewares.use(serveFolder(`${base}${folder(options.widgetPath ?? 'qwen-assistant/', 'widgetPath')}`, () => widgetDir));
+      server.middlewares.use(serveFolder(`${base}${folder(options.indexPath ?? 'docs-index/', 'indexPath')}`, () => indexed));
+    },
+    transformIndexHtml(html) {
+      return insertTags(html, tags);
+    },
+  };
+}
+
+/** The script at the end of `<head>`, the element at the end of `<body>`. */
+function insertTags(html: string, tags: { script: string; element: string }): string {
+  return html.replace('</head>', `${tags.script}</head>`).replace(/<\/body>(?![\s\S]*<\/body>)/, `${tags.element}</body>`);
 }
 
 /** The config with the assistant added to every page built (the config's own hooks still run, first). */
@@ -129,10 +183,9 @@ export function withQwenAssistant<T extends UserConfig<any>>(config: T, options:
   const { transformHtml, buildEnd } = config;
   return {
     ...config,
+    vite: { ...config.vite, plugins: [...(config.vite?.plugins ?? []), devPlugin(base, options, tags)] },
     async transformHtml(code, id, ctx) {
-      const html = (await transformHtml?.(code, id, ctx)) ?? code;
-      const withScript = html.replace('</head>', `${tags.script}</head>`);
-      return withScript.replace(/<\/body>(?![\s\S]*<\/body>)/, `${tags.element}</body>`);
+      return insertTags((await transformHtml?.(code, id, ctx)) ?? code, tags);
     },
     async buildEnd(siteConfig) {
       await indexVitePressSite(siteConfig, options);

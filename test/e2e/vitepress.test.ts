@@ -3,10 +3,12 @@
  * (test/e2e/fixtures/vitepress-docs, whose config wraps itself in `withQwenAssistant`), `vitepress build`, the output
  * served without COOP/COEP, and a question asked with the generated model: the cited link is a page of that site
  * and lands on one of its headings. Heading ids follow VitePress's rule (`Install & run` → `install-run`, not
- * GitHub's `install--run`) and an explicit `{#id}`.
+ * GitHub's `install--run`) and an explicit `{#id}`. Under `vitepress dev` the widget is there too, and searches the
+ * pages as they are edited.
  */
-import { execFileSync } from 'node:child_process';
-import { cpSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import { appendFileSync, cpSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
+import { createServer } from 'node:net';
 import { join, resolve } from 'node:path';
 import { chromium, type Browser } from 'playwright';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -48,6 +50,40 @@ afterAll(async () => {
 });
 
 const read = (path: string): string => readFileSync(join(DIST, path), 'utf8');
+
+/** A port free now (for `vitepress dev --port`). */
+function freePort(): Promise<number> {
+  return new Promise((done, fail) => {
+    const probe = createServer().listen(0, '127.0.0.1', () => {
+      const { port } = probe.address() as { port: number };
+      probe.close(() => done(port));
+    });
+    probe.on('error', fail);
+  });
+}
+
+/** Starts `vitepress dev` in the site and waits until it has indexed the pages. */
+async function startDev(port: number): Promise<ChildProcess> {
+  const dev = spawn(process.execPath, [resolve('node_modules/vitepress/bin/vitepress.js'), 'dev', 'docs', '--port', String(port), '--strictPort', '--host', '127.0.0.1'], {
+    cwd: SITE,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let output = '';
+  await new Promise<void>((done, fail) => {
+    const timer = setTimeout(() => fail(new Error(`vitepress dev did not index the pages:\n${output}`)), 90_000);
+    const read = (chunk: Buffer): void => {
+      output += chunk.toString();
+      if (/qwen-assistant: indexed 3 pages/.test(output)) {
+        clearTimeout(timer);
+        done();
+      }
+    };
+    dev.stdout!.on('data', read);
+    dev.stderr!.on('data', read);
+    dev.on('exit', (code) => fail(new Error(`vitepress dev exited (${code}):\n${output}`)));
+  });
+  return dev;
+}
 
 describe('qwen-assistant/vitepress on a VitePress site', () => {
   it('indexes the pages VitePress built under their URLs, every anchor a heading id of its built page, and adds the widget to every page', () => {
@@ -103,6 +139,43 @@ describe('qwen-assistant/vitepress on a VitePress site', () => {
       expect(await target.textContent()).toContain('Daemon port & address');
     } finally {
       await context.close();
+    }
+  });
+
+  it('under `vitepress dev` adds and serves the widget, whose search finds a section added while the server runs', async () => {
+    const port = await freePort();
+    const dev = await startDev(port);
+    const context = await browser!.newContext({ viewport: { width: 1280, height: 800 } });
+    try {
+      const origin = `http://127.0.0.1:${port}`;
+      const page = await context.newPage();
+      await page.goto(`${origin}/guide/sharing.html`);
+      await widgetReady(page);
+      await launcher(page).click();
+      await input(page).fill('daemon port');
+      const first = widget(page).locator('[part="result"]').first();
+      await first.waitFor({ timeout: 60_000 });
+      expect(await first.locator('a').getAttribute('href')).toBe(`${origin}/guide/setup.html#daemon-port-address`);
+
+      // An edited page is indexed again; a later visit's widget finds the new section.
+      appendFileSync(join(SITE, 'docs/guide/sharing.md'), '\n## Backups & snapshots\n\nQuillfeather snapshots every notebook hourly into a tarball.\n');
+      await expect
+        .poll(
+          async () => {
+            await page.reload();
+            await widgetReady(page);
+            await launcher(page).click();
+            await input(page).fill('hourly snapshots tarball');
+            const hit = widget(page).locator('[part="result"]').first();
+            await hit.waitFor({ timeout: 30_000 });
+            return hit.locator('a').getAttribute('href');
+          },
+          { timeout: 90_000, interval: 1_000 },
+        )
+        .toBe(`${origin}/guide/sharing.html#backups-snapshots`);
+    } finally {
+      await context.close();
+      dev.kill();
     }
   });
 });
