@@ -143,11 +143,11 @@ export async function indexVitePressSite(siteConfig: SiteConfig, options: QwenAs
 
 /** `vitepress dev`: the tags on each page, the widget and a docs index served (VitePress attaches its config as `vitepress`). */
 function devPlugin(base: string, options: QwenAssistantVitePressOptions, tags: { script: string; element: string }): VitePlugin {
-  const widgetDir = options.widgetDir ?? packagedWidgetDir();
   return {
     name: 'qwen-assistant:dev',
     apply: 'serve',
     configureServer(server) {
+      const widgetDir = options.widgetDir ?? packagedWidgetDir();
       const siteConfig = (server.config as unknown as { vitepress: SiteConfig }).vitepress;
       const out = join(siteConfig.cacheDir, 'qwen-assistant-docs-index');
       const counter = loadTablesCounter(tablesPathIn(widgetDir));
