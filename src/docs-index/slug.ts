@@ -12,8 +12,16 @@ export function slug(text: string): string {
   return text.trim().toLowerCase().replace(DROPPED, '').replace(/ /g, '-');
 }
 
-/** `Title {#custom-id}`: an id given in the heading itself. */
-const EXPLICIT_ID = /^(.*?)\s*\{#([\p{L}\p{M}\p{N}\p{Pc}:.-]+)\}$/su;
+/** The id of `Title {#custom-id}`: an id given in the heading itself. */
+const EXPLICIT_ID = /^[\p{L}\p{M}\p{N}\p{Pc}:.-]+$/u;
+
+/** `Title {#id}` → its title and id; null without one. Found from the end, in linear time (headings can be huge). */
+function explicitId(text: string): { id: string; text: string } | null {
+  if (!text.endsWith('}')) return null;
+  const open = text.lastIndexOf('{#');
+  const id = open === -1 ? '' : text.slice(open + 2, -1);
+  return EXPLICIT_ID.test(id) ? { id, text: text.slice(0, open).trimEnd() } : null;
+}
 
 /** A heading's text → its id before it is made unique (`slug` above, or a site generator's own rule). */
 export type Slugify = (text: string) => string;
@@ -38,9 +46,9 @@ export class Slugger {
    * Pandoc all render it as the id and drop it from the text) is taken as it is, else the slug of the text.
    */
   heading(text: string): { id: string; text: string } {
-    const explicit = EXPLICIT_ID.exec(text);
+    const explicit = explicitId(text);
     if (explicit === null) return { id: this.slug(text), text };
-    return { id: this._unique(explicit[2]!), text: explicit[1]!.trimEnd() };
+    return { id: this._unique(explicit.id), text: explicit.text };
   }
 
   private _unique(base: string): string {
