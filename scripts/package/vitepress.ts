@@ -137,7 +137,9 @@ async function indexPages(siteConfig: SiteConfig, options: QwenAssistantVitePres
 export async function indexVitePressSite(siteConfig: SiteConfig, options: QwenAssistantVitePressOptions): Promise<void> {
   const widgetDir = options.widgetDir ?? packagedWidgetDir();
   const counter = await loadTablesCounter(tablesPathIn(widgetDir));
-  await indexPages(siteConfig, options, { out: join(siteConfig.outDir, folder(options.indexPath ?? 'docs-index/', 'indexPath')), builtPages: true, counter });
+  const pages = await indexPages(siteConfig, options, { out: join(siteConfig.outDir, folder(options.indexPath ?? 'docs-index/', 'indexPath')), builtPages: true, counter });
+  // Without an index every page would carry a widget that fails to load it: the build says so instead.
+  if (pages === 0) throw new Error('qwen-assistant: no page of the site could be indexed (the lines above say why), so no docs index was written');
   cpSync(widgetDir, join(siteConfig.outDir, folder(options.widgetPath ?? 'qwen-assistant/', 'widgetPath')), { recursive: true });
 }
 
@@ -151,13 +153,18 @@ function devPlugin(base: string, options: QwenAssistantVitePressOptions, tags: {
       const siteConfig = (server.config as unknown as { vitepress: SiteConfig }).vitepress;
       const out = join(siteConfig.cacheDir, 'qwen-assistant-docs-index');
       const counter = loadTablesCounter(tablesPathIn(widgetDir));
+      // A failure is logged, never thrown: a dev server must keep serving the docs while a page is half-written.
       const index = async (): Promise<string> => {
-        await indexPages(siteConfig, options, { out, builtPages: false, counter: await counter });
+        try {
+          await indexPages(siteConfig, options, { out, builtPages: false, counter: await counter });
+        } catch (error) {
+          siteConfig.logger.error(`qwen-assistant: the docs index was not made: ${error instanceof Error ? error.message : String(error)}`);
+        }
         return out;
       };
       let indexed = index();
       const reindex = (file: string): void => {
-        if (file.endsWith('.md')) indexed = indexed.catch(() => out).then(index);
+        if (file.endsWith('.md')) indexed = indexed.then(index);
       };
       server.watcher.on('change', reindex).on('add', reindex).on('unlink', reindex);
       server.middlewares.use(serveFolder(`${base}${folder(options.widgetPath ?? 'qwen-assistant/', 'widgetPath')}`, () => widgetDir));
@@ -171,7 +178,9 @@ function devPlugin(base: string, options: QwenAssistantVitePressOptions, tags: {
 
 /** The script at the end of `<head>`, the element at the end of `<body>`. */
 function insertTags(html: string, tags: { script: string; element: string }): string {
-  return html.replace('</head>', `${tags.script}</head>`).replace(/<\/body>(?![\s\S]*<\/body>)/, `${tags.element}</body>`);
+  const withScript = html.replace('</head>', `${tags.script}</head>`);
+  const body = withScript.lastIndexOf('</body>');
+  return body === -1 ? withScript + tags.element : `${withScript.slice(0, body)}${tags.element}${withScript.slice(body)}`;
 }
 
 /** The config with the assistant added to every page built (the config's own hooks still run, first). */
