@@ -20,7 +20,12 @@ export type Middleware = (req: IncomingMessage, res: ServerResponse, next: () =>
 /** Serves `folder()` (awaited per request: it may still be being written) at `prefix` (`/base/qwen-assistant/`). */
 export function serveFolder(prefix: string, folder: () => Promise<string> | string): Middleware {
   return (req, res, next) => {
-    const path = decodeURIComponent((req.url ?? '').split(/[?#]/)[0]!);
+    let path: string;
+    try {
+      path = decodeURIComponent((req.url ?? '').split(/[?#]/)[0]!);
+    } catch {
+      return next(); // a malformed escape: not one of ours
+    }
     if ((req.method !== 'GET' && req.method !== 'HEAD') || !path.startsWith(prefix)) return next();
     void (async () => {
       const root = await folder();

@@ -47,7 +47,7 @@ describe('serveFolder (the widget and docs index under vitepress dev)', () => {
   });
 
   it('leaves everything else to the next middleware: other paths, missing files, folders, and paths that climb out', async () => {
-    for (const path of ['/docs/other.js', '/docs/qwen-assistant/missing.js', '/docs/qwen-assistant/sub', '/docs/qwen-assistant/../secret.txt', '/docs/qwen-assistant/%2e%2e/secret.txt', '/docs/qwen-assistant/sub/..%2f..%2fsecret.txt']) {
+    for (const path of ['/docs/other.js', '/docs/qwen-assistant/missing.js', '/docs/qwen-assistant/sub', '/docs/qwen-assistant/../secret.txt', '/docs/qwen-assistant/%2e%2e/secret.txt', '/docs/qwen-assistant/sub/..%2f..%2fsecret.txt', '/docs/qwen-assistant/%E0%A4%A']) {
       expect(await get(path), path).toEqual({ status: 404, type: '', body: 'next' });
     }
   });
