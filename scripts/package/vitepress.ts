@@ -15,54 +15,25 @@ import { cpSync, existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { TokenCount } from '../../src/memory/store/chunking.ts';
 import type { SiteConfig, UserConfig } from 'vitepress';
+import { ATTRIBUTES } from '../../src/widget/attributes.ts';
 import { indexDocsFolder } from '../index-docs/index-folder.ts';
 import { packagedWidgetDir, tablesPathIn } from './package-files.ts';
 import { loadTablesCounter } from './tables-counter.ts';
 import { serveFolder } from './serve-folder.ts';
+import type { QwenAssistantAttributes, QwenAssistantVitePressOptions } from './types/vitepress.d.ts';
 import { headingIds, vitepressHtmlFile, vitepressPageUrl, vitepressSlug } from './vitepress-pages.ts';
+
+// The options' types are the package's published ones (types/vitepress.d.ts): one copy, read by both.
+export type { QwenAssistantAttributes, QwenAssistantVitePressOptions };
 
 /** A Vite plugin of the Vite that VitePress runs (its own major version, not this repository's). */
 type VitePlugin = Extract<NonNullable<NonNullable<UserConfig['vite']>['plugins']>[number], { name: string }>;
 
-/** The element's attributes (README, "Docs widget"), camel-cased; `docs-index` is the plugin's own. */
-export interface QwenAssistantAttributes {
-  model?: string;
-  mlcModel?: string;
-  backend?: 'auto' | 'webgpu' | 'wasm';
-  lang?: 'zh' | 'en' | 'auto';
-  position?: 'bottom-right' | 'bottom-left';
-  window?: number;
-  shortcut?: string;
-  mode?: 'auto' | 'search' | 'assistant';
-  scope?: string;
-  suggestions?: readonly string[];
-}
-
-export interface QwenAssistantVitePressOptions extends QwenAssistantAttributes {
-  /** Folder of the widget below the site's output (default `qwen-assistant/`). */
-  widgetPath?: string;
-  /** Folder of the docs index below the site's output (default `docs-index/`). */
-  indexPath?: string;
-  /** Source pages (below `srcDir`, e.g. `changelog.md`, or a folder `drafts/`) left out of the index. */
-  exclude?: readonly string[];
-  /** Chunk size limit in Qwen tokens (default 400, as index-docs). */
-  maxTokens?: number;
-  /** A built widget folder to copy instead of this package's own. */
-  widgetDir?: string;
-}
-
-const ATTRIBUTE_NAMES: Record<keyof QwenAssistantAttributes, string> = {
-  model: 'model',
-  mlcModel: 'mlc-model',
-  backend: 'backend',
-  lang: 'lang',
-  position: 'position',
-  window: 'window',
-  shortcut: 'shortcut',
-  mode: 'mode',
-  scope: 'scope',
-  suggestions: 'suggestions',
-};
+/**
+ * The element's attributes the plugin writes, from the element's own table: every one but `docs-index`, which is the
+ * plugin's (types-check.ts checks that the options name exactly these).
+ */
+const { docsIndex: _docsIndex, ...ATTRIBUTE_NAMES } = ATTRIBUTES;
 
 const escapeAttribute = (value: string): string => value.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;');
 
