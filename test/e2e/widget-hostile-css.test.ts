@@ -60,13 +60,28 @@ function snapshot(page: Page): Promise<unknown> {
 }
 
 /** Pixels inside the launcher's and the panel's boxes, inset past their rounded corners. */
-async function pixels(page: Page): Promise<Buffer[]> {
+async function shoot(page: Page): Promise<Buffer[]> {
   const shots: Buffer[] = [];
   for (const [part, inset] of [[launcher(page), 24], [panel(page), 12]] as const) {
     const box = (await part.boundingBox())!;
     shots.push(await page.screenshot({ clip: { x: box.x + inset, y: box.y, width: box.width - 2 * inset, height: box.height }, animations: 'disabled', caret: 'hide' }));
   }
   return shots;
+}
+
+/**
+ * The pixels once the page has settled: shot until two shots in a row agree (a loaded machine can still be
+ * painting — fonts, the results list — when the first is taken), at most ten times.
+ */
+async function pixels(page: Page): Promise<Buffer[]> {
+  let last = await shoot(page);
+  for (let i = 0; i < 10; i++) {
+    await page.waitForTimeout(200);
+    const next = await shoot(page);
+    if (next.length === last.length && next.every((shot, j) => shot.equals(last[j]!))) return next;
+    last = next;
+  }
+  return last;
 }
 
 describe('<qwen-assistant> on a hostile page', () => {
