@@ -106,6 +106,9 @@ export class DurableWorkingMemory implements WorkingMemoryPort {
 
   /** Writes the session's state when a message changed it. */
   async save(key: string): Promise<void> {
+    // Forgotten since it was loaded (the user corrected the store, or another tab wrote): what this page holds is
+    // no longer the whole state, and writing it would delete the rest. The store's version stands.
+    if (!this._loaded.has(key)) return;
     const sessionId = sessionIdOf(key);
     const records = recordsOf(sessionId, this._inner.exportSession(key));
     const json = JSON.stringify(records);

@@ -52,6 +52,21 @@ describe('working memory in the record store', () => {
     expect(third.items(key, T0 + 3 * HOUR).filter((i) => i.kind === 'topic')).toEqual([expect.objectContaining({ value: '北坡茶园', sourceTurnId: 'turn-c' })]);
   });
 
+  it('a page whose copy was dropped between load and save (a correction made meanwhile) leaves the store as it is', async () => {
+    const store = new MapStore();
+    const page = new DurableWorkingMemory(store);
+    await say(page, key, 'The staging box is 10.0.0.7 and we use PostgreSQL 15.', T0, 'turn-a');
+    const stored = [...store.records.values()];
+    expect(stored.length).toBeGreaterThan(0);
+    const writes = store.writes;
+    await page.load(key);
+    page.observe(key, page.extract('We moved to MySQL 8.', T0 + HOUR), T0 + HOUR, 'turn-b');
+    page.forget('conversation-1');
+    await page.save(key);
+    expect(store.writes).toBe(writes);
+    expect([...store.records.values()]).toEqual(stored);
+  });
+
   it('a new page reads back what the last one learned, with its source turn', async () => {
     const store = new MapStore();
     const first = new DurableWorkingMemory(store);
