@@ -7,6 +7,7 @@ import { ChatController } from './controllers/chat-controller.ts';
 import { ConversationsController, titleFrom } from './controllers/conversations-controller.ts';
 import { DataController } from './controllers/data-controller.ts';
 import { EngineController } from './controllers/engine-controller.ts';
+import { MemoryPanelController } from './controllers/memory-panel-controller.ts';
 import { MemoryPlanner } from './controllers/memory-planner.ts';
 import { ModelController } from './controllers/model-controller.ts';
 import { SettingsController } from './controllers/settings-controller.ts';
@@ -22,6 +23,7 @@ import './qwen-conversation-list.ts';
 import './qwen-data-panel.ts';
 import './qwen-inspector.ts';
 import './qwen-load-panel.ts';
+import './qwen-memory-panel.ts';
 import './qwen-message-list.ts';
 import './qwen-model-manager.ts';
 import './qwen-settings-panel.ts';
@@ -29,9 +31,9 @@ import { plainText } from './markdown.ts';
 import { cacheLoadedFiles, whenServiceWorkerReady } from './service-worker.ts';
 import { controls, themeTokens } from './styles.ts';
 
-export type PanelName = 'inspector' | 'model' | 'settings' | 'data';
-const PANELS: PanelName[] = ['inspector', 'model', 'settings', 'data'];
-const ICONS: Record<PanelName, string> = { inspector: '◫', model: '▣', settings: '⚙', data: '⇅' };
+export type PanelName = 'inspector' | 'memory' | 'model' | 'settings' | 'data';
+const PANELS: PanelName[] = ['inspector', 'memory', 'model', 'settings', 'data'];
+const ICONS: Record<PanelName, string> = { inspector: '◫', memory: '✎', model: '▣', settings: '⚙', data: '⇅' };
 export const BACKEND_STORAGE_KEY = 'qwen.backend';
 /** Chunks of at least this many tokens are reused from wllama's KV cache even after earlier turns were dropped. */
 const KV_CHUNK_REUSE = 32;
@@ -76,6 +78,12 @@ export class QwenChatApp extends LitElement {
       settings: this.settings.value,
     };
   });
+  /** The memory panel: the open conversation's working memory, and the user's corrections to it. */
+  readonly memory = new MemoryPanelController(this, {
+    store: () => this.conversations.store(),
+    sessionId: () => this.chat.sessionId,
+    changed: (sessionId) => this.planner.workingMemoryChanged(sessionId),
+  });
   /** Each step of this page's start, timed: the model panel shows it, `bench:start` reads it. */
   readonly timeline = new StartTimeline();
   private _engine?: EngineController;
@@ -107,7 +115,10 @@ export class QwenChatApp extends LitElement {
   constructor() {
     super();
     new LocaleController(this);
-    this.conversations.onActiveChange = (id) => void this.chat.open(id);
+    this.conversations.onActiveChange = (id) =>
+      void this.chat.open(id).then(() => {
+        if (this.panel === 'memory') void this.memory.refresh();
+      });
     this.conversations.onRemoved = (id) => this.planner.forgetConversation(id);
     // Another tab wrote turns: the open conversation shows them (the planner takes them into its memory itself).
     this.conversations.onRemoteTurns = (sessionId) => void this.chat.refresh(sessionId).catch(() => {});
@@ -245,6 +256,10 @@ export class QwenChatApp extends LitElement {
     const opening = this.panel !== name;
     this.panel = opening ? name : null;
     if (name === 'model' && opening) void this.model.refresh(this.source);
+    if (name === 'memory') {
+      if (opening) void this.memory.open();
+      else this.memory.close();
+    } else if (opening) this.memory.close();
     void this.updateComplete.then(() => {
       if (opening) this.renderRoot.querySelector<HTMLElement>('.panel-body')?.focus();
       else this.renderRoot.querySelector<HTMLButtonElement>(`button[data-panel="${name}"]`)?.focus();
@@ -315,6 +330,17 @@ export class QwenChatApp extends LitElement {
         @qwen-delete-model=${this._deleteModel}
         @qwen-persist=${() => void this.model.requestPersistence()}
       ></qwen-model-manager>`;
+    } else if (p === 'memory') {
+      body = html`<qwen-memory-panel
+        .items=${this.memory.items}
+        .sources=${new Map(this.chat.messages.map((m) => [m.id, m.content]))}
+        .now=${Date.now()}
+        ?loading=${this.memory.loading}
+        .error=${this.memory.error}
+        @qwen-memory-pin=${(e: CustomEvent<{ id: string; pinned: boolean }>) => void this.memory.pin(e.detail.id, e.detail.pinned)}
+        @qwen-memory-edit=${(e: CustomEvent<{ id: string; value: string }>) => void this.memory.edit(e.detail.id, e.detail.value)}
+        @qwen-memory-forget=${(e: CustomEvent<{ id: string }>) => void this.memory.forget(e.detail.id)}
+      ></qwen-memory-panel>`;
     } else if (p === 'settings') {
       body = html`<qwen-settings-panel
         .settings=${this.settings.value}

@@ -1,6 +1,6 @@
 /**
- * The README's screenshots, taken from the built app with the generated test model: the main screen and the
- * context inspector, in English and Chinese (the UI follows the browser's language), and the dark theme (it
+ * The README's screenshots, taken from the built app with the generated test model: the main screen, the
+ * context inspector and the memory panel, in English and Chinese (the UI follows the browser's language), and the dark theme (it
  * follows the system). Sample conversations are imported through the Data panel; one message is sent live so
  * the inspector shows a real request. Written to docs/screenshots with UPDATE_SCREENSHOTS=1, else to
  * .cache/screenshots (so a test run does not change committed files).
@@ -80,6 +80,11 @@ describe('screenshots for the README', () => {
       // Further down: the memory that was considered, and working memory with where each item came from.
       await page.locator('qwen-inspector #h-retrieval').evaluate((h) => h.scrollIntoView({ block: 'start' }));
       await shoot(page, `inspector-memory-${lang}`);
+      // The memory panel: what the conversation taught, each item with its source, age and expiry, and its controls.
+      await page.getByRole('button', { name: lang === 'zh' ? '记忆' : 'Memory', exact: true }).click();
+      await page.getByRole('heading', { name: lang === 'zh' ? '助手记住了什么' : 'What the assistant remembers' }).waitFor();
+      await page.locator('qwen-memory-panel li').first().waitFor();
+      await shoot(page, `memory-${lang}`);
     }, 120_000);
   }
 

@@ -159,6 +159,14 @@ export class MemoryPlanner implements PromptPlanner {
     this._durable?.forget();
   }
 
+  /**
+   * The user corrected a conversation's working memory in the store (the memory panel): this page's copy of it is
+   * dropped, so the next prompt reads the store (null: a global item, every conversation's copy).
+   */
+  workingMemoryChanged(sessionId: string | null): void {
+    this._durable?.forget(sessionId ?? undefined);
+  }
+
   forgetConversation(sessionId: string): void {
     this._durable?.forget(sessionId);
     // A memory that is rebuilt anyway (stale) reads the store without it.

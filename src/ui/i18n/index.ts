@@ -85,6 +85,15 @@ export function formatDateTime(ms: number): string {
   return new Intl.DateTimeFormat(locale.lang === 'zh' ? 'zh-CN' : 'en', { dateStyle: 'medium', timeStyle: 'short' }).format(ms);
 }
 
+/** "3 minutes ago", "in 23 hours" (「3分钟前」「23小时后」): a time relative to now, in the largest whole unit. */
+export function formatRelative(deltaMs: number): string {
+  const format = new Intl.RelativeTimeFormat(locale.lang === 'zh' ? 'zh-CN' : 'en', { numeric: 'auto' });
+  const seconds = deltaMs / 1000;
+  const units: Array<[Intl.RelativeTimeFormatUnit, number]> = [['day', 86_400], ['hour', 3_600], ['minute', 60]];
+  for (const [unit, size] of units) if (Math.abs(seconds) >= size) return format.format(Math.trunc(seconds / size), unit);
+  return format.format(Math.trunc(seconds), 'second');
+}
+
 /** Re-renders its host when the language changes. */
 export class LocaleController implements ReactiveController {
   private _unsubscribe: (() => void) | null = null;
