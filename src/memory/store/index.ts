@@ -12,7 +12,7 @@ export type { ReembedOptions, ReembedProgress } from './reembed.ts';
 export { draftChunks, type DocInput, type DocWriteContext } from './docs.ts';
 export type { WorkingItemInput } from './working-items.ts';
 export type * from './records.ts';
-export { DEFAULT_DB_NAME, deleteMemoryDB } from './db.ts';
+export { DEFAULT_DB_NAME, deleteMemoryDB, newId } from './db.ts';
 export { SCHEMA_VERSION, type MemoryDB } from './schema.ts';
 export { MemoryIndex, type IndexFactory } from './memory-index.ts';
 export { PART_MAX_TOKENS, estimateTokens, splitIntoParts, type TokenCount } from './chunking.ts';

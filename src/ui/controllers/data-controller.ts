@@ -5,10 +5,10 @@
  * imports a folder of Markdown files as knowledge (the docs namespace), file by file with progress.
  */
 import type { ReactiveController, ReactiveControllerHost } from 'lit';
-import type { MemoryStore, TokenCount } from '../../memory/store/index.ts';
+import { newId, type MemoryStore, type TokenCount } from '../../memory/store/index.ts';
 import type { DocsImportProgress, DocsImportSkip } from '../data/docs-import.ts';
 import { clearAllFilesAndCaches } from '../data/model-cache.ts';
-import { ImportError, buildExport, exportFileName, exportMessages, readExportFile, type ExportConversation, type ExportFile } from '../data/export-format.ts';
+import { ImportError, buildExport, exportFileName, exportMemory, exportMessages, readExportFile, type ExportConversation, type ExportFile } from '../data/export-format.ts';
 import type { MessageKey, MessageParams } from '../i18n/index.ts';
 
 export interface DataNotice {
@@ -55,12 +55,15 @@ export class DataController implements ReactiveController {
     const conversations: ExportConversation[] = [];
     for (const s of sessions) {
       const turns = await store.listTurns(s.id);
+      // What the conversation taught the working memory, pins and the user's corrections included (unexpired).
+      const memory = exportMemory(s.id, turns, await store.listWorkingItems(s.id));
       conversations.push({
         id: s.id,
         title: s.title,
         createdAt: s.createdAt,
         updatedAt: s.updatedAt,
         messages: exportMessages(turns),
+        ...(memory.length === 0 ? {} : { memory }),
       });
     }
     return buildExport(conversations);
@@ -92,10 +95,30 @@ export class DataController implements ReactiveController {
       for (const c of parsed.conversations) {
         const session = await store.createSession(existing.has(c.id) ? { title: c.title } : { id: c.id, title: c.title });
         created.push(session.id);
+        // Each message gets its id here, so that a memory item can name the message it came from.
+        const ids = c.messages.map(() => newId());
         await store.importTurns(
           session.id,
-          c.messages.map((m) => ({ role: m.role, content: m.content, createdAt: m.createdAt, status: m.status, ...(m.sent === undefined ? {} : { sent: m.sent }) })),
+          c.messages.map((m, i) => ({ id: ids[i]!, role: m.role, content: m.content, createdAt: m.createdAt, status: m.status, ...(m.sent === undefined ? {} : { sent: m.sent }) })),
         );
+        if (c.memory !== undefined && c.memory.length > 0) {
+          await store.replaceSessionWorkingItems(
+            session.id,
+            c.memory.map((item) => ({
+              id: `${session.id}|${item.id}`,
+              sessionId: session.id,
+              kind: item.kind,
+              key: item.key,
+              ...(item.name === undefined ? {} : { name: item.name }),
+              value: item.value,
+              sourceTurnId: item.source === null ? null : ids[item.source]!,
+              createdAt: item.createdAt,
+              updatedAt: item.updatedAt,
+              expiresAt: item.expiresAt,
+              pinned: item.pinned,
+            })),
+          );
+        }
       }
       this._notify({ kind: 'ok', key: 'data.import.done', params: { count: parsed.conversations.length } });
       await this._deps.imported(created[0] ?? null);

@@ -2,7 +2,7 @@
  * The conversation export file (README, "Export format"): versioned JSON, and its validation on import. A file
  * is checked whole before anything is written, so a malformed or oversized one changes nothing.
  */
-import type { SentPart, TurnRecord } from '../../memory/store/index.ts';
+import type { SentPart, TurnRecord, WorkingItemRecord } from '../../memory/store/index.ts';
 import { AssistantError } from '../../shared/errors.ts';
 import type { MessageKey, MessageParams } from '../i18n/index.ts';
 import { groupExchanges } from './exchanges.ts';
@@ -10,7 +10,12 @@ import { readSentPart } from './sent-part.ts';
 import { isVisibleTurn } from './visible-turns.ts';
 
 export const EXPORT_FORMAT = 'qwen-local-assistant/conversations';
-export const EXPORT_VERSION = 1;
+/** 2 added each conversation's working memory (`memory`); files of version 1 are still read. */
+export const EXPORT_VERSION = 2;
+export const READABLE_VERSIONS: readonly number[] = [1, 2];
+/** Kinds of working-memory item a file may carry (the memory's own: src/memory/layered/durable-working-memory.ts). */
+export const MEMORY_KINDS = ['entity', 'fact', 'topic', 'dropped-topic'] as const;
+export const IMPORT_MAX_MEMORY_ITEMS = 5_000;
 /** Larger files are refused before they are read. */
 export const IMPORT_MAX_BYTES = 20 * 1024 * 1024;
 export const IMPORT_MAX_CONVERSATIONS = 2000;
@@ -30,17 +35,38 @@ export interface ExportMessage {
   sent?: SentPart;
 }
 
+/** One working-memory item of a conversation, as the memory panel shows it (version 2). */
+export interface ExportMemoryItem {
+  /** The item's id within its conversation. */
+  id: string;
+  kind: (typeof MEMORY_KINDS)[number];
+  key: string;
+  name?: string;
+  value: string;
+  /** Index in `messages` of the message it came from; null when that message is not in the file. */
+  source: number | null;
+  createdAt: number;
+  updatedAt: number;
+  /** null: never expires. */
+  expiresAt: number | null;
+  /** Pinned by the user (or by the memory): kept past its expiry. */
+  pinned: boolean;
+}
+
 export interface ExportConversation {
   id: string;
   title: string;
   createdAt: number;
   updatedAt: number;
   messages: ExportMessage[];
+  /** The conversation's working memory (version 2; absent in version 1 files, and when there is none). */
+  memory?: ExportMemoryItem[];
 }
 
 export interface ExportFile {
   format: typeof EXPORT_FORMAT;
-  version: typeof EXPORT_VERSION;
+  /** Written as EXPORT_VERSION; a parsed file keeps the version it had. */
+  version: number;
   /** ISO 8601. */
   exportedAt: string;
   conversations: ExportConversation[];
@@ -62,8 +88,35 @@ export class ImportError extends AssistantError {
  * right after its question, so a file from interleaved data reads (and imports) as whole exchanges.
  */
 export function exportMessages(turns: readonly TurnRecord[]): ExportMessage[] {
-  const shown = turns.filter((t) => isVisibleTurn(t) && !(t.role === 'assistant' && t.content === ''));
-  return groupExchanges(shown).map((t) => ({ role: t.role, content: t.content, createdAt: t.createdAt, status: t.status === 'complete' ? 'complete' : 'interrupted', ...(t.sent === undefined ? {} : { sent: t.sent }) }));
+  return exportedTurns(turns).map((t) => ({ role: t.role, content: t.content, createdAt: t.createdAt, status: t.status === 'complete' ? 'complete' : 'interrupted', ...(t.sent === undefined ? {} : { sent: t.sent }) }));
+}
+
+/** The turns a file holds, in its order (`exportMessages` writes them). */
+function exportedTurns(turns: readonly TurnRecord[]): TurnRecord[] {
+  return groupExchanges(turns.filter((t) => isVisibleTurn(t) && !(t.role === 'assistant' && t.content === '')));
+}
+
+/**
+ * A conversation's working-memory items for its file: the id within the conversation (stored ids are
+ * `<conversation>|<item>`), and the source as the index of its message in the file.
+ */
+export function exportMemory(sessionId: string, turns: readonly TurnRecord[], items: readonly WorkingItemRecord[]): ExportMemoryItem[] {
+  const index = new Map(exportedTurns(turns).map((t, i) => [t.id, i]));
+  const prefix = `${sessionId}|`;
+  return items
+    .filter((item) => item.sessionId === sessionId && item.id.startsWith(prefix) && (MEMORY_KINDS as readonly string[]).includes(item.kind))
+    .map((item) => ({
+      id: item.id.slice(prefix.length),
+      kind: item.kind as ExportMemoryItem['kind'],
+      key: item.key,
+      ...(item.name === undefined ? {} : { name: item.name }),
+      value: item.value,
+      source: item.sourceTurnId === null ? null : (index.get(item.sourceTurnId) ?? null),
+      createdAt: item.createdAt,
+      updatedAt: item.updatedAt,
+      expiresAt: item.expiresAt,
+      pinned: item.pinned,
+    }));
 }
 
 export function buildExport(conversations: ExportConversation[], now = Date.now()): ExportFile {
@@ -101,14 +154,17 @@ export function parseExport(text: string): ExportFile {
     throw new ImportError('data.import.notJson');
   }
   if (!isObject(data) || data.format !== EXPORT_FORMAT) throw new ImportError('data.import.notOurs');
-  if (data.version !== EXPORT_VERSION) throw new ImportError('data.import.version', { version: describeVersion(data.version), supported: EXPORT_VERSION });
+  if (typeof data.version !== 'number' || !READABLE_VERSIONS.includes(data.version)) {
+    throw new ImportError('data.import.version', { version: describeVersion(data.version), supported: READABLE_VERSIONS.join(', ') });
+  }
+  const version = data.version;
   if (!Array.isArray(data.conversations)) throw new ImportError('data.import.field', { where: 'conversations' });
   if (data.conversations.length > IMPORT_MAX_CONVERSATIONS) throw new ImportError('data.import.tooMany', { max: IMPORT_MAX_CONVERSATIONS });
-  const conversations = data.conversations.map((c: unknown, i: number) => checkConversation(c, i));
-  return { format: EXPORT_FORMAT, version: EXPORT_VERSION, exportedAt: typeof data.exportedAt === 'string' ? data.exportedAt : '', conversations };
+  const conversations = data.conversations.map((c: unknown, i: number) => checkConversation(c, i, version));
+  return { format: EXPORT_FORMAT, version, exportedAt: typeof data.exportedAt === 'string' ? data.exportedAt : '', conversations };
 }
 
-function checkConversation(c: unknown, i: number): ExportConversation {
+function checkConversation(c: unknown, i: number, version: number): ExportConversation {
   const where = `conversations[${i}]`;
   if (!isObject(c)) throw new ImportError('data.import.field', { where });
   if (!isText(c.id, 200) || c.id === '') throw new ImportError('data.import.field', { where: `${where}.id` });
@@ -131,7 +187,43 @@ function checkConversation(c: unknown, i: number): ExportConversation {
     }
     return { role: m.role, content: m.content, createdAt: time(m.createdAt), status, ...(sent === undefined ? {} : { sent }) };
   });
-  return { id: c.id, title: c.title, createdAt: time(c.createdAt), updatedAt: time(c.updatedAt), messages };
+  // Version 1 had no memory: a `memory` there is not ours to read, and is left out.
+  const memory = version >= 2 && c.memory !== undefined ? checkMemory(c.memory, where, messages.length) : undefined;
+  return { id: c.id, title: c.title, createdAt: time(c.createdAt), updatedAt: time(c.updatedAt), messages, ...(memory === undefined ? {} : { memory }) };
+}
+
+function checkMemory(value: unknown, where: string, messages: number): ExportMemoryItem[] {
+  if (!Array.isArray(value)) throw new ImportError('data.import.field', { where: `${where}.memory` });
+  if (value.length > IMPORT_MAX_MEMORY_ITEMS) throw new ImportError('data.import.tooMany', { max: IMPORT_MAX_MEMORY_ITEMS });
+  const ids = new Set<string>();
+  return value.map((m: unknown, k: number): ExportMemoryItem => {
+    const at = `${where}.memory[${k}]`;
+    const bad = (field: string): ImportError => new ImportError('data.import.field', { where: field === '' ? at : `${at}.${field}` });
+    if (!isObject(m)) throw bad('');
+    if (!isText(m.id, 500) || m.id === '' || ids.has(m.id)) throw bad('id');
+    ids.add(m.id);
+    if (typeof m.kind !== 'string' || !(MEMORY_KINDS as readonly string[]).includes(m.kind)) throw bad('kind');
+    if (!isText(m.key, 500) || m.key === '') throw bad('key');
+    if (m.name !== undefined && !isText(m.name, 500)) throw bad('name');
+    if (!isText(m.value, 5_000)) throw bad('value');
+    if (m.source !== null && !(typeof m.source === 'number' && Number.isInteger(m.source) && m.source >= 0 && m.source < messages)) throw bad('source');
+    if (!isTime(m.createdAt)) throw bad('createdAt');
+    if (!isTime(m.updatedAt)) throw bad('updatedAt');
+    if (m.expiresAt !== null && !isTime(m.expiresAt)) throw bad('expiresAt');
+    if (typeof m.pinned !== 'boolean') throw bad('pinned');
+    return {
+      id: m.id,
+      kind: m.kind as ExportMemoryItem['kind'],
+      key: m.key,
+      ...(m.name === undefined ? {} : { name: m.name as string }),
+      value: m.value,
+      source: m.source as number | null,
+      createdAt: time(m.createdAt),
+      updatedAt: time(m.updatedAt),
+      expiresAt: m.expiresAt === null ? null : time(m.expiresAt as number),
+      pinned: m.pinned,
+    };
+  });
 }
 
 /** Reads a picked file with the size check first (an oversized file is never read into memory). */

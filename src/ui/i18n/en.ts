@@ -278,7 +278,7 @@ export const en = {
 
   'data.title': 'Your data',
   'data.export.title': 'Export',
-  'data.export.help': 'A JSON file with your conversations (format: qwen-local-assistant/conversations, version 1).',
+  'data.export.help': 'A JSON file with your conversations and what the assistant remembers of each (format: qwen-local-assistant/conversations, version 2).',
   'data.export.current': 'Export this conversation',
   'data.export.all': 'Export all conversations',
   'data.export.done': 'Exported {count} conversations.',
@@ -288,7 +288,7 @@ export const en = {
   'data.import.done': 'Imported {count} conversations.',
   'data.import.notJson': 'This file is not valid JSON. Nothing was imported.',
   'data.import.notOurs': 'This file is not a conversation export of this app. Nothing was imported.',
-  'data.import.version': 'This export has version {version}; this app reads version {supported}. Nothing was imported.',
+  'data.import.version': 'This export has version {version}; this app reads versions {supported}. Nothing was imported.',
   'data.import.field': 'The file is damaged at {where}. Nothing was imported.',
   'data.import.tooMany': 'The file holds more than {max} items. Nothing was imported.',
   'data.import.tooLarge': 'The file is {size} MB; the limit is {max} MB. Nothing was imported.',

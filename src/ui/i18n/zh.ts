@@ -280,7 +280,7 @@ export const zh: Messages = {
 
   'data.title': '你的数据',
   'data.export.title': '导出',
-  'data.export.help': '包含你的对话的 JSON 文件（格式：qwen-local-assistant/conversations，版本 1）。',
+  'data.export.help': '包含你的对话以及助手对每段对话的记忆的 JSON 文件（格式：qwen-local-assistant/conversations，版本 2）。',
   'data.export.current': '导出这个对话',
   'data.export.all': '导出全部对话',
   'data.export.done': '已导出 {count} 个对话。',
@@ -290,7 +290,7 @@ export const zh: Messages = {
   'data.import.done': '已导入 {count} 个对话。',
   'data.import.notJson': '这个文件不是有效的 JSON，没有导入任何内容。',
   'data.import.notOurs': '这个文件不是本应用导出的对话，没有导入任何内容。',
-  'data.import.version': '这个导出文件的版本是 {version}，本应用读取版本 {supported}。没有导入任何内容。',
+  'data.import.version': '这个导出文件的版本是 {version}，本应用可读取的版本为 {supported}。没有导入任何内容。',
   'data.import.field': '文件在 {where} 处损坏，没有导入任何内容。',
   'data.import.tooMany': '文件包含超过 {max} 项，没有导入任何内容。',
   'data.import.tooLarge': '文件大小为 {size} MB，上限是 {max} MB。没有导入任何内容。',

@@ -9,7 +9,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { page, userEvent } from 'vitest/browser';
 import { MemoryStore } from '../../../src/memory/store/store.ts';
 import { EXPORT_FORMAT, IMPORT_MAX_BYTES, type ExportFile } from '../../../src/ui/data/export-format.ts';
-import { SCRIPTED_REPLY, conversationTitles, freshStart, mountApp, resetAppStorage, sendAndWait, unmountApp, waitReady } from './app-helpers.ts';
+import { SCRIPTED_REPLY, conversationList, conversationTitles, freshStart, mountApp, resetAppStorage, sendAndWait, unmountApp, waitReady } from './app-helpers.ts';
 
 beforeEach(() => freshStart());
 afterEach(async () => {
@@ -53,7 +53,7 @@ describe('data control', () => {
     await expect.element(page.getByText('Exported 1 conversations.')).toBeVisible();
     const data = JSON.parse(await exported!.text()) as ExportFile;
     expect(data.format).toBe(EXPORT_FORMAT);
-    expect(data.version).toBe(1);
+    expect(data.version).toBe(2);
     expect(data.conversations).toHaveLength(1);
     expect(data.conversations[0]!.messages.map((m) => [m.role, m.content, m.status])).toEqual([
       ['user', 'Remember that my cat is called Mochi', 'complete'],
@@ -66,6 +66,48 @@ describe('data control', () => {
     await expect.poll(() => conversationTitles(app)).toEqual(['Remember that my cat is called Mochi', 'Remember that my cat is called Mochi']);
     const stored = (await snapshotStore(dbName)) as Array<{ turns: unknown[] }>;
     expect(stored.map((c) => c.turns.length)).toEqual([2, 2]);
+  });
+
+  it('exports each conversation’s working memory (pins and corrections included) and imports it with its sources', async () => {
+    const { app, dbName } = mountApp({ engine: 'scripted' });
+    await waitReady(app);
+    await sendAndWait(app, 'Our staging server is 10.0.0.7 and the database is PostgreSQL 15.');
+    const original = app.chat.sessionId!;
+    // The user pins the address and corrects it (as the memory panel does, through the store).
+    const store = await MemoryStore.open({ name: dbName });
+    const address = (await store.listWorkingItems(original)).find((i) => i.value === '10.0.0.7')!;
+    await store.putWorkingItem({ ...address, value: '10.0.0.9', pinned: true, expiresAt: null });
+    await store.close();
+    app.planner.workingMemoryChanged(original);
+
+    const data = await app.data.exportFile();
+    const [exported] = data.conversations;
+    expect(data.version).toBe(2);
+    const item = exported!.memory!.find((m) => m.value === '10.0.0.9')!;
+    expect(item).toMatchObject({ kind: 'entity', pinned: true, expiresAt: null, source: 0 });
+    expect(exported!.messages[item.source!]!.content).toContain('10.0.0.7');
+
+    // Imported again (a copy: the id is taken), the copy has the same memory, its sources its own messages.
+    expect(await app.data.importFile(file(JSON.stringify(data)))).toBe(true);
+    const check = await MemoryStore.open({ name: dbName });
+    try {
+      const copy = (await check.listSessions()).find((s) => s.id !== original)!;
+      const copied = await check.listWorkingItems(copy.id);
+      expect(copied.map((i) => i.value).sort()).toEqual(exported!.memory!.map((m) => m.value).sort());
+      const pinned = copied.find((i) => i.value === '10.0.0.9')!;
+      expect(pinned).toMatchObject({ sessionId: copy.id, pinned: true, expiresAt: null });
+      expect(pinned.id.startsWith(`${copy.id}|`)).toBe(true);
+      const source = (await check.listTurns(copy.id)).find((t) => t.id === pinned.sourceTurnId)!;
+      expect(source.content).toContain('10.0.0.7');
+
+      // The imported conversation's next prompt holds its memory.
+      conversationList(app).dispatchEvent(new CustomEvent('qwen-open', { detail: { id: copy.id }, bubbles: true, composed: true }));
+      await expect.poll(() => app.chat.sessionId).toBe(copy.id);
+      await sendAndWait(app, 'Thanks, that is all.');
+      expect(app.chat.lastSnapshot!.report.memory.working.text).toContain('10.0.0.9');
+    } finally {
+      await check.close();
+    }
   });
 
   it('a broken or oversized file gets a clear error and changes nothing', async () => {
@@ -84,8 +126,8 @@ describe('data control', () => {
     await expect.element(alert()).toHaveTextContent('This file is not valid JSON. Nothing was imported.');
     await upload(file(JSON.stringify({ messages: [] })));
     await expect.element(alert()).toHaveTextContent('not a conversation export of this app');
-    await upload(file(wrap([], 2)));
-    await expect.element(alert()).toHaveTextContent('This export has version 2; this app reads version 1.');
+    await upload(file(wrap([], 3)));
+    await expect.element(alert()).toHaveTextContent('This export has version 3; this app reads versions 1, 2.');
     // One good conversation before a damaged one: the good one is not imported either.
     await upload(file(wrap([conv([good]), conv([good, { role: 'wizard', content: 'x', createdAt: 1 }])])));
     await expect.element(alert()).toHaveTextContent('The file is damaged at conversations[1].messages[1].role. Nothing was imported.');

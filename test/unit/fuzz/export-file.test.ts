@@ -22,6 +22,10 @@ const conversations: ExportConversation[] = [
       { role: 'user', content: '中文 and `code`', createdAt: 1_700_000_002_000, status: 'complete' },
       { role: 'assistant', content: 'Cut', createdAt: 1_700_000_003_000, status: 'interrupted' },
     ],
+    memory: [
+      { id: 'ent:time', kind: 'entity', key: 'time', name: 'time', value: '02:00', source: 1, createdAt: 1_700_000_001_000, updatedAt: 1_700_000_001_000, expiresAt: null, pinned: true },
+      { id: 'topic', kind: 'topic', key: 'topic', value: 'backups', source: null, createdAt: 1_700_000_000_000, updatedAt: 1_700_000_002_000, expiresAt: 1_700_086_400_000, pinned: false },
+    ],
   },
   { id: 'c-2', title: '', createdAt: 0, updatedAt: 0, messages: [{ role: 'system', content: '', createdAt: 5, status: 'complete' }] },
 ];
@@ -63,7 +67,7 @@ describe('parseExport regressions found by fuzzing', () => {
         error = e;
       }
       expect(error).toBeInstanceOf(ImportError);
-      expect(error).toMatchObject({ code: 'invalid_input', key: 'data.import.version', params: { version: shown, supported: 1 } });
+      expect(error).toMatchObject({ code: 'invalid_input', key: 'data.import.version', params: { version: shown, supported: '1, 2' } });
     }
   });
 
