@@ -7,6 +7,7 @@ import { ChatController } from './controllers/chat-controller.ts';
 import { ConversationsController, titleFrom } from './controllers/conversations-controller.ts';
 import { DataController } from './controllers/data-controller.ts';
 import { EngineController } from './controllers/engine-controller.ts';
+import { ForgetController } from './controllers/forget-controller.ts';
 import { MemoryPanelController } from './controllers/memory-panel-controller.ts';
 import { MemoryPlanner } from './controllers/memory-planner.ts';
 import { ModelController } from './controllers/model-controller.ts';
@@ -83,6 +84,13 @@ export class QwenChatApp extends LitElement {
     store: () => this.conversations.store(),
     sessionId: () => this.chat.sessionId,
     changed: (sessionId) => this.planner.workingMemoryChanged(sessionId),
+  });
+  /** "Forget this message" and its Undo. */
+  readonly forgetting = new ForgetController(this, {
+    store: () => this.conversations.store(),
+    conversationChanged: (sessionId) => this.planner.conversationChanged(sessionId),
+    workingMemoryChanged: (sessionId) => this.planner.workingMemoryChanged(sessionId),
+    marked: (messageId, forgotten) => this.chat.markForgotten(messageId, forgotten),
   });
   /** Each step of this page's start, timed: the model panel shows it, `bench:start` reads it. */
   readonly timeline = new StartTimeline();
@@ -424,7 +432,10 @@ export class QwenChatApp extends LitElement {
         ></qwen-load-panel>
         <qwen-message-list
           .messages=${chat.messages}
+          .undoable=${this.forgetting.undoable}
           ?busy=${chat.busy}
+          @qwen-forget=${(e: CustomEvent<{ id: string }>) => void this.forgetting.forget(e.detail.id)}
+          @qwen-unforget=${(e: CustomEvent<{ id: string }>) => void this.forgetting.undo(e.detail.id)}
           @qwen-regenerate=${() => void chat.regenerate()}
           @qwen-edit=${(e: CustomEvent<{ text: string }>) => void chat.editLast(e.detail.text)}
         ></qwen-message-list>

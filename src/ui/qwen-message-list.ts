@@ -25,6 +25,8 @@ function shownStart(text: string): string {
  * @fires qwen-regenerate - ask again for the last user message
  * @fires qwen-edit - detail: { text } the last user message, changed, to send again
  * @fires qwen-copied - detail: { text } after a copy button copied something
+ * @fires qwen-forget - detail: { id } "Forget this message": out of the memory, kept in the conversation, marked
+ * @fires qwen-unforget - detail: { id } Undo of a forget made in this page
  * @csspart message - each message
  */
 @customElement('qwen-message-list')
@@ -52,6 +54,9 @@ export class QwenMessageList extends LitElement {
         position: relative;
         overflow-wrap: anywhere;
         line-height: 1.55;
+      }
+      li[data-forgotten] .content {
+        opacity: 0.55;
       }
       li[data-role='user'] {
         align-self: flex-end;
@@ -111,6 +116,8 @@ export class QwenMessageList extends LitElement {
     `,
   ];
 
+  /** Forgotten messages this page can take back (Undo, until the page closes). */
+  @property({ attribute: false }) undoable: ReadonlySet<string> = new Set();
   @property({ attribute: false }) messages: UiMessage[] = [];
   /** A reply is streaming: no regenerate or edit meanwhile. */
   @property({ type: Boolean }) busy = false;
@@ -179,6 +186,22 @@ export class QwenMessageList extends LitElement {
     }
   }
 
+  /** A stored, finished message can be forgotten; a forgotten one says so, and this page can take it back. */
+  private _forgetControls(m: UiMessage) {
+    if (m.id.startsWith('pending:') || m.id.startsWith('queued:') || m.status === 'streaming' || m.status === 'queued') return nothing;
+    // Disabled, not hidden, during a reply: the list keeps its height, so a followed reply stays in view.
+    if (m.forgotten !== true) {
+      return html`<button class="ghost" data-action="forget" ?disabled=${this.busy} aria-label=${t('message.forgetLabel')} @click=${() => fire(this, 'qwen-forget', { id: m.id })}>${t('message.forget')}</button>`;
+    }
+    return this.undoable.has(m.id)
+      ? html`<button class="ghost" data-action="unforget" ?disabled=${this.busy} @click=${() => fire(this, 'qwen-unforget', { id: m.id })}>${t('message.unforget')}</button>`
+      : nothing;
+  }
+
+  private _forgottenNote(m: UiMessage) {
+    return m.forgotten === true ? html`<span class="note" data-status="forgotten">${t('message.forgotten')}</span>` : nothing;
+  }
+
   private _note(m: UiMessage) {
     if (m.status === 'stopped') return html`<span class="note" data-status="stopped">${t('message.stopped')}</span>`;
     if (m.status === 'interrupted') return html`<span class="note" data-status="interrupted">${t('message.interrupted')}</span>`;
@@ -197,7 +220,7 @@ export class QwenMessageList extends LitElement {
         ? html`<span class="typing">${t('message.typing')}</span>`
         : unsafeHTML(renderMarkdown(m.content, { copy: t('message.copyCode'), image: t('message.image') }));
     return html`<div class="content markdown" @click=${this._onContentClick}>${body}</div>
-      ${this._note(m)}
+      ${this._note(m)} ${this._forgottenNote(m)}
       ${m.status === 'streaming'
         ? nothing
         : html`<div class="actions">
@@ -207,6 +230,7 @@ export class QwenMessageList extends LitElement {
                   ${t('message.copy')}
                 </button>`}
             ${regenerate ? html`<button class="ghost" @click=${() => fire(this, 'qwen-regenerate')}>${t('message.regenerate')}</button>` : nothing}
+            ${this._forgetControls(m)}
           </div>`}`;
   }
 
@@ -233,12 +257,12 @@ export class QwenMessageList extends LitElement {
         : html`<span class="note" data-sent=${m.sent.chars}
             >${t('message.partlySent', { sent: formatNumber(m.sent.chars), total: formatNumber(m.content.length), tokens: formatNumber(m.sent.tokens) })}</span
           >`}
-      ${!this.busy && (isLastUser || isLast)
-        ? html`<div class="actions">
-            ${isLastUser ? html`<button class="ghost" @click=${() => this._startEdit(m)}>${t('message.edit')}</button>` : nothing}
-            ${isLast ? html`<button class="ghost" @click=${() => fire(this, 'qwen-regenerate')}>${t('message.getReply')}</button>` : nothing}
-          </div>`
-        : nothing}`;
+      ${this._forgottenNote(m)}
+      <div class="actions">
+        ${!this.busy && isLastUser ? html`<button class="ghost" @click=${() => this._startEdit(m)}>${t('message.edit')}</button>` : nothing}
+        ${!this.busy && isLast ? html`<button class="ghost" @click=${() => fire(this, 'qwen-regenerate')}>${t('message.getReply')}</button>` : nothing}
+        ${this._forgetControls(m)}
+      </div>`;
   }
 
   override render() {
@@ -254,7 +278,7 @@ export class QwenMessageList extends LitElement {
       ${repeat(
         this.messages,
         (m) => m.id,
-        (m) => html`<li part="message" data-role=${m.role} data-status=${m.status} data-chunks=${m.chunks} data-id=${m.id}>
+        (m) => html`<li part="message" data-role=${m.role} data-status=${m.status} data-chunks=${m.chunks} data-id=${m.id} ?data-forgotten=${m.forgotten === true}>
           <span class="sr-only">${m.role === 'user' ? t('message.you') : t('message.assistant')}</span>
           ${m.role === 'assistant' ? this._assistant(m, m.id === lastId) : this._user(m, m.id === lastUserId, m.id === lastId)}
         </li>`,

@@ -12,7 +12,7 @@ import { streamReply, storeQuestion, type TurnPorts, type TurnStore } from '../.
 import type { AppSettings } from '../data/settings.ts';
 import type { EngineController } from './engine-controller.ts';
 import { enterExchange, warnBeforeUnload } from './exchange-lock.ts';
-import { HIDDEN_TAG, isVisibleTurn } from '../data/visible-turns.ts';
+import { HIDDEN_TAG, isForgotten, isVisibleTurn } from '../data/visible-turns.ts';
 import { groupExchanges, withUnstored } from '../data/exchanges.ts';
 import { readSentPart } from '../data/sent-part.ts';
 import { yieldToPage } from '../../shared/yield.ts';
@@ -40,6 +40,8 @@ export interface UiMessage {
   sent?: SentPart;
   /** A reply's question (its stored `replyTo`). */
   replyTo?: string;
+  /** Forgotten by the user: shown, marked, out of the memory. */
+  forgotten?: boolean;
 }
 
 /** What the inspector draws: the last request's prompt report and, once the reply ended, the engine's counters. */
@@ -89,6 +91,7 @@ function fromTurn(t: TurnRecord): UiMessage {
     chunks: 0,
     ...(sent === null ? {} : { sent }),
     ...(t.role === 'assistant' && t.replyTo !== null ? { replyTo: t.replyTo } : {}),
+    ...(isForgotten(t) ? { forgotten: true } : {}),
   };
 }
 
@@ -125,6 +128,16 @@ export class ChatController implements ReactiveController {
 
   get lastStats(): ChatResult | undefined {
     return [...this.messages].reverse().find((m) => m.stats !== undefined)?.stats;
+  }
+
+  /** Shows a message as forgotten (or not) without reading the conversation again. */
+  markForgotten(messageId: string, forgotten: boolean): void {
+    this.messages = this.messages.map((m) => {
+      if (m.id !== messageId) return m;
+      const { forgotten: _was, ...rest } = m;
+      return forgotten ? { ...rest, forgotten: true } : rest;
+    });
+    this._host.requestUpdate();
   }
 
   /** Shows a stored conversation (or an empty one for null). */

@@ -8,6 +8,7 @@ import type { ReactiveController, ReactiveControllerHost } from 'lit';
 import { newId, type MemoryStore, type TokenCount } from '../../memory/store/index.ts';
 import type { DocsImportProgress, DocsImportSkip } from '../data/docs-import.ts';
 import { clearAllFilesAndCaches } from '../data/model-cache.ts';
+import { FORGOTTEN_TAG } from '../data/visible-turns.ts';
 import { ImportError, buildExport, exportFileName, exportMemory, exportMessages, readExportFile, type ExportConversation, type ExportFile } from '../data/export-format.ts';
 import type { MessageKey, MessageParams } from '../i18n/index.ts';
 
@@ -99,7 +100,15 @@ export class DataController implements ReactiveController {
         const ids = c.messages.map(() => newId());
         await store.importTurns(
           session.id,
-          c.messages.map((m, i) => ({ id: ids[i]!, role: m.role, content: m.content, createdAt: m.createdAt, status: m.status, ...(m.sent === undefined ? {} : { sent: m.sent }) })),
+          c.messages.map((m, i) => ({
+            id: ids[i]!,
+            role: m.role,
+            content: m.content,
+            createdAt: m.createdAt,
+            status: m.status,
+            ...(m.sent === undefined ? {} : { sent: m.sent }),
+            ...(m.forgotten === true ? { tags: [FORGOTTEN_TAG] } : {}),
+          })),
         );
         if (c.memory !== undefined && c.memory.length > 0) {
           await store.replaceSessionWorkingItems(

@@ -11,7 +11,7 @@ import type { DocChunkRecord, LayeredSideEntry, MemoryStore, TurnRecord } from '
 import { InMemoryChunkStore, type ChunkStore, type DocEntry, type HeatEntry, type SessionEntry, type TurnEntry } from '../../memory/retrieval/index.ts';
 import type { WorkingMemoryPort } from '../../memory/layered/index.ts';
 import { deriveTurn, isDerivedTurn, stampOf, type DerivedTurn } from './derived-turns.ts';
-import { LOCAL_USER, isVisibleTurn } from '../data/visible-turns.ts';
+import { LOCAL_USER, isForgotten, isVisibleTurn } from '../data/visible-turns.ts';
 import { groupExchanges } from '../data/exchanges.ts';
 
 /** Where versions before the store kept this state; read once, moved into the store, then removed. */
@@ -31,9 +31,9 @@ const isTime = (v: unknown): v is number => typeof v === 'number' && Number.isFi
 /** A conversation's kept derivations by turn id (each entry checked where it is used); anything else is none. */
 const derivedRecordOf = (v: unknown): Record<string, unknown> => (isObject(v) && !Array.isArray(v) ? v : {});
 
-/** A stored turn the memory holds: shown, finished, not empty, and not left out. */
+/** A stored turn the memory holds: shown, finished, not empty, not forgotten by the user, and not left out. */
 const isIndexed = (t: TurnRecord, exclude: ReadonlySet<string>): boolean =>
-  isVisibleTurn(t) && t.status !== 'streaming' && t.content !== '' && !exclude.has(t.id);
+  isVisibleTurn(t) && !isForgotten(t) && t.status !== 'streaming' && t.content !== '' && !exclude.has(t.id);
 
 /** The stored heat of these turns (those that have some). */
 function heatOf(turns: readonly TurnEntry[], side: SideData): Map<string, HeatEntry> {

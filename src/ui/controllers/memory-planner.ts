@@ -167,6 +167,14 @@ export class MemoryPlanner implements PromptPlanner {
     this._durable?.forget(sessionId ?? undefined);
   }
 
+  /**
+   * A conversation's turns changed in the store in a way the memory cannot follow turn by turn (a message forgotten,
+   * or taken back): it is read again, in place, before its next prompt, as another tab's writes are.
+   */
+  conversationChanged(sessionId: string): void {
+    this._remote.add(sessionId);
+  }
+
   forgetConversation(sessionId: string): void {
     this._durable?.forget(sessionId);
     // A memory that is rebuilt anyway (stale) reads the store without it.

@@ -7,7 +7,7 @@ import { AssistantError } from '../../shared/errors.ts';
 import type { MessageKey, MessageParams } from '../i18n/index.ts';
 import { groupExchanges } from './exchanges.ts';
 import { readSentPart } from './sent-part.ts';
-import { isVisibleTurn } from './visible-turns.ts';
+import { isForgotten, isVisibleTurn } from './visible-turns.ts';
 
 export const EXPORT_FORMAT = 'qwen-local-assistant/conversations';
 /** 2 added each conversation's working memory (`memory`); files of version 1 are still read. */
@@ -33,6 +33,8 @@ export interface ExportMessage {
   status: ExportStatus;
   /** A user message too long for the window: how much of it the model got (absent in older files: all of it). */
   sent?: SentPart;
+  /** Forgotten by the user: kept in the conversation, out of the memory (version 2; absent: remembered). */
+  forgotten?: true;
 }
 
 /** One working-memory item of a conversation, as the memory panel shows it (version 2). */
@@ -88,7 +90,14 @@ export class ImportError extends AssistantError {
  * right after its question, so a file from interleaved data reads (and imports) as whole exchanges.
  */
 export function exportMessages(turns: readonly TurnRecord[]): ExportMessage[] {
-  return exportedTurns(turns).map((t) => ({ role: t.role, content: t.content, createdAt: t.createdAt, status: t.status === 'complete' ? 'complete' : 'interrupted', ...(t.sent === undefined ? {} : { sent: t.sent }) }));
+  return exportedTurns(turns).map((t) => ({
+    role: t.role,
+    content: t.content,
+    createdAt: t.createdAt,
+    status: t.status === 'complete' ? 'complete' : 'interrupted',
+    ...(t.sent === undefined ? {} : { sent: t.sent }),
+    ...(isForgotten(t) ? { forgotten: true as const } : {}),
+  }));
 }
 
 /** The turns a file holds, in its order (`exportMessages` writes them). */
@@ -185,7 +194,8 @@ function checkConversation(c: unknown, i: number, version: number): ExportConver
     if (sent === null || (sent !== undefined && (m.role !== 'user' || sent.chars > m.content.length))) {
       throw new ImportError('data.import.field', { where: `${at}.sent` });
     }
-    return { role: m.role, content: m.content, createdAt: time(m.createdAt), status, ...(sent === undefined ? {} : { sent }) };
+    if (m.forgotten !== undefined && !(version >= 2 && m.forgotten === true)) throw new ImportError('data.import.field', { where: `${at}.forgotten` });
+    return { role: m.role, content: m.content, createdAt: time(m.createdAt), status, ...(sent === undefined ? {} : { sent }), ...(m.forgotten === true ? { forgotten: true as const } : {}) };
   });
   // Version 1 had no memory: a `memory` there is not ours to read, and is left out.
   const memory = version >= 2 && c.memory !== undefined ? checkMemory(c.memory, where, messages.length) : undefined;

@@ -77,6 +77,9 @@ describe('data control', () => {
     const store = await MemoryStore.open({ name: dbName });
     const address = (await store.listWorkingItems(original)).find((i) => i.value === '10.0.0.7')!;
     await store.putWorkingItem({ ...address, value: '10.0.0.9', pinned: true, expiresAt: null });
+    // And forgets the reply (a forgotten message is exported with its mark).
+    const reply = (await store.listTurns(original)).find((t) => t.role === 'assistant')!;
+    await store.updateTurn(reply.id, { tags: ['forgotten'] });
     await store.close();
     app.planner.workingMemoryChanged(original);
 
@@ -86,6 +89,7 @@ describe('data control', () => {
     const item = exported!.memory!.find((m) => m.value === '10.0.0.9')!;
     expect(item).toMatchObject({ kind: 'entity', pinned: true, expiresAt: null, source: 0 });
     expect(exported!.messages[item.source!]!.content).toContain('10.0.0.7');
+    expect(exported!.messages.map((m) => m.forgotten)).toEqual([undefined, true]);
 
     // Imported again (a copy: the id is taken), the copy has the same memory, its sources its own messages.
     expect(await app.data.importFile(file(JSON.stringify(data)))).toBe(true);
@@ -97,8 +101,10 @@ describe('data control', () => {
       const pinned = copied.find((i) => i.value === '10.0.0.9')!;
       expect(pinned).toMatchObject({ sessionId: copy.id, pinned: true, expiresAt: null });
       expect(pinned.id.startsWith(`${copy.id}|`)).toBe(true);
-      const source = (await check.listTurns(copy.id)).find((t) => t.id === pinned.sourceTurnId)!;
+      const copiedTurns = await check.listTurns(copy.id);
+      const source = copiedTurns.find((t) => t.id === pinned.sourceTurnId)!;
       expect(source.content).toContain('10.0.0.7');
+      expect(copiedTurns.map((t) => [t.role, t.tags.includes('forgotten')])).toEqual([['user', false], ['assistant', true]]);
 
       // The imported conversation's next prompt holds its memory.
       conversationList(app).dispatchEvent(new CustomEvent('qwen-open', { detail: { id: copy.id }, bubbles: true, composed: true }));

@@ -144,4 +144,30 @@ describe('two tabs on one conversation', () => {
       await expect.poll(() => shown(tab), { timeout: 60_000 }).toEqual(before);
     }
   });
+
+  it('a message forgotten in one tab is marked in the other, and out of that tab’s next prompt too', { timeout: 180_000 }, async () => {
+    const dbName = freshDbName();
+    const store = await MemoryStore.open({ name: dbName });
+    const session = await store.createSession({ title: 'Backups' });
+    await store.close();
+    localStorage.setItem(LAST_SESSION_KEY, session.id);
+    const a = openTab(dbName);
+    const b = openTab(dbName);
+    await ready(a, 0);
+    await ready(b, 0);
+    send(a, 'The backup host is 10.0.0.42, reachable over SSH.');
+    await settled(a, b, 1);
+    send(a, 'Lunch today is at noon in the small kitchen.');
+    await settled(a, b, 2);
+
+    items(a)[0]!.querySelector<HTMLButtonElement>('button[data-action="forget"]')!.click();
+    await expect.poll(() => items(b)[0]!.hasAttribute('data-forgotten'), { timeout: 30_000 }).toBe(true);
+    // Undo belongs to the tab that forgot it.
+    expect(items(b)[0]!.querySelector('button[data-action="unforget"]')).toBeNull();
+    send(b, 'Which machine keeps the backups?');
+    await settled(a, b, 3);
+    const prompt = frameApp(b)!.chat.lastSnapshot!.messages.map((m) => m.content).join('\n');
+    expect(prompt).not.toContain('10.0.0.42');
+    expect(prompt).toContain('Lunch today is at noon');
+  });
 });

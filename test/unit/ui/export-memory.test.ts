@@ -4,7 +4,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import type { TurnRecord, WorkingItemRecord } from '../../../src/memory/store/index.ts';
-import { EXPORT_FORMAT, ImportError, exportMemory, parseExport } from '../../../src/ui/data/export-format.ts';
+import { EXPORT_FORMAT, ImportError, exportMemory, exportMessages, parseExport } from '../../../src/ui/data/export-format.ts';
 
 const turn = (id: string, role: 'user' | 'assistant', content: string, seq: number, replyTo: string | null = null): TurnRecord => ({
   id, sessionId: 's', seq, role, content, createdAt: seq, updatedAt: seq, tokenCount: 1, status: 'complete', tags: [], replyTo,
@@ -44,6 +44,15 @@ describe('export format version 2 (working memory)', () => {
     const v1 = parseExport(file(1, [good]));
     expect(v1.version).toBe(1);
     expect(v1.conversations[0]!.memory).toBeUndefined();
+  });
+
+  it('marks a forgotten message, reads the mark back from a version 2 file, and refuses it in a version 1 file', () => {
+    const turns = [{ ...turn('u1', 'user', 'server 10.0.0.7', 1), tags: ['forgotten'] }, turn('a1', 'assistant', 'ok', 2, 'u1')];
+    expect(exportMessages(turns).map((m) => m.forgotten)).toEqual([true, undefined]);
+    const withMark = (version: number): string =>
+      JSON.stringify({ format: EXPORT_FORMAT, version, conversations: [{ id: 'c', title: 't', createdAt: 1, updatedAt: 1, messages: [{ role: 'user', content: 'hi', createdAt: 1, forgotten: true }] }] });
+    expect(parseExport(withMark(2)).conversations[0]!.messages[0]!.forgotten).toBe(true);
+    expect(() => parseExport(withMark(1))).toThrow(ImportError);
   });
 
   it('refuses a damaged item by its field', () => {
