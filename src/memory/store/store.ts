@@ -274,6 +274,9 @@ export class MemoryStore extends StoreData {
       let prepared = next!;
       for (let attempt = 0; ; attempt++) {
         const commit = commitBatch(this._rt.writeContext(), sessionId, prepared);
+        // Awaited below, after the next batch is prepared: a failure meanwhile (a full disk) must not surface as an
+        // unhandled rejection first. Preparing reads the store when the turns carry ids (an export's import does).
+        commit.done.catch(() => undefined);
         await commit.issued;
         // While the browser commits this batch, build the next one.
         if (attempt === 0) next = i + 1 < batches.length ? await this._prepareImport(sessionId, batches[i + 1]!) : null;
