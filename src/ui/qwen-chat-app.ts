@@ -91,6 +91,10 @@ export class QwenChatApp extends LitElement {
     conversationChanged: (sessionId) => this.planner.conversationChanged(sessionId),
     workingMemoryChanged: (sessionId) => this.planner.workingMemoryChanged(sessionId),
     marked: (messageId, forgotten) => this.chat.markForgotten(messageId, forgotten),
+    failed: (error) => {
+      this.chat.error = error;
+      this.requestUpdate();
+    },
   });
   /** Each step of this page's start, timed: the model panel shows it, `bench:start` reads it. */
   readonly timeline = new StartTimeline();

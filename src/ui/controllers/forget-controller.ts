@@ -6,6 +6,7 @@
  */
 import type { ReactiveController, ReactiveControllerHost } from 'lit';
 import type { MemoryStore, WorkingItemRecord } from '../../memory/store/index.ts';
+import { toAssistantError, type AssistantError } from '../../shared/errors.ts';
 import { FORGOTTEN_TAG, isForgotten } from '../data/visible-turns.ts';
 
 export interface ForgetDeps {
@@ -16,6 +17,8 @@ export interface ForgetDeps {
   workingMemoryChanged: (sessionId: string) => void;
   /** The message list shows the mark (or takes it off). */
   marked: (messageId: string, forgotten: boolean) => void;
+  /** A forget or an Undo could not be written (a full disk, a closed store): the user is told. */
+  failed: (error: AssistantError) => void;
 }
 
 export class ForgetController implements ReactiveController {
@@ -36,7 +39,23 @@ export class ForgetController implements ReactiveController {
     return new Set(this._undo.keys());
   }
 
-  async forget(messageId: string): Promise<void> {
+  forget(messageId: string): Promise<void> {
+    return this._guard(() => this._forget(messageId));
+  }
+
+  undo(messageId: string): Promise<void> {
+    return this._guard(() => this._undoForget(messageId));
+  }
+
+  private async _guard(run: () => Promise<void>): Promise<void> {
+    try {
+      await run();
+    } catch (error) {
+      this._deps.failed(toAssistantError(error));
+    }
+  }
+
+  private async _forget(messageId: string): Promise<void> {
     const store = await this._deps.store();
     const turn = await store.getTurn(messageId);
     if (turn === undefined || isForgotten(turn)) return;
@@ -48,7 +67,7 @@ export class ForgetController implements ReactiveController {
   }
 
   /** Takes a forget back: the message is in the memory again, with what it taught (unless that was learned anew since). */
-  async undo(messageId: string): Promise<void> {
+  private async _undoForget(messageId: string): Promise<void> {
     const entry = this._undo.get(messageId);
     if (entry === undefined) return;
     const store = await this._deps.store();

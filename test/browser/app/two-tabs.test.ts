@@ -81,6 +81,21 @@ function expectWholeExchanges(turns: TurnRecord[]): void {
   });
 }
 
+/** A new database with one empty conversation, open in two tabs at once (two windows restored together). */
+async function twoTabsOn(title: string): Promise<{ dbName: string; session: { id: string }; a: Tab; b: Tab }> {
+  const dbName = freshDbName();
+  const store = await MemoryStore.open({ name: dbName });
+  const session = await store.createSession({ title });
+  await store.close();
+  // Both tabs reopen the last conversation, as after a restart with two windows.
+  localStorage.setItem(LAST_SESSION_KEY, session.id);
+  const a = openTab(dbName);
+  const b = openTab(dbName);
+  await ready(a, 0);
+  await ready(b, 0);
+  return { dbName, session, a, b };
+}
+
 beforeEach(freshStart);
 
 afterEach(async () => {
@@ -97,17 +112,7 @@ describe('two tabs on one conversation', () => {
   // Two tabs on the scripted engine (app-tab.ts), ten replies and two reloads on a loaded 2-core machine: a hang
   // detector, not a speed check.
   it('both send at once for five rounds: both show the same ten exchanges in order, before and after a reload', { timeout: 300_000 }, async () => {
-    const dbName = freshDbName();
-    const store = await MemoryStore.open({ name: dbName });
-    const session = await store.createSession({ title: 'Weekend plans' });
-    await store.close();
-    // Both tabs reopen the last conversation, as after a restart with two windows.
-    localStorage.setItem(LAST_SESSION_KEY, session.id);
-    // Both open at once, as two windows restored together.
-    const a = openTab(dbName);
-    const b = openTab(dbName);
-    await ready(a, 0);
-    await ready(b, 0);
+    const { dbName, session, a, b } = await twoTabsOn('Weekend plans');
 
     const sent: string[] = [];
     for (let round = 1; round <= 5; round++) {
@@ -146,15 +151,7 @@ describe('two tabs on one conversation', () => {
   });
 
   it('a message forgotten in one tab is marked in the other, and out of that tab’s next prompt too', { timeout: 180_000 }, async () => {
-    const dbName = freshDbName();
-    const store = await MemoryStore.open({ name: dbName });
-    const session = await store.createSession({ title: 'Backups' });
-    await store.close();
-    localStorage.setItem(LAST_SESSION_KEY, session.id);
-    const a = openTab(dbName);
-    const b = openTab(dbName);
-    await ready(a, 0);
-    await ready(b, 0);
+    const { a, b } = await twoTabsOn('Backups');
     send(a, 'The backup host is 10.0.0.42, reachable over SSH.');
     await settled(a, b, 1);
     send(a, 'Lunch today is at noon in the small kitchen.');
