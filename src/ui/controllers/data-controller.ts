@@ -96,12 +96,13 @@ export class DataController implements ReactiveController {
       for (const c of parsed.conversations) {
         const session = await store.createSession(existing.has(c.id) ? { title: c.title } : { id: c.id, title: c.title });
         created.push(session.id);
-        // Each message gets its id here, so that a memory item can name the message it came from.
-        const ids = c.messages.map(() => newId());
+        // With a memory, each message gets its id here, so that an item can name the message it came from (without,
+        // the store names them: an import with ids reads the store for each, to skip turns already there).
+        const ids = c.memory !== undefined && c.memory.length > 0 ? c.messages.map(() => newId()) : null;
         await store.importTurns(
           session.id,
           c.messages.map((m, i) => ({
-            id: ids[i]!,
+            ...(ids === null ? {} : { id: ids[i]! }),
             role: m.role,
             content: m.content,
             createdAt: m.createdAt,
@@ -110,7 +111,7 @@ export class DataController implements ReactiveController {
             ...(m.forgotten === true ? { tags: [FORGOTTEN_TAG] } : {}),
           })),
         );
-        if (c.memory !== undefined && c.memory.length > 0) {
+        if (ids !== null && c.memory !== undefined) {
           await store.replaceSessionWorkingItems(
             session.id,
             c.memory.map((item) => ({
