@@ -3,7 +3,7 @@ import { customElement, property, query, state } from 'lit/decorators.js';
 import { EngineClient } from '../engine/client.ts';
 import type { BackendPreference, ModelSource } from '../engine/protocol.ts';
 import { chatAppStyles } from './chat-app-styles.ts';
-import { ChatController } from './controllers/chat-controller.ts';
+import { ChatController, type UiMessage } from './controllers/chat-controller.ts';
 import { ConversationsController, titleFrom } from './controllers/conversations-controller.ts';
 import { DataController } from './controllers/data-controller.ts';
 import { EngineController } from './controllers/engine-controller.ts';
@@ -316,6 +316,14 @@ export class QwenChatApp extends LitElement {
     await this.model.deleteCache(this.source, this.client);
   }
 
+  /** The open conversation's message texts by id (where a memory item came from), made again only when they change. */
+  private _texts: { messages: readonly UiMessage[]; byId: ReadonlyMap<string, string> } | null = null;
+  private _messageTexts(): ReadonlyMap<string, string> {
+    const messages = this.chat.messages;
+    if (this._texts?.messages !== messages) this._texts = { messages, byId: new Map(messages.map((m) => [m.id, m.content])) };
+    return this._texts.byId;
+  }
+
   private _panel() {
     const p = this.panel;
     if (p === null) return nothing;
@@ -345,7 +353,7 @@ export class QwenChatApp extends LitElement {
     } else if (p === 'memory') {
       body = html`<qwen-memory-panel
         .items=${this.memory.items}
-        .sources=${new Map(this.chat.messages.map((m) => [m.id, m.content]))}
+        .sources=${this._messageTexts()}
         .now=${Date.now()}
         ?loading=${this.memory.loading}
         .error=${this.memory.error}

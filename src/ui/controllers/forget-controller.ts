@@ -34,10 +34,11 @@ export class ForgetController implements ReactiveController {
 
   hostConnected(): void {}
 
-  /** Messages this page can still take back. */
-  get undoable(): ReadonlySet<string> {
-    return new Set(this._undo.keys());
-  }
+  /**
+   * Messages this page can still take back. A new set only when that changes: the message list is handed it on
+   * every render of the app, and an unchanged value lets the list skip its own.
+   */
+  undoable: ReadonlySet<string> = new Set();
 
   forget(messageId: string): Promise<void> {
     return this._guard(() => this._forget(messageId));
@@ -83,6 +84,7 @@ export class ForgetController implements ReactiveController {
   }
 
   private _changed(sessionId: string, messageId: string, forgotten: boolean): void {
+    this.undoable = new Set(this._undo.keys());
     this._deps.conversationChanged(sessionId);
     this._deps.workingMemoryChanged(sessionId);
     this._deps.marked(messageId, forgotten);
