@@ -227,7 +227,8 @@ function checkMemory(value: unknown, where: string, messages: number): ExportMem
       key: m.key,
       ...(m.name === undefined ? {} : { name: m.name as string }),
       value: m.value,
-      source: m.source as number | null,
+      // `-0` is a valid index; stored as 0, so that what was accepted re-exports as itself (as times are).
+      source: m.source === null ? null : time(m.source as number),
       createdAt: time(m.createdAt),
       updatedAt: time(m.updatedAt),
       expiresAt: m.expiresAt === null ? null : time(m.expiresAt as number),

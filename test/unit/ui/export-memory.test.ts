@@ -55,6 +55,11 @@ describe('export format version 2 (working memory)', () => {
     expect(() => parseExport(withMark(1))).toThrow(ImportError);
   });
 
+  it('stores a source spelled -0 as 0 (found by fuzzing), so that the file re-exports as itself', () => {
+    const parsed = parseExport(file(2, [{ ...good, source: 0 }]).replace('"source":0', '"source":-0'));
+    expect(Object.is(parsed.conversations[0]!.memory![0]!.source, 0)).toBe(true);
+  });
+
   it('refuses a damaged item by its field', () => {
     const refused = (memory: unknown): string => {
       try {
