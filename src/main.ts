@@ -36,6 +36,7 @@ async function start(): Promise<void> {
     query,
     buildGguf: import.meta.env.VITE_MODEL_GGUF_URL as string | undefined,
     buildMlc: import.meta.env.VITE_MODEL_MLC_URL as string | undefined,
+    buildEmbedding: import.meta.env.VITE_EMBEDDING_GGUF_URL as string | undefined,
     manifest: await readSelfHostedManifest(),
   });
   const app = document.createElement('qwen-chat-app');

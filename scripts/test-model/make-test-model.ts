@@ -1,7 +1,8 @@
 /**
  * Generates the GGUF test models (never committed: public/models/ is git-ignored).
  *
- *   npx tsx scripts/test-model/make-test-model.ts               # public/models/test/qwen2-tiny.gguf and qwen2-tiny-loop.gguf
+ *   npx tsx scripts/test-model/make-test-model.ts               # public/models/test/qwen2-tiny.gguf, qwen2-tiny-loop.gguf, qwen2-embed-tiny.gguf
+ *   npx tsx scripts/test-model/make-test-model.ts --embedding   # only the tiny embedding model (embedding-model.ts)
  *   npx tsx scripts/test-model/make-test-model.ts --realistic   # public/models/test/qwen2.5-0.5b-shaped-q8_0.gguf (~530 MB)
  *   options: --force (regenerate even if up to date), --out <file>
  *
@@ -12,6 +13,7 @@ import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { embeddingModelDesign, embeddingModelGguf } from './embedding-model.ts';
 import { writeGguf, type WrittenGguf } from './gguf-writer.ts';
 import { realisticModelGguf } from './realistic-model.ts';
 import { TEST_MODEL_REPLY } from './reply.ts';
@@ -24,14 +26,20 @@ export const TEST_MODEL_DIR = fileURLToPath(new URL('../../public/models/test/',
 export const TINY_MODEL_PATH = resolve(TEST_MODEL_DIR, 'qwen2-tiny.gguf');
 export const TINY_LOOP_MODEL_PATH = resolve(TEST_MODEL_DIR, 'qwen2-tiny-loop.gguf');
 export const REALISTIC_MODEL_PATH = resolve(TEST_MODEL_DIR, 'qwen2.5-0.5b-shaped-q8_0.gguf');
+/** Served as /models/test/qwen2-embed-tiny.gguf. */
+export const EMBEDDING_MODEL_PATH = resolve(TEST_MODEL_DIR, 'qwen2-embed-tiny.gguf');
 
-export type TestModelVariant = 'tiny' | 'tiny-loop' | 'realistic';
+export type TestModelVariant = 'tiny' | 'tiny-loop' | 'realistic' | 'embedding';
 
 const DEFAULT_PATHS: Record<TestModelVariant, string> = {
   tiny: TINY_MODEL_PATH,
   'tiny-loop': TINY_LOOP_MODEL_PATH,
   realistic: REALISTIC_MODEL_PATH,
+  embedding: EMBEDDING_MODEL_PATH,
 };
+
+/** The variants answering TEST_MODEL_REPLY. */
+const isChatVariant = (variant: TestModelVariant): boolean => variant === 'tiny' || variant === 'tiny-loop';
 
 interface Sidecar {
   generator: 'scripts/test-model';
@@ -40,6 +48,8 @@ interface Sidecar {
   /** The tiny model's reply; part of what decides whether the file is up to date. */
   reply: string | null;
   replyTokenIds: number[] | null;
+  /** The embedding model's concept table and version (embeddingModelDesign()); absent for the other variants. */
+  design?: string;
   bytes: number;
   sha256: string;
 }
@@ -53,6 +63,12 @@ export function writeTinyTestModel(path: string, options: { loop?: boolean } = {
   mkdirSync(dirname(path), { recursive: true });
   const file = tinyModelGguf(undefined, undefined, options);
   return { ...writeGguf(path, file), replyTokenIds: file.plan.replyIds };
+}
+
+/** Writes the tiny embedding model to `path` (always; no caching). */
+export function writeEmbeddingTestModel(path: string): WrittenGguf {
+  mkdirSync(dirname(path), { recursive: true });
+  return writeGguf(path, embeddingModelGguf());
 }
 
 /** Writes the Qwen2.5-0.5B-shaped random model to `path` (always; no caching). */
@@ -76,7 +92,8 @@ function upToDate(path: string, variant: TestModelVariant): boolean {
     return false;
   }
   if (side.version !== GENERATOR_VERSION || side.variant !== variant) return false;
-  if (variant !== 'realistic' && side.reply !== TEST_MODEL_REPLY) return false;
+  if (isChatVariant(variant) && side.reply !== TEST_MODEL_REPLY) return false;
+  if (variant === 'embedding' && side.design !== embeddingModelDesign()) return false;
   const bytes = statSync(path).size;
   if (bytes !== side.bytes) return false;
   // Hashing is cheap for the tiny model; the big one is trusted by size.
@@ -103,10 +120,12 @@ export function ensureTestModel(
   rmSync(sidecarPath(path), { force: true });
   let written: WrittenGguf;
   let replyTokenIds: number[] | null = null;
-  if (variant !== 'realistic') {
+  if (isChatVariant(variant)) {
     const tiny = writeTinyTestModel(path, { loop: variant === 'tiny-loop' });
     written = tiny;
     replyTokenIds = tiny.replyTokenIds;
+  } else if (variant === 'embedding') {
+    written = writeEmbeddingTestModel(path);
   } else {
     written = writeRealisticTestModel(path);
   }
@@ -114,8 +133,9 @@ export function ensureTestModel(
     generator: 'scripts/test-model',
     version: GENERATOR_VERSION,
     variant,
-    reply: variant === 'realistic' ? null : TEST_MODEL_REPLY,
+    reply: isChatVariant(variant) ? TEST_MODEL_REPLY : null,
     replyTokenIds,
+    ...(variant === 'embedding' ? { design: embeddingModelDesign() } : {}),
     bytes: written.bytes,
     sha256: written.sha256,
   };
@@ -130,11 +150,12 @@ function parseArgs(argv: string[]): { variant: TestModelVariant; force: boolean;
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i];
     if (arg === '--realistic') variant = 'realistic';
+    else if (arg === '--embedding') variant = 'embedding';
     else if (arg === '--force') force = true;
     else if (arg === '--out' && argv[i + 1] !== undefined) path = argv[++i];
     else if (arg?.startsWith('--out=')) path = arg.slice('--out='.length);
     else if (arg === '--help' || arg === '-h') {
-      console.log('usage: make-test-model [--realistic] [--force] [--out <file.gguf>]');
+      console.log('usage: make-test-model [--realistic | --embedding] [--force] [--out <file.gguf>]');
       process.exit(0);
     } else {
       console.error(`unknown argument: ${arg}`);
@@ -159,14 +180,15 @@ function report(r: EnsureResult, started: number): void {
 function main(): void {
   const args = parseArgs(process.argv.slice(2));
   const started = performance.now();
-  if (args.variant === 'realistic' || args.path !== undefined) {
+  if (args.variant !== 'tiny' || args.path !== undefined) {
     report(ensureTestModel(args.variant, args), started);
     return;
   }
-  // The default run makes both fixed-reply models the tests use.
+  // The default run makes the models the tests use: both fixed-reply models and the embedding model.
   const tiny = ensureTestModel('tiny', { force: args.force });
   report(tiny, started);
   report(ensureTestModel('tiny-loop', { force: args.force }), started);
+  report(ensureTestModel('embedding', { force: args.force }), started);
   if (tiny.replyTokenIds) console.log(`reply ${JSON.stringify(TEST_MODEL_REPLY)} = tokens [${tiny.replyTokenIds.join(', ')}]`);
 }
 

@@ -10,6 +10,10 @@ import type {
   ChatOptions,
   ChatResult,
   ClientMessage,
+  EmbedPayload,
+  EmbedPurpose,
+  EmbedderInfo,
+  LoadEmbedderPayload,
   LoadPayload,
   LoadProgress,
   LoadResult,
@@ -126,8 +130,16 @@ export class EngineClient {
     }
   }
 
-  async embed(texts: string[], signal?: AbortSignal): Promise<Float32Array[]> {
-    const result = await this._request('embed', { texts }, signal, () => {});
+  /** Loads the embedding model that goes with the loaded chat engine (see `RequestMap['loadEmbedder']`). */
+  loadEmbedder(payload: LoadEmbedderPayload, options: { onProgress?: (p: LoadProgress) => void; signal?: AbortSignal } = {}): Promise<EmbedderInfo> {
+    return this._request('loadEmbedder', payload, options.signal, (p) => options.onProgress?.(p));
+  }
+
+  /** Embeds with the loaded embedding model; `background` work waits for chats (see `EmbedPayload`). */
+  async embed(texts: string[], options: { purpose?: EmbedPurpose; background?: boolean; signal?: AbortSignal } = {}): Promise<Float32Array[]> {
+    const payload: EmbedPayload = { texts, purpose: options.purpose ?? 'document' };
+    if (options.background === true) payload.background = true;
+    const result = await this._request('embed', payload, options.signal, () => {});
     return result.vectors;
   }
 
@@ -249,7 +261,7 @@ export class EngineClient {
     const now = performance.now();
     this._silentMs += Math.min(now - this._lastTick, 2 * this._heartbeatIntervalMs);
     this._lastTick = now;
-    const loading = [...this._pending.values()].some((p) => p.method === 'load');
+    const loading = [...this._pending.values()].some((p) => p.method === 'load' || p.method === 'loadEmbedder');
     if (this._silentMs > (loading ? this._loadSilenceMs : this._heartbeatTimeoutMs)) {
       this._fail(new AssistantError('worker_crashed', 'The engine worker stopped responding.'), true);
       return;

@@ -1,7 +1,9 @@
 /**
  * The worker's side of the protocol, free of worker globals so it runs in Node tests with a scripted backend.
- * One request runs at a time (the model has one KV cache); later ones wait their turn and can be
- * cancelled while they wait.
+ * Two lanes. The model lane (load, chat, unload, caches) runs one request at a time (the model has one KV cache);
+ * later ones wait their turn and can be cancelled while they wait. The embedding lane (loading the embedding model,
+ * embedding) runs beside it, one at a time too, so an embedding model's download never holds a reply back; and a
+ * background embedding waits while any model-lane request runs or waits: a chat always goes first.
  */
 import { AssistantError, abortedError, toAssistantError } from '../shared/errors.ts';
 import type { Backend, BackendFactory } from './backends/backend.ts';
@@ -39,6 +41,10 @@ export class EngineHandler {
   /** A WebGPU backend lost its device in this worker: later loads do not choose it again. */
   private _webgpuLost = false;
   private _queue: Promise<unknown> = Promise.resolve();
+  private _embedQueue: Promise<unknown> = Promise.resolve();
+  /** Model-lane requests running or waiting, and who waits for there to be none. */
+  private _modelBusy = 0;
+  private _idleWaiters: Array<() => void> = [];
   private readonly _controllers = new Map<number, AbortController>();
 
   constructor(private readonly _deps: HandlerDeps) {}
@@ -66,7 +72,42 @@ export class EngineHandler {
         this._controllers.delete(message.id);
       }
     };
-    this._queue = this._queue.then(run, run);
+    if (message.method === 'loadEmbedder' || message.method === 'embed') {
+      const enter = (): void => {
+        this._embedQueue = this._embedQueue.then(run, run);
+      };
+      // Background work waits for the model lane outside the embedding lane, so a query embedding is not held
+      // behind it (a cancel while waiting enters at once, and fails there as aborted).
+      if (message.method === 'embed' && message.payload.background === true) void this._modelIdle(controller.signal).then(enter, enter);
+      else enter();
+      return;
+    }
+    this._modelBusy++;
+    const done = async (): Promise<void> => {
+      try {
+        await run();
+      } finally {
+        if (--this._modelBusy === 0) for (const wake of this._idleWaiters.splice(0)) wake();
+      }
+    };
+    this._queue = this._queue.then(done, done);
+  }
+
+  /** Resolves when no model-lane request runs or waits (at once when none does); rejects on abort. */
+  private _modelIdle(signal: AbortSignal): Promise<void> {
+    if (this._modelBusy === 0) return Promise.resolve();
+    return new Promise((resolve, reject) => {
+      const wake = (): void => {
+        signal.removeEventListener('abort', onAbort);
+        resolve();
+      };
+      const onAbort = (): void => {
+        this._idleWaiters = this._idleWaiters.filter((w) => w !== wake);
+        reject(abortedError());
+      };
+      this._idleWaiters.push(wake);
+      signal.addEventListener('abort', onAbort, { once: true });
+    });
   }
 
   private _emitter<M extends Method>(id: number, method: M): Emit<M> {
@@ -84,9 +125,13 @@ export class EngineHandler {
         const emit = this._emitter(message.id, 'chat');
         return this._dropIfGpuLost(backend, backend.chat(message.payload.messages, options, (text) => emit({ text }), signal));
       }
+      case 'loadEmbedder': {
+        const backend = this._requireBackend();
+        return this._dropIfGpuLost(backend, backend.loadEmbedder(message.payload, this._emitter(message.id, 'loadEmbedder'), signal));
+      }
       case 'embed': {
         const backend = this._requireBackend();
-        const vectors = await this._dropIfGpuLost(backend, backend.embed(message.payload.texts, signal));
+        const vectors = await this._dropIfGpuLost(backend, backend.embed(message.payload.texts, message.payload.purpose ?? 'document', signal));
         return { vectors };
       }
       case 'unload':

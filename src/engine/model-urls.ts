@@ -6,10 +6,11 @@
 import { assertConnectAllowed } from '../shared/csp.ts';
 import type { ModelSource } from './protocol.ts';
 
-/** The GGUF, and web-llm's weights folders and model libraries (the embedding model's too). */
+/** The GGUFs (chat and embedding), and web-llm's weights folders and model libraries (the embedding model's too). */
 export function modelUrlsOf(source: ModelSource): string[] {
   const urls: string[] = [];
   if (source.ggufUrl !== undefined) urls.push(source.ggufUrl);
+  if (source.embeddingGguf !== undefined) urls.push(source.embeddingGguf.url);
   const mlc = source.mlc;
   if (mlc !== undefined) {
     urls.push(mlc.urlF16, mlc.urlF32, mlc.libF16, mlc.libF32);

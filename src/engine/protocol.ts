@@ -18,6 +18,26 @@ export interface ModelSource {
   ggufUrl?: string;
   /** An MLC model folder (absolute URL; files at `<url>/resolve/main/…`) and its compiled model library, for web-llm. */
   mlc?: MlcModelSource;
+  /** The CPU engine's embedding model (a GGUF, loaded beside the chat model when embeddings are turned on). */
+  embeddingGguf?: EmbeddingGgufSource;
+}
+
+/** An embedding GGUF and the texts its model card asks to put before queries and documents. */
+export interface EmbeddingGgufSource {
+  /** Absolute or page-relative URL of the GGUF file. */
+  url: string;
+  /** Put before a search query only (e5: `query: `; arctic-embed: `Represent this sentence for searching relevant passages: `). */
+  queryPrefix?: string;
+  /** Put before a stored text (e5: `passage: `). */
+  documentPrefix?: string;
+}
+
+/** An MLC embedding model (WebGPU): web-llm's id, its weights folder, its compiled library, and its query prefix. */
+export interface MlcEmbeddingSource {
+  modelId: string;
+  url: string;
+  lib: string;
+  queryPrefix?: string;
 }
 
 export interface MlcModelSource {
@@ -32,7 +52,7 @@ export interface MlcModelSource {
   /** Model library (.wasm) for q4f32_1. */
   libF32: string;
   /** An MLC embedding model for `embed()` on WebGPU (the chat model cannot embed); loaded on first use. */
-  embedding?: { modelId: string; url: string; lib: string };
+  embedding?: MlcEmbeddingSource;
 }
 
 export interface LoadPayload {
@@ -138,8 +158,33 @@ export interface ChatDelta {
   text: string;
 }
 
+export type EmbedPurpose = 'document' | 'query';
+
 export interface EmbedPayload {
   texts: string[];
+  /** A query gets the model's query prefix; a document its document prefix (default). */
+  purpose?: EmbedPurpose;
+  /**
+   * Background work (indexing stored turns): it waits while a chat request runs or waits, so a chat always goes
+   * first. A query for the prompt being built is not background.
+   */
+  background?: boolean;
+}
+
+export interface LoadEmbedderPayload {
+  source: ModelSource;
+  /** false: only weights already on this device (`model_not_downloaded` otherwise). Default true. */
+  allowDownload?: boolean;
+}
+
+/** The embedding model that loaded: its name (vectors are tagged with it), width, and input limit in tokens. */
+export interface EmbedderInfo {
+  backend: BackendKind;
+  /** The GGUF URL or web-llm model id. */
+  modelId: string;
+  dimensions: number;
+  /** Longer texts are cut to this many of the model's own tokens (the query prefix included). */
+  maxTokens: number;
 }
 
 export interface EmbedResult {
@@ -163,6 +208,11 @@ export interface CacheInfoResult {
 export interface RequestMap {
   load: { payload: LoadPayload; result: LoadResult; event: LoadProgress };
   chat: { payload: ChatPayload; result: ChatResult; event: ChatDelta };
+  /**
+   * Loads the embedding model that goes with the loaded chat engine (a GGUF on the CPU, an MLC model on WebGPU).
+   * It runs beside chat requests, never in front of them: a download does not hold a reply back.
+   */
+  loadEmbedder: { payload: LoadEmbedderPayload; result: EmbedderInfo; event: LoadProgress };
   embed: { payload: EmbedPayload; result: EmbedResult; event: never };
   unload: { payload: Record<string, never>; result: null; event: never };
   /** What the engines have cached for this source (works without loading a model). */

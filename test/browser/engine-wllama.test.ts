@@ -1,3 +1,4 @@
+import { CacheManager } from '@wllama/wllama';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TEST_MODEL_REPLY } from '../../scripts/test-model/reply.ts';
 import type { EngineClient } from '../../src/engine/client.ts';
@@ -5,7 +6,7 @@ import type { LoadResult } from '../../src/engine/protocol.ts';
 import { wallNow } from '../../src/engine/start-steps.ts';
 import { readModelCache } from '../../src/ui/data/model-cache.ts';
 import { AssistantError } from '../../src/shared/errors.ts';
-import { LOOP_MODEL_URL, TINY_MODEL_URL, clientWithWorkers, collectChat, wasmLoad } from './helpers.ts';
+import { EMBED_MODEL_URL, LOOP_MODEL_URL, TINY_MODEL_URL, clientWithWorkers, collectChat, wasmLoad } from './helpers.ts';
 
 describe('wllama engine in a worker, with the generated Qwen2 model', () => {
   let client: EngineClient;
@@ -30,7 +31,11 @@ describe('wllama engine in a worker, with the generated Qwen2 model', () => {
     expect(globalThis.crossOriginIsolated).toBe(true);
     expect(loaded.threads).toBe(Math.min(navigator.hardwareConcurrency, 8));
   });
-  afterAll(() => client.terminate());
+  afterAll(async () => {
+    client.terminate();
+    // Other tests list wllama's cache: the embedding model leaves it with this file.
+    await new CacheManager().delete(new URL(EMBED_MODEL_URL, location.href).href);
+  });
 
   it('times every step of its start, in order, and says which step is under way while it loads', async () => {
     const names = loaded.steps.map((s) => s.name);
@@ -70,11 +75,30 @@ describe('wllama engine in a worker, with the generated Qwen2 model', () => {
     expect(b.final.promptTokens).toBeGreaterThan(b.final.cachedTokens);
   });
 
-  it('embeds texts into vectors of the model width', async () => {
-    const vectors = await client.embed(['hello', '你好'], undefined);
-    expect(vectors).toHaveLength(2);
-    expect(vectors[0]!.length).toBeGreaterThan(0);
-    expect(vectors[0]!.length).toBe(vectors[1]!.length);
+  it('loads the embedding GGUF beside the chat model, with progress, and embeds by meaning across languages', async () => {
+    const fractions: number[] = [];
+    const info = await client.loadEmbedder({ source: { embeddingGguf: { url: EMBED_MODEL_URL } } }, { onProgress: (p) => fractions.push(p.fraction) });
+    expect(info).toMatchObject({ backend: 'wllama', dimensions: 32, maxTokens: 512 });
+    expect(info.modelId).toBe(new URL(EMBED_MODEL_URL, location.href).href);
+    expect(fractions.at(-1)).toBe(1);
+    const docs = ['I bought a bag of apples at the market', 'My bike has a flat tyre', 'The database needs a new index'];
+    const vectors = await client.embed(docs, { purpose: 'document', background: true });
+    const [query] = await client.embed(['数据库'], { purpose: 'query' });
+    const scores = vectors.map((v) => v.reduce((sum, x, i) => sum + x * query![i]!, 0));
+    expect(scores.indexOf(Math.max(...scores))).toBe(2);
+    // The chat model still answers after (and beside) the embedder.
+    const { deltas } = await collectChat(client.chat([{ role: 'user', content: 'hi' }]));
+    expect(deltas.join('')).toBe(TEST_MODEL_REPLY);
+  });
+
+  it('a text longer than the embedding window (which llama.cpp refuses whole) is cut by its token count and embedded', async () => {
+    await client.loadEmbedder({ source: { embeddingGguf: { url: EMBED_MODEL_URL } } });
+    // ~3,000 tokens, the last sentence about a bicycle past the window: the cut keeps the start.
+    const long = `${'The cat sat on the warm windowsill all afternoon. '.repeat(300)}My bike is red.`;
+    const [longVector, catVector, bikeVector] = await client.embed([long, 'a kitten', 'a bicycle'], { purpose: 'document' });
+    const dot = (a: Float32Array, b: Float32Array): number => a.reduce((sum, x, i) => sum + x * b[i]!, 0);
+    expect(dot(longVector!, catVector!)).toBeGreaterThan(0.9);
+    expect(dot(longVector!, bikeVector!)).toBeLessThan(0.2);
   });
 });
 

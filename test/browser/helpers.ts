@@ -5,6 +5,8 @@ import type { LoadPayload } from '../../src/engine/protocol.ts';
 
 export const TINY_MODEL_URL = '/models/test/qwen2-tiny.gguf';
 export const LOOP_MODEL_URL = '/models/test/qwen2-tiny-loop.gguf';
+/** The generated tiny embedding model (scripts/test-model/embedding-model.ts): its vectors follow a concept table. */
+export const EMBED_MODEL_URL = '/models/test/qwen2-embed-tiny.gguf';
 
 export const wasmLoad = (ggufUrl = TINY_MODEL_URL): LoadPayload => ({
   backend: 'wasm',

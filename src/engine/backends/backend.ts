@@ -4,6 +4,9 @@ import type {
   ChatMessage,
   ChatOptions,
   ChatResult,
+  EmbedPurpose,
+  EmbedderInfo,
+  LoadEmbedderPayload,
   LoadPayload,
   LoadProgress,
 } from '../protocol.ts';
@@ -28,7 +31,13 @@ export interface Backend {
     onDelta: (text: string) => void,
     signal: AbortSignal,
   ): Promise<ChatResult>;
-  embed(texts: string[], signal: AbortSignal): Promise<Float32Array[]>;
+  /**
+   * Loads the embedding model that goes with this engine (downloading it unless not allowed), beside the chat model:
+   * it may run while a chat does.
+   */
+  loadEmbedder(payload: LoadEmbedderPayload, onProgress: (progress: LoadProgress) => void, signal: AbortSignal): Promise<EmbedderInfo>;
+  /** Needs `loadEmbedder` first (`not_loaded`). Each text is cut to the model's token limit, with its purpose's prefix. */
+  embed(texts: string[], purpose: EmbedPurpose, signal: AbortSignal): Promise<Float32Array[]>;
   unload(): Promise<void>;
 }
 

@@ -23,6 +23,32 @@ export interface WebLlmModule {
   hasModelInCache?(modelId: string, appConfig: MLCEngineConfig['appConfig']): Promise<boolean>;
 }
 
+/**
+ * What the backend reads of an embedding model's pipeline to cut texts by its own tokens. web-llm keeps each loaded
+ * model's pipeline in `MLCEngine.loadedModelIdToPipeline` (constructor ~18087, set by `reload` ~18328); an embedding
+ * model's is an `EmbeddingPipeline` holding the tokenizer it encodes every string input with (`this.tokenizer`,
+ * ~14949; `embedStep` ~15015) and the window it throws `EmbeddingExceedContextWindowSizeError` beyond
+ * (`this.contextWindowSize` ~14970, checked ~15036–15040). Both fields are private in its types, so they are read
+ * defensively: missing ones give undefined, and the backend falls back to a cut that needs no tokenizer.
+ */
+export interface EmbeddingPipelineView {
+  tokenizer: { encode(text: string): ArrayLike<number> };
+  contextWindowSize: number;
+}
+
+/** The window of web-llm's prebuilt arctic-embed libraries (`ctx512_cs512`), when the pipeline cannot be read. */
+export const MLC_EMBEDDING_WINDOW = 512;
+
+export function embeddingPipelineOf(engine: WebLlmEngine, modelId: string): EmbeddingPipelineView | undefined {
+  const pipelines = (engine as unknown as { loadedModelIdToPipeline?: unknown }).loadedModelIdToPipeline;
+  if (!(pipelines instanceof Map)) return undefined;
+  const pipeline = pipelines.get(modelId) as Partial<EmbeddingPipelineView> | undefined;
+  const encode = pipeline?.tokenizer?.encode;
+  const window = pipeline?.contextWindowSize;
+  if (typeof encode !== 'function' || typeof window !== 'number' || !(window > 0)) return undefined;
+  return { tokenizer: { encode: (text) => encode.call(pipeline!.tokenizer, text) }, contextWindowSize: window };
+}
+
 /** The installed web-llm, loaded on first use (it is large, and only a WebGPU user needs it). */
 export async function importWebLlm(): Promise<WebLlmModule> {
   // MLCEngine's `create` is overloaded (streaming or not); the backend only streams, so it is typed as such.

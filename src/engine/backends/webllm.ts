@@ -8,12 +8,13 @@ import type { ChatCompletionMessageParam } from '@mlc-ai/web-llm';
 import { sanitizeText } from '../../shared/sanitize.ts';
 import { AssistantError, abortedError, isAbortError } from '../../shared/errors.ts';
 import { probeWebGpu } from '../probe-gpu.ts';
-import type { ChatMessage, ChatOptions, ChatResult, LoadPayload, LoadProgress, MlcModelSource } from '../protocol.ts';
+import type { ChatMessage, ChatOptions, ChatResult, EmbedPurpose, EmbedderInfo, LoadEmbedderPayload, LoadPayload, LoadProgress, MlcEmbeddingSource, MlcModelSource } from '../protocol.ts';
+import { cutToCharacterBound, cutToTokens, withPurpose } from '../embedding-input.ts';
 import { describeGpu, gpuIsEnough, type GpuCapabilities } from '../select-backend.ts';
 import type { Backend, BackendLoadInfo } from './backend.ts';
 import { wallNow } from '../start-steps.ts';
 import { explainLoadFailure } from './load-errors.ts';
-import { importWebLlm, isDeviceGone, type WebLlmEngine, type WebLlmModule } from './webllm-api.ts';
+import { MLC_EMBEDDING_WINDOW, embeddingPipelineOf, importWebLlm, isDeviceGone, type EmbeddingPipelineView, type WebLlmEngine, type WebLlmModule } from './webllm-api.ts';
 import { EMPTY_CACHE, afterReply, reusesCache, type WebLlmCacheState, type WebLlmFinish } from './webllm-cache.ts';
 
 function absolute(url: string): string {
@@ -42,7 +43,7 @@ function deviceGoneError(cause: unknown): AssistantError {
 export class WebLlmBackend implements Backend {
   readonly kind = 'webllm' as const;
   private _engine: WebLlmEngine | null = null;
-  private _embedder: Promise<WebLlmEngine> | null = null;
+  private _embedder: { engine: WebLlmEngine; spec: MlcEmbeddingSource; pipeline: EmbeddingPipelineView | undefined; info: EmbedderInfo } | null = null;
   private _source: MlcModelSource | null = null;
   /** What web-llm's KV cache holds after the last request, by web-llm's rules. */
   private _cache: WebLlmCacheState = EMPTY_CACHE;
@@ -184,23 +185,61 @@ export class WebLlmBackend implements Backend {
     };
   }
 
-  /** The chat model cannot embed: a small MLC embedding model is loaded beside it on first use. */
-  async embed(texts: string[], signal: AbortSignal): Promise<Float32Array[]> {
+  /**
+   * The chat model cannot embed: a small MLC embedding model is loaded beside it (a second MLCEngine, its own
+   * pipeline), with web-llm's progress reports, and unloaded on abort.
+   */
+  async loadEmbedder(payload: LoadEmbedderPayload, onProgress: (p: LoadProgress) => void, signal: AbortSignal): Promise<EmbedderInfo> {
     this._require();
-    const spec = this._source?.embedding;
+    const spec = payload.source.mlc?.embedding ?? this._source?.embedding;
     if (spec === undefined) {
       throw new AssistantError('invalid_config', 'WebGPU embeddings need an MLC embedding model, and the model source has none.');
     }
-    if (texts.length === 0) return [];
-    this._embedder ??= this._loadEmbedder(spec).catch((error: unknown) => {
-      this._embedder = null;
-      throw error;
+    if (this._embedder !== null && this._embedder.spec.modelId === spec.modelId) return this._embedder.info;
+    await this._unloadEmbedder();
+    const webllm = await this._deps.webllm();
+    const url = absolute(spec.url);
+    const appConfig = { model_list: [{ model: url, model_id: spec.modelId, model_lib: absolute(spec.lib), model_type: webllm.ModelType.embedding }] };
+    if (payload.allowDownload === false && webllm.hasModelInCache !== undefined && !(await webllm.hasModelInCache(spec.modelId, appConfig).catch(() => false))) {
+      throw new AssistantError('model_not_downloaded', `The embedding model ${spec.modelId} is not on this device, and no download was allowed.`);
+    }
+    const engine = new webllm.MLCEngine({
+      appConfig,
+      initProgressCallback: (report) =>
+        onProgress({ phase: report.progress < 1 ? 'download' : 'init', loadedBytes: 0, totalBytes: 0, fraction: report.progress, text: report.text }),
     });
-    const embedder = await this._embedder;
+    const onAbort = (): void => void engine.unload().catch(() => {});
+    signal.addEventListener('abort', onAbort, { once: true });
+    try {
+      await engine.reload(spec.modelId);
+    } catch (error) {
+      await engine.unload().catch(() => {});
+      if (signal.aborted) throw abortedError();
+      throw await explainLoadFailure(`${url}/resolve/main/mlc-chat-config.json`, error);
+    } finally {
+      signal.removeEventListener('abort', onAbort);
+    }
+    // An unload during `reload()` returns normally with nothing loaded (as for the chat model, above).
+    if (signal.aborted) {
+      await engine.unload().catch(() => {});
+      throw abortedError();
+    }
+    const pipeline = embeddingPipelineOf(engine, spec.modelId);
+    const maxTokens = pipeline?.contextWindowSize ?? MLC_EMBEDDING_WINDOW;
+    const [probe] = await this._embedWith(engine, spec, pipeline, maxTokens, ['dimension probe'], 'document');
+    const info: EmbedderInfo = { backend: 'webllm', modelId: spec.modelId, dimensions: probe?.length ?? 0, maxTokens };
+    this._embedder = { engine, spec, pipeline, info };
+    return info;
+  }
+
+  async embed(texts: string[], purpose: EmbedPurpose, signal: AbortSignal): Promise<Float32Array[]> {
+    this._require();
+    const embedder = this._embedder;
+    if (embedder === null) throw new AssistantError('not_loaded', 'No embedding model is loaded yet.');
+    if (texts.length === 0) return [];
     if (signal.aborted) throw abortedError();
     try {
-      const response = await embedder.embeddings.create({ input: texts.map(sanitizeText) });
-      return response.data.map((item) => Float32Array.from(item.embedding));
+      return await this._embedWith(embedder.engine, embedder.spec, embedder.pipeline, embedder.info.maxTokens, texts, purpose);
     } catch (error) {
       if (!isDeviceGone(error)) throw error;
       await this.unload().catch(() => {}); // nothing of it works again after a device loss
@@ -208,30 +247,40 @@ export class WebLlmBackend implements Backend {
     }
   }
 
-  private async _loadEmbedder(spec: { modelId: string; url: string; lib: string }): Promise<WebLlmEngine> {
-    const webllm = await this._deps.webllm();
-    const url = absolute(spec.url);
-    const embedder = new webllm.MLCEngine({
-      appConfig: { model_list: [{ model: url, model_id: spec.modelId, model_lib: absolute(spec.lib), model_type: webllm.ModelType.embedding }] },
+  /**
+   * Each text with its purpose's prefix (arctic-embed's query prefix on queries only), cut to the model's window by
+   * web-llm's own tokenizer where it can be reached; otherwise by a bound that cannot exceed it.
+   */
+  private async _embedWith(
+    engine: WebLlmEngine,
+    spec: MlcEmbeddingSource,
+    pipeline: EmbeddingPipelineView | undefined,
+    maxTokens: number,
+    texts: string[],
+    purpose: EmbedPurpose,
+  ): Promise<Float32Array[]> {
+    const count = pipeline === undefined ? undefined : (text: string): number => pipeline.tokenizer.encode(text).length;
+    const input = texts.map((text) => {
+      const full = withPurpose(sanitizeText(text), purpose, { queryPrefix: spec.queryPrefix });
+      return count === undefined ? cutToCharacterBound(full, maxTokens) : cutToTokens(full, maxTokens, count);
     });
-    try {
-      await embedder.reload(spec.modelId);
-    } catch (error) {
-      await embedder.unload().catch(() => {});
-      throw await explainLoadFailure(`${url}/resolve/main/mlc-chat-config.json`, error);
-    }
-    return embedder;
+    const response = await engine.embeddings.create({ input });
+    return response.data.map((item) => Float32Array.from(item.embedding));
+  }
+
+  private async _unloadEmbedder(): Promise<void> {
+    const embedder = this._embedder;
+    this._embedder = null;
+    await embedder?.engine.unload().catch(() => {});
   }
 
   async unload(): Promise<void> {
     const engine = this._engine;
-    const embedder = this._embedder;
     this._engine = null;
-    this._embedder = null;
     this._source = null;
     this._cache = EMPTY_CACHE;
+    await this._unloadEmbedder();
     await engine?.unload();
-    await (await embedder?.catch(() => null))?.unload();
   }
 
   private _require(): WebLlmEngine {

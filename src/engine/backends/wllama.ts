@@ -12,7 +12,9 @@ import compatWorkerUrl from '@wllama/wllama-compat/wasm/wllama.js?url';
 import { renderChatML } from '../../shared/chat.ts';
 import { sanitizeText } from '../../shared/sanitize.ts';
 import { AssistantError, abortedError, isAbortError } from '../../shared/errors.ts';
-import type { ChatMessage, ChatOptions, ChatResult, FinishReason, LoadPayload, LoadProgress } from '../protocol.ts';
+import type { ChatMessage, ChatOptions, ChatResult, EmbedPurpose, EmbedderInfo, EmbeddingGgufSource, FinishReason, LoadEmbedderPayload, LoadPayload, LoadProgress } from '../protocol.ts';
+import { EMBEDDING_WINDOW, embedTexts } from './wllama-embed.ts';
+import { withPurpose } from '../embedding-input.ts';
 import type { Backend, BackendLoadInfo } from './backend.ts';
 import { explainLoadFailure } from './load-errors.ts';
 import { timed, type EngineStep } from '../start-steps.ts';
@@ -38,7 +40,7 @@ export const notDownloaded = (url: string): AssistantError =>
 export class WllamaBackend implements Backend {
   readonly kind = 'wllama' as const;
   private _wllama: Wllama | null = null;
-  private _embedder: Wllama | null = null;
+  private _embedder: { wllama: Wllama; url: string; spec: EmbeddingGgufSource; info: EmbedderInfo } | null = null;
   private _modelUrl = '';
   private _threads = 1;
   private _payload: LoadPayload | null = null;
@@ -195,25 +197,79 @@ export class WllamaBackend implements Backend {
     };
   }
 
-  /** Embeddings need a context created with `embeddings: true`, so a second instance loads the same (cached) file. */
-  async embed(texts: string[], signal: AbortSignal): Promise<Float32Array[]> {
+  /**
+   * The embedding GGUF in a second wllama instance (its own context, created with `embeddings: true` and mean
+   * pooling; its own nested worker, so it computes beside a chat rather than in front of it), downloaded through
+   * wllama's model cache with progress, like the chat model.
+   */
+  async loadEmbedder(payload: LoadEmbedderPayload, onProgress: (p: LoadProgress) => void, signal: AbortSignal): Promise<EmbedderInfo> {
     this._require();
-    if (this._embedder === null) {
-      const embedder = this._create();
-      await embedder.loadModelFromUrl(this._modelUrl, { embeddings: true, pooling_type: 'mean', n_ctx: 512, n_threads: this._threads, n_gpu_layers: 0, signal });
-      this._embedder = embedder;
+    const spec = payload.source.embeddingGguf;
+    if (spec === undefined) throw new AssistantError('invalid_config', 'No embedding GGUF is configured for the CPU engine.');
+    const url = absolute(spec.url);
+    if (this._embedder !== null && this._embedder.url === url) return this._embedder.info;
+    await this._unloadEmbedder();
+    const wllama = this._create();
+    try {
+      let model;
+      if (payload.allowDownload === false) {
+        model = (await wllama.modelManager.getModels()).find((m) => m.url === url);
+        if (model === undefined) throw notDownloaded(url);
+      } else {
+        model = await wllama.modelManager.getModelOrDownload({ url }, {
+          signal,
+          progressCallback: ({ loaded, total }) =>
+            onProgress({ phase: 'download', loadedBytes: loaded, totalBytes: total, fraction: total > 0 ? loaded / total : 0, text: 'Downloading the embedding model' }),
+        });
+      }
+      if (signal.aborted) throw abortedError();
+      // All of a text must fit in one micro-batch for a pooled embedding, so the three sizes are the window.
+      await wllama.loadModel(model, { embeddings: true, pooling_type: 'mean', n_ctx: EMBEDDING_WINDOW, n_batch: EMBEDDING_WINDOW, n_ubatch: EMBEDDING_WINDOW, n_threads: this._threads, n_gpu_layers: 0, warmup: false });
+    } catch (error) {
+      await wllama.exit().catch(() => {});
+      if (signal.aborted || isAbortError(error)) throw abortedError();
+      if (error instanceof AssistantError) throw error;
+      throw await explainLoadFailure(url, error);
     }
+    onProgress({ phase: 'init', loadedBytes: 0, totalBytes: 0, fraction: 1, text: 'Embedding model ready' });
+    const context = wllama.getLoadedContextInfo();
+    const maxTokens = Math.min(EMBEDDING_WINDOW, context.n_ctx_train > 0 ? context.n_ctx_train : EMBEDDING_WINDOW);
+    const embedder = { wllama, url, spec, info: { backend: 'wllama' as const, modelId: url, dimensions: 0, maxTokens } };
+    const [probe] = await embedTexts(wllama, ['dimension probe'], maxTokens);
+    embedder.info.dimensions = probe?.length ?? 0;
+    if (!(embedder.info.dimensions > 0)) {
+      await wllama.exit().catch(() => {});
+      throw new AssistantError('load_failed', `The file at ${url} gave no embedding. Is it an embedding model?`);
+    }
+    this._embedder = embedder;
+    return embedder.info;
+  }
+
+  async embed(texts: string[], purpose: EmbedPurpose, signal: AbortSignal): Promise<Float32Array[]> {
+    this._require();
+    const embedder = this._embedder;
+    if (embedder === null) throw new AssistantError('not_loaded', 'No embedding model is loaded yet.');
     if (signal.aborted) throw abortedError();
     if (texts.length === 0) return [];
-    const response = await this._embedder.createEmbedding({ input: texts.map(sanitizeText) });
-    return response.data.map((item) => Float32Array.from(item.embedding as number[]));
+    const input = texts.map((text) => withPurpose(sanitizeText(text), purpose, embedder.spec));
+    try {
+      return await embedTexts(embedder.wllama, input, embedder.info.maxTokens);
+    } catch (error) {
+      if (error instanceof AssistantError) throw error;
+      throw new AssistantError('inference_failed', `The embedding model failed: ${error instanceof Error ? error.message : String(error)}`, { cause: error });
+    }
+  }
+
+  private async _unloadEmbedder(): Promise<void> {
+    const embedder = this._embedder;
+    this._embedder = null;
+    await embedder?.wllama.exit().catch(() => {});
   }
 
   async unload(): Promise<void> {
-    const instances = [this._wllama, this._embedder];
+    const wllama = this._wllama;
     this._wllama = null;
-    this._embedder = null;
-    await Promise.all(instances.map((w) => w?.exit().catch(() => {})));
+    await Promise.all([wllama?.exit().catch(() => {}), this._unloadEmbedder()]);
   }
 
   private _create(logger: WllamaLogger = quietLogger): Wllama {

@@ -69,6 +69,7 @@ const livenessBackend: Backend = {
       onDelta(`word${i} `);
     }
   },
+  loadEmbedder: async () => ({ backend: 'wllama' as const, modelId: 'scripted', dimensions: 8, maxTokens: 512 }),
   embed: async (texts: string[]) => texts.map(() => new Float32Array(8)),
   unload: async () => {},
 };

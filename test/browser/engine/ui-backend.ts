@@ -5,7 +5,7 @@
  * prompt and reply (as llama.cpp's prefix reuse), completion tokens are the chunks sent, timings are measured.
  */
 import type { Backend, BackendLoadInfo } from '../../../src/engine/backends/backend.ts';
-import type { ChatMessage, ChatOptions, ChatResult, FinishReason, LoadPayload, LoadProgress } from '../../../src/engine/protocol.ts';
+import type { ChatMessage, ChatOptions, ChatResult, EmbedderInfo, FinishReason, LoadPayload, LoadProgress } from '../../../src/engine/protocol.ts';
 import { renderChatML } from '../../../src/context/chatml.ts';
 import { AssistantError, abortedError } from '../../../src/shared/errors.ts';
 import { SCRIPTED_ENDLESS_URL, SCRIPTED_MODEL_URL, SCRIPTED_REPLY } from './ui-script.ts';
@@ -102,6 +102,10 @@ export class ScriptedUiBackend implements Backend {
       completionTokens: sent,
       timings: { ttftMs, totalMs, prefillMs: ttftMs, decodeMs: totalMs - ttftMs },
     };
+  }
+
+  async loadEmbedder(): Promise<EmbedderInfo> {
+    return { backend: this.kind, modelId: 'scripted-embedder', dimensions: 64, maxTokens: 512 };
   }
 
   /** A bag of words hashed into 64 dimensions: the same text, the same vector; shared words, closer vectors. */

@@ -34,6 +34,7 @@ const corpusBackend: Backend = {
     }
     return SCRIPTED_RESULT;
   },
+  loadEmbedder: async () => ({ backend: 'wllama' as const, modelId: 'scripted', dimensions: 8, maxTokens: 512 }),
   embed: async (texts: string[]) => texts.map(() => new Float32Array(8)),
   unload: async () => {},
 };

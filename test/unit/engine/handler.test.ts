@@ -227,3 +227,51 @@ describe('a WebGPU device lost after loading', () => {
     expect(backends[0]!.unloaded).toBe(false);
   });
 });
+
+describe('embeddings run beside the chat, never in front of it', () => {
+  const chat = (id: number): ClientMessage => ({ type: 'request', id, method: 'chat', payload: { messages: [{ role: 'user', content: 'hi' }], options: {} } });
+  const loaded = async (script: Script) => {
+    const harness = setup({ wllama: script });
+    harness.send({ type: 'request', id: 1, method: 'load', payload: { ...LOAD, backend: 'wasm' } });
+    await harness.settled(1);
+    return harness;
+  };
+  const order = (posted: WorkerMessage[]): number[] => posted.filter((m) => m.type === 'result' || m.type === 'error').map((m) => m.id);
+
+  it("a chat sent while the embedding model downloads is answered before the download ends, and the download's progress is reported", async () => {
+    const { posted, send, settled } = await loaded({ embedderLoadMs: 200, delayMs: 1 });
+    send({ type: 'request', id: 2, method: 'loadEmbedder', payload: { source: LOAD.source } });
+    send(chat(3));
+    await Promise.all([settled(2), settled(3)]);
+    expect(order(posted).slice(1)).toEqual([3, 2]);
+    expect(posted.filter((m) => m.type === 'event' && m.id === 2).length).toBe(10);
+  });
+
+  it('a background embedding waits while a chat runs or waits; a query embedding does not', async () => {
+    const { posted, send, settled, backends } = await loaded({ deltas: ['a', 'b', 'c', 'd'], delayMs: 20 });
+    send({ type: 'request', id: 2, method: 'loadEmbedder', payload: { source: LOAD.source } });
+    await settled(2);
+    send(chat(3));
+    send(chat(4));
+    send({ type: 'request', id: 5, method: 'embed', payload: { texts: ['stored turn'], background: true } });
+    send({ type: 'request', id: 6, method: 'embed', payload: { texts: ['the question'], purpose: 'query' } });
+    await Promise.all([3, 4, 5, 6].map(settled));
+    // The query embedding answered while the first chat was still streaming; the background one after both chats.
+    expect(order(posted).slice(2)).toEqual([6, 3, 4, 5]);
+    const calls = backends[0]!.calls;
+    expect(calls.find((c) => c.texts?.[0] === 'the question')?.purpose).toBe('query');
+    expect(calls.find((c) => c.texts?.[0] === 'stored turn')?.purpose).toBe('document');
+  });
+
+  it('a background embedding waiting for a chat can be cancelled', async () => {
+    const { posted, send, settled } = await loaded({ deltas: ['a', 'b', 'c'], delayMs: 20 });
+    send({ type: 'request', id: 2, method: 'loadEmbedder', payload: { source: LOAD.source } });
+    await settled(2);
+    send(chat(3));
+    send({ type: 'request', id: 4, method: 'embed', payload: { texts: ['x'], background: true } });
+    send({ type: 'cancel', id: 4 });
+    expect(await settled(4)).toMatchObject({ type: 'error', error: { code: 'aborted' } });
+    await settled(3);
+    expect(order(posted).slice(2)).toEqual([4, 3]);
+  });
+});

@@ -1,6 +1,6 @@
 /** A backend that plays a script, for testing the worker handler without an engine. */
 import type { Backend, BackendLoadInfo } from '../../../src/engine/backends/backend.ts';
-import type { BackendKind, ChatMessage, ChatOptions, ChatResult, LoadProgress } from '../../../src/engine/protocol.ts';
+import type { BackendKind, ChatMessage, ChatOptions, ChatResult, EmbedPurpose, EmbedderInfo, LoadProgress } from '../../../src/engine/protocol.ts';
 import { AssistantError, abortedError } from '../../../src/shared/errors.ts';
 
 export interface Script {
@@ -11,10 +11,14 @@ export interface Script {
   /** Milliseconds between deltas. */
   delayMs?: number;
   chatError?: AssistantError;
+  /** Milliseconds the embedding model takes to load (reported as a download in ten steps); default 0. */
+  embedderLoadMs?: number;
+  /** Milliseconds each embed request takes; default 0. */
+  embedMs?: number;
 }
 
 export class ScriptedBackend implements Backend {
-  readonly calls: { method: string; messages?: ChatMessage[]; options?: Required<ChatOptions> }[] = [];
+  readonly calls: { method: string; messages?: ChatMessage[]; options?: Required<ChatOptions>; texts?: string[]; purpose?: EmbedPurpose; at?: number }[] = [];
   unloaded = false;
 
   constructor(
@@ -31,7 +35,7 @@ export class ScriptedBackend implements Backend {
   }
 
   async chat(messages: ChatMessage[], options: Required<ChatOptions>, onDelta: (t: string) => void, signal: AbortSignal): Promise<ChatResult> {
-    this.calls.push({ method: 'chat', messages, options });
+    this.calls.push({ method: 'chat', messages, options, at: performance.now() });
     if (this._script.chatError) throw this._script.chatError;
     for (const delta of this._script.deltas ?? ['Hel', 'lo']) {
       await new Promise((r) => setTimeout(r, this._script.delayMs ?? 1));
@@ -47,8 +51,22 @@ export class ScriptedBackend implements Backend {
     };
   }
 
-  async embed(texts: string[]): Promise<Float32Array[]> {
-    return texts.map((t) => new Float32Array([t.length, 1]));
+  async loadEmbedder(_payload: unknown, onProgress: (p: LoadProgress) => void, signal: AbortSignal): Promise<EmbedderInfo> {
+    this.calls.push({ method: 'loadEmbedder', at: performance.now() });
+    const ms = this._script.embedderLoadMs ?? 0;
+    for (let step = 1; step <= 10; step++) {
+      await new Promise((r) => setTimeout(r, ms / 10));
+      if (signal.aborted) throw abortedError();
+      onProgress({ phase: 'download', loadedBytes: step, totalBytes: 10, fraction: step / 10, text: 'embedding model' });
+    }
+    return { backend: this.kind, modelId: 'scripted-embedder', dimensions: 2, maxTokens: 512 };
+  }
+
+  async embed(texts: string[], purpose: EmbedPurpose, signal: AbortSignal): Promise<Float32Array[]> {
+    this.calls.push({ method: 'embed', texts, purpose, at: performance.now() });
+    if ((this._script.embedMs ?? 0) > 0) await new Promise((r) => setTimeout(r, this._script.embedMs));
+    if (signal.aborted) throw abortedError();
+    return texts.map((t) => new Float32Array([t.length, purpose === 'query' ? 2 : 1]));
   }
 
   async unload(): Promise<void> {

@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { WebLlmBackend } from '../../../src/engine/backends/webllm.ts';
 import { CHAT_DEFAULTS, type ChatMessage, type ChatResult, type LoadPayload } from '../../../src/engine/protocol.ts';
 import type { GpuCapabilities } from '../../../src/engine/select-backend.ts';
-import { HALF_CHAR, STOP, WebLlmDouble, type DoubleOptions } from '../../fixtures/webllm-double.ts';
+import { EMBEDDING_WINDOW, HALF_CHAR, embeddingTokens, STOP, WebLlmDouble, type DoubleOptions } from '../../fixtures/webllm-double.ts';
 import { CAPABLE_GPU } from '../../fixtures/gpu.ts';
 
 const GPU: GpuCapabilities = { ...CAPABLE_GPU, description: 'test GPU' };
@@ -141,10 +141,67 @@ describe('a lost GPU device ends the backend with webgpu_unavailable', () => {
   it('embedding after the loss fails the same way', async () => {
     const double = new WebLlmDouble();
     const backend = new WebLlmBackend({ webllm: async () => double.module(), probeGpu: async () => GPU });
-    await backend.load({ ...LOAD, source: { mlc: { ...MLC, embedding: { modelId: 'e', url: 'https://models.test/e', lib: 'https://models.test/e.wasm' } } } }, () => {}, new AbortController().signal);
-    expect(await backend.embed(['a'], new AbortController().signal)).toHaveLength(1);
+    const source = { mlc: { ...MLC, embedding: { modelId: 'e', url: 'https://models.test/e', lib: 'https://models.test/e.wasm' } } };
+    await backend.load({ ...LOAD, source }, () => {}, new AbortController().signal);
+    await backend.loadEmbedder({ source }, () => {}, new AbortController().signal);
+    expect(await backend.embed(['a'], 'document', new AbortController().signal)).toHaveLength(1);
     for (const engine of double.engines) engine.loseDevice();
-    await expect(backend.embed(['a'], new AbortController().signal)).rejects.toMatchObject({ code: 'webgpu_unavailable' });
+    await expect(backend.embed(['a'], 'document', new AbortController().signal)).rejects.toMatchObject({ code: 'webgpu_unavailable' });
+  });
+});
+
+describe('embeddings on WebGPU follow the embedding model, not characters', () => {
+  const QUERY_PREFIX = 'Represent this sentence for searching relevant passages: ';
+  const source = { mlc: { ...MLC, embedding: { modelId: 'arctic', url: 'https://models.test/arctic', lib: 'https://models.test/arctic.wasm', queryPrefix: QUERY_PREFIX } } };
+  const ready = async (options: ConstructorParameters<typeof WebLlmDouble>[0] = {}) => {
+    const double = new WebLlmDouble(options);
+    const backend = new WebLlmBackend({ webllm: async () => double.module(), probeGpu: async () => GPU });
+    await backend.load({ ...LOAD, source }, () => {}, new AbortController().signal);
+    const info = await backend.loadEmbedder({ source }, () => {}, new AbortController().signal);
+    return { double, backend, info, embedder: double.engine };
+  };
+  const signal = new AbortController().signal;
+
+  it('2,000 Chinese characters (past the 512-token window, which web-llm refuses whole) are cut to the longest start that fits', async () => {
+    const { backend, embedder, info } = await ready();
+    expect(info).toMatchObject({ backend: 'webllm', modelId: 'arctic', maxTokens: EMBEDDING_WINDOW });
+    const long = '记忆'.repeat(1_000);
+    expect(embeddingTokens(long)).toBeGreaterThan(EMBEDDING_WINDOW);
+    const [vector] = await backend.embed([long], 'document', signal);
+    expect(vector).toBeDefined();
+    const sent = embedder.embedded.at(-1)!;
+    expect(embeddingTokens(sent)).toBe(EMBEDDING_WINDOW);
+    expect(long.startsWith(sent)).toBe(true);
+    // English words are one token each here, so far more characters fit than a character cut would allow.
+    const words = Array.from({ length: 800 }, (_, i) => `word${i}`).join(' ');
+    await backend.embed([words], 'document', signal);
+    expect(embeddingTokens(embedder.embedded.at(-1)!)).toBe(EMBEDDING_WINDOW);
+    expect(embedder.embedded.at(-1)!.length).toBeGreaterThan(EMBEDDING_WINDOW * 4);
+  });
+
+  it('the query prefix goes on queries only, and counts against the window', async () => {
+    const { backend, embedder } = await ready();
+    await backend.embed(['where is the cache?'], 'query', signal);
+    expect(embedder.embedded.at(-1)).toBe(`${QUERY_PREFIX}where is the cache?`);
+    await backend.embed(['the cache lives in IndexedDB'], 'document', signal);
+    expect(embedder.embedded.at(-1)).toBe('the cache lives in IndexedDB');
+    await backend.embed(['问'.repeat(2_000)], 'query', signal);
+    const sent = embedder.embedded.at(-1)!;
+    expect(sent.startsWith(QUERY_PREFIX)).toBe(true);
+    expect(embeddingTokens(sent)).toBe(EMBEDDING_WINDOW);
+  });
+
+  it('without a readable pipeline (web-llm internals moved) texts are cut to a bound that cannot exceed the window', async () => {
+    const { backend, embedder } = await ready({ embeddingPipeline: false });
+    await backend.embed(['记'.repeat(2_000)], 'document', signal);
+    expect(embeddingTokens(embedder.embedded.at(-1)!)).toBeLessThanOrEqual(EMBEDDING_WINDOW);
+  });
+
+  it('embedding needs the embedding model loaded first', async () => {
+    const double = new WebLlmDouble();
+    const backend = new WebLlmBackend({ webllm: async () => double.module(), probeGpu: async () => GPU });
+    await backend.load({ ...LOAD, source }, () => {}, new AbortController().signal);
+    await expect(backend.embed(['a'], 'document', signal)).rejects.toMatchObject({ code: 'not_loaded' });
   });
 });
 

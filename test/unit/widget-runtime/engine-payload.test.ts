@@ -61,6 +61,7 @@ describe('the widget engine payload', () => {
             modelId: 'snowflake-arctic-embed-s-q0f32-MLC-b4',
             url: `${folder}/snowflake-arctic-embed-s-q0f32-MLC`,
             lib: `${folder}/libs/snowflake-arctic-embed-s-q0f32-ctx512_cs512_batch4-webgpu.wasm`,
+            queryPrefix: 'Represent this sentence for searching relevant passages: ',
           },
         },
       },
