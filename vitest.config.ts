@@ -2,6 +2,7 @@ import { defineConfig } from 'vitest/config';
 import { playwright } from '@vitest/browser-playwright';
 import { isolationHeaders } from './scripts/isolation-headers.ts';
 import { readRequestLog, startRequestLog } from './test/browser/commands/request-log.ts';
+import { heldDownloads, holdDownloads, releaseDownloads } from './test/browser/commands/hold-downloads.ts';
 
 const chromiumPath = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 
@@ -117,7 +118,7 @@ export default defineConfig({
             }),
             instances: [{ browser: 'chromium' }],
             // Every request of the page and its workers, recorded by the browser (test/browser/security/).
-            commands: { startRequestLog, readRequestLog },
+            commands: { startRequestLog, readRequestLog, holdDownloads, heldDownloads, releaseDownloads },
           },
         },
       },

@@ -28,6 +28,8 @@ import './qwen-memory-panel.ts';
 import './qwen-message-list.ts';
 import './qwen-model-manager.ts';
 import './qwen-settings-panel.ts';
+import './qwen-embedding-status.ts';
+import { EngineEmbeddingsController } from './controllers/engine-embeddings-controller.ts';
 import { plainText } from './markdown.ts';
 import { cacheLoadedFiles, whenServiceWorkerReady } from './service-worker.ts';
 import { controls, themeTokens } from './styles.ts';
@@ -94,6 +96,18 @@ export class QwenChatApp extends LitElement {
     failed: (error) => {
       this.chat.error = error;
       this.requestUpdate();
+    },
+  });
+  /** The engine's embedding model for the memory's search (the `engine` embedder setting). */
+  readonly embeddings = new EngineEmbeddingsController(this, {
+    client: () => this.client,
+    source: () => this.source,
+    store: () => this.conversations.store(),
+    planner: this.planner,
+    engineLoad: () => (this.engine.status === 'ready' ? this.engine.loaded : null),
+    wanted: () => this.settings.value.embedder === 'engine',
+    cancelled: () => {
+      this.settings.save({ ...this.settings.value, embedder: 'hashed' });
     },
   });
   /** Each step of this page's start, timed: the model panel shows it, `bench:start` reads it. */
@@ -184,6 +198,11 @@ export class QwenChatApp extends LitElement {
     void this._start();
     // On the document: Esc must stop a reply even when focus is on nothing (a clicked button that went away).
     document.addEventListener('keydown', this._onKeyDown);
+  }
+
+  /** After every render (an engine load, a saved setting): the engine embeddings start, resume or stop to match. */
+  protected override updated(): void {
+    this.embeddings.sync();
   }
 
   override disconnectedCallback(): void {
@@ -367,7 +386,16 @@ export class QwenChatApp extends LitElement {
         .errors=${this._settingsErrors}
         ?saved=${this._settingsSaved}
         @qwen-save-settings=${this._saveSettings}
-      ></qwen-settings-panel>`;
+      >
+        <qwen-embedding-status
+          slot="embedder"
+          .state=${this.embeddings.state}
+          .backend=${this.engine.loaded?.backend ?? null}
+          ?active=${this.settings.value.embedder === 'engine'}
+          @qwen-embedding-cancel=${() => this.embeddings.cancel()}
+          @qwen-embedding-retry=${() => this.embeddings.retry()}
+        ></qwen-embedding-status>
+      </qwen-settings-panel>`;
     } else {
       const active = this.conversations.list.find((c) => c.id === this.conversations.activeId);
       body = html`<qwen-data-panel

@@ -9,6 +9,7 @@ import { fire } from './fire.ts';
  * The settings form: system prompt, window and section budgets, recent turns, temperature and top-p, embedder.
  * Nothing is kept until every field is valid; each problem is shown next to its field.
  * @fires qwen-save-settings - detail: { settings } (the parent validates again and answers with `errors`)
+ * @slot embedder - below the embedder choice: what the engine's embeddings cost and where they stand
  * @csspart form - the form
  */
 @customElement('qwen-settings-panel')
@@ -194,8 +195,10 @@ export class QwenSettingsPanel extends LitElement {
             @change=${(e: Event) => this._set({ embedder: (e.target as HTMLSelectElement).value as AppSettings['embedder'] })}>
             <option value="hashed" ?selected=${d.embedder === 'hashed'}>${t('settings.embedder.hashed')}</option>
             <option value="keywords" ?selected=${d.embedder === 'keywords'}>${t('settings.embedder.keywords')}</option>
+            <option value="engine" ?selected=${d.embedder === 'engine'}>${t('settings.embedder.engine')}</option>
           </select>
           <p class="help" id="help-embedder">${t('settings.embedderHelp')}</p>
+          <slot name="embedder"></slot>
           ${this._error('embedder')}
         </div>
         <div class="row">

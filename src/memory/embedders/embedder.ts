@@ -39,9 +39,10 @@ export interface Embedder {
   /**
    * Present when embedding is cheap, local and synchronous (no model, no worker): the store then embeds inside
    * its write transaction and commits a turn together with its vectors, atomically. Others are embedded after
-   * the turn is stored (write before read), in the background.
+   * the turn is stored (write before read), in the background. An embedder that answers from a cache
+   * (engine-vectors.ts) gives undefined for a text it holds no vector for.
    */
-  embedSync?(texts: readonly string[], options?: Omit<EmbedOptions, 'signal'>): Float32Array[];
+  embedSync?(texts: readonly string[], options?: Omit<EmbedOptions, 'signal'>): Array<Float32Array | undefined>;
   readonly stats?: CorpusStats;
 }
 

@@ -5,5 +5,6 @@
  */
 export { embedderKey, normalize, type CorpusSnapshot, type CorpusStats, type EmbedOptions, type Embedder } from './embedder.ts';
 export { HASHED_NGRAM_DIMENSIONS, HashedNgramEmbedder } from './hashed-ngram.ts';
+export { EngineVectors, type EngineEmbeddingSource, type EngineVectorsOptions } from './engine-vectors.ts';
 export { EngineEmbedder, type EmbeddingSource, type EngineEmbedderOptions } from './engine-embedder.ts';
 export { hashString } from './hash.ts';

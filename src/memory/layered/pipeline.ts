@@ -62,6 +62,11 @@ export interface LayeredMemoryOptions {
   readonly borrowSpareInput?: boolean;
   /** Other context-engine settings (recent exchanges, word lists, cache awareness). */
   readonly context?: Partial<ContextConfig>;
+  /**
+   * Called with the text the search will embed, before it runs: an embedder that answers from a cache
+   * (engine-vectors.ts) embeds the query then. It never throws; without a vector the search has keyword scores.
+   */
+  readonly prepareQuery?: (text: string) => Promise<unknown>;
 }
 
 export interface MessageInput {
@@ -288,6 +293,7 @@ export class LayeredMemory {
       },
       { ...DEFAULT_QUERY_OPTIONS, ...this._o.query },
     );
+    if (this._o.prepareQuery !== undefined) await this._o.prepareQuery(query.vectorText);
     const config = this.contextConfig(lang);
     // One message's counts are remembered for its passes and fitting loops (the same block text recurs).
     const counter = new MemoCounter(this._o.counter);

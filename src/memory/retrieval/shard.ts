@@ -302,6 +302,30 @@ export class Shard {
     return true;
   }
 
+  /**
+   * Chunks without a vector (their embedder answers from a cache that did not hold them when they were added) that
+   * it can give one now. Returns how many were added.
+   */
+  fillVectors(ids: Iterable<string> = this.chunks.keys()): number {
+    if (this._embedder === null || this._vectors === null) return 0;
+    let added = 0;
+    for (const id of ids) {
+      const chunk = this.chunks.get(id);
+      if (chunk === undefined || this._vectors.has(id)) continue;
+      const [vector] = this._embedder.embedSync!([chunk.text], { purpose: 'document' });
+      if (vector === undefined) continue;
+      this._vectors.add([{ id, scope: chunk.scope, vector }]);
+      added++;
+    }
+    if (added > 0) this._version += 1;
+    return added;
+  }
+
+  /** Chunks that have a vector. */
+  get vectorCount(): number {
+    return this._vectors?.size ?? 0;
+  }
+
   /** Changes so far: anything derived from the indexes is valid while this stays the same. */
   get version(): number {
     return this._version;

@@ -6,6 +6,7 @@
  */
 export { MemoryStore, type AppendTurnInput, type ConversationHit, type DocHit, type MemoryChange, type MemoryHit, type MemorySearchOptions, type MemoryStoreOptions } from './store.ts';
 export { ReplyWriter } from './reply-writer.ts';
+export { textHash } from './memory-vectors.ts';
 export type { TurnPatch } from './turn-writes.ts';
 export type { ImportTurnInput } from './import-turns.ts';
 export type { ReembedOptions, ReembedProgress } from './reembed.ts';

@@ -111,6 +111,19 @@ export interface ChunkRecord {
  * A vector from an embedder being switched to, staged outside the chunks until the switch commits (then it
  * moves into its chunk's `embedding`): searches never mix two embedders.
  */
+/** An engine embedding of a text the prompt's memory indexes (a turn, a doc chunk): see memory-vectors.ts. */
+export interface MemoryVectorRecord {
+  /** `engine:<model>@<version>`. */
+  embedder: string;
+  /** The turn's or doc chunk's id in the memory's index. */
+  id: string;
+  /** Session id (a turn) or doc id: deleting a conversation deletes its vectors. */
+  scope: string;
+  /** `textHash` of the text it was made from: a rewritten text's old vector is never used. */
+  textHash: string;
+  vector: Float32Array;
+}
+
 export interface VectorRecord {
   /** `embedderKey()`: id@version. */
   embedder: string;

@@ -9,6 +9,9 @@
  *      part offsets, rev, heat and their vector (`embedding`, Float32Array), and exchange chunks take the id
  *      `x:<user turn id>`; the vectors store becomes the staging area of a re-embedding, keyed
  *      [embedder, namespace, chunkId]; new stores for working-memory items and doc chunks.
+ * v3 — `memoryVectors`: the engine embedding model's vectors of what the prompt's memory indexes (turns, doc
+ *      chunks), keyed [embedder, id], with the hash of the text each was made from, indexed by scope (a deleted
+ *      conversation takes its vectors with it).
  *
  * Indexes are kept to what queries need: every index entry is one more write per record, and an import of
  * 10,000 turns is bounded by the number of writes.
@@ -18,6 +21,7 @@ import type {
   ChunkRecord,
   DocChunkRecord,
   MetaKey,
+  MemoryVectorRecord,
   MetaRecord,
   SessionRecord,
   TurnRecord,
@@ -26,7 +30,7 @@ import type {
 } from './records.ts';
 import type { Namespace } from '../vector-index/index.ts';
 
-export const SCHEMA_VERSION = 2;
+export const SCHEMA_VERSION = 3;
 
 export interface MemoryDB extends DBSchema {
   sessions: { key: string; value: SessionRecord; indexes: { 'by-updated': number } };
@@ -36,6 +40,7 @@ export interface MemoryDB extends DBSchema {
   workingItems: { key: string; value: WorkingItemRecord; indexes: { 'by-session': string; 'by-expiry': number } };
   docChunks: { key: string; value: DocChunkRecord; indexes: { 'by-doc': string } };
   meta: { key: MetaKey; value: MetaRecord };
+  memoryVectors: { key: [string, string]; value: MemoryVectorRecord; indexes: { 'by-scope': string } };
 }
 
 export type MemoryDatabase = IDBPDatabase<MemoryDB>;
@@ -57,6 +62,7 @@ export function upgrade(db: MemoryDatabase, oldVersion: number, tx: UpgradeTx, n
       }
     });
   }
+  if (oldVersion < 3) db.createObjectStore('memoryVectors', { keyPath: ['embedder', 'id'] }).createIndex('by-scope', 'scope');
 }
 
 function createV1(db: MemoryDatabase): void {

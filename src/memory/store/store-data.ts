@@ -7,7 +7,8 @@ import type { LayeredSideKind } from './records.ts';
 import { writeTx } from './db.ts';
 import { deleteDocTx, listDocSummaries, putDocsTx, type DocInput } from './docs.ts';
 import { embedderKey, type Embedder } from '../embedders/index.ts';
-import type { DocChunkRecord, DocSummary, WorkingItemRecord } from './records.ts';
+import type { DocChunkRecord, DocSummary, MemoryVectorRecord, WorkingItemRecord } from './records.ts';
+import { putMemoryVectors, readMemoryVectors, sweepMemoryVectors } from './memory-vectors.ts';
 import { readEmbedderMeta, type ReembedOptions } from './reembed.ts';
 import type { StoreRuntime } from './store-runtime.ts';
 import { isChunkRecord, isDocChunkRecord, keepValid } from './validate.ts';
@@ -24,7 +25,7 @@ export class StoreData {
 
   /** Removes a session with its turns, chunks and their vectors (staged ones too), working-memory items and index entries. */
   async deleteSession(sessionId: string): Promise<void> {
-    const texts = await writeTx(this._rt.db(), ['sessions', 'turns', 'chunks', 'vectors', 'workingItems', 'meta'], async (tx) => {
+    const texts = await writeTx(this._rt.db(), ['sessions', 'turns', 'chunks', 'vectors', 'workingItems', 'memoryVectors', 'meta'], async (tx) => {
       await tx.objectStore('sessions').delete(sessionId);
       const turns = tx.objectStore('turns');
       const meta = tx.objectStore('meta');
@@ -52,6 +53,9 @@ export class StoreData {
       }
       const items = tx.objectStore('workingItems');
       for (const key of await items.index('by-session').getAllKeys(sessionId)) await items.delete(key);
+      // The engine model's vectors of its turns, every model's.
+      const memoryVectors = tx.objectStore('memoryVectors');
+      for (const key of await memoryVectors.index('by-scope').getAllKeys(sessionId)) await memoryVectors.delete(key);
       return removed;
     });
     this._rt.index.removeScope('conversation', sessionId);
@@ -62,8 +66,8 @@ export class StoreData {
   /** Deletes every session, turn, chunk, vector, item and doc, and the statistics; only configuration stays. */
   async deleteEverything(): Promise<void> {
     const embedder = this._rt.embedder;
-    await writeTx(this._rt.db(), ['sessions', 'turns', 'chunks', 'vectors', 'workingItems', 'docChunks', 'meta'], async (tx) => {
-      for (const store of ['sessions', 'turns', 'chunks', 'vectors', 'workingItems', 'docChunks', 'meta'] as const) {
+    await writeTx(this._rt.db(), ['sessions', 'turns', 'chunks', 'vectors', 'workingItems', 'docChunks', 'memoryVectors', 'meta'], async (tx) => {
+      for (const store of ['sessions', 'turns', 'chunks', 'vectors', 'workingItems', 'docChunks', 'memoryVectors', 'meta'] as const) {
         await tx.objectStore(store).clear();
       }
       const meta = tx.objectStore('meta');
@@ -120,6 +124,20 @@ export class StoreData {
   async embedderStatus(): Promise<{ active: string; pending: string | null }> {
     const meta = await readEmbedderMeta(this._rt.db());
     return { active: meta?.active ?? embedderKey(this._rt.embedder), pending: meta?.pending ?? null };
+  }
+
+  // The engine model's vectors of the prompt's memory (memory-vectors.ts) ----------------------------------------
+
+  memoryVectors(embedder: string): Promise<Map<string, MemoryVectorRecord>> {
+    return readMemoryVectors(this._rt.db(), embedder);
+  }
+
+  putMemoryVectors(records: readonly MemoryVectorRecord[]): Promise<void> {
+    return putMemoryVectors(this._rt.db(), records);
+  }
+
+  sweepMemoryVectors(indexed: (id: string) => boolean): Promise<number> {
+    return sweepMemoryVectors(this._rt.db(), indexed);
   }
 
   // The layered memory's side state ---------------------------------------------------------------------------

@@ -2,7 +2,7 @@
  * "Forget this message": the message stays in the conversation, marked, but leaves the memory — the turn is
  * tagged `forgotten` in the store (so retrieval, the recent turns and a reload's rebuild all leave it out, and other
  * tabs read the conversation again through the store's change feed), and the working-memory items it taught
- * (those whose source it is) are deleted. Until the page closes, Undo takes the tag off and puts those items back.
+ * (those whose source it is) and its engine-model vectors are deleted. Until the page closes, Undo takes the tag off and puts those items back.
  */
 import type { ReactiveController, ReactiveControllerHost } from 'lit';
 import type { MemoryStore, WorkingItemRecord } from '../../memory/store/index.ts';
@@ -63,6 +63,8 @@ export class ForgetController implements ReactiveController {
     await store.updateTurn(messageId, { tags: [...turn.tags, FORGOTTEN_TAG] });
     const items = (await store.listWorkingItems(turn.sessionId, { includeExpired: true })).filter((item) => item.sourceTurnId === messageId);
     for (const item of items) await store.deleteWorkingItem(item.id);
+    // Its engine-model vectors leave the disk too (an Undo embeds it again).
+    await store.sweepMemoryVectors((id) => id !== messageId);
     this._undo.set(messageId, { sessionId: turn.sessionId, items });
     this._changed(turn.sessionId, messageId, true);
   }

@@ -15,6 +15,7 @@ import { yieldToPage } from '../../shared/yield.ts';
 import type { SnapshotKeeper } from './snapshot-keeper.ts';
 import type { PageStepName } from '../../engine/start-steps.ts';
 import type { StartTimeline } from './start-timeline.ts';
+import type { EngineVectors } from '../../memory/embedders/engine-vectors.ts';
 
 /**
  * The memory pipeline and its vocabularies: loaded beside the engine when the page opens for a returning user
@@ -117,6 +118,13 @@ export class MemoryPlanner implements PromptPlanner {
 
   /** Where a build of the memory times its steps (the app's start timeline); none: not timed. */
   timeline: StartTimeline | null = null;
+  /**
+   * The engine embedding model's vectors, once every indexed text has one (engine-embeddings-controller.ts): the
+   * memory then searches with them. Until then, and without them, the built-in hashed vectors serve.
+   */
+  private _engineVectors: EngineVectors | null = null;
+  /** Told after a message or reply went into the memory: new texts may want an engine vector. */
+  onIndexed: (() => void) | null = null;
 
   constructor(private readonly _deps: () => { store: Promise<MemoryStore>; settings: AppSettings }) {}
 
@@ -150,6 +158,43 @@ export class MemoryPlanner implements PromptPlanner {
     await this._durable!.load(sessionKey(LOCAL_USER, sessionId));
     const result = await this._memory!.handleUserMessage({ userId: LOCAL_USER, sessionId, text, time }, { commit: false });
     return result.messages;
+  }
+
+  /** Searches with the engine model's vectors from the next prompt on (null: back to the setting's own embedder). */
+  useEngineVectors(vectors: EngineVectors | null): void {
+    if (this._engineVectors === vectors) return;
+    this._engineVectors = vectors;
+    this._stale = true;
+    this._keeper?.cancel();
+  }
+
+  /** Every text the memory indexes now (turns of every conversation, imported docs), with its id and scope. */
+  async indexedTexts(): Promise<Array<{ id: string; scope: string; text: string }>> {
+    await this.warm();
+    const index = this._memory!.index;
+    const out: Array<{ id: string; scope: string; text: string }> = [];
+    for (const shard of [index.user(LOCAL_USER).shard, index.docs]) for (const chunk of shard.chunks.values()) out.push({ id: chunk.id, scope: chunk.scope, text: chunk.text });
+    return out;
+  }
+
+  /** Whether the memory indexes this id now (a turn or doc chunk): vectors of others are swept from the disk. */
+  indexes(id: string): boolean {
+    const index = this._memory?.index;
+    return index !== undefined && (index.user(LOCAL_USER).shard.chunks.has(id) || index.docs.chunks.has(id));
+  }
+
+  /** Gives vectors to indexed texts that had none when they were added (their engine vector came later). */
+  fillVectors(): number {
+    if (this._memory === null || this._stale) return 0;
+    const index = this._memory.index;
+    return index.user(LOCAL_USER).shard.fillVectors() + index.docs.fillVectors();
+  }
+
+  /** The embedder the memory searches with now: `engine:<model>` once its vectors are complete, else the setting's. */
+  get searchEmbedder(): string {
+    const { settings } = this._deps();
+    if (settings.embedder === 'engine' && this._engineVectors !== null) return this._engineVectors.id;
+    return settings.embedder === 'keywords' ? 'keywords' : 'hashed';
   }
 
   invalidate(): void {
@@ -202,6 +247,7 @@ export class MemoryPlanner implements PromptPlanner {
       id: request.turn.id,
     });
     this._keeper?.changed(request.sessionId);
+    this.onIndexed?.();
     // What the message taught is stored before the reply starts. A failed write (a full disk) costs this prompt
     // nothing: the state stays in the page and is written with the next message.
     await this._durable!.save(wmKey).catch((error: unknown) => console.warn('[memory] saving working memory failed', error));
@@ -219,6 +265,7 @@ export class MemoryPlanner implements PromptPlanner {
     if (this._memory === null || this._stale || text === '') return;
     await this._memory.recordReply({ userId: LOCAL_USER, sessionId, text, time, id: turnId });
     this._keeper?.changed(sessionId);
+    this.onIndexed?.();
   }
 
   /**
@@ -250,6 +297,7 @@ export class MemoryPlanner implements PromptPlanner {
     if (this._memory !== memory || this._stale) return;
     for (const [sessionId, { turns, heat, gate }] of records) memory.replaceSession(LOCAL_USER, sessionId, turns, heat, gate);
     this._keeper?.readAgain(marks, sessionIds, this._chunkStore!.streamingFrom);
+    this.onIndexed?.();
   }
 
   /** Whether the memory built last still holds for the current settings and data. */
@@ -259,7 +307,7 @@ export class MemoryPlanner implements PromptPlanner {
 
   private _settingsKey(): string {
     const { settings } = this._deps();
-    return JSON.stringify([settings.systemPrompt, settings.window, settings.budgets, settings.recentExchanges, settings.embedder]);
+    return JSON.stringify([settings.systemPrompt, settings.window, settings.budgets, settings.recentExchanges, this.searchEmbedder]);
   }
 
   /** The memory, rebuilt when stale, when settings that shape it changed, or without `exclude` (asked again). */
@@ -297,8 +345,9 @@ export class MemoryPlanner implements PromptPlanner {
     const offsetMinutes = -new Date().getTimezoneOffset();
     const setting = `${window}|${offsetMinutes}`;
     const chunkStore = new ConversationChunkStore(store, wm, exclude ?? new Set(), this._head, setting);
-    // keywords: BM25 only, no vectors.
-    const indexOptions = settings.embedder === 'keywords' ? { createEmbedder: () => null } : {};
+    // keywords: BM25 only, no vectors; engine: the engine model's vectors, once complete (the hashed ones until then).
+    const engineVectors = settings.embedder === 'engine' ? this._engineVectors : null;
+    const indexOptions = settings.embedder === 'keywords' ? { createEmbedder: () => null } : engineVectors !== null ? { createEmbedder: () => engineVectors } : {};
     const make = (index: InstanceType<typeof RetrievalIndex>): LayeredMemory =>
       new LayeredMemory({
         store: chunkStore,
@@ -310,6 +359,7 @@ export class MemoryPlanner implements PromptPlanner {
         ...(base === '' ? {} : { systemPrompt: { zh: base, en: base } }),
         offsetMinutes,
         context: { recentExchanges: settings.recentExchanges },
+        ...(engineVectors === null ? {} : { prepareQuery: (text: string) => engineVectors.prepareQuery(text) }),
       });
     // Read as stored now: what another tab wrote before is in it (the stamps first: a write after them is read
     // again at the next load).

@@ -6,8 +6,12 @@
 import { sectionBudgets, type SectionBudgets } from '../../memory/layered/index.ts';
 import type { MessageKey, MessageParams } from '../i18n/index.ts';
 
-/** `hashed`: the built-in hashed n-gram vectors with keyword scores; `keywords`: keyword scores only (BM25). */
-export type EmbedderChoice = 'hashed' | 'keywords';
+/**
+ * `hashed`: the built-in hashed n-gram vectors with keyword scores; `keywords`: keyword scores only (BM25);
+ * `engine`: the engine's embedding model (a download; its vectors are made in the background, and the hashed ones
+ * serve until they are complete).
+ */
+export type EmbedderChoice = 'hashed' | 'keywords' | 'engine';
 
 export interface AppSettings {
   /** '' keeps the default prompt of the conversation's language. */
@@ -91,7 +95,7 @@ export function validateSettings(s: AppSettings): FieldError[] {
   }
   if (!isNum(s.temperature) || s.temperature < 0 || s.temperature > 2) errors.push({ field: 'temperature', key: 'settings.error.temperature' });
   if (!isNum(s.topP) || s.topP <= 0 || s.topP > 1) errors.push({ field: 'topP', key: 'settings.error.topP' });
-  if (s.embedder !== 'hashed' && s.embedder !== 'keywords') errors.push({ field: 'embedder', key: 'settings.error.embedder' });
+  if (s.embedder !== 'hashed' && s.embedder !== 'keywords' && s.embedder !== 'engine') errors.push({ field: 'embedder', key: 'settings.error.embedder' });
   return errors;
 }
 

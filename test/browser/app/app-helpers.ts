@@ -46,6 +46,8 @@ export interface MountOptions {
    */
   engine?: 'wllama' | 'scripted';
   ggufUrl?: string;
+  /** The CPU engine's embedding GGUF (for the `engine` embedder setting). */
+  embeddingUrl?: string;
   dbName?: string;
   autoload?: boolean;
   width?: string;
@@ -59,7 +61,7 @@ export function mountApp(options: MountOptions = {}): { app: QwenChatApp; worker
   const dbName = options.dbName ?? freshDbName();
   app.client = client;
   app.dbName = dbName;
-  app.source = { ggufUrl: options.ggufUrl ?? (scripted ? SCRIPTED_MODEL_URL : TINY_MODEL_URL) };
+  app.source = { ggufUrl: options.ggufUrl ?? (scripted ? SCRIPTED_MODEL_URL : TINY_MODEL_URL), ...(options.embeddingUrl === undefined ? {} : { embeddingGguf: { url: options.embeddingUrl } }) };
   app.backend = 'wasm';
   app.autoload = options.autoload ?? true;
   app.style.height = '700px';
