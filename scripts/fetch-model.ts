@@ -1,10 +1,12 @@
 /**
  * Self-hosts the model: downloads Qwen2.5-0.5B-Instruct (GGUF for the CPU engine, MLC q4f16_1 and q4f32_1
- * for WebGPU, the small MLC embedding model, and web-llm's model libraries) into public/models/, and writes public/models/manifest.json so
- * the app uses them instead of Hugging Face. Needs the internet; files already complete are skipped.
+ * for WebGPU, the small MLC embedding model, and web-llm's model libraries) and the CPU engine's embedding GGUF
+ * (multilingual-e5-small) into public/models/, and writes public/models/manifest.json so the app uses them instead
+ * of Hugging Face. Needs the internet; files already complete are skipped.
  *
- *   npm run fetch-model                 # everything (~1.5 GB)
- *   npm run fetch-model -- --only gguf  # just the GGUF (~490 MB)
+ *   npm run fetch-model                      # everything (~1.6 GB)
+ *   npm run fetch-model -- --only gguf       # just the chat GGUF (~490 MB)
+ *   npm run fetch-model -- --only embedding  # just the embedding GGUF (~125 MB), for the engine embeddings setting
  *   HF_ENDPOINT=https://mirror.example npm run fetch-model
  */
 import { createWriteStream } from 'node:fs';
@@ -15,7 +17,7 @@ import { pipeline } from 'node:stream/promises';
 import type { ReadableStream as WebReadableStream } from 'node:stream/web';
 import { pathToFileURL } from 'node:url';
 import { LEGACY_TENSOR_CACHE, MLC_CHAT_CONFIG, MlcLayoutError, TENSOR_CACHE, isRelativeInside, mlcFolderFiles, parseTensorCache, type MlcRequest } from '../src/engine/mlc-layout.ts';
-import { DEFAULT_GGUF_FILE, mlcSourceAt, type SelfHostedManifest } from '../src/engine/model-sources.ts';
+import { DEFAULT_EMBEDDING_GGUF_FILE, DEFAULT_EMBEDDING_GGUF_PATH, DEFAULT_GGUF_FILE, mlcSourceAt, type SelfHostedManifest } from '../src/engine/model-sources.ts';
 
 const HF = (process.env.HF_ENDPOINT ?? 'https://huggingface.co').replace(/\/$/, '');
 const MLC_LIBS = 'https://raw.githubusercontent.com/mlc-ai/binary-mlc-llm-libs/main/web-llm-models/v0_2_86/base';
@@ -82,6 +84,25 @@ async function fetchGguf(): Promise<string> {
   console.log(`GGUF for the CPU engine: ${url}`);
   await download(url, join(OUT, 'qwen2.5-0.5b-instruct', DEFAULT_GGUF_FILE));
   return `/models/qwen2.5-0.5b-instruct/${DEFAULT_GGUF_FILE}`;
+}
+
+/** Every GGUF file starts with these four bytes. */
+const GGUF_MAGIC = Buffer.from('GGUF', 'latin1');
+
+/**
+ * The CPU engine's embedding model, from `hf` (a Hugging Face host or mirror) into `out`; checked to be a GGUF file
+ * (a host answering unknown paths with a page is refused by name). Returns the page-relative URL for the manifest.
+ */
+export async function fetchEmbeddingGguf(hf: string = HF, out: string = OUT): Promise<string> {
+  const url = `${hf}/${DEFAULT_EMBEDDING_GGUF_PATH}`;
+  console.log(`Embedding GGUF for the CPU engine: ${url}`);
+  const path = join(out, 'embedding', DEFAULT_EMBEDDING_GGUF_FILE);
+  await download(url, path);
+  const start = await head(path);
+  if (!start.subarray(0, 4).equals(GGUF_MAGIC)) {
+    throw new DownloadError(`${path} is ${looksLikeHtml(start) ? 'an HTML page' : 'not a GGUF file'}: the engine cannot load it as the embedding model.`);
+  }
+  return `/models/embedding/${DEFAULT_EMBEDDING_GGUF_FILE}`;
 }
 
 /** Where fetch-model writes an MLC model folder below `out`: `mlc/<model id>/resolve/main/`, the folder web-llm reads (`mlcFolderUrl`). */
@@ -191,10 +212,13 @@ export async function fetchMlc(hf: string = HF, libs: string = MLC_LIBS, out: st
 async function main(): Promise<void> {
   const onlyIndex = process.argv.indexOf('--only');
   const only = onlyIndex >= 0 ? process.argv[onlyIndex + 1] : undefined;
-  if (only !== undefined && only !== 'gguf' && only !== 'mlc') throw new DownloadError(`--only takes gguf or mlc, not ${only}.`);
-  const manifest: SelfHostedManifest = {};
-  if (only !== 'mlc') manifest.ggufUrl = await fetchGguf();
-  if (only !== 'gguf') {
+  if (only !== undefined && only !== 'gguf' && only !== 'mlc' && only !== 'embedding') throw new DownloadError(`--only takes gguf, mlc or embedding, not ${only}.`);
+  // What an earlier run self-hosted stays announced: `--only embedding` after `--only gguf` keeps the chat GGUF.
+  const earlier = (await readFile(join(OUT, 'manifest.json'), 'utf8').then((text) => JSON.parse(text) as SelfHostedManifest).catch(() => ({}))) as SelfHostedManifest;
+  const manifest: SelfHostedManifest = { ...earlier };
+  if (only === undefined || only === 'gguf') manifest.ggufUrl = await fetchGguf();
+  if (only === undefined || only === 'embedding') manifest.embeddingGgufUrl = await fetchEmbeddingGguf();
+  if (only === undefined || only === 'mlc') {
     await fetchMlc();
     manifest.mlcBase = '/models/mlc';
     manifest.mlcLibBase = '/models/mlc/libs';

@@ -23,9 +23,11 @@ export const ARCTIC_QUERY_PREFIX = 'Represent this sentence for searching releva
  * e5 wants `query: ` and `passage: ` before its inputs.
  */
 export const DEFAULT_EMBEDDING_GGUF_FILE = 'multilingual-e5-small-q8_0.gguf';
+/** Its path on a Hugging Face host (fetch-model takes it from a mirror too). */
+export const DEFAULT_EMBEDDING_GGUF_PATH = `cstr/multilingual-e5-small-GGUF/resolve/main/${DEFAULT_EMBEDDING_GGUF_FILE}`;
 export const E5_PREFIXES = { queryPrefix: 'query: ', documentPrefix: 'passage: ' } as const;
 export const DEFAULT_EMBEDDING_GGUF: EmbeddingGgufSource = {
-  url: `${HF}/cstr/multilingual-e5-small-GGUF/resolve/main/${DEFAULT_EMBEDDING_GGUF_FILE}`,
+  url: `${HF}/${DEFAULT_EMBEDDING_GGUF_PATH}`,
   ...E5_PREFIXES,
 };
 

@@ -11,7 +11,7 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { DownloadError, checkMlcFolder, fetchMlc, fetchMlcFolder, fetchTensorCache, mlcFolderDir, mlcLibPath } from '../../scripts/fetch-model.ts';
+import { DownloadError, checkMlcFolder, fetchEmbeddingGguf, fetchMlc, fetchMlcFolder, fetchTensorCache, mlcFolderDir, mlcLibPath } from '../../scripts/fetch-model.ts';
 import { mlcLoadUrls, parseTensorCache } from '../../src/engine/mlc-layout.ts';
 import { mlcSourceOf } from '../../src/widget/runtime/engine-source.ts';
 
@@ -81,6 +81,9 @@ beforeAll(async () => {
     // /libs/<file>: model libraries; /libs-page/<file>: a page in their place.
     if (parts[1] === 'libs') return send(response, parts[2]?.endsWith('.wasm') ? WASM : undefined);
     if (parts[1] === 'libs-page') return send(response, PAGE, 'text/html');
+    // /gguf-hub/<the embedding model's path>: a GGUF file's start; /page-hub/…: a page in its place.
+    if (parts[1] === 'gguf-hub') return send(response, Buffer.concat([Buffer.from('GGUF', 'latin1'), Buffer.alloc(28, 3)]));
+    if (parts[1] === 'page-hub') return send(response, PAGE, 'text/html');
     // /hub/mlc-ai/<model id>/resolve/main/<file>: every model fetchMlc asks for is the full folder.
     if (parts[1] === 'hub') return send(response, MODEL[parts.slice(6).join('/')]);
     // /<folder>/resolve/main/<file>
@@ -254,3 +257,19 @@ describe('the widget’s mlc-model folder, read as web-llm reads it, is what fet
 
 /** Config, library, tokenizer, tensor cache and the two shards. */
 const WEBLLM_FILES_AND_LIBRARY = 6;
+
+describe('fetch-model: the embedding GGUF for the CPU engine', () => {
+  it('is saved under models/embedding/ from the host or mirror given, and announced by its page URL', async () => {
+    requested.length = 0;
+    const out = join(dir, 'embedding-out');
+    const url = await fetchEmbeddingGguf(`${base}/gguf-hub`, out);
+    expect(url).toBe('/models/embedding/multilingual-e5-small-q8_0.gguf');
+    expect(requested).toEqual(['/gguf-hub/cstr/multilingual-e5-small-GGUF/resolve/main/multilingual-e5-small-q8_0.gguf']);
+    expect((await readFile(join(out, 'embedding', 'multilingual-e5-small-q8_0.gguf'))).subarray(0, 4).toString('latin1')).toBe('GGUF');
+  });
+
+  it('a host answering with a page is refused by name, not saved as the model', async () => {
+    await expect(fetchEmbeddingGguf(`${base}/page-hub`, join(dir, 'embedding-page'))).rejects.toThrow(DownloadError);
+    await expect(fetchEmbeddingGguf(`${base}/page-hub`, join(dir, 'embedding-page'))).rejects.toThrow(/an HTML page/);
+  });
+});

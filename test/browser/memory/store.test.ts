@@ -167,10 +167,11 @@ describe('memory store: deleting', () => {
     stores.push(again);
     await again.whenIdle();
 
+    await again.putMemoryVectors([{ embedder: 'engine:m@1', id: 't', scope: session.id, textHash: 'h', vector: new Float32Array([1, 0]) }]);
     await again.deleteEverything();
     const counts = await countAll(name);
     expect({ ...counts, meta: undefined }).toEqual({
-      sessions: 0, turns: 0, chunks: 0, vectors: 0, workingItems: 0, docChunks: 0, meta: undefined,
+      sessions: 0, turns: 0, chunks: 0, vectors: 0, workingItems: 0, docChunks: 0, memoryVectors: 0, meta: undefined,
     });
     const db = await rawDB(name);
     expect((await db.getAllKeys('meta')).sort()).toEqual(['embedder', 'schema']);

@@ -47,6 +47,8 @@ describe('upgrade from schema v1', () => {
     }
     // The vectors store is now only the staging area of an embedder switch: nothing staged.
     expect(await db.count('vectors')).toBe(0);
+    // v3's store of the engine model's vectors starts empty.
+    expect(await db.count('memoryVectors')).toBe(0);
     expect(await db.get('meta', 'embedder')).toMatchObject({ active: 'hashed-ngram@1', pending: null, dimensions: 256 });
     expect(await db.get('meta', 'schema')).toMatchObject({ version: 2 });
     db.close();
@@ -75,7 +77,7 @@ describe('upgrade from schema v1', () => {
     stores.push(store);
     const db = await rawDB(name);
     expect(db.version).toBe(SCHEMA_VERSION);
-    expect([...db.objectStoreNames].sort()).toEqual(['chunks', 'docChunks', 'meta', 'sessions', 'turns', 'vectors', 'workingItems']);
+    expect([...db.objectStoreNames].sort()).toEqual(['chunks', 'docChunks', 'memoryVectors', 'meta', 'sessions', 'turns', 'vectors', 'workingItems']);
     db.close();
   });
 });
