@@ -1,8 +1,9 @@
 /**
- * The engine's embeddings (web-llm embedding models on WebGPU, wllama on CPU) as an `Embedder`: anything with
- * `embed(texts, signal)` like `EngineClient`. An option the user turns on; the built-in embedder stays the default.
- * Engine calls are slow and go through a worker, so this embedder has no `embedSync`: turns are stored first and
- * embedded in the background.
+ * Any asynchronous embedding source (`embed(texts, signal)`) as an `Embedder` for the record store's own
+ * re-embedding (`MemoryStore.setEmbedder`, store/reembed.ts). It has no `embedSync`: turns are stored first and
+ * embedded in the background. The prompt's memory takes the engine's model through engine-vectors.ts instead,
+ * where the engine itself adds the model's prefixes and cuts texts by the model's own tokens
+ * (src/engine/embedding-input.ts); `maxChars` and `queryPrefix` here are for sources that do neither.
  */
 import { AssistantError } from '../../shared/errors.ts';
 import { normalize, type EmbedOptions, type Embedder } from './embedder.ts';

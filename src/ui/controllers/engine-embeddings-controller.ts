@@ -154,6 +154,8 @@ export class EngineEmbeddingsController implements ReactiveController {
       this._set({ phase: 'ready' });
       // The memory is rebuilt with them now, not at the next message; then vectors of texts it no longer holds go.
       await this._deps.planner.warm();
+      // A saved index restored for this model may lack the rows of texts embedded after it was saved.
+      this._deps.planner.fillVectors();
       const store = await this._deps.store();
       await store.sweepMemoryVectors((id) => this._deps.planner.indexes(id));
     } catch (error) {
