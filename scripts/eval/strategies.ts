@@ -13,10 +13,12 @@ import { renderChatML } from '../../src/context/chatml.ts';
 import { resolveConfig, type ContextConfig } from '../../src/context/config.ts';
 import type { TokenCounter } from '../../src/context/tokens.ts';
 import type { ChatMessage } from '../../src/engine/protocol.ts';
+import type { EngineVectors } from '../../src/memory/embedders/engine-vectors.ts';
 import { sectionBudgets, type SectionBudgets } from '../../src/memory/layered/budgets.ts';
 import { BASE_SYSTEM_PROMPT } from '../../src/memory/layered/labels.ts';
 import { LayeredMemory, type LayeredMemoryOptions, type TurnResult } from '../../src/memory/layered/pipeline.ts';
 import { InMemoryChunkStore } from '../../src/memory/retrieval/records.ts';
+import { RetrievalIndex } from '../../src/memory/retrieval/retrieval-index.ts';
 import type { LocomoConversation, LocomoQuestion } from './locomo-data.ts';
 
 export type Strategy = 'full' | 'recent' | 'seed000';
@@ -37,6 +39,46 @@ export interface ReplayOptions {
   readonly rolesOnly?: boolean;
   /** The retrieval section's tokens, kept strictly; the input section gets the rest of the two. */
   readonly retrievalBudget?: number;
+  /** The vector search on an embedding model's vectors (`--embedder engine`) instead of the built-in hashed ones. */
+  readonly engine?: EngineSearch;
+}
+
+/**
+ * Engine vectors for the pipeline's vector search, as the app uses them (src/ui/controllers/memory-planner.ts): the
+ * retrieval index searches `vectors`, and the pipeline embeds each query just before its search (`prepareQuery`).
+ * Before a conversation is replayed every text it will store is embedded as a document, `batch` texts per engine
+ * request: `EngineVectors` answers from its cache, and a turn without a vector there would be searched by keywords
+ * only. (In the app, a turn's vector arrives in the background after it is stored, ready for the next message.)
+ */
+export interface EngineSearch {
+  readonly vectors: EngineVectors;
+  readonly batch: number;
+  /** Once the conversation is replayed: the texts it embedded and the time that took, and its stored turns with a vector. */
+  readonly onReplayed?: (info: EngineReplayInfo) => void;
+}
+
+export interface EngineReplayInfo {
+  /** Texts embedded as documents for this conversation (texts already in the cache are not embedded again). */
+  readonly embedded: number;
+  readonly embedMs: number;
+  /** Turns the memory stores, and those of them in the vector search. */
+  readonly storedTurns: number;
+  readonly withVector: number;
+}
+
+/** Every text `runFull` stores for `conv`, embedded as a document into `engine.vectors` (unless cached already). */
+export async function embedStoredTurns(conv: LocomoConversation, engine: EngineSearch): Promise<{ embedded: number; embedMs: number }> {
+  const texts = [...new Set(conv.sessions.flatMap((s) => s.turns.map((t) => t.text)).filter((text) => text.trim() !== ''))].filter((text) => !engine.vectors.hasDocument(text));
+  const started = performance.now();
+  for (let i = 0; i < texts.length; i += engine.batch) {
+    const batch = texts.slice(i, i + engine.batch);
+    const vectors = await engine.vectors.embed(batch, { purpose: 'document' });
+    if (vectors.length !== batch.length) throw new Error(`The embedding model gave ${vectors.length} vectors for ${batch.length} texts.`);
+    batch.forEach((text, j) => {
+      if (!engine.vectors.putDocument(text, vectors[j]!)) throw new Error(`The embedding model gave a vector of ${vectors[j]!.length} dimensions, not ${engine.vectors.dimensions}.`);
+    });
+  }
+  return { embedded: texts.length, embedMs: performance.now() - started };
 }
 
 /** The window's budgets with the retrieval section set to `retrieval` tokens and the input section resized to match. */
@@ -66,7 +108,11 @@ export async function runFull(
 ): Promise<PromptResult[]> {
   // A section size measured is a size kept: the block does not borrow the input section's spare room.
   const budgets = replay.retrievalBudget === undefined ? {} : { budgets: budgetsWithRetrieval(window, replay.retrievalBudget), borrowSpareInput: false };
-  const memory = new LayeredMemory({ ...budgets, ...overrides, store: new InMemoryChunkStore(), counter, window });
+  const engine = replay.engine;
+  const embedded = engine === undefined ? null : await embedStoredTurns(conv, engine);
+  const vectorSearch =
+    engine === undefined ? {} : { index: new RetrievalIndex({ createEmbedder: () => engine.vectors }), prepareQuery: (text: string) => engine.vectors.prepareQuery(text) };
+  const memory = new LayeredMemory({ ...budgets, ...overrides, ...vectorSearch, store: new InMemoryChunkStore(), counter, window });
   const userId = conv.id;
   let last = { sessionId: '', time: 0 };
   for (const session of conv.sessions) {
@@ -79,6 +125,10 @@ export async function runFull(
       else await memory.recordReply(input);
     }
     last = { sessionId, time: turnTime(session.time, session.turns.length) };
+  }
+  if (engine !== undefined && embedded !== null) {
+    const shard = memory.index.user(userId).shard;
+    engine.onReplayed?.({ ...embedded, storedTurns: shard.chunks.size, withVector: shard.vectorCount });
   }
   const out: PromptResult[] = [];
   for (const question of conv.questions) {
