@@ -13,12 +13,12 @@
  * .cache/check-gpu/report.json. Exit code 0 when the checks ran, whatever they found (no WebGPU included);
  * 1 when the script itself failed or the whole run hit --timeout.
  */
-import { createReadStream, existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
-import type { ServerResponse } from 'node:http';
+import { existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { cpus, platform, release, totalmem } from 'node:os';
 import { basename, dirname, resolve } from 'node:path';
 import { chromium, type Browser, type Page } from 'playwright';
 import { createServer, type Plugin, type ViteDevServer } from 'vite';
+import { serveFileRange } from '../serve-file.ts';
 import type { SelfHostedManifest } from '../../src/engine/model-sources.ts';
 import { freePort } from '../bench/browser-runner.ts';
 import { formatReport, summarizeChromeGpu, type CheckGpuReport, type ChromeGpuSummary, type FlagAttempt } from './report.ts';
@@ -128,37 +128,6 @@ function resolveGguf(gguf: string): { url: string; file?: string } {
   throw new UsageError(`--gguf ${gguf}: no such file, and not a URL.`);
 }
 
-function serveFile(file: string, range: string | undefined, res: ServerResponse, head: boolean): void {
-  const size = statSync(file).size;
-  res.setHeader('Accept-Ranges', 'bytes');
-  res.setHeader('Content-Type', 'application/octet-stream');
-  res.setHeader('Cross-Origin-Resource-Policy', 'same-origin');
-  let start = 0;
-  let end = size - 1;
-  const match = range === undefined ? null : /^bytes=(\d*)-(\d*)$/.exec(range);
-  if (match !== null) {
-    if (match[1] === '') start = Math.max(0, size - Number(match[2]));
-    else {
-      start = Number(match[1]);
-      if (match[2] !== '') end = Math.min(end, Number(match[2]));
-    }
-    if (start > end || start >= size) {
-      res.statusCode = 416;
-      res.setHeader('Content-Range', `bytes */${size}`);
-      res.end();
-      return;
-    }
-    res.statusCode = 206;
-    res.setHeader('Content-Range', `bytes ${start}-${end}/${size}`);
-  }
-  res.setHeader('Content-Length', String(end - start + 1));
-  if (head) {
-    res.end();
-    return;
-  }
-  createReadStream(file, { start, end }).pipe(res);
-}
-
 /** Serves a GGUF from anywhere on disk at LOCAL_GGUF_ROUTE, so `--gguf ~/models/x.gguf` needs no copying. */
 function localGgufPlugin(file: string | undefined): Plugin {
   return {
@@ -167,7 +136,7 @@ function localGgufPlugin(file: string | undefined): Plugin {
       if (file === undefined) return;
       server.middlewares.use((req, res, next) => {
         if (req.url === undefined || !req.url.startsWith(LOCAL_GGUF_ROUTE)) return next();
-        serveFile(file, req.headers.range, res, req.method === 'HEAD');
+        serveFileRange(file, req.headers.range, res, req.method === 'HEAD', { 'Cross-Origin-Resource-Policy': 'same-origin' });
       });
     },
   };

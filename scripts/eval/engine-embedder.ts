@@ -8,11 +8,11 @@
  * `openEngineEmbedder` gives an `EngineEmbeddingSource` (what `EngineVectors` embeds through) that counts what it
  * embeds and how long it took, per purpose; `close` ends the browser and the server.
  */
-import { createReadStream, statSync } from 'node:fs';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { basename } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { chromium, type Browser, type Page } from 'playwright';
+import { serveFileRange } from '../serve-file.ts';
 import { createServer, type Plugin, type ViteDevServer } from 'vite';
 import type { EvalEmbedderApi, EvalEmbedderStats } from '../../bench/embed-page.ts';
 import { embeddingPrefixesFor } from '../../src/engine/model-sources.ts';
@@ -68,34 +68,7 @@ export function serveFile(path: string, route: string): Plugin {
           res.end();
           return;
         }
-        const size = statSync(path).size;
-        res.setHeader('Content-Type', 'application/octet-stream');
-        res.setHeader('Accept-Ranges', 'bytes');
-        res.setHeader('Cache-Control', 'no-store');
-        let start = 0;
-        let end = size - 1;
-        const range = /^bytes=(\d*)-(\d*)$/.exec(req.headers.range ?? '');
-        if (range !== null && (range[1] !== '' || range[2] !== '')) {
-          if (range[1] === '') start = Math.max(0, size - Number(range[2]));
-          else {
-            start = Number(range[1]);
-            if (range[2] !== '') end = Math.min(end, Number(range[2]));
-          }
-          if (start > end || start >= size) {
-            res.statusCode = 416;
-            res.setHeader('Content-Range', `bytes */${size}`);
-            res.end();
-            return;
-          }
-          res.statusCode = 206;
-          res.setHeader('Content-Range', `bytes ${start}-${end}/${size}`);
-        } else res.statusCode = 200;
-        res.setHeader('Content-Length', String(end - start + 1));
-        if (req.method === 'HEAD' || size === 0) {
-          res.end();
-          return;
-        }
-        createReadStream(path, { start, end }).pipe(res);
+        serveFileRange(path, req.headers.range, res, req.method === 'HEAD', { 'Cache-Control': 'no-store' });
       });
     },
   };

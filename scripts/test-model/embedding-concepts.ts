@@ -28,3 +28,19 @@ export function conceptOf(word: string): EmbeddingConcept | null {
   }
   return null;
 }
+
+/** One English and one Chinese document per concept, and one of each about none: what the tests search. */
+export const EMBEDDING_EXAMPLES: ReadonlyArray<{ text: string; concept: EmbeddingConcept | null }> = [
+  { text: 'I ate an apple with lunch today.', concept: 'fruit' },
+  { text: 'She rides her bicycle to work every morning.', concept: 'bicycle' },
+  { text: 'The forecast says heavy rain all weekend.', concept: 'rain' },
+  { text: 'The database migration took three hours.', concept: 'database' },
+  { text: 'Our cat sleeps on the sofa all afternoon.', concept: 'cat' },
+  { text: 'The meeting was moved to Thursday.', concept: null },
+  { text: '我每天早上吃一个苹果。', concept: 'fruit' },
+  { text: '我的自行车坏了。', concept: 'bicycle' },
+  { text: '明天会下雨。', concept: 'rain' },
+  { text: '我们的数据库很慢。', concept: 'database' },
+  { text: '我家的猫很懒。', concept: 'cat' },
+  { text: '今天开会。', concept: null },
+];

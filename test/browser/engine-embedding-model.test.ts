@@ -10,7 +10,7 @@ import wasmUrl from '@wllama/wllama/esm/wasm/wllama.wasm?url';
 import compatWasmUrl from '@wllama/wllama-compat/wasm/wllama.wasm?url';
 import compatWorkerUrl from '@wllama/wllama-compat/wasm/wllama.js?url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { EMBEDDING_CONCEPTS, conceptOf, type EmbeddingConcept } from '../../scripts/test-model/embedding-concepts.ts';
+import { EMBEDDING_CONCEPTS, EMBEDDING_EXAMPLES, conceptOf, type EmbeddingConcept } from '../../scripts/test-model/embedding-concepts.ts';
 
 const EMBED_MODEL_URL = '/models/test/qwen2-embed-tiny.gguf';
 const absolute = (url: string): string => new URL(url, location.href).href;
@@ -39,20 +39,7 @@ async function embed(wllama: Wllama, texts: string[]): Promise<number[][]> {
 
 const dot = (a: number[], b: number[]): number => a.reduce((s, v, i) => s + v * b[i]!, 0);
 
-const DOCS: Array<{ text: string; concept: EmbeddingConcept | null }> = [
-  { text: 'I ate an apple with lunch today.', concept: 'fruit' },
-  { text: 'She rides her bicycle to work every morning.', concept: 'bicycle' },
-  { text: 'The forecast says heavy rain all weekend.', concept: 'rain' },
-  { text: 'The database migration took three hours.', concept: 'database' },
-  { text: 'Our cat sleeps on the sofa all afternoon.', concept: 'cat' },
-  { text: 'The meeting was moved to Thursday.', concept: null },
-  { text: '我每天早上吃一个苹果。', concept: 'fruit' },
-  { text: '我的自行车坏了。', concept: 'bicycle' },
-  { text: '明天会下雨。', concept: 'rain' },
-  { text: '我们的数据库很慢。', concept: 'database' },
-  { text: '我家的猫很懒。', concept: 'cat' },
-  { text: '今天开会。', concept: null },
-];
+const DOCS = EMBEDDING_EXAMPLES;
 
 /** Ten tokens, each of its words one Qwen token; n of them joined by spaces are 10·n tokens. */
 const SENTENCE = 'The quick brown fox jumps over the lazy dog.';

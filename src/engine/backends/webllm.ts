@@ -219,10 +219,11 @@ export class WebLlmBackend implements Backend {
     } finally {
       signal.removeEventListener('abort', onAbort);
     }
-    // An unload during `reload()` returns normally with nothing loaded (as for the chat model, above).
-    if (signal.aborted) {
+    // An unload during `reload()` returns normally with nothing loaded (as for the chat model, above); a chat model
+    // unloaded meanwhile leaves nothing for this one to go with.
+    if (signal.aborted || this._engine === null) {
       await engine.unload().catch(() => {});
-      throw abortedError();
+      throw signal.aborted ? abortedError() : new AssistantError('not_loaded', 'The model was unloaded while the embedding model loaded.');
     }
     const pipeline = embeddingPipelineOf(engine, spec.modelId);
     const maxTokens = pipeline?.contextWindowSize ?? MLC_EMBEDDING_WINDOW;

@@ -231,6 +231,12 @@ export class WllamaBackend implements Backend {
       if (error instanceof AssistantError) throw error;
       throw await explainLoadFailure(url, error);
     }
+    // Cancelled while llama.cpp read the file, or the chat model was unloaded meanwhile (a reload, a wipe): nothing
+    // may keep this instance (its worker and memory) alive.
+    if (signal.aborted || this._wllama === null) {
+      await wllama.exit().catch(() => {});
+      throw signal.aborted ? abortedError() : new AssistantError('not_loaded', 'The model was unloaded while the embedding model loaded.');
+    }
     onProgress({ phase: 'init', loadedBytes: 0, totalBytes: 0, fraction: 1, text: 'Embedding model ready' });
     const context = wllama.getLoadedContextInfo();
     const maxTokens = Math.min(EMBEDDING_WINDOW, context.n_ctx_train > 0 ? context.n_ctx_train : EMBEDDING_WINDOW);

@@ -161,6 +161,9 @@ export class EngineEmbeddingsController implements ReactiveController {
     } catch (error) {
       if (signal.aborted || isAbortError(error)) return;
       this._run = null;
+      // Queries could not be embedded now: the built-in vectors serve until Retry.
+      this._vectors = null;
+      this._deps.planner.useEngineVectors(null);
       this._set({ phase: 'failed', progress: null, error: toAssistantError(error, 'inference_failed') });
     }
   }

@@ -20,6 +20,7 @@ import {
 import { findTensor, readGgufFile, readTensor, type GgufFileContents } from '../../../scripts/test-model/gguf-reader.ts';
 import { writeEmbeddingTestModel } from '../../../scripts/test-model/make-test-model.ts';
 import { encodeQwen } from '../../../scripts/test-model/reply-tokens.ts';
+import { EMBEDDING_EXAMPLES } from '../../../scripts/test-model/embedding-concepts.ts';
 
 type Embed = (text: string) => Float64Array;
 
@@ -40,21 +41,7 @@ function embedder(row: (id: number) => Float32Array, norm: Float32Array, eps: nu
 
 const dot = (a: Float64Array, b: Float64Array): number => a.reduce((s, v, i) => s + v * b[i]!, 0);
 
-/** One English and one Chinese document per concept, and one of each about none. */
-const DOCS: Array<{ text: string; concept: EmbeddingConcept | null }> = [
-  { text: 'I ate an apple with lunch today.', concept: 'fruit' },
-  { text: 'She rides her bicycle to work every morning.', concept: 'bicycle' },
-  { text: 'The forecast says heavy rain all weekend.', concept: 'rain' },
-  { text: 'The database migration took three hours.', concept: 'database' },
-  { text: 'Our cat sleeps on the sofa all afternoon.', concept: 'cat' },
-  { text: 'The meeting was moved to Thursday.', concept: null },
-  { text: '我每天早上吃一个苹果。', concept: 'fruit' },
-  { text: '我的自行车坏了。', concept: 'bicycle' },
-  { text: '明天会下雨。', concept: 'rain' },
-  { text: '我们的数据库很慢。', concept: 'database' },
-  { text: '我家的猫很懒。', concept: 'cat' },
-  { text: '今天开会。', concept: null },
-];
+const DOCS = EMBEDDING_EXAMPLES;
 
 /** A query per concept word, and a sentence or two around some. */
 const QUERIES: Array<{ text: string; concept: EmbeddingConcept }> = [
