@@ -6,18 +6,26 @@
 import type { BrowserContext, Route } from 'playwright';
 import type { BrowserCommand } from 'vitest/node';
 
-const held = new WeakMap<BrowserContext, { match: string; routes: Route[]; seen: number; handler: (route: Route) => void }>();
+interface Held {
+  /** The very function routed with: Playwright's `unroute` finds a route by the matcher it was given, not by its effect. */
+  matches: (url: URL) => boolean;
+  routes: Route[];
+  seen: number;
+  handler: (route: Route) => void;
+}
+
+const held = new WeakMap<BrowserContext, Held>();
 
 /** From now on, requests whose URL contains `match` are held (until `releaseDownloads`). */
 export const holdDownloads: BrowserCommand<[match: string]> = async ({ context }, match) => {
   await release(context);
-  const entry = { match, routes: [] as Route[], seen: 0, handler: (_route: Route): void => undefined };
+  const entry: Held = { matches: (url) => url.href.includes(match), routes: [], seen: 0, handler: () => undefined };
   entry.handler = (route: Route) => {
     entry.seen++;
     entry.routes.push(route);
   };
   held.set(context, entry);
-  await context.route((url) => url.href.includes(match), entry.handler);
+  await context.route(entry.matches, entry.handler);
 };
 
 /** How many requests were held so far. */
@@ -32,7 +40,7 @@ async function release(context: BrowserContext): Promise<void> {
   const entry = held.get(context);
   if (entry === undefined) return;
   held.delete(context);
-  await context.unroute((url) => url.href.includes(entry.match), entry.handler).catch(() => {});
+  await context.unroute(entry.matches, entry.handler);
   await Promise.all(entry.routes.map((route) => route.continue().catch(() => {})));
 }
 
