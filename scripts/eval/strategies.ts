@@ -110,6 +110,8 @@ export async function runFull(
   const budgets = replay.retrievalBudget === undefined ? {} : { budgets: budgetsWithRetrieval(window, replay.retrievalBudget), borrowSpareInput: false };
   const engine = replay.engine;
   const embedded = engine === undefined ? null : await embedStoredTurns(conv, engine);
+  // As the app does once the stored texts are embedded: cosines are read against the model's own background.
+  engine?.vectors.measureBackground();
   const vectorSearch =
     engine === undefined ? {} : { index: new RetrievalIndex({ createEmbedder: () => engine.vectors }), prepareQuery: (text: string) => engine.vectors.prepareQuery(text) };
   const memory = new LayeredMemory({ ...budgets, ...overrides, ...vectorSearch, store: new InMemoryChunkStore(), counter, window });

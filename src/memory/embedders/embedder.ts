@@ -44,6 +44,12 @@ export interface Embedder {
    */
   embedSync?(texts: readonly string[], options?: Omit<EmbedOptions, 'signal'>): Array<Float32Array | undefined>;
   readonly stats?: CorpusStats;
+  /**
+   * Maps a cosine to the scale the reranker and the relevance gate were fitted on (the built-in vectors', where
+   * unrelated texts are near 0). Neural models crowd every cosine high (unrelated texts at 0.7–0.8 for e5), so theirs
+   * is measured against their own background (engine-vectors.ts). Absent: the cosine as it is.
+   */
+  calibrate?(cosine: number): number;
 }
 
 /** `id@version`: what vectors are tagged with and what the meta record names as active. */

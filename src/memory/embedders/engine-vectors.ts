@@ -6,6 +6,7 @@
  * and gives no vector for a text it does not hold: that turn or query then has keyword scores only, and is never
  * compared with another embedder's vector.
  */
+import { prng } from '../../shared/prng.ts';
 import { normalize, type EmbedOptions, type EmbedPurpose, type Embedder } from './embedder.ts';
 
 /** What the cache embeds through: the engine client (`EngineClient.embed`), or a test's stand-in. */
@@ -19,6 +20,9 @@ export interface EngineVectorsOptions {
   dimensions: number;
 }
 
+/** Pairs of stored texts whose mean cosine is taken as the model's background (`measureBackground`). */
+const BACKGROUND_PAIRS = 500;
+
 /** Query vectors kept: a search asks for its query a few times; older questions are not asked again. */
 const QUERY_CACHE = 32;
 
@@ -28,6 +32,8 @@ export class EngineVectors implements Embedder {
   readonly dimensions: number;
   private readonly _documents = new Map<string, Float32Array>();
   private readonly _queries = new Map<string, Float32Array>();
+  /** The mean cosine of two unrelated stored texts (0 until measured). */
+  private _background = 0;
 
   constructor(
     private readonly _source: EngineEmbeddingSource,
@@ -73,6 +79,39 @@ export class EngineVectors implements Embedder {
     } catch {
       return false;
     }
+  }
+
+  /**
+   * Measures the model's background: the mean cosine of pairs of stored texts drawn at random (deterministically),
+   * most of them unrelated. Call it once the stored texts are embedded, before searching; it stays fixed after, so
+   * a search's scores do not drift as messages arrive. Returns it.
+   */
+  measureBackground(): number {
+    const vectors = [...this._documents.values()];
+    if (vectors.length < 2) return this._background;
+    const random = prng(0x5eed);
+    let sum = 0;
+    for (let n = 0; n < BACKGROUND_PAIRS; n++) {
+      const a = vectors[Math.floor(random() * vectors.length)]!;
+      let b = vectors[Math.floor(random() * vectors.length)]!;
+      if (b === a) b = vectors[(vectors.indexOf(a) + 1) % vectors.length]!;
+      let dot = 0;
+      for (let i = 0; i < a.length; i++) dot += a[i]! * b[i]!;
+      sum += dot;
+    }
+    this._background = Math.min(0.95, Math.max(0, sum / BACKGROUND_PAIRS));
+    return this._background;
+  }
+
+  /** The background this model's cosines are measured against. */
+  get background(): number {
+    return this._background;
+  }
+
+  /** A cosine above the background, rescaled to 0…1: unrelated texts near 0, the same text at 1. */
+  calibrate(cosine: number): number {
+    const floor = this._background;
+    return floor <= 0 ? cosine : Math.max(0, (cosine - floor) / (1 - floor));
   }
 
   embedSync(texts: readonly string[], options: Omit<EmbedOptions, 'signal'> = {}): Array<Float32Array | undefined> {

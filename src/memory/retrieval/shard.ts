@@ -331,14 +331,15 @@ export class Shard {
     return this._version;
   }
 
-  /** Vector search (empty when no synchronous embedder is configured). */
+  /** Vector search (empty when no synchronous embedder is configured); scores on the embedder's calibrated scale. */
   vectorSearch(text: string, k: number, allow: ((scope: string) => boolean) | undefined, scopes: readonly string[] | undefined): Map<string, number> {
     const out = new Map<string, number>();
     if (this._embedder === null || this._vectors === null || this._vectors.size === 0) return out;
     const query = this._embed(text);
     if (query === undefined) return out;
     const options = scopes === undefined ? {} : { scopes };
-    for (const hit of this._vectors.search(query, k, options)) if (allow === undefined || allow(hit.scope)) out.set(hit.id, hit.score);
+    const calibrate = this._embedder.calibrate?.bind(this._embedder);
+    for (const hit of this._vectors.search(query, k, options)) if (allow === undefined || allow(hit.scope)) out.set(hit.id, calibrate === undefined ? hit.score : calibrate(hit.score));
     return out;
   }
 
@@ -353,8 +354,10 @@ export class Shard {
     if (query === undefined) return;
     // In place: the same bits as max(0, dot(query, vector(id))), without copying each vector.
     const scores = this._vectors.positiveDotsWith(ids, query);
+    const calibrate = this._embedder.calibrate?.bind(this._embedder);
     ids.forEach((id, i) => {
-      if (scores[i] !== undefined) out.set(id, scores[i]);
+      const score = scores[i];
+      if (score !== undefined) out.set(id, calibrate === undefined ? score : calibrate(score));
     });
   }
 

@@ -150,6 +150,8 @@ export class EngineEmbeddingsController implements ReactiveController {
       this._set({ phase: 'indexing', model: info, progress: null });
       await this._embedMissing(vectors, signal, true);
       if (signal.aborted) return;
+      // Scores are read against this model's own background from here on (see `EngineVectors.calibrate`).
+      vectors.measureBackground();
       this._deps.planner.useEngineVectors(vectors);
       this._set({ phase: 'ready' });
       // The memory is rebuilt with them now, not at the next message; then vectors of texts it no longer holds go.

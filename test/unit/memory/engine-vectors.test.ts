@@ -78,4 +78,31 @@ describe('EngineVectors: the engine model as the memory’s embedder, through a 
     expect(() => RetrievalIndex.fromState(state, { createEmbedder: () => other })).toThrow(/another embedder/);
     expect(RetrievalIndex.fromState(state, { createEmbedder: () => vectors }).user('u').shard.vectorCount).toBe(1);
   });
+
+  it('a model that crowds every cosine high is read against its own background: unrelated texts near 0, related ones high', async () => {
+    // Every vector shares a large common part, as neural models' do: unrelated texts meet at ~0.8.
+    const crowded = (topic: number): Float32Array => {
+      const v = new Float32Array(8).fill(0.3);
+      v[topic] = 0.8;
+      return v;
+    };
+    const cosine = (a: Float32Array, b: Float32Array): number => a.reduce((sum, x, i) => sum + x * b[i]!, 0) / (Math.hypot(...a) * Math.hypot(...b));
+    const source = { embed: async (texts: string[]) => texts.map(() => crowded(0)) };
+    const vectors = new EngineVectors(source, { modelId: 'crowded', dimensions: 8 });
+    const texts = Array.from({ length: 8 }, (_, topic) => `text about topic ${topic}`);
+    texts.forEach((text, topic) => vectors.putDocument(text, crowded(topic)));
+    const unrelated = cosine(crowded(0), crowded(1));
+    expect(unrelated).toBeGreaterThan(0.75);
+    expect(vectors.calibrate(unrelated)).toBe(unrelated); // not measured yet: as it is
+    expect(vectors.measureBackground()).toBeGreaterThan(0.7);
+    expect(vectors.calibrate(unrelated)).toBeLessThan(0.1);
+    expect(vectors.calibrate(1)).toBe(1);
+    // The shard's vector search reports the calibrated scores: its own topic near 1, the others near 0.
+    const index = new RetrievalIndex({ createEmbedder: () => vectors });
+    texts.forEach((text, topic) => index.addTurn(turn(`t${topic}`, text, topic + 1)));
+    await vectors.prepareQuery('what about topic 0?');
+    const hits = [...index.user('u').shard.vectorSearch('what about topic 0?', 8, undefined, undefined)];
+    expect(hits[0]).toEqual(['t0', expect.closeTo(1, 5)]);
+    for (const [, score] of hits.slice(1)) expect(score).toBeLessThan(0.1);
+  });
 });
