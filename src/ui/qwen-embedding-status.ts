@@ -71,14 +71,16 @@ export class QwenEmbeddingStatus extends LitElement {
             ${cancel}
           </div>`;
       }
-      case 'indexing':
+      case 'indexing': {
+        const text = t('embedding.indexing', { done: state.done, total: state.total });
         return html`${costLine}
           <div class="row">
-            <progress max=${Math.max(1, state.total)} .value=${state.done}></progress>
-            <span role="status">${t('embedding.indexing', { done: state.done, total: state.total })}</span>
+            <progress max=${Math.max(1, state.total)} .value=${state.done} aria-label=${text}></progress>
+            <span role="status">${text}</span>
             ${cancel}
           </div>
           ${measured}`;
+      }
       case 'ready':
         return html`<p role="status">${t('embedding.ready', { total: state.total, model: shortName(state.model?.modelId ?? '') })}</p>${measured}`;
       case 'failed':

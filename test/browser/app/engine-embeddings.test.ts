@@ -125,7 +125,7 @@ describe('engine embeddings in the memory', () => {
     app.panel = 'settings';
     await app.updateComplete;
     const status = shadow(app).querySelector('qwen-embedding-status')!;
-    await expect.poll(() => shadow(status).textContent ?? '').toMatch(/Cost: a download of about \d+ MB once/);
+    await expect.poll(() => shadow(status).textContent ?? '').toMatch(/The embedding model costs a download of about \d+ MB once/);
     expect(shadow(status).textContent).toMatch(/embedding model/);
     const cancel = [...shadow(status).querySelectorAll('button')].find((b) => b.textContent?.trim() === 'Cancel')!;
     cancel.click();
