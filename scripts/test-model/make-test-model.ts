@@ -4,6 +4,9 @@
  *   npx tsx scripts/test-model/make-test-model.ts               # public/models/test/qwen2-tiny.gguf, qwen2-tiny-loop.gguf, qwen2-embed-tiny.gguf
  *   npx tsx scripts/test-model/make-test-model.ts --embedding   # only the tiny embedding model (embedding-model.ts)
  *   npx tsx scripts/test-model/make-test-model.ts --realistic   # public/models/test/qwen2.5-0.5b-shaped-q8_0.gguf (~530 MB)
+ *   npx tsx scripts/test-model/make-test-model.ts --embedding-shaped        # public/models/test/e5-small-shaped-q8_0.gguf (~92 MB)
+ *   npx tsx scripts/test-model/make-test-model.ts --embedding-shaped-qwen2  # the same in qwen2 (e5-small-shaped-qwen2-q8_0.gguf)
+ *     (multilingual-e5-small's compute, random weights, for `npm run bench:embed`; see embedding-shaped-model.ts)
  *   options: --force (regenerate even if up to date), --out <file>
  *
  * Each model gets a sidecar `<file>.json` (generator version, size, SHA-256); when it matches the
@@ -14,6 +17,7 @@ import { existsSync, mkdirSync, readFileSync, rmSync, statSync, writeFileSync } 
 import { dirname, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { embeddingModelDesign, embeddingModelGguf } from './embedding-model.ts';
+import { embeddingShapedDesign, embeddingShapedGguf, type EmbeddingShapedArch } from './embedding-shaped-model.ts';
 import { writeGguf, type WrittenGguf } from './gguf-writer.ts';
 import { realisticModelGguf } from './realistic-model.ts';
 import { TEST_MODEL_REPLY } from './reply.ts';
@@ -28,15 +32,31 @@ export const TINY_LOOP_MODEL_PATH = resolve(TEST_MODEL_DIR, 'qwen2-tiny-loop.ggu
 export const REALISTIC_MODEL_PATH = resolve(TEST_MODEL_DIR, 'qwen2.5-0.5b-shaped-q8_0.gguf');
 /** Served as /models/test/qwen2-embed-tiny.gguf. */
 export const EMBEDDING_MODEL_PATH = resolve(TEST_MODEL_DIR, 'qwen2-embed-tiny.gguf');
+/** multilingual-e5-small's compute with random weights (embedding-shaped-model.ts); only made on request. */
+export const EMBEDDING_SHAPED_MODEL_PATH = resolve(TEST_MODEL_DIR, 'e5-small-shaped-q8_0.gguf');
+export const EMBEDDING_SHAPED_QWEN2_MODEL_PATH = resolve(TEST_MODEL_DIR, 'e5-small-shaped-qwen2-q8_0.gguf');
 
-export type TestModelVariant = 'tiny' | 'tiny-loop' | 'realistic' | 'embedding';
+export type TestModelVariant = 'tiny' | 'tiny-loop' | 'realistic' | 'embedding' | 'embedding-shaped' | 'embedding-shaped-qwen2';
 
 const DEFAULT_PATHS: Record<TestModelVariant, string> = {
   tiny: TINY_MODEL_PATH,
   'tiny-loop': TINY_LOOP_MODEL_PATH,
   realistic: REALISTIC_MODEL_PATH,
   embedding: EMBEDDING_MODEL_PATH,
+  'embedding-shaped': EMBEDDING_SHAPED_MODEL_PATH,
+  'embedding-shaped-qwen2': EMBEDDING_SHAPED_QWEN2_MODEL_PATH,
 };
+
+/** The e5-small-shaped variants' architecture; null for the others. */
+const shapedArch = (variant: TestModelVariant): EmbeddingShapedArch | null =>
+  variant === 'embedding-shaped' ? 'bert' : variant === 'embedding-shaped-qwen2' ? 'qwen2' : null;
+
+/** What the sidecar's `design` holds for a variant (absent: nothing beyond the generator version). */
+function designOf(variant: TestModelVariant): string | undefined {
+  if (variant === 'embedding') return embeddingModelDesign();
+  const arch = shapedArch(variant);
+  return arch === null ? undefined : embeddingShapedDesign(arch);
+}
 
 /** The variants answering TEST_MODEL_REPLY. */
 const isChatVariant = (variant: TestModelVariant): boolean => variant === 'tiny' || variant === 'tiny-loop';
@@ -48,7 +68,8 @@ interface Sidecar {
   /** The tiny model's reply; part of what decides whether the file is up to date. */
   reply: string | null;
   replyTokenIds: number[] | null;
-  /** The embedding model's concept table and version (embeddingModelDesign()); absent for the other variants. */
+  /** The embedding model's concept table and version (embeddingModelDesign()), or the e5-small-shaped model's
+   * shape (embeddingShapedDesign()); absent for the other variants. */
   design?: string;
   bytes: number;
   sha256: string;
@@ -69,6 +90,12 @@ export function writeTinyTestModel(path: string, options: { loop?: boolean } = {
 export function writeEmbeddingTestModel(path: string): WrittenGguf {
   mkdirSync(dirname(path), { recursive: true });
   return writeGguf(path, embeddingModelGguf());
+}
+
+/** Writes an e5-small-shaped random embedding model to `path` (always; no caching). */
+export function writeEmbeddingShapedTestModel(path: string, arch: EmbeddingShapedArch = 'bert'): WrittenGguf {
+  mkdirSync(dirname(path), { recursive: true });
+  return writeGguf(path, embeddingShapedGguf(arch));
 }
 
 /** Writes the Qwen2.5-0.5B-shaped random model to `path` (always; no caching). */
@@ -93,7 +120,7 @@ function upToDate(path: string, variant: TestModelVariant): boolean {
   }
   if (side.version !== GENERATOR_VERSION || side.variant !== variant) return false;
   if (isChatVariant(variant) && side.reply !== TEST_MODEL_REPLY) return false;
-  if (variant === 'embedding' && side.design !== embeddingModelDesign()) return false;
+  if (side.design !== designOf(variant)) return false;
   const bytes = statSync(path).size;
   if (bytes !== side.bytes) return false;
   // Hashing is cheap for the tiny model; the big one is trusted by size.
@@ -126,16 +153,19 @@ export function ensureTestModel(
     replyTokenIds = tiny.replyTokenIds;
   } else if (variant === 'embedding') {
     written = writeEmbeddingTestModel(path);
+  } else if (shapedArch(variant) !== null) {
+    written = writeEmbeddingShapedTestModel(path, shapedArch(variant)!);
   } else {
     written = writeRealisticTestModel(path);
   }
+  const design = designOf(variant);
   const side: Sidecar = {
     generator: 'scripts/test-model',
     version: GENERATOR_VERSION,
     variant,
     reply: isChatVariant(variant) ? TEST_MODEL_REPLY : null,
     replyTokenIds,
-    ...(variant === 'embedding' ? { design: embeddingModelDesign() } : {}),
+    ...(design !== undefined ? { design } : {}),
     bytes: written.bytes,
     sha256: written.sha256,
   };
@@ -151,11 +181,13 @@ function parseArgs(argv: string[]): { variant: TestModelVariant; force: boolean;
     const arg = argv[i];
     if (arg === '--realistic') variant = 'realistic';
     else if (arg === '--embedding') variant = 'embedding';
+    else if (arg === '--embedding-shaped') variant = 'embedding-shaped';
+    else if (arg === '--embedding-shaped-qwen2') variant = 'embedding-shaped-qwen2';
     else if (arg === '--force') force = true;
     else if (arg === '--out' && argv[i + 1] !== undefined) path = argv[++i];
     else if (arg?.startsWith('--out=')) path = arg.slice('--out='.length);
     else if (arg === '--help' || arg === '-h') {
-      console.log('usage: make-test-model [--realistic | --embedding] [--force] [--out <file.gguf>]');
+      console.log('usage: make-test-model [--realistic | --embedding | --embedding-shaped | --embedding-shaped-qwen2] [--force] [--out <file.gguf>]');
       process.exit(0);
     } else {
       console.error(`unknown argument: ${arg}`);
