@@ -40,6 +40,21 @@ function deviceGoneError(cause: unknown): AssistantError {
   return new AssistantError('webgpu_unavailable', `The GPU stopped working (its WebGPU device was lost): ${detail}`, { cause });
 }
 
+type AppConfig = NonNullable<ConstructorParameters<WebLlmModule['MLCEngine']>[0]['appConfig']>;
+
+/** Whether web-llm's Cache Storage holds the model's weights (a web-llm without the check cannot tell: the load goes ahead). */
+const inCache = (webllm: WebLlmModule, modelId: string, appConfig: AppConfig): Promise<boolean> =>
+  webllm.hasModelInCache === undefined ? Promise.resolve(true) : webllm.hasModelInCache(modelId, appConfig).catch(() => false);
+
+/** An MLCEngine whose load reports web-llm's progress as ours (download until it reaches 1, then init). */
+function engineWithProgress(webllm: WebLlmModule, appConfig: AppConfig, onProgress: (p: LoadProgress) => void): WebLlmEngine {
+  return new webllm.MLCEngine({
+    appConfig,
+    initProgressCallback: (report) =>
+      onProgress({ phase: report.progress < 1 ? 'download' : 'init', loadedBytes: 0, totalBytes: 0, fraction: report.progress, text: report.text }),
+  });
+}
+
 export class WebLlmBackend implements Backend {
   readonly kind = 'webllm' as const;
   private _engine: WebLlmEngine | null = null;
@@ -69,14 +84,10 @@ export class WebLlmBackend implements Backend {
       ],
     };
     // No download was allowed: only weights already in web-llm's cache are loaded.
-    if (payload.allowDownload === false && webllm.hasModelInCache !== undefined && !(await webllm.hasModelInCache(variant.modelId, appConfig).catch(() => false))) {
+    if (payload.allowDownload === false && !(await inCache(webllm, variant.modelId, appConfig))) {
       throw new AssistantError('model_not_downloaded', `The model ${variant.modelId} is not on this device, and no download was allowed.`);
     }
-    const engine = new webllm.MLCEngine({
-      appConfig,
-      initProgressCallback: (report) =>
-        onProgress({ phase: report.progress < 1 ? 'download' : 'init', loadedBytes: 0, totalBytes: 0, fraction: report.progress, text: report.text }),
-    });
+    const engine = engineWithProgress(webllm, appConfig, onProgress);
     const onAbort = (): void => void engine.unload().catch(() => {});
     signal.addEventListener('abort', onAbort, { once: true });
     // web-llm's reload is one step to us: fetching (or reading from its cache), compiling the shaders, the model.
@@ -200,14 +211,10 @@ export class WebLlmBackend implements Backend {
     const webllm = await this._deps.webllm();
     const url = absolute(spec.url);
     const appConfig = { model_list: [{ model: url, model_id: spec.modelId, model_lib: absolute(spec.lib), model_type: webllm.ModelType.embedding }] };
-    if (payload.allowDownload === false && webllm.hasModelInCache !== undefined && !(await webllm.hasModelInCache(spec.modelId, appConfig).catch(() => false))) {
+    if (payload.allowDownload === false && !(await inCache(webllm, spec.modelId, appConfig))) {
       throw new AssistantError('model_not_downloaded', `The embedding model ${spec.modelId} is not on this device, and no download was allowed.`);
     }
-    const engine = new webllm.MLCEngine({
-      appConfig,
-      initProgressCallback: (report) =>
-        onProgress({ phase: report.progress < 1 ? 'download' : 'init', loadedBytes: 0, totalBytes: 0, fraction: report.progress, text: report.text }),
-    });
+    const engine = engineWithProgress(webllm, appConfig, onProgress);
     const onAbort = (): void => void engine.unload().catch(() => {});
     signal.addEventListener('abort', onAbort, { once: true });
     try {
