@@ -4,7 +4,7 @@
  * conversations, and an instruction that keeps the model from mixing them up). The rule goes in the system
  * prompt, which is sent verbatim every turn (KV cache), not in the memory block, which changes every turn.
  */
-import { chineseDay, cjkShare, englishDay, type RecordLabels } from '../retrieval/index.ts';
+import { chineseDateNote, chineseDay, cjkShare, englishDateNote, englishDay, type RecordLabels } from '../retrieval/index.ts';
 
 export type Lang = 'zh' | 'en';
 
@@ -21,6 +21,7 @@ export const LABELS: Readonly<Record<Lang, SectionLabels>> = Object.freeze({
     assistant: '助手',
     gap: ' … ',
     day: chineseDay,
+    dateNote: chineseDateNote,
   }),
   en: Object.freeze({
     working: '[Working memory]',
@@ -30,6 +31,7 @@ export const LABELS: Readonly<Record<Lang, SectionLabels>> = Object.freeze({
     assistant: 'Assistant',
     gap: ' … ',
     day: englishDay,
+    dateNote: englishDateNote,
   }),
 });
 

@@ -30,8 +30,8 @@ import { blockDelta, blockText, selectWorking, type BlockParts } from './memory-
 import type { LayeredReport, MemoryReport } from './report.ts';
 import { DEFAULT_GATE_OPTIONS, gate, type GateOptions } from './session-gate.ts';
 import { SessionHistories, type SessionHistory } from './session-history.ts';
-import { SessionWorkingMemory, renderWmLine, type Observation, type WorkingMemoryPort } from './working-memory.ts';
-import type { Extraction } from '../working-memory/index.ts';
+import { SessionWorkingMemory, isoAt, renderWmLine, type Observation, type WorkingMemoryPort } from './working-memory.ts';
+import { dateMentions, type Extraction } from '../working-memory/index.ts';
 
 export interface LayeredMemoryOptions {
   readonly store: ChunkStore;
@@ -334,6 +334,7 @@ export class LayeredMemory {
         counter: this._o.counter,
         labels,
         offsetMinutes: this._offset,
+        dateMentions: (text, time) => dateMentions(text, isoAt(time, this._offset)),
         ...(this._o.rerank === undefined ? {} : { rerank: this._o.rerank }),
         ...(this._o.pack === undefined ? {} : { pack: this._o.pack }),
       });

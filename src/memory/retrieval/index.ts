@@ -20,9 +20,11 @@ export {
   type TurnRole,
 } from './records.ts';
 export {
+  chineseDateNote,
   chineseDay,
   dayOf,
   docLine,
+  englishDateNote,
   englishDay,
   recordLine,
   renderDocs,

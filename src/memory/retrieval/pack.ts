@@ -13,6 +13,7 @@
  * At most `maxLines` records and doc chunks in all. Code is never cut (pack-forms.ts). Counts are exact; a
  * cheap lower bound (the tokenizer's `atLeast`) rules out what cannot fit before anything is tokenized. Pure.
  */
+import type { DateMention } from '../../shared/date-mention.ts';
 import type { Candidate } from './rerank.ts';
 import type { DocEntry, TurnEntry } from './records.ts';
 import type { Piece } from './pieces.ts';
@@ -132,6 +133,8 @@ interface Entry {
   readonly item: PackCandidate;
   pieces: number[] | 'all';
   cost: number;
+  /** What the line's relative times meant (`RecordLabels.dateNote`), or ''. */
+  note: string;
 }
 
 export interface PackEnv {
@@ -141,6 +144,11 @@ export interface PackEnv {
   readonly speakerOf: (turn: TurnEntry) => string;
   /** Every day heading with its year (a question about when: the answer is the date, year and all). */
   readonly yearEveryDay?: boolean;
+  /**
+   * The relative times a record's shown text names, resolved on the day it was written (a question about when):
+   * each record line then ends with their meaning (`RecordLabels.dateNote`).
+   */
+  readonly dateMentions?: (text: string, time: number) => readonly DateMention[];
 }
 
 /** Whether a candidate passes the relevance gate (before the relative cut). */
@@ -198,13 +206,19 @@ export function pack(items: readonly PackCandidate[], budget: number, env: PackE
       years.add(day.slice(0, 4));
     } else hasDocs = true;
   };
+  const noteOf = (item: PackCandidate, pieces: number[] | 'all'): string => {
+    if (env.dateMentions === undefined || item.turn === undefined || labels.dateNote === undefined) return '';
+    const mentions = env.dateMentions(lineParts(item, pieces).join(' '), item.turn.time);
+    return mentions.length === 0 ? '' : labels.dateNote(mentions);
+  };
   /** Commits `item` as `pieces` when it fits (a lower bound first, then the exact count); false when not. */
   const tryCommit = (item: PackCandidate, pieces: number[] | 'all', decision: PackDecision): boolean => {
     if (order.length >= options.maxLines) return false;
-    const entry: Entry = { item, pieces, cost: 0 };
+    const entry: Entry = { item, pieces, cost: 0, note: '' };
     const head = headCost(item);
     if (used + head + lineCostAtLeast(entry) > budget) return false;
-    const cost = head + lineCost(entry);
+    entry.note = noteOf(item, pieces);
+    const cost = head + lineCost(entry) + (entry.note === '' ? 0 : counter.count(entry.note));
     if (used + cost > budget) return false;
     entry.cost = cost;
     commit(entry, cost, decision);
@@ -303,7 +317,7 @@ function renderBlock(entries: readonly Entry[], env: PackEnv): { text: string; r
   for (const e of entries) {
     const turn = e.item.turn;
     const parts = lineParts(e.item, e.pieces);
-    if (turn !== undefined) records.push({ id: turn.id, time: turn.time, seq: turn.seq, speaker: env.speakerOf(turn), parts });
+    if (turn !== undefined) records.push({ id: turn.id, time: turn.time, seq: turn.seq, speaker: env.speakerOf(turn), parts, ...(e.note === '' ? {} : { note: e.note }) });
     else if (e.item.doc !== undefined) docs.push({ id: e.item.doc.id, source: e.item.doc.source, part: e.item.doc.part, parts });
   }
   const text = renderRetrieved(records, docs, env.labels, env.offsetMinutes, env.yearEveryDay === true);

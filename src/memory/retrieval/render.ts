@@ -4,6 +4,7 @@
  * (`Speaker: text`, or only the chosen sentences of it joined by " … "). Text is never rewritten: a sentence
  * appears verbatim. Pure, no DOM.
  */
+import type { DateMention } from '../../shared/date-mention.ts';
 import { DAY_MS } from '../../shared/time.ts';
 
 export interface RecordLabels {
@@ -21,6 +22,11 @@ export interface RecordLabels {
    * so `8 May 2023` then `25 May` beats ISO on every line).
    */
   readonly day: (iso: string, withYear: boolean) => string;
+  /**
+   * After a record's text, for a question about when: what its relative times meant on the day it was written
+   * (` (yesterday = 7 May 2023)`), so a small model reads the date rather than working it out. '' for none.
+   */
+  readonly dateNote?: (mentions: readonly DateMention[]) => string;
 }
 
 const MONTHS = ['January', 'February', 'March', 'April', 'May', 'June', 'July', 'August', 'September', 'October', 'November', 'December'];
@@ -76,6 +82,8 @@ export interface RecordLine {
   readonly speaker: string;
   /** The chosen pieces' texts in order, or the whole turn as one entry. */
   readonly parts: readonly string[];
+  /** After the text (`RecordLabels.dateNote`): the record's own words stay verbatim before it. */
+  readonly note?: string;
 }
 
 export interface DocLine {
@@ -114,8 +122,65 @@ function isoDay(t: number): string {
   return new Date(t).toISOString().slice(0, 10);
 }
 
-export function recordLine(line: Pick<RecordLine, 'speaker' | 'parts'>, labels: RecordLabels): string {
-  return `${line.speaker}: ${line.parts.join(labels.gap)}`;
+export function recordLine(line: Pick<RecordLine, 'speaker' | 'parts' | 'note'>, labels: RecordLabels): string {
+  return `${line.speaker}: ${line.parts.join(labels.gap)}${line.note ?? ''}`;
+}
+
+/** Each mention once, `phrase = meaning`, joined by `sep`. */
+function noteOf(mentions: readonly DateMention[], meaning: (m: DateMention) => string, open: string, sep: string, close: string): string {
+  const seen = new Set<string>();
+  const items: string[] = [];
+  for (const m of mentions) {
+    const item = `${m.phrase} = ${meaning(m)}`;
+    if (!seen.has(item)) seen.add(item), items.push(item);
+  }
+  return items.length === 0 ? '' : `${open}${items.join(sep)}${close}`;
+}
+
+/** ` (yesterday = 7 May 2023; last week = the week before 8 May 2023)`. */
+export function englishDateNote(mentions: readonly DateMention[]): string {
+  return noteOf(
+    mentions,
+    ({ when }) => {
+      switch (when.kind) {
+        case 'day':
+          return englishDay(when.iso);
+        case 'week':
+        case 'weekend':
+          return `the ${when.kind} ${when.offset < 0 ? 'before' : 'after'} ${englishDay(when.anchor)}`;
+        case 'month':
+          return `${MONTHS[Number(when.iso.slice(5, 7)) - 1]} ${when.iso.slice(0, 4)}`;
+        case 'year':
+          return String(when.year);
+      }
+    },
+    ' (',
+    '; ',
+    ')',
+  );
+}
+
+/** `（昨天 = 2023年5月7日；上周 = 2023年5月8日的前一周）`. */
+export function chineseDateNote(mentions: readonly DateMention[]): string {
+  return noteOf(
+    mentions,
+    ({ when }) => {
+      switch (when.kind) {
+        case 'day':
+          return chineseDay(when.iso);
+        case 'week':
+        case 'weekend':
+          return `${chineseDay(when.anchor)}的${when.offset < 0 ? '前' : '后'}${when.kind === 'week' ? '一周' : '一个周末'}`;
+        case 'month':
+          return `${when.iso.slice(0, 4)}年${Number(when.iso.slice(5, 7))}月`;
+        case 'year':
+          return `${when.year}年`;
+      }
+    },
+    '（',
+    '；',
+    '）',
+  );
 }
 
 export function docLine(line: Pick<DocLine, 'source' | 'parts'>, labels: RecordLabels): string {

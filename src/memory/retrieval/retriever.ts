@@ -2,6 +2,7 @@
  * One retrieval: candidates from the sessions the rules allow (and the docs), reranked, packed into the budget,
  * rendered with labels; heat updated from the outcome; every candidate reported with its features and fate.
  */
+import type { DateMention } from '../../shared/date-mention.ts';
 import { pieceIndex, type LineTable } from './line-text.ts';
 import { answerKinds } from './answer-type.ts';
 import { DEFAULT_PACK_OPTIONS, pack, type PackCandidate, type PackDecision, type PackOptions, type TokenCount } from './pack.ts';
@@ -52,6 +53,8 @@ export interface RetrieveRequest {
   readonly counter: TokenCount;
   readonly labels: RecordLabels;
   readonly offsetMinutes: number;
+  /** The relative times a text written at `time` names (working memory's date rules); without it, none are noted. */
+  readonly dateMentions?: (text: string, time: number) => readonly DateMention[];
   readonly rerank?: Partial<RerankOptions>;
   readonly pack?: Partial<PackOptions>;
 }
@@ -138,9 +141,11 @@ export function retrieve(index: RetrievalIndex, request: RetrieveRequest): Retri
     );
   }
   const speakerOf = (turn: TurnEntry): string => turn.speaker ?? (turn.role === 'user' ? request.labels.user : request.labels.assistant);
-  // A question about when is answered by a date: every day heading then carries its year.
+  // A question about when is answered by a date: every day heading then carries its year, and each record says
+  // what its relative times (yesterday, 上周) meant on the day it was written.
   const yearEveryDay = answerKinds(query.message).includes('when');
-  const packed = pack(items, request.budget, { counter: request.counter, labels: request.labels, offsetMinutes: request.offsetMinutes, speakerOf, yearEveryDay }, packOptions);
+  const dateMentions = yearEveryDay ? request.dateMentions : undefined;
+  const packed = pack(items, request.budget, { counter: request.counter, labels: request.labels, offsetMinutes: request.offsetMinutes, speakerOf, yearEveryDay, ...(dateMentions === undefined ? {} : { dateMentions }) }, packOptions);
 
   const reportOf = (): CandidateReport[] => items.map(({ candidate, namespace, turn, doc, text }, rank) => {
     const pieces = packed.chosen.get(candidate.id);

@@ -99,8 +99,9 @@ export function compileDateMatchers(vocab: DateVocabulary, dayNounFollowers: str
   };
 }
 
-function add(scan: EntityScan, date: YMD | null, start: number, end: number): void {
-  if (date !== null && isValidDate(date.year, date.month, date.day)) scan.add('date', isoDate(date), start, end);
+/** `relative`: said relative to the day of writing (yesterday, last Friday, 3天前), not a calendar date or a bare weekday. */
+function add(scan: EntityScan, date: YMD | null, start: number, end: number, relative = false): void {
+  if (date !== null && isValidDate(date.year, date.month, date.day)) scan.add('date', isoDate(date), start, end, start, relative);
 }
 
 /** 2026-03-04, 2026/3/4, 2026.03.04: before versions and paths read them. */
@@ -126,7 +127,7 @@ export function scanWordDates(scan: EntityScan, m: DateMatchers): void {
   for (const x of text.matchAll(m.zhMonthRelative)) {
     const day = small(x[2]!);
     if (day !== null)
-      add(scan, shiftMonth(today, m.vocab.zhMonthPrefixes[x[1]!]!, day), x.index, x.index + x[0].length);
+      add(scan, shiftMonth(today, m.vocab.zhMonthPrefixes[x[1]!]!, day), x.index, x.index + x[0].length, true);
   }
   for (const x of text.matchAll(m.zhBareDay)) {
     const day = small(x[1]!);
@@ -135,18 +136,18 @@ export function scanWordDates(scan: EntityScan, m: DateMatchers): void {
   for (const x of text.matchAll(m.zhWeekday)) {
     if (recurring(x.index)) continue;
     const week = x[1] === undefined ? null : m.vocab.zhWeekPrefixes[x[1]]!;
-    add(scan, weekdayDate(today, m.vocab.zhWeekdays[x[2]!]!, week), x.index, x.index + x[0].length);
+    add(scan, weekdayDate(today, m.vocab.zhWeekdays[x[2]!]!, week), x.index, x.index + x[0].length, week !== null);
   }
   for (const x of text.matchAll(ZH_DURATION)) {
     const count = parseNumber(x[2] ?? x[4]!);
     if (count === null || count > 3660) continue;
     const unit = x[1] !== undefined ? 1 : m.vocab.zhDurationUnits[x[5]!]!;
     const sign = x[6] !== undefined && x[6].includes('前') ? -1 : 1;
-    add(scan, addDays(today, sign * count * unit), x.index, x.index + x[0].length);
+    add(scan, addDays(today, sign * count * unit), x.index, x.index + x[0].length, true);
   }
   for (const x of text.matchAll(m.relativeDay)) {
     const offset = m.vocab.relativeDays[x[0]] ?? m.vocab.relativeDays[x[0].toLowerCase().replace(/\s+/g, ' ')];
-    if (offset !== undefined) add(scan, addDays(today, offset), x.index, x.index + x[0].length);
+    if (offset !== undefined) add(scan, addDays(today, offset), x.index, x.index + x[0].length, true);
   }
   scanEnglishDates(scan, m, today, recurring);
 }
@@ -176,7 +177,7 @@ function scanEnglishDates(scan: EntityScan, m: DateMatchers, today: YMD, recurri
     const weekday = m.vocab.enWeekdays[name.toLowerCase()];
     if (weekday === undefined) continue;
     const week = prefix === undefined ? null : (m.vocab.enWeekPrefixes[prefix] ?? null);
-    add(scan, weekdayDate(today, weekday, week), x.index, x.index + x[0].length);
+    add(scan, weekdayDate(today, weekday, week), x.index, x.index + x[0].length, prefix !== undefined);
   }
   for (const x of text.matchAll(m.enSlash)) {
     const start = x.index + x[0].indexOf(x[1]!, x[0].length - x[1]!.length - x[2]!.length - 1);
@@ -186,13 +187,13 @@ function scanEnglishDates(scan: EntityScan, m: DateMatchers, today: YMD, recurri
     const count = parseCount(x[1]!, m.vocab.enCounts);
     const unit = m.vocab.enDurationUnits[x[2]!.toLowerCase()];
     if (count !== null && unit !== undefined && count <= 3660)
-      add(scan, addDays(today, count * unit), x.index, x.index + x[0].length);
+      add(scan, addDays(today, count * unit), x.index, x.index + x[0].length, true);
   }
   for (const x of text.matchAll(m.enAgo)) {
     const count = parseCount(x[1]!, m.vocab.enCounts);
     const unit = m.vocab.enDurationUnits[x[2]!.toLowerCase()];
     const sign = /^(?:ago|before)$/i.test(x[3]!) ? -1 : 1;
     if (count !== null && unit !== undefined && count <= 3660)
-      add(scan, addDays(today, sign * count * unit), x.index, x.index + x[0].length);
+      add(scan, addDays(today, sign * count * unit), x.index, x.index + x[0].length, true);
   }
 }

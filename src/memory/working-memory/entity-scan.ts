@@ -18,11 +18,14 @@ export class EntityScan {
     return this._claims.isFree(start, end);
   }
 
-  /** Adds an entity unless its span overlaps one found before (no nesting); `claimFrom` claims less than it spans. */
-  add(type: EntityType, value: string, start: number, end: number, claimFrom = start): boolean {
+  /**
+   * Adds an entity unless its span overlaps one found before (no nesting); `claimFrom` claims less than it spans.
+   * `relative` marks a date said relative to the day of writing (yesterday, last Friday).
+   */
+  add(type: EntityType, value: string, start: number, end: number, claimFrom = start, relative = false): boolean {
     if (end <= start || !this._claims.isFree(claimFrom, end)) return false;
     this._claims.claim(claimFrom, end);
-    this.found.push({ type, value, start, end });
+    this.found.push(relative ? { type, value, start, end, relative: true } : { type, value, start, end });
     return true;
   }
 }

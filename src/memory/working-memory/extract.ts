@@ -4,6 +4,7 @@
  * and reuse it.
  */
 import { compileClauseMatchers, splitClauses, type ClauseMatchers } from './clauses.ts';
+import { compileDateMentionMatchers, findDateMentions } from './date-mentions.ts';
 import { compileEntityMatchers, findEntities, type EntityMatchers } from './entities.ts';
 import { compileSpecialMatchers } from './facts-special.ts';
 import { findFacts, type FactMatchers } from './facts.ts';
@@ -12,6 +13,7 @@ import { compileLexicon } from './lexicon.ts';
 import { prepareText } from './text.ts';
 import { compileTopicRules } from './topic.ts';
 import type { Extraction, Instant } from './types.ts';
+import type { DateMention } from '../../shared/date-mention.ts';
 import { resolveVocabulary, type VocabularyOverrides, type WmVocabulary } from './vocabulary.ts';
 import { AssistantError } from '../../shared/errors.ts';
 
@@ -28,6 +30,11 @@ export interface Extractor {
    * Never throws on text; throws `invalid_input` only for a `now` that is not a time.
    */
   extract(text: string, now: Instant): Extraction;
+  /**
+   * The relative times `text` names (yesterday, last Friday, 上周, 去年), resolved in the calendar of `now`, in text
+   * order (date-mentions.ts). Same contract for `now` as `extract`.
+   */
+  dateMentions(text: string, now: Instant): DateMention[];
 }
 
 export const DEFAULT_MAX_CHARS = 12_000;
@@ -39,6 +46,7 @@ export function createExtractor(options: ExtractorOptions = {}): Extractor {
     throw new AssistantError('invalid_config', `maxChars must be a positive integer, got ${String(maxChars)}.`);
   }
   const entityMatchers: EntityMatchers = compileEntityMatchers(vocabulary);
+  const mentionMatchers = compileDateMentionMatchers(vocabulary.dates);
   const clauseMatchers: ClauseMatchers = compileClauseMatchers(vocabulary.triggers);
   const lexicon = compileLexicon(vocabulary);
   const factMatchers: FactMatchers = {
@@ -48,6 +56,12 @@ export function createExtractor(options: ExtractorOptions = {}): Extractor {
   };
   return {
     vocabulary,
+    dateMentions(text, now) {
+      const local = toLocalTime(now);
+      if (typeof text !== 'string' || text.trim() === '') return [];
+      const { norm } = prepareText(text, maxChars);
+      return findDateMentions(norm, local, findEntities(norm, local, entityMatchers), mentionMatchers);
+    },
     extract(text, now) {
       const local = toLocalTime(now);
       if (typeof text !== 'string' || text.trim() === '') return { entities: [], facts: [], deprecate: [] };
@@ -81,6 +95,12 @@ let shared: Extractor | null = null;
 export function extract(text: string, now: Instant): Extraction {
   shared ??= createExtractor();
   return shared.extract(text, now);
+}
+
+/** `Extractor.dateMentions` with the default vocabulary. */
+export function dateMentions(text: string, now: Instant): DateMention[] {
+  shared ??= createExtractor();
+  return shared.dateMentions(text, now);
 }
 
 /** A correction at the start of a message that names no slot: Actually it's 8444, not 8443. / 更正一下，是 9091。 */

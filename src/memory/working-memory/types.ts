@@ -56,6 +56,8 @@ export interface Extraction {
 export interface EntitySpan extends Entity {
   readonly start: number;
   readonly end: number;
+  /** A date said relative to the day it was written (yesterday, last Friday, 3天前), not read off a calendar. */
+  readonly relative?: true;
 }
 
 /** When a message was written: the instant, and the UTC offset its relative dates are read in. */

@@ -26,6 +26,13 @@ export interface DateVocabulary {
    * except 12 → 0 and small hours (晚上12点 = 00:00), `am` keeps it (12 → 0), `noon` maps 1–5 to the afternoon.
    */
   readonly zhPeriods: Readonly<Record<string, 'am' | 'pm' | 'night' | 'noon' | 'small'>>;
+  /**
+   * Weeks, weekends, months and years said relative to the day of writing (上周, last month, 去年): not dates, but
+   * noted beside a record for a question about when. Offsets count units from the writing day's own.
+   */
+  readonly relativePeriods: Readonly<Record<string, { readonly unit: 'week' | 'weekend' | 'month' | 'year'; readonly offset: number }>>;
+  /** Units of "3 years ago", 两年前 (days and weeks are dates: `enDurationUnits`). */
+  readonly periodUnitsAgo: Readonly<Record<string, 'month' | 'year'>>;
 }
 
 export const DATE_VOCABULARY: DateVocabulary = {
@@ -65,4 +72,23 @@ export const DATE_VOCABULARY: DateVocabulary = {
     昨晚: 'night', 今夜: 'night', 晚间: 'night', 傍晚: 'pm', 晚: 'night', 下午: 'pm', 午后: 'pm', 中午: 'noon',
     上午: 'am', 早上: 'am', 早晨: 'am', 清晨: 'am', 今早: 'am', 明早: 'am', 早: 'am',
   },
+  relativePeriods: {
+    'last week': { unit: 'week', offset: -1 },
+    'next week': { unit: 'week', offset: 1 },
+    'last weekend': { unit: 'weekend', offset: -1 }, 'next weekend': { unit: 'weekend', offset: 1 },
+    'last month': { unit: 'month', offset: -1 }, 'this month': { unit: 'month', offset: 0 },
+    'next month': { unit: 'month', offset: 1 },
+    'last year': { unit: 'year', offset: -1 }, 'this year': { unit: 'year', offset: 0 },
+    'next year': { unit: 'year', offset: 1 },
+    上周: { unit: 'week', offset: -1 }, 上星期: { unit: 'week', offset: -1 }, 上个星期: { unit: 'week', offset: -1 },
+    上礼拜: { unit: 'week', offset: -1 }, 上个礼拜: { unit: 'week', offset: -1 },
+    下周: { unit: 'week', offset: 1 }, 下星期: { unit: 'week', offset: 1 }, 下个星期: { unit: 'week', offset: 1 },
+    下礼拜: { unit: 'week', offset: 1 }, 下个礼拜: { unit: 'week', offset: 1 },
+    上周末: { unit: 'weekend', offset: -1 }, 下周末: { unit: 'weekend', offset: 1 },
+    上个月: { unit: 'month', offset: -1 }, 上月: { unit: 'month', offset: -1 }, 这个月: { unit: 'month', offset: 0 },
+    本月: { unit: 'month', offset: 0 }, 下个月: { unit: 'month', offset: 1 }, 下月: { unit: 'month', offset: 1 },
+    前年: { unit: 'year', offset: -2 }, 去年: { unit: 'year', offset: -1 }, 今年: { unit: 'year', offset: 0 },
+    明年: { unit: 'year', offset: 1 }, 后年: { unit: 'year', offset: 2 },
+  },
+  periodUnitsAgo: { month: 'month', months: 'month', year: 'year', years: 'year', 个月: 'month', 年: 'year' },
 };

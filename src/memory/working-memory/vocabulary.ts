@@ -69,6 +69,17 @@ function checkRecord(path: string, value: unknown, type: 'string' | 'number'): v
   }
 }
 
+const PERIOD_UNITS = new Set(['week', 'weekend', 'month', 'year']);
+
+function checkPeriods(path: string, value: unknown): void {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) fail(path, 'must be an object');
+  for (const [key, v] of Object.entries(value)) {
+    const p = v as { unit?: unknown; offset?: unknown } | null;
+    if (typeof p !== 'object' || p === null || !PERIOD_UNITS.has(p.unit as string) || !Number.isInteger(p.offset))
+      fail(`${path}.${key}`, 'must be { unit: week | weekend | month | year, offset: an integer }');
+  }
+}
+
 function checkPattern(path: string, source: unknown): void {
   if (typeof source !== 'string') fail(path, 'must be a regular-expression source');
   try {
@@ -94,6 +105,8 @@ function validate(v: WmVocabulary): void {
         if (key.endsWith('Pattern')) checkPattern(path, value);
       } else if (key === 'aliases') {
         for (const [subject, words] of Object.entries(value as object)) checkStrings(`${path}.${subject}`, words);
+      } else if (key === 'relativePeriods') {
+        checkPeriods(path, value);
       } else {
         const sample = Object.values(value as object).find((x) => x !== null);
         checkRecord(path, value, typeof sample === 'number' ? 'number' : 'string');
