@@ -31,7 +31,7 @@ import type { LayeredReport, MemoryReport } from './report.ts';
 import { DEFAULT_GATE_OPTIONS, gate, type GateOptions } from './session-gate.ts';
 import { SessionHistories, type SessionHistory } from './session-history.ts';
 import { SessionWorkingMemory, isoAt, renderWmLine, type Observation, type WorkingMemoryPort } from './working-memory.ts';
-import { dateMentions, type Extraction } from '../working-memory/index.ts';
+import { dateMentions, monthsNamed, type Extraction } from '../working-memory/index.ts';
 
 export interface LayeredMemoryOptions {
   readonly store: ChunkStore;
@@ -288,6 +288,7 @@ export class LayeredMemory {
         message: input.text,
         entities: turn.entities,
         dates: turn.dates,
+        months: monthsNamed(input.text, isoAt(input.time, this._offset)),
         expansions: wmItems.filter((i) => i.kind !== 'topic').map((i) => ({ text: i.value, at: i.lastAt, ...(i.key === undefined ? {} : { key: i.key }) })),
         ...(topicItem === undefined ? {} : { topic: topicItem.value, followUp }),
       },

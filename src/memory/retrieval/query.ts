@@ -21,6 +21,8 @@ export interface QueryInput {
   readonly entities: readonly string[];
   /** ISO dates the message mentions, resolved against its time. */
   readonly dates: readonly string[];
+  /** Months the message names (`YYYY-MM`: July 2022, last month): a turn of that month matches its date. */
+  readonly months?: readonly string[];
   /** Working memory's live items (entities, fact values), newest last or in any order. */
   readonly expansions?: readonly Expansion[];
   /**
@@ -63,6 +65,8 @@ export interface RetrievalQuery {
   /** Entity keys of the message and of working memory. */
   readonly entities: ReadonlySet<string>;
   readonly dates: readonly string[];
+  /** `YYYY-MM`, see `QueryInput.months`. */
+  readonly months: readonly string[];
   readonly tags: readonly IntentTag[];
   /** What the vector side embeds: the message, then its expansions. */
   readonly vectorText: string;
@@ -116,6 +120,7 @@ export function buildQuery(input: QueryInput, options: QueryOptions = DEFAULT_QU
     terms: weights,
     entities,
     dates: [...new Set(input.dates)],
+    months: [...new Set(input.months ?? [])],
     tags: intentTags(input.message),
     vectorText: used.length === 0 ? input.message : `${input.message}\n${used.join(' ')}`,
     expandedWith: used,

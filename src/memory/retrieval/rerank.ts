@@ -34,7 +34,7 @@ export interface Features {
   readonly entities: number;
   /** The query names the turn's speaker. */
   readonly speaker: number;
-  /** A date in the query is the turn's day or a date it mentions. */
+  /** A date in the query is the turn's day or a date it mentions (or a month the query names holds one of them). */
   readonly date: number;
   /** How well its session matches: the best lexical score among the session's turns. */
   readonly thread: number;
@@ -242,7 +242,7 @@ function ownFeaturesOf(
     const turn = ctx.turnAt?.(slot);
     const shared = turn === undefined ? 0 : countShared(turn.entities, query.entities);
     // (The day is only needed when the query names one.)
-    const dated = turn !== undefined && query.dates.length > 0 && isDated(turn, query.dates, offsetMinutes);
+    const dated = turn !== undefined && (query.dates.length > 0 || query.months.length > 0) && isDated(turn, query.dates, query.months, offsetMinutes);
     const speaker = turn?.speaker !== undefined && names(turn.speaker) ? 1 : 0;
     return {
       entities: Math.min(1, shared / 3),
@@ -284,7 +284,7 @@ function countShared(entities: readonly string[], query: ReadonlySet<string>): n
 }
 
 /** A date in the query is the turn's day or a date it mentions. */
-function isDated(turn: TurnEntry, dates: readonly string[], offsetMinutes: number): boolean {
+function isDated(turn: TurnEntry, dates: readonly string[], months: readonly string[], offsetMinutes: number): boolean {
   const day = dayOf(turn.time, offsetMinutes);
-  return dates.some((d) => d === day || turn.dates.includes(d));
+  return dates.some((d) => d === day || turn.dates.includes(d)) || months.some((m) => day.startsWith(m) || turn.dates.some((d) => d.startsWith(m)));
 }

@@ -16,6 +16,9 @@ export interface DateMentionMatchers {
   readonly periods: RegExp;
   readonly enAgo: RegExp;
   readonly zhAgo: RegExp;
+  /** A month of a year by the calendar: July 2022, Jul. 2022, 2022年7月. */
+  readonly enMonthYear: RegExp;
+  readonly zhMonthYear: RegExp;
 }
 
 export function compileDateMentionMatchers(vocab: DateVocabulary): DateMentionMatchers {
@@ -27,6 +30,8 @@ export function compileDateMentionMatchers(vocab: DateVocabulary): DateMentionMa
     periods: new RegExp(alternation(Object.keys(vocab.relativePeriods)), 'gi'),
     enAgo: new RegExp(`(?<![A-Za-z])(${counts})\\s+(${latinUnits.join('|')})\\s+ago(?![A-Za-z])`, 'gi'),
     zhAgo: new RegExp(`(?<![\\d${ZH_NUMERAL_CHARS}])(\\d{1,3}|[${ZH_NUMERAL_CHARS}]{1,3})\\s*(${zhUnits.join('|')})(?:以前|之前|前)`, 'g'),
+    enMonthYear: new RegExp(`(?<![A-Za-z])(${Object.keys(vocab.enMonths).sort((a, b) => b.length - a.length).join('|')})\\.?,?\\s+((?:19|20)\\d{2})(?!\\d)`, 'gi'),
+    zhMonthYear: /(?<!\d)((?:19|20)\d{2})\s*年\s*(\d{1,2})\s*月(?!\s*\d)/g,
   };
 }
 
@@ -62,4 +67,23 @@ export function findDateMentions(text: string, today: YMD, spans: readonly Entit
     }
   }
   return found.sort((a, b) => a.start - b.start).map(({ phrase, when }) => ({ phrase, when }));
+}
+
+/**
+ * The months `text` names (`YYYY-MM`): by the calendar (July 2022, 2022年7月) or relative to the day of writing
+ * (last month, 上个月: `mentions`). A month inside a full date (1 May 2022) is that date's, not a month of its own;
+ * a month without its year ("in July") is left out: which July is a guess.
+ */
+export function findMonths(text: string, spans: readonly EntitySpan[], mentions: readonly DateMention[], m: DateMentionMatchers): string[] {
+  const months = new Set<string>();
+  const dates = spans.filter((s) => s.type === 'date');
+  const free = (start: number, end: number): boolean => !dates.some((s) => s.start < end && start < s.end);
+  const add = (year: number, month: number | undefined, start: number, end: number): void => {
+    if (month !== undefined && month >= 1 && month <= 12 && free(start, end)) months.add(`${year}-${String(month).padStart(2, '0')}`);
+  };
+  // "may 2023" in lower case is a verb before a number; the month is written May.
+  for (const x of text.matchAll(m.enMonthYear)) if (x[1] !== 'may') add(Number(x[2]), m.vocab.enMonths[x[1]!.toLowerCase()], x.index, x.index + x[0].length);
+  for (const x of text.matchAll(m.zhMonthYear)) add(Number(x[1]), Number(x[2]), x.index, x.index + x[0].length);
+  for (const { when } of mentions) if (when.kind === 'month') months.add(when.iso);
+  return [...months];
 }

@@ -4,7 +4,7 @@
  * and reuse it.
  */
 import { compileClauseMatchers, splitClauses, type ClauseMatchers } from './clauses.ts';
-import { compileDateMentionMatchers, findDateMentions } from './date-mentions.ts';
+import { compileDateMentionMatchers, findDateMentions, findMonths } from './date-mentions.ts';
 import { compileEntityMatchers, findEntities, type EntityMatchers } from './entities.ts';
 import { compileSpecialMatchers } from './facts-special.ts';
 import { findFacts, type FactMatchers } from './facts.ts';
@@ -35,6 +35,11 @@ export interface Extractor {
    * order (date-mentions.ts). Same contract for `now` as `extract`.
    */
   dateMentions(text: string, now: Instant): DateMention[];
+  /**
+   * The months `text` names, `YYYY-MM`: by the calendar (July 2022, 2022年7月) or relative to `now` (last month,
+   * 上个月). A question naming one asks about what happened in it.
+   */
+  monthsNamed(text: string, now: Instant): string[];
 }
 
 export const DEFAULT_MAX_CHARS = 12_000;
@@ -61,6 +66,13 @@ export function createExtractor(options: ExtractorOptions = {}): Extractor {
       if (typeof text !== 'string' || text.trim() === '') return [];
       const { norm } = prepareText(text, maxChars);
       return findDateMentions(norm, local, findEntities(norm, local, entityMatchers), mentionMatchers);
+    },
+    monthsNamed(text, now) {
+      const local = toLocalTime(now);
+      if (typeof text !== 'string' || text.trim() === '') return [];
+      const { norm } = prepareText(text, maxChars);
+      const spans = findEntities(norm, local, entityMatchers);
+      return findMonths(norm, spans, findDateMentions(norm, local, spans, mentionMatchers), mentionMatchers);
     },
     extract(text, now) {
       const local = toLocalTime(now);
@@ -101,6 +113,12 @@ export function extract(text: string, now: Instant): Extraction {
 export function dateMentions(text: string, now: Instant): DateMention[] {
   shared ??= createExtractor();
   return shared.dateMentions(text, now);
+}
+
+/** `Extractor.monthsNamed` with the default vocabulary. */
+export function monthsNamed(text: string, now: Instant): string[] {
+  shared ??= createExtractor();
+  return shared.monthsNamed(text, now);
 }
 
 /** A correction at the start of a message that names no slot: Actually it's 8444, not 8443. / 更正一下，是 9091。 */

@@ -4,6 +4,6 @@
  * extracted (overwrite, expiry, pinning) is the layered memory's `working-memory.ts`. The public entry: code
  * outside this folder imports from here.
  */
-export { createExtractor, dateMentions, type Extractor } from './extract.ts';
+export { createExtractor, dateMentions, monthsNamed, type Extractor } from './extract.ts';
 export type { Extraction } from './types.ts';
 export type { DateMention, MentionedTime } from '../../shared/date-mention.ts';

@@ -40,7 +40,7 @@ export const DATE_VOCABULARY: DateVocabulary = {
     今天: 0, 今日: 0, 今儿: 0, 今晚: 0, 今早: 0, 今夜: 0, 今天晚上: 0,
     明天: 1, 明日: 1, 明儿: 1, 明早: 1, 明晚: 1, 后天: 2, 大后天: 3,
     昨天: -1, 昨日: -1, 昨儿: -1, 昨晚: -1, 昨夜: -1, 前天: -2, 大前天: -3,
-    today: 0, tonight: 0, tomorrow: 1, tmrw: 1, tmr: 1, yesterday: -1,
+    today: 0, tonight: 0, 'this morning': 0, tomorrow: 1, tmrw: 1, tmr: 1, yesterday: -1, 'last night': -1,
     'the day after tomorrow': 2, 'day after tomorrow': 2, 'the day before yesterday': -2, 'day before yesterday': -2,
   },
   zhWeekdays: {

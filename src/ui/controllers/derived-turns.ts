@@ -15,7 +15,7 @@ import { hashString } from '../../memory/embedders/index.ts';
 import type { WorkingMemoryPort } from '../../memory/layered/index.ts';
 import { intentTags, keyTerms, type IntentTag } from '../../memory/retrieval/index.ts';
 
-export const DERIVATION_VERSION = 1;
+export const DERIVATION_VERSION = 2;
 
 export interface DerivedTurn {
   /** `stampOf` the message's text when this was worked out. */

@@ -46,3 +46,22 @@ describe('a question about when reads the date off the record', () => {
     expect(englishDateNote([])).toBe('');
   });
 });
+
+describe('a question naming a month', () => {
+  it('ties the turns of that month to it, as a named day is tied to its turns', async () => {
+    const { memory } = await pipeline();
+    const c = chat(memory, 'u', 's', T0); // March 2024
+    await c.user('We repainted the garden fence green and fixed the gate latch.'); // s/1
+    await c.bot('Green suits the garden.');
+    c.at(T0 + 70 * DAY); // May 2024
+    await c.user('We repainted the garden fence white this time, the green had faded.'); // s/3
+    await c.bot('White will brighten it up.');
+    await smallTalk(c, 'en', 12);
+    const dateOf = (r: Awaited<ReturnType<typeof c.user>>, id: string) => r.report.memory.retrieval.candidates.find((x) => x.id === id)?.features.date;
+    const named = await c.user('What did we do to the garden fence in March 2024?', true);
+    expect(dateOf(named, 's/1')).toBe(1);
+    expect(dateOf(named, 's/3')).toBe(0);
+    const plain = await c.user('What did we do to the garden fence?', true);
+    expect(dateOf(plain, 's/1')).toBe(0);
+  });
+});

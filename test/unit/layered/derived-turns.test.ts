@@ -10,7 +10,7 @@ import { SessionWorkingMemory } from '../../../src/memory/layered/working-memory
 import { DERIVATION_VERSION, deriveTurn, stampOf } from '../../../src/ui/controllers/derived-turns.ts';
 
 /** The version and the hash of the examples' derivations it was pinned with. */
-const PINNED = '1:xh3g7k';
+const PINNED = '2:a4mlaf';
 
 const T = Date.UTC(2025, 2, 6, 9, 30); // a Thursday
 const EXAMPLES = [
@@ -20,6 +20,7 @@ const EXAMPLES = [
   '明天上午十点开会，地点改到三楼会议室。',
   'How do I rotate the TLS certificate on the gateway? It expires on 2025-04-01.',
   'Thanks, that fixed it!',
+  'The nightly export failed last night and again this morning.',
 ];
 
 const derivations = () => {
@@ -35,6 +36,8 @@ describe('the kept per-message derivations', () => {
     expect(plan!.dates).toEqual(['2025-03-12']);
     expect(question!.dates).toEqual(['2025-04-01']);
     expect(question!.tags.length).toBeGreaterThan(0);
+    // "last night" is the day before and "this morning" the day itself, as 昨晚 and 今早 are.
+    expect(derivations()[6]!.dates).toEqual(['2025-03-05', '2025-03-06']);
   });
 
   it('are pinned to DERIVATION_VERSION: a change of the rules needs a bump', () => {

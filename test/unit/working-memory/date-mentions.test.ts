@@ -54,3 +54,17 @@ describe('relative times a message names', () => {
     expect(x.dateMentions('yesterday', '2024-02-29T23:30:00-05:00').map((m) => m.when)).toEqual([{ kind: 'day', iso: '2024-02-28' }]);
   });
 });
+
+describe('months a question names', () => {
+  it('reads calendar months with their year, and months relative to the day of writing', () => {
+    expect(x.monthsNamed('What did we ship in July 2023, and in Sept. 2022?', NOW)).toEqual(['2023-07', '2022-09']);
+    expect(x.monthsNamed('2023年11月做了哪些变更？上个月呢？', NOW)).toEqual(['2023-11', '2024-02']);
+  });
+
+  it('leaves a month inside a full date, and a month without its year, alone', () => {
+    expect(x.monthsNamed('What happened on 3 May 2023?', NOW)).toEqual([]);
+    expect(x.monthsNamed('2023年5月3日发生了什么？', NOW)).toEqual([]);
+    expect(x.monthsNamed('What did we do in July?', NOW)).toEqual([]);
+    expect(x.monthsNamed('you may 2024 be right', NOW)).toEqual([]);
+  });
+});

@@ -65,6 +65,7 @@ describe('relative dates in English', () => {
   it('resolves day words, weekdays and counts', () => {
     expect(dates('today, tomorrow and yesterday', wed)).toEqual(['2026-03-04', '2026-03-05', '2026-03-03']);
     expect(dates('the day after tomorrow', wed)).toEqual(['2026-03-06']);
+    expect(dates('It crashed last night, the fix went out this morning.', wed)).toEqual(['2026-03-03', '2026-03-04']);
     expect(dates('due Friday', wed)).toEqual(['2026-03-06']);
     expect(dates('next Friday', wed)).toEqual(['2026-03-13']);
     expect(dates('last Monday and this Sunday', wed)).toEqual(['2026-02-23', '2026-03-08']);
