@@ -11,6 +11,7 @@ import {
   nearestYear,
   shiftMonth,
   weekdayDate,
+  weekdayOf,
   type YMD,
 } from './instant.ts';
 import { parseCount, parseNumber, ZH_NUMERAL_CHARS } from './numbers.ts';
@@ -177,7 +178,10 @@ function scanEnglishDates(scan: EntityScan, m: DateMatchers, today: YMD, recurri
     const weekday = m.vocab.enWeekdays[name.toLowerCase()];
     if (weekday === undefined) continue;
     const week = prefix === undefined ? null : (m.vocab.enWeekPrefixes[prefix] ?? null);
-    add(scan, weekdayDate(today, weekday, week), x.index, x.index + x[0].length, prefix !== undefined);
+    // Said on a Sunday, "last Friday" is two days ago: English counts that week from Sunday (on any other day
+    // the Monday-first week gives the same day). 上周五 keeps the Monday-first calendar.
+    const date = week === -1 && weekdayOf(today) === 7 ? addDays(today, weekday === 7 ? -7 : weekday - 7) : weekdayDate(today, weekday, week);
+    add(scan, date, x.index, x.index + x[0].length, prefix !== undefined);
   }
   for (const x of text.matchAll(m.enSlash)) {
     const start = x.index + x[0].indexOf(x[1]!, x[0].length - x[1]!.length - x[2]!.length - 1);

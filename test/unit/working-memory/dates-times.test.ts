@@ -69,6 +69,11 @@ describe('relative dates in English', () => {
     expect(dates('due Friday', wed)).toEqual(['2026-03-06']);
     expect(dates('next Friday', wed)).toEqual(['2026-03-13']);
     expect(dates('last Monday and this Sunday', wed)).toEqual(['2026-02-23', '2026-03-08']);
+    // On a Sunday, "last Friday" is two days ago and "last Sunday" a week ago; 上周五 stays last calendar week's.
+    const sunday = '2026-03-08T10:00:00+08:00';
+    expect(dates('last Friday', sunday)).toEqual(['2026-03-06']);
+    expect(dates('last Sunday', sunday)).toEqual(['2026-03-01']);
+    expect(dates('上周五', sunday)).toEqual(['2026-02-27']);
     expect(dates('in 3 days, in two weeks, 5 days ago', wed)).toEqual(['2026-03-07', '2026-03-18', '2026-02-27']);
     expect(dates('by next Fri.', wed)).toEqual(['2026-03-13']);
   });
