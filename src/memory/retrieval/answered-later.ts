@@ -25,6 +25,8 @@ export interface AnswerSource {
   readonly turn: TurnEntry;
   readonly pieces: readonly Piece[];
   readonly best: number;
+  /** Sentences read either side of `best` (default `AROUND_BEST`). */
+  readonly around?: number;
 }
 
 /** Sentences read around a candidate's best one (a long paste is not read whole on every search). */
@@ -53,10 +55,11 @@ const isLater = (b: TurnEntry, a: TurnEntry): boolean => (b.sessionId === a.sess
 /** `bulk_void_xq` carries `_xq`, `log_level=warn` carries `warn`. */
 const carries = (value: string, retired: string): boolean => value === retired || (retired.length >= 3 && (value.endsWith(retired) || value.startsWith(retired)));
 
-function read(source: AnswerSource, asked: ReadonlySet<string>): Read {
+/** Reads the sentences around `source.best` (`around` either side) as statements about the question. */
+function read(source: AnswerSource, asked: ReadonlySet<string>, around = source.around ?? AROUND_BEST): Read {
   const said: Said[] = [];
-  const from = Math.max(0, source.best - AROUND_BEST);
-  source.pieces.slice(from, source.best + AROUND_BEST + 1).forEach((piece, k) => {
+  const from = Math.max(0, source.best - around);
+  source.pieces.slice(from, source.best + around + 1).forEach((piece, k) => {
     const i = from + k;
     const before = source.pieces[i - 1]?.text ?? '';
     const statement = statementOfCached(piece.text, before);
@@ -75,12 +78,33 @@ function answersAsWell(later: ReadonlySet<string>, earlier: ReadonlySet<string>)
   return shared >= MIN_ASKED && shared >= SHARE_OF_ASKED * earlier.size;
 }
 
+/** What a question finds answered again, otherwise, later by the user: per turn, the sentences that are out of date. */
+export interface LaterAnswers {
+  /**
+   * `turn`'s sentences about the question that give a value a later answer of the user's retired: for a candidate
+   * compared, as worked out; for any other turn shown (the question brought in before a reply), read now.
+   */
+  of(turn: TurnEntry, pieces: readonly Piece[]): ReadonlySet<number> | undefined;
+}
+
+/** None: the question is not of the kind, or nothing was answered again. */
+export const NO_LATER_ANSWERS: LaterAnswers = { of: () => undefined };
+
+/** Sentences of a turn that is not a candidate read for retired values (a paired turn is short; a paste is cut). */
+export const OTHER_TURN_PIECES = 12;
+
+interface Retirement {
+  readonly later: TurnEntry;
+  readonly retired: readonly string[];
+  readonly kept: ReadonlySet<string>;
+}
+
 /** Per candidate turn id, its sentences this question finds answered again, otherwise, later by the user. */
-export function answeredLater(question: string, sources: readonly AnswerSource[]): Map<string, ReadonlySet<number>> {
-  const out = new Map<string, Set<number>>();
-  if (asksAboutThePast(question)) return out;
+export function answeredLater(question: string, sources: readonly AnswerSource[]): LaterAnswers {
+  if (asksAboutThePast(question)) return NO_LATER_ANSWERS;
   const asked = askedTerms(question);
-  if (asked.size < MIN_ASKED) return out;
+  if (asked.size < MIN_ASKED) return NO_LATER_ANSWERS;
+  const out = new Map<string, Set<number>>();
   const now = ASKS_NOW.test(question);
   const reads = sources.map((s) => read(s, asked));
   /** Marks the sentences of `r` about the question that give a retired value and none of the later answer's. */
@@ -93,6 +117,7 @@ export function answeredLater(question: string, sources: readonly AnswerSource[]
       set.add(s.piece);
     }
   };
+  const retirements: Retirement[] = [];
   for (const a of reads) {
     if (a.answer === null) continue;
     for (const b of reads) {
@@ -104,8 +129,19 @@ export function answeredLater(question: string, sources: readonly AnswerSource[]
       if (!answersAsWell(b.answer.asked, a.answer.asked)) continue;
       const retired = [...earlier.values].filter((v) => ![...later.values].some((w) => carries(v, w) || carries(w, v)));
       if (retired.length === 0 || ![...later.values].some((w) => !earlier.values.has(w))) continue;
+      retirements.push({ later: b.turn, retired, kept: later.values });
       for (const r of reads) if (r !== b && isLater(b.turn, r.turn)) retire(r, retired, later.values);
     }
   }
-  return out;
+  if (retirements.length === 0) return NO_LATER_ANSWERS;
+  const compared = new Set(sources.map((s) => s.turn.id));
+  return {
+    of(turn, pieces) {
+      if (compared.has(turn.id) || out.has(turn.id)) return out.get(turn.id);
+      compared.add(turn.id);
+      const r = read({ turn, pieces: pieces.slice(0, OTHER_TURN_PIECES), best: 0, around: OTHER_TURN_PIECES }, asked);
+      for (const { later, retired, kept } of retirements) if (isLater(later, turn)) retire(r, retired, kept);
+      return out.get(turn.id);
+    },
+  };
 }

@@ -49,6 +49,12 @@ export interface Features {
    * about themselves ("I love …", "my dream …", 我喜欢 …): what such a question is answered from.
    */
   readonly persona: number;
+  /**
+   * The share of the query's term weight the turn's words hold (`Candidate.match`: IDF smoothed, or ¾ of its
+   * exchange neighbour's): unlike BM25's score it is not lowered for a long turn, so the one turn that holds the
+   * question's rare word outranks short ones that hold only its common words.
+   */
+  readonly coverage: number;
 }
 
 export type FeatureName = keyof Features;
@@ -71,6 +77,7 @@ export const DEFAULT_WEIGHTS: RerankWeights = Object.freeze({
   cold: -0.05,
   intent: 0.15,
   persona: 0.8,
+  coverage: 1,
 });
 
 /** Pool size (seed 001: top 20 per search; more when the budget can hold more), exchange weights, feedback. */
@@ -162,6 +169,7 @@ export function rankCandidates(
       continue;
     }
     const mine = own(id, slot);
+    const match = matchOf(slot);
     const features: Features = {
       lexical: lexical.bySlot[slot]! / maxLexical,
       context: Math.min(1.5, found.contextOf(slot) / maxLexical),
@@ -175,9 +183,9 @@ export function rankCandidates(
       cold: shard.missStreakAt(slot) >= options.coldAfter ? 1 : 0,
       intent: mine.intent,
       persona: mine.persona,
+      coverage: match,
     };
     const score = scoreOf(features, w);
-    const match = matchOf(slot);
     if (kept !== null) kept[slot] = { features, score, match };
     ranked[i] = { id, sources: found.sources[i]!, features, score, match, bestPiece: found.pieceIndex[i]!, slot };
   }
@@ -272,7 +280,8 @@ export function scoreOf(f: Features, w: RerankWeights): number {
     w.sentence * f.sentence +
     (w.vector * Math.max(0, f.vector - VECTOR_FLOOR)) / (1 - VECTOR_FLOOR) +
     w.entities * f.entities +
-    w.date * f.date;
+    w.date * f.date +
+    w.coverage * f.coverage;
   const modifiers = w.speaker * f.speaker + w.thread * f.thread + w.recency * f.recency + w.cold * f.cold + w.intent * f.intent + w.persona * f.persona;
   return evidence > 0 ? Math.max(0, evidence + modifiers) : 0;
 }

@@ -14,7 +14,7 @@ import { DEFAULT_RERANK_OPTIONS, rankCandidates, type Candidate, type Features, 
 import type { RetrievalIndex, UserMemory } from './retrieval-index.ts';
 import { LastMemo } from './search-memo.ts';
 import { supersededPieces } from './supersede.ts';
-import { answeredLater } from './answered-later.ts';
+import { answeredLater, NO_LATER_ANSWERS, OTHER_TURN_PIECES, type AnswerSource, type LaterAnswers } from './answered-later.ts';
 
 /** Which memory this search may read (the session rules decide; see layered/session-gate.ts). */
 export interface RetrievalScope {
@@ -130,15 +130,19 @@ export function retrieve(index: RetrievalIndex, request: RetrieveRequest): Retri
   );
   const docs = scope.docs ? rankDocs(index, query, poolFor(request.docsPoolBudget ?? request.budget), request) : [];
 
-  const records: RecordSource = { index, memory, excluded, answeredLater: new Map() };
+  const records: RecordSource = { index, memory, excluded, answeredLater: NO_LATER_ANSWERS };
   const items = mergeByScore(conversation, docs, records);
   if (packOptions.supersede) {
     // The question's answers given again later by the user: the earlier ones are superseded for this search.
     const turns = items.filter((item) => item.namespace === 'conversation').slice(0, ANSWERS_COMPARED);
-    records.answeredLater = answeredLater(
-      query.message,
-      turns.map((item) => ({ turn: item.turn!, pieces: item.pieces, best: pieceIndex(item.candidate.bestPiece, item.pieces.length) })),
-    );
+    const sources: AnswerSource[] = [];
+    for (const item of turns) {
+      sources.push({ turn: item.turn!, pieces: item.pieces, best: pieceIndex(item.candidate.bestPiece, item.pieces.length) });
+      // An assistant's "Changed: free shipping over $95" confirms what the user said just before: that is the answer.
+      const asked = item.turn!.role === 'assistant' ? item.previous() : undefined;
+      if (asked?.turn?.role === 'user' && !turns.some((t) => t.candidate.id === asked.candidate.id)) sources.push({ turn: asked.turn, pieces: asked.pieces.slice(0, OTHER_TURN_PIECES), best: 0, around: OTHER_TURN_PIECES });
+    }
+    records.answeredLater = answeredLater(query.message, sources);
   }
   const speakerOf = (turn: TurnEntry): string => turn.speaker ?? (turn.role === 'user' ? request.labels.user : request.labels.assistant);
   // A question about when is answered by a date: every day heading then carries its year, and each record says
@@ -216,13 +220,13 @@ interface RecordSource {
   readonly memory: UserMemory;
   readonly excluded: ReadonlySet<string>;
   /** Per turn, its sentences that answer this search's question with a value the user gave again later (answered-later.ts). */
-  answeredLater: ReadonlyMap<string, ReadonlySet<number>>;
+  answeredLater: LaterAnswers;
 }
 
 /** A turn's superseded sentences: by a later restatement (any search), or by a later answer (this search's). */
 function supersededOf(source: RecordSource, turn: TurnEntry, pieces: readonly Piece[]): ReadonlySet<number> {
   const restated = supersededPieces(source.memory, turn, pieces);
-  const answered = source.answeredLater.get(turn.id);
+  const answered = source.answeredLater.of(turn, pieces);
   return answered === undefined ? restated : new Set([...restated, ...answered]);
 }
 
@@ -363,7 +367,7 @@ export function applyHeat(index: RetrievalIndex, userId: string, heat: ReadonlyM
 }
 
 const ZERO: Features = Object.freeze({
-  lexical: 0, context: 0, sentence: 0, vector: 0, entities: 0, speaker: 0, date: 0, thread: 0, recency: 0, cold: 0, intent: 0, persona: 0,
+  lexical: 0, context: 0, sentence: 0, vector: 0, entities: 0, speaker: 0, date: 0, thread: 0, recency: 0, cold: 0, intent: 0, persona: 0, coverage: 0,
 });
 
 function pairCandidate(id: string): Candidate {

@@ -46,7 +46,7 @@ describe('persona in retrieval', () => {
   const index = new RetrievalIndex();
   beforeAll(() => {
     // Two turns by Anna: one matches the question's words better, the other says what Anna herself likes.
-    index.addTurn(turn('t1', 1, 'Anna', 'The lake in the mountains was crowded this weekend, a weekend of lake crowds.'));
+    index.addTurn(turn('t1', 1, 'Anna', 'The lake was crowded this weekend, a weekend of lake crowds.'));
     index.addTurn(turn('t2', 2, 'Anna', 'I love the mountains, hiking there is my favorite plan.'));
     index.addTurn(turn('t3', 3, 'Ben', 'Cool. Hiking sounds fun.'));
   });

@@ -6,6 +6,8 @@ import type { TurnEntry } from '../../../src/memory/retrieval/records.ts';
 import { RetrievalIndex } from '../../../src/memory/retrieval/retrieval-index.ts';
 import { retrieve, type RetrievalResult } from '../../../src/memory/retrieval/retriever.ts';
 import { restates, statementOf } from '../../../src/memory/retrieval/statements.ts';
+import { answeredLater } from '../../../src/memory/retrieval/answered-later.ts';
+import { splitPieces } from '../../../src/memory/retrieval/pieces.ts';
 import { realCounter } from '../context/helpers.ts';
 
 let counter: CachedTokenCounter;
@@ -159,3 +161,26 @@ describe('a question answered again later, in other words (answered-later.ts)', 
     expect(search(index, 'Which currency are invoices issued in now?').text).toContain('EUR');
   });
 });
+
+describe('answers given again later, read beyond the candidates compared', () => {
+  const source = (t: TurnEntry) => ({ turn: t, pieces: splitPieces(t.text), best: 0 });
+  const earlier = turn('a', 'S1', 1, 'Free shipping starts at orders over $80 for now.', T0);
+  const later = turn('c', 'S3', 1, 'Free shipping threshold: change it to $95, too many carts stopped just under the old line.', T0 + 5 * DAY);
+
+  it("marks the retired value in any older turn shown, such as the assistant's echo brought in before a reply", () => {
+    const answers = answeredLater('What order total qualifies for free shipping now?', [source(earlier), source(later)]);
+    expect(answers.of(earlier, splitPieces(earlier.text))).toEqual(new Set([0]));
+    // Not a candidate compared: read when it is about to be shown.
+    const echo = turn('b', 'S1', 2, 'I will change the banner to "Free shipping on orders over $80". Anything else for the shop?', T0 + 60_000, 'assistant');
+    expect(answers.of(echo, splitPieces(echo.text))).toEqual(new Set([0]));
+    // A turn after the later answer, or one that gives the new value, keeps its sentences.
+    const after = turn('d', 'S3', 2, 'Changed: free shipping on orders over $95.', T0 + 5 * DAY + 60_000, 'assistant');
+    expect(answers.of(after, splitPieces(after.text))).toBeUndefined();
+  });
+
+  it('marks nothing for a question about the past', () => {
+    const answers = answeredLater('What order total qualified for free shipping last year?', [source(earlier), source(later)]);
+    expect(answers.of(earlier, splitPieces(earlier.text))).toBeUndefined();
+  });
+});
+
