@@ -4,7 +4,7 @@ import { alternation, escapeRegExp } from './text.ts';
 import type { EntityVocabulary } from './vocab-entities.ts';
 
 const ORDER_TOKEN = /#?[A-Za-z0-9](?:[A-Za-z0-9_]|-(?=[A-Za-z0-9])|\/(?=[A-Za-z0-9]))*/y;
-const ORDER_FILLER = /\s*(?:号码|编号|号|ID|Id|id|number|No\.?|no\.?|num|#(?!\d))?\s*(?:是|为|:|=|is|：)?\s*/y;
+const ORDER_FILLER = /\s*(?:号码|编号|号|ID|Id|id|number|No\.?|no\.?|num|#(?![A-Za-z0-9]))?\s*(?:是|为|:|=|is|：)?\s*/y;
 const PHONE_PATTERNS: readonly RegExp[] = [
   // Chinese mobile, optionally +86, grouped 3-4-4 by spaces or dashes.
   /(?<![\w+\-])(?:\+?86[\s-]?)?1[3-9]\d(?:[\s-]?\d{4}){2}(?![\w-])/g,

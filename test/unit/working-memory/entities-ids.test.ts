@@ -8,6 +8,9 @@ describe('order and ticket numbers', () => {
     expect(values('my Order ID is A1-77821', 'order_id')).toEqual(['A1-77821']);
     expect(values('ticket INC-2231 is stuck', 'order_id')).toEqual(['INC-2231']);
     expect(values('the order #778812 shipped', 'order_id')).toEqual(['#778812']);
+    // A # before letters is part of the number too; a # standing alone is a label word.
+    expect(values('订单 #KD-2031-44120 改地址了', 'order_id')).toEqual(['#KD-2031-44120']);
+    expect(values('ticket # 45821 is stuck', 'order_id')).toEqual(['45821']);
     expect(values('快递单号 SF1402837465521', 'order_id')).toEqual(['SF1402837465521']);
   });
 
