@@ -15,7 +15,19 @@ export interface Statement {
   readonly change: boolean;
   /** It tells what happened (past tense): two events are both true, neither supersedes the other. */
   readonly narrative: boolean;
+  /**
+   * Whose thing the subject is, when a possessive says so (my / our → 'self', your, his, her, their, its; 我的, 他的…):
+   * "his name is Kyle" and "her name is Shadow" are about two things. Null when none is said.
+   */
+  readonly owner: string | null;
 }
+
+/** Possessives before a subject, and whose they say it is. */
+const OWNER = /\b(my|our|your|his|her|their|its)\b|(我们的|你们的|他们的|她们的|我的|你的|他的|她的|它的)/i;
+const OWNERS: Readonly<Record<string, string>> = {
+  my: 'self', our: 'self', your: 'you', his: 'his', her: 'her', their: 'their', its: 'its',
+  我的: 'self', 我们的: 'self', 你的: 'you', 你们的: 'you', 他的: 'his', 她的: 'her', 它的: 'its', 他们的: 'their', 她们的: 'their',
+};
 
 /** Words that say a rule changes. */
 const CHANGE_EN = /\b(?:now|instead|anymore|any more|no longer|from now on|going forward|from today|switch(?:ed|es|ing)?|chang(?:e|ed|es|ing)|actually|updat(?:e|ed|es|ing)|rather|replac(?:e|ed|es|ing)|mov(?:e|ed|es|ing))\b/i;
@@ -51,8 +63,11 @@ function isValueToken(token: string, inside: boolean): boolean {
 }
 
 /** A clause's terms less the words that mark a rule or a change (values are taken out before). */
+/** "named" and "called" introduce a name ("a veteran named Samuel"): they are not the subject "name". */
+const NAMING_PARTICIPLE = /\b(?:named|called)\b/gi;
+
 function subjectTerms(text: string): string[] {
-  let rest = text;
+  let rest = text.replace(NAMING_PARTICIPLE, ' ');
   for (const w of MARKER_ZH) rest = rest.split(w).join(' ');
   return terms(rest).filter((t) => !MARKER_TERMS.has(t));
 }
@@ -89,12 +104,16 @@ export function statementOf(sentence: string, before = ''): Statement | null {
   // The subject is read from the clauses that give a value: a long sentence says other things around it. A
   // clause that only gives the value ("change it to $95") takes its subject from the clause, or sentence, before.
   let previous = before === '' ? '' : valuesTakenOut(before, true).rest;
+  let owner: string | null = null;
   for (const [n, clause] of sentence.replace(LABEL_NUMBER, ' ').split(CLAUSE_BREAK).entries()) {
     const { rest, given } = valuesTakenOut(clause, n === 0);
     if (given.size > 0) {
       for (const v of given) values.add(v);
       const about = subjectTerms(rest);
+      const from = about.length > 0 ? rest : previous;
       for (const t of about.length > 0 ? about : subjectTerms(previous)) subject.add(t);
+      const possessive: RegExpExecArray | null = owner === null ? OWNER.exec(from) : null;
+      if (possessive !== null) owner = OWNERS[possessive[0].toLowerCase()] ?? null;
     }
     previous = rest;
   }
@@ -104,6 +123,7 @@ export function statementOf(sentence: string, before = ''): Statement | null {
     values,
     change: CHANGE_EN.test(sentence) || CHANGE_ZH.test(sentence),
     narrative: tellsThePast(sentence),
+    owner,
   };
 }
 
@@ -171,6 +191,8 @@ export function restates(later: Statement, earlier: Statement): boolean {
   for (const t of later.subject) if (earlier.subject.has(t)) shared += 1;
   const smaller = Math.min(later.subject.size, earlier.subject.size);
   if (smaller === 0 || shared < Math.min(2, smaller) || shared * 2 < smaller) return false;
+  // His name and her name are two things, though both are "name".
+  if (later.owner !== null && earlier.owner !== null && later.owner !== earlier.owner) return false;
   const someNew = [...later.values].some((v) => !earlier.values.has(v));
   const someOld = [...earlier.values].some((v) => !later.values.has(v));
   if (!someNew || !someOld) return false;

@@ -59,6 +59,11 @@ describe('statements', () => {
     expect(replaces('The billing-worker listens on port 8102 and logs to /srv/billing.log.', 'The mail-relay listens on port 8101 and logs to /srv/mail.log.')).toBe(false);
     expect(replaces('Step 2: unpack the archive into the build folder.', 'Step 1: unpack the archive into the cache folder.')).toBe(false);
     expect(replaces('Thanks, Ravi! The draft looks good.', 'Thanks, Noor! The draft looks good.')).toBe(false);
+    // Whose name: two owners are two things; "named" introduces a name, it is not the subject.
+    expect(replaces('The puppy is lively, his name is Bruno.', 'Our daughter turned two, her name is Mila.')).toBe(false);
+    expect(replaces('We hired a carpenter named Tobias for the deck.', 'Our daughter turned two, her name is Mila.')).toBe(false);
+    expect(replaces('她的名字改成了 Lina。', '他的名字是 Marco。')).toBe(false);
+    expect(replaces('Actually, her name is Mina.', 'Our daughter turned two, her name is Mila.')).toBe(true);
     expect(statementOf('Should helper functions end with `_util`?')).toBeNull();
     expect(statementOf('Thanks, that works nicely.')).toBeNull();
   });
