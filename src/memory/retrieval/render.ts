@@ -127,19 +127,21 @@ export function recordLine(line: Pick<RecordLine, 'speaker' | 'parts' | 'note'>,
 }
 
 /** Each mention once, `phrase = meaning`, joined by `sep`. */
-function noteOf(mentions: readonly DateMention[], meaning: (m: DateMention) => string, open: string, sep: string, close: string): string {
+function joinNote(mentions: readonly DateMention[], meaning: (m: DateMention) => string, open: string, sep: string, close: string): string {
   const seen = new Set<string>();
   const items: string[] = [];
   for (const m of mentions) {
     const item = `${m.phrase} = ${meaning(m)}`;
-    if (!seen.has(item)) seen.add(item), items.push(item);
+    if (seen.has(item)) continue;
+    seen.add(item);
+    items.push(item);
   }
   return items.length === 0 ? '' : `${open}${items.join(sep)}${close}`;
 }
 
 /** ` (yesterday = 7 May 2023; last week = the week before 8 May 2023)`. */
 export function englishDateNote(mentions: readonly DateMention[]): string {
-  return noteOf(
+  return joinNote(
     mentions,
     ({ when }) => {
       switch (when.kind) {
@@ -162,7 +164,7 @@ export function englishDateNote(mentions: readonly DateMention[]): string {
 
 /** `（昨天 = 2023年5月7日；上周 = 2023年5月8日的前一周）`. */
 export function chineseDateNote(mentions: readonly DateMention[]): string {
-  return noteOf(
+  return joinNote(
     mentions,
     ({ when }) => {
       switch (when.kind) {

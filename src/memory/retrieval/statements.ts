@@ -62,10 +62,10 @@ function isValueToken(token: string, inside: boolean): boolean {
   return token.length >= 3 && token === token.toUpperCase() && /[A-Z]/.test(token);
 }
 
-/** A clause's terms less the words that mark a rule or a change (values are taken out before). */
 /** "named" and "called" introduce a name ("a veteran named Samuel"): they are not the subject "name". */
 const NAMING_PARTICIPLE = /\b(?:named|called)\b/gi;
 
+/** A clause's terms less the words that mark a rule or a change (values are taken out before). */
 function subjectTerms(text: string): string[] {
   let rest = text.replace(NAMING_PARTICIPLE, ' ');
   for (const w of MARKER_ZH) rest = rest.split(w).join(' ');
