@@ -1,7 +1,8 @@
 /**
  * When a turn's new memory is not worth a compaction. A turn whose best record / doc the prompt already holds
  * sends the rest of its new memory only as far as it fits before the prompt limit; the rest is deferred (a
- * later turn that needs it sends it). A turn missing its best memory, or most of it (a new topic), sends it all.
+ * later turn that needs it sends it). A turn missing its best memory, or most of it (a new topic), or a record's
+ * date note (a question about when), sends it all.
  * Measured on bench:prefill (prefill per new token): best only 1.39×; also scores ≥ 0.8 of the best 1.57×,
  * ≥ 0.6 1.99×; the new-topic share changes nothing from 0.35 up, and keeps a LoCoMo question that lacked ~70 %
  * of its memory from losing evidence to deferral.
@@ -32,6 +33,8 @@ export function deferLowValue(
   const injected = r.injectedScores.map((score, i) => ({ id: r.injected[i]!, score }));
   const top = injected[0]?.score ?? 0;
   const must = new Set(injected.filter((c) => c.score >= top * STRONG_SHARE).map((c) => c.id));
+  // A question about when needs the dates of what it is shown: a record's date note is never deferred.
+  for (const line of parts.records) if (line.note !== undefined) must.add(line.id);
   if (missesAny(parts, held, must)) return { parts, deferred: [] };
   if (blockDelta(parts, held, counter).retrievalTokens > r.tokens * NEW_TOPIC_SHARE) return { parts, deferred: [] };
   const fitted = fitToRoom(parts, held, room, counter);

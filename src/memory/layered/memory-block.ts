@@ -84,12 +84,14 @@ interface PreparedLine<L> {
   readonly parts: readonly string[] | null;
 }
 
-function prepareLine<L extends { readonly parts: readonly string[] }>(line: L, rendered: string): PreparedLine<L> {
+function prepareLine<L extends { readonly parts: readonly string[]; readonly note?: string }>(line: L, rendered: string): PreparedLine<L> {
+  // A record's date note (a question about when) counts as a part: the record sent earlier without it is not enough.
+  const parts = line.note === undefined ? line.parts : [...line.parts, line.note.trim()];
   return {
     line,
     rendered,
     whole: `\n${sanitizeText(rendered)}\n`,
-    parts: line.parts.every((p) => p.length >= MIN_PART_CHARS) ? line.parts.map(sanitizeText) : null,
+    parts: parts.every((p) => p.length >= MIN_PART_CHARS) ? parts.map(sanitizeText) : null,
   };
 }
 

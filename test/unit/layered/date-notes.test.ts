@@ -1,4 +1,9 @@
 import { describe, expect, it } from 'vitest';
+import { renderChatML } from '../../../src/context/chatml.ts';
+import { blockDelta } from '../../../src/memory/layered/memory-block.ts';
+import { LABELS } from '../../../src/memory/layered/labels.ts';
+import { CachedTokenCounter } from '../../../src/context/tokens.ts';
+import { loadNodeQwenTokenizer } from '../../../scripts/prepare-tokenizer.ts';
 import { chineseDateNote, englishDateNote } from '../../../src/memory/retrieval/index.ts';
 import { DAY, T0, chat, pipeline, smallTalk } from './helpers.ts';
 
@@ -12,8 +17,8 @@ describe('a question about when reads the date off the record', () => {
     c.at(T0 + 5 * DAY);
     await smallTalk(c, 'en', 12);
     const when = await c.user('When did I renew the certificate for shop.example.net?', true);
-    // The record stays verbatim; its meaning follows it.
-    expect(when.memory).toContain(`${said} (yesterday = 29 February 2024; last week = the week before 1 March 2024)`);
+    // The record stays verbatim; its meaning follows it, in what the model is sent.
+    expect(renderChatML(when.messages)).toContain(`${said} (yesterday = 29 February 2024; last week = the week before 1 March 2024)`);
     const what = await c.user('What did I do about the certificate for shop.example.net?', true);
     expect(what.memory).toContain(said);
     expect(what.memory).not.toContain('yesterday = ');
@@ -28,7 +33,7 @@ describe('a question about when reads the date off the record', () => {
     c.at(T0 + 3 * DAY);
     await smallTalk(c, 'zh', 12);
     const when = await c.user('订单库是什么时候迁到 PostgreSQL 的？', true);
-    expect(when.memory).toContain(`${said}（前天 = 2024年2月28日；去年 = 2023年）`);
+    expect(renderChatML(when.messages)).toContain(`${said}（前天 = 2024年2月28日；去年 = 2023年）`);
   });
 
   it('words each kind of time plainly', () => {
@@ -65,3 +70,18 @@ describe('a question naming a month', () => {
     expect(dateOf(plain, 's/1')).toBe(0);
   });
 });
+
+describe('a record held without its note', () => {
+  it('is sent again with it: an earlier block that showed the record without the date does not count', async () => {
+    const counter = new CachedTokenCounter(await loadNodeQwenTokenizer());
+    const said = 'I renewed the certificate for shop.example.net yesterday.';
+    const line = { id: 'r', time: T0, seq: 1, speaker: 'User', parts: [said] };
+    const earlier = [{ role: 'user' as const, content: `[Related history (conversation records)]\n1 March 2024\nUser: ${said}\n\nWhat did I do?` }];
+    const parts = (note?: string) => ({ labels: LABELS.en, offsetMinutes: 0, working: [], records: [note === undefined ? line : { ...line, note }], docs: [], rank: new Map([['r', 0]]) });
+    expect(blockDelta(parts(), earlier, counter).held.records).toEqual(['r']);
+    const noted = blockDelta(parts(' (yesterday = 29 February 2024)'), earlier, counter);
+    expect(noted.sent.records).toEqual(['r']);
+    expect(noted.text).toContain(`User: ${said} (yesterday = 29 February 2024)`);
+  });
+});
+
