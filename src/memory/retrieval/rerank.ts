@@ -36,7 +36,10 @@ export interface Features {
   readonly speaker: number;
   /** A date in the query is the turn's day or a date it mentions (or a month the query names holds one of them). */
   readonly date: number;
-  /** How well its session matches: the best lexical score among the session's turns. */
+  /**
+   * How well its session matches: the best lexical score among the session's turns, against the best candidate's,
+   * at most 1.5 (the session's best may be a turn the prompt already holds, with no lexical candidate to compare).
+   */
   readonly thread: number;
   /** 1 now, halving every `recencyHalfLifeDays`. */
   readonly recency: number;
@@ -178,7 +181,7 @@ export function rankCandidates(
       entities: mine.entities,
       speaker: mine.speaker,
       date: mine.date,
-      thread: thread[turns.scopeCodeOf(slot)]! / maxLexical,
+      thread: Math.min(1.5, thread[turns.scopeCodeOf(slot)]! / maxLexical),
       recency: mine.recency,
       cold: shard.missStreakAt(slot) >= options.coldAfter ? 1 : 0,
       intent: mine.intent,

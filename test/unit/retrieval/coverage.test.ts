@@ -58,3 +58,25 @@ describe('coverage: the share of the question a turn holds, whatever its length'
     expect(rank('Which workshop did I go to recently?', 0)[0]).not.toBe('long');
   });
 });
+
+describe('the thread feature', () => {
+  it('stays on its scale when every turn that matches the words is already in the prompt', () => {
+    const idx = new RetrievalIndex();
+    idx.addTurn(turn('said', 1, 'I renewed the certificate for shop.example.net yesterday.'));
+    for (let i = 0; i < 8; i++) idx.addTurn(turn(`p${i}`, i + 2, `Which fruit and which bread would you pick for a picnic in the park, round ${i + 1}?`));
+    const r = retrieve(idx, {
+      query: buildQuery({ message: 'What did I do about the certificate for shop.example.net?', entities: [], dates: [] }),
+      scope: { userId: 'u', sessionId: 'S', otherSessions: true, docs: false },
+      exclude: new Set(['said']),
+      budget: 400,
+      now: T0 + 86_400_000,
+      counter,
+      labels: LABELS.en,
+      offsetMinutes: 0,
+    });
+    // The session's best match is the excluded turn: the others are read against it, not against nothing.
+    expect(r.candidates.length).toBeGreaterThan(0);
+    for (const c of r.candidates) expect(c.features.thread).toBeLessThanOrEqual(1.5);
+  });
+});
+
