@@ -31,7 +31,7 @@ import type { LayeredReport, MemoryReport } from './report.ts';
 import { DEFAULT_GATE_OPTIONS, gate, type GateOptions } from './session-gate.ts';
 import { SessionHistories, type SessionHistory } from './session-history.ts';
 import { SessionWorkingMemory, isoAt, renderWmLine, type Observation, type WorkingMemoryPort } from './working-memory.ts';
-import { dateMentions, monthsNamed, type Extraction } from '../working-memory/index.ts';
+import { dateMentions, monthsNamed, type DateMention, type Extraction } from '../working-memory/index.ts';
 
 export interface LayeredMemoryOptions {
   readonly store: ChunkStore;
@@ -126,6 +126,8 @@ export class LayeredMemory {
   private readonly _wm: WorkingMemoryPort;
   private readonly _sessions = new Map<string, SessionEntry>();
   private readonly _runtime = new Map<string, SessionRuntime>();
+  /** Date mentions by record line and time: a question about when notes mostly the same records again. */
+  private _dateMentions = new Map<string, readonly DateMention[]>();
   private readonly _histories = new SessionHistories();
   private readonly _configs = new Map<Lang, ContextConfig>();
   private readonly _offset: number;
@@ -335,7 +337,7 @@ export class LayeredMemory {
         counter: this._o.counter,
         labels,
         offsetMinutes: this._offset,
-        dateMentions: (text, time) => dateMentions(text, isoAt(time, this._offset)),
+        dateMentions: (text, time) => this._mentionsIn(text, time),
         ...(this._o.rerank === undefined ? {} : { rerank: this._o.rerank }),
         ...(this._o.pack === undefined ? {} : { pack: this._o.pack }),
       });
@@ -438,6 +440,17 @@ export class LayeredMemory {
     this._sessions.set(key(input.userId, input.sessionId), session);
     await this._o.store.putSession(session);
     return turn;
+  }
+
+  private _mentionsIn(text: string, time: number): readonly DateMention[] {
+    const key = `${time}\u0000${text}`;
+    let found = this._dateMentions.get(key);
+    if (found === undefined) {
+      found = dateMentions(text, isoAt(time, this._offset));
+      if (this._dateMentions.size >= 5_000) this._dateMentions = new Map();
+      this._dateMentions.set(key, found);
+    }
+    return found;
   }
 
   private _runtimeOf(sk: string): SessionRuntime {

@@ -44,6 +44,9 @@ export interface Extractor {
 
 export const DEFAULT_MAX_CHARS = 12_000;
 
+/** What a text naming a month holds: a year, or the word (last month, 上个月). */
+const MAY_NAME_A_MONTH = /\d{4}|month|月/i;
+
 export function createExtractor(options: ExtractorOptions = {}): Extractor {
   const vocabulary = resolveVocabulary(options.vocabulary);
   const maxChars = options.maxChars ?? DEFAULT_MAX_CHARS;
@@ -69,7 +72,8 @@ export function createExtractor(options: ExtractorOptions = {}): Extractor {
     },
     monthsNamed(text, now) {
       const local = toLocalTime(now);
-      if (typeof text !== 'string' || text.trim() === '') return [];
+      // Every month it reads names a year (four digits) or says month / 月: most messages name none.
+      if (typeof text !== 'string' || !MAY_NAME_A_MONTH.test(text)) return [];
       const { norm } = prepareText(text, maxChars);
       const spans = findEntities(norm, local, entityMatchers);
       return findMonths(norm, spans, findDateMentions(norm, local, spans, mentionMatchers), mentionMatchers);
