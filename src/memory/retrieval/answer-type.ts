@@ -11,7 +11,7 @@ export const ANSWER_KINDS: readonly AnswerKind[] = ['when', 'who', 'number', 'wh
 
 /** What a question asking for each kind says. */
 export const ASKING_WORDS: Readonly<Record<AnswerKind, { readonly zh: readonly string[]; readonly en: readonly string[] }>> = {
-  when: { zh: ['什么时候', '何时', '哪天', '哪一天', '几号', '几月', '哪个月', '哪年', '哪一年', '哪周', '哪一周', '多久以前', '几点'], en: ['when', 'what date', 'what day', 'which day', 'what year', 'which year', 'what month', 'which month', 'what week', 'which week', 'what time', 'how long ago'] },
+  when: { zh: ['什么时候', '什么时间', '啥时候', '几时', '何时', '哪天', '哪一天', '几号', '几月', '哪个月', '哪年', '哪一年', '哪周', '哪一周', '多久以前', '几点'], en: ['when', 'what date', 'what day', 'which day', 'what year', 'which year', 'what month', 'which month', 'what week', 'which week', 'what time', 'how long ago', 'since when'] },
   who: { zh: ['谁', '哪位', '什么人'], en: ['who', 'whom', 'whose'] },
   number: { zh: ['多少', '几个', '几次', '几年', '几天', '几台', '多大', '多长', '多高', '多远', '多久'], en: ['how many', 'how much', 'how long', 'how old', 'how far', 'how often', 'what number', 'what port', 'which port'] },
   where: { zh: ['哪里', '哪儿', '什么地方', '在哪', '去哪', '哪个城市', '哪个国家'], en: ['where', 'what city', 'which city', 'what country', 'which country', 'what place'] },

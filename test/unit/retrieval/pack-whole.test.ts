@@ -203,6 +203,8 @@ describe('answer kinds', () => {
     expect(answerKinds('How long ago did the outage start?')).toEqual(['when']);
     expect(answerKinds('In which month did we move the blog?')).toEqual(['when']);
     expect(answerKinds('数据库是哪个月迁的？')).toEqual(['when']);
+    expect(answerKinds('证书啥时候续的？')).toEqual(['when']);
+    expect(answerKinds('备份什么时间跑？')).toEqual(['when']);
     expect(answerKinds('How many replicas does the cluster run?')).toEqual(['number']);
     expect(answerKinds('证书什么时候到期？')).toEqual(['when']);
     expect(answerKinds('服务部署在哪里？')).toEqual(['where']);
