@@ -35,6 +35,12 @@ export function compileDateMentionMatchers(vocab: DateVocabulary): DateMentionMa
   };
 }
 
+/** Whether a stretch of the text overlaps none of the date entities (a date claims its words first). */
+function outsideDates(spans: readonly EntitySpan[]): (start: number, end: number) => boolean {
+  const dates = spans.filter((s) => s.type === 'date');
+  return (start, end) => !dates.some((s) => s.start < end && start < s.end);
+}
+
 /**
  * The mentions in `text` (the entity rules' normalised text, with their `spans`), in text order. A day that is
  * the writing day itself (today, tonight) says nothing its heading does not.
@@ -42,11 +48,10 @@ export function compileDateMentionMatchers(vocab: DateVocabulary): DateMentionMa
 export function findDateMentions(text: string, today: YMD, spans: readonly EntitySpan[], m: DateMentionMatchers): DateMention[] {
   const found: Array<DateMention & { readonly start: number }> = [];
   const todayIso = isoDate(today);
-  const dates = spans.filter((s) => s.type === 'date');
-  for (const s of dates) {
-    if (s.relative === true && s.value !== todayIso) found.push({ start: s.start, phrase: text.slice(s.start, s.end), when: { kind: 'day', iso: s.value } });
+  for (const s of spans) {
+    if (s.type === 'date' && s.relative === true && s.value !== todayIso) found.push({ start: s.start, phrase: text.slice(s.start, s.end), when: { kind: 'day', iso: s.value } });
   }
-  const free = (start: number, end: number): boolean => !dates.some((s) => s.start < end && start < s.end);
+  const free = outsideDates(spans);
   const period = (start: number, phrase: string, unit: 'week' | 'weekend' | 'month' | 'year', offset: number): void => {
     if (!free(start, start + phrase.length)) return;
     if (unit === 'year') found.push({ start, phrase, when: { kind: 'year', year: today.year + offset } });
@@ -76,8 +81,7 @@ export function findDateMentions(text: string, today: YMD, spans: readonly Entit
  */
 export function findMonths(text: string, spans: readonly EntitySpan[], mentions: readonly DateMention[], m: DateMentionMatchers): string[] {
   const months = new Set<string>();
-  const dates = spans.filter((s) => s.type === 'date');
-  const free = (start: number, end: number): boolean => !dates.some((s) => s.start < end && start < s.end);
+  const free = outsideDates(spans);
   const add = (year: number, month: number | undefined, start: number, end: number): void => {
     if (month !== undefined && month >= 1 && month <= 12 && free(start, end)) months.add(`${year}-${String(month).padStart(2, '0')}`);
   };
