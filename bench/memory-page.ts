@@ -11,7 +11,9 @@
  *   The message is stored first, as the chat does. The tokenizer and the memory code are loaded once before (the
  *   page's module cache), as the app loads them beside the engine.
  * - regenerate: the reply of that prompt replaced, and the next prompt (the memory changed in place).
- * - append: a reply stored and taken into the memory (store write and index update).
+ * - append: a reply stored and taken into the memory (store write and index update), back to back (each meets the
+ *   background writes of the one before); and with the page settled from the reply before (its background writes
+ *   done, then `SETTLE_MS` idle, as between two replies of a chat, which take seconds to generate).
  * - heap: the live JS heap with a restored memory in use, after a full collection (Chromium's performance.memory,
  *   with --enable-precise-memory-info and --expose-gc).
  */
@@ -43,6 +45,7 @@ export interface MemoryBench {
   steps: Array<Record<string, number>>;
   regenerate: Stat;
   append: Stat;
+  appendSettled: Stat;
   /** A save of the index after a restored load's changes (`saveIndexNow`: the comparison with the records, the export, the write). */
   save: Stat;
   heapMB: number | null;
@@ -51,6 +54,9 @@ export interface MemoryBench {
   /** The store's name (kept for the fresh visits that follow). */
   db: string;
 }
+
+/** Idle time before a settled append: far less than a reply takes to generate, enough for a timer's work to start. */
+const SETTLE_MS = 50;
 
 const log = (message: string): void => console.log(`[bench] ${message}`);
 const quiet = { warn: (message: string) => console.log(`[store warning] ${message}`) };
@@ -236,6 +242,7 @@ async function main(): Promise<MemoryBench> {
   const steps: Array<Record<string, number>> = [];
   const regenerate: number[] = [];
   const append: number[] = [];
+  const appendSettled: number[] = [];
   const save: number[] = [];
   const orders: ColdMode[][] = [
     ['restored', 'kept', 'rebuilt'],
@@ -259,10 +266,20 @@ async function main(): Promise<MemoryBench> {
       await store.updateTurn(replied, { tags: ['hidden'] });
       await planner.plan({ sessionId: last, turn: { id: question.id, text: question.content, time: question.createdAt }, again: true, replaced: [replied] });
       regenerate.push(performance.now() - t);
+      // Ten replies back to back, right after the regenerate: each meets the background writes of the one before.
+      // Then ten as a chat stores them, each after the page settled from the one before (a reply takes seconds to
+      // generate, and the background writes of the last are done by then).
       for (let i = 0; i < 10; i++) {
         const a = performance.now();
         await reply(store, planner);
         append.push(performance.now() - a);
+      }
+      for (let i = 0; i < 10; i++) {
+        await layeredWritesDone(store);
+        await new Promise((resolve) => setTimeout(resolve, SETTLE_MS));
+        const a = performance.now();
+        await reply(store, planner);
+        appendSettled.push(performance.now() - a);
       }
     } else await reply(store, planner);
     // Saved before the next load, as a page does in the background once the user stops typing.
@@ -290,6 +307,7 @@ async function main(): Promise<MemoryBench> {
     steps,
     regenerate: stat(regenerate),
     append: stat(append),
+    appendSettled: stat(appendSettled),
     save: stat(save),
     heapMB,
     snapshotBytes: bytes,

@@ -138,10 +138,18 @@ export async function writeTurnChunks(tx: Tx, ctx: WriteContext, turn: TurnRecor
     return isTurnRecord(record) ? record : null;
   };
 
-  // The exchange: keyed by the user turn; a reply updates its question's chunk.
-  const user = turn.role === 'user' ? turn : await turnOf(turn.replyTo ?? undefined);
+  // The exchange: keyed by the user turn; a reply updates its question's chunk. The reads are asked for together
+  // (the exchange under the id it most likely has): each answer is a round trip to the browser's storage, and one
+  // after another they were most of an append's time.
+  const guessedExchange = exchangeId(turn.role === 'user' ? turn.id : (turn.replyTo ?? turn.id));
+  const [asked, guessed, partRecords] = await Promise.all([
+    turn.role === 'user' ? turn : turnOf(turn.replyTo ?? undefined),
+    stored(guessedExchange),
+    chunks.getAll(partsRange(turn.id)),
+  ]);
+  const user = turn.role === 'user' ? turn : asked;
   const anchor = user ?? turn;
-  const previousExchange = await stored(exchangeId(anchor.id));
+  const previousExchange = exchangeId(anchor.id) === guessedExchange ? guessed : await stored(exchangeId(anchor.id));
   const reply = turn.role === 'assistant' ? turn : await turnOf(previousExchange?.turnIds[1]);
   const text = exchangeText(user?.content ?? null, reply?.content ?? null);
   const drafts: Array<{ previous: ChunkRecord | null; draft: ChunkDraft }> = [
@@ -162,7 +170,7 @@ export async function writeTurnChunks(tx: Tx, ctx: WriteContext, turn: TurnRecor
 
   // Parts of a long turn; parts of an earlier, longer version of it are deleted.
   const oldParts = new Map<string, ChunkRecord>();
-  for (const record of await chunks.getAll(partsRange(turn.id))) if (isChunkRecord(record)) oldParts.set(record.id, record);
+  for (const record of partRecords) if (isChunkRecord(record)) oldParts.set(record.id, record);
   const parts = ahead !== null && ahead.content === turn.content ? ahead.parts : splitIntoParts(turn.content, ctx.counter);
   parts.forEach((part, i) => {
     const id = partId(turn.id, i);
@@ -172,10 +180,12 @@ export async function writeTurnChunks(tx: Tx, ctx: WriteContext, turn: TurnRecor
     });
     oldParts.delete(id);
   });
+  // Writes are not awaited one by one: IndexedDB runs a transaction's requests in the order they were made.
+  const writes: Array<Promise<unknown>> = [];
   for (const old of oldParts.values()) {
     changes.oldTexts.push(old.text);
     changes.staleIds.push(old.id);
-    await chunks.delete(old.id);
+    writes.push(chunks.delete(old.id));
   }
 
   for (const { previous, draft } of drafts) {
@@ -188,7 +198,8 @@ export async function writeTurnChunks(tx: Tx, ctx: WriteContext, turn: TurnRecor
     changes.written.push(next);
   }
   embedInline(ctx, changes.written, INLINE_EMBED_MAX_CHARS);
-  for (const chunk of changes.written) await chunks.put(chunk);
+  for (const chunk of changes.written) writes.push(chunks.put(chunk));
+  await Promise.all(writes);
   return changes;
 }
 
@@ -209,12 +220,14 @@ export async function appendTurnTx(ctx: WriteContext, draft: TurnDraft): Promise
   // A streaming reply's text is not final (it is split once finished); a system turn has no chunks.
   const ahead = draft.status === 'streaming' || draft.role === 'system' ? null : await longContent(ctx.counter, draft.content);
   return writeTx(ctx.db, TURN_STORES, async (tx) => {
-    const existing: unknown = await tx.objectStore('turns').get(draft.id);
+    // Asked for together (a round trip each); the session is checked only for a turn not already stored.
+    const [existing, session] = await Promise.all([tx.objectStore('turns').get(draft.id) as Promise<unknown>, tx.objectStore('sessions').get(draft.sessionId) as Promise<unknown>]);
     if (existing !== undefined) {
       if (!isTurnRecord(existing)) throw new AssistantError('invalid_input', `Turn ${draft.id} exists but is malformed.`);
       return { turn: existing, created: false, changes: emptyChanges() };
     }
-    const seq = await takeSeq(tx, draft.sessionId, ctx.now);
+    if (!isSessionRecord(session)) throw new AssistantError('invalid_input', `There is no session ${draft.sessionId}.`);
+    const seq = session.lastSeq + 1;
     const replyTo =
       draft.role !== 'assistant' ? null : draft.replyTo !== undefined ? draft.replyTo : await lastUserTurnId(tx, draft.sessionId);
     const turn: TurnRecord = {
@@ -231,8 +244,15 @@ export async function appendTurnTx(ctx: WriteContext, draft: TurnDraft): Promise
       replyTo,
       ...(draft.status === 'streaming' ? { streamingSince: ctx.now } : {}),
     };
-    await tx.objectStore('turns').put(turn);
+    // Not awaited before the chunks are read (requests run in order); a failure aborts the transaction, and is
+    // thrown below. The catch only keeps a failure from being reported as unhandled meanwhile.
+    const written = Promise.all([
+      tx.objectStore('sessions').put({ ...session, lastSeq: seq, updatedAt: ctx.now, rev: (session.rev ?? 0) + 1 }),
+      tx.objectStore('turns').put(turn),
+    ]);
+    written.catch(() => undefined);
     const changes = await writeTurnChunks(tx, ctx, turn, ahead);
+    await written;
     return { turn, created: true, changes };
   });
 }

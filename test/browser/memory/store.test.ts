@@ -85,6 +85,22 @@ describe('memory store: round trip', () => {
     await expect(store.appendTurn({ sessionId: 'nope', role: 'user', content: 'x' })).rejects.toMatchObject({ code: 'invalid_input' });
   });
 
+  it('a reply naming a question that is not stored is an exchange of its own, and the next exchange is unaffected', async () => {
+    const { store } = await fresh('orphan-reply');
+    const session = await store.createSession();
+    const orphan = await store.appendTurn({ sessionId: session.id, role: 'assistant', content: 'The backup runs at 02:00.', replyTo: 'never-stored' });
+    const asked = await store.appendTurn({ sessionId: session.id, role: 'user', content: 'And the restore test?' });
+    const answer = await store.appendTurn({ sessionId: session.id, role: 'assistant', content: 'Every Sunday.' });
+    expect([orphan.seq, asked.seq, answer.seq]).toEqual([1, 2, 3]);
+    const chunks = await store.listChunks(session.id);
+    expect(chunks.map((c) => [c.kind, c.turnIds, c.text]).sort()).toEqual(
+      [
+        ['exchange', [orphan.id], 'The backup runs at 02:00.'],
+        ['exchange', [asked.id, answer.id], 'And the restore test?\n\nEvery Sunday.'],
+      ].sort(),
+    );
+  });
+
   it('records retrieval statistics for heat', async () => {
     const { store } = await fresh('heat');
     const session = await store.createSession();
