@@ -302,20 +302,25 @@ export async function updateTurnTx(
         ...(status === 'streaming' ? { streamingSince: streamingSince ?? ctx.now } : {}),
         ...(nextSent === undefined || nextSent === null ? {} : { sent: nextSent }),
       };
-      await tx.objectStore('turns').put(turn);
+      // As in an append: requests run in the order made, so the turn's write is awaited once, at the end, and the
+      // session is read beside the chunks (a round trip each, one after another before).
+      const written = tx.objectStore('turns').put(turn);
+      written.catch(() => undefined);
       // Chunks follow the text and the status only: a patch of neither (the sent part, tags) leaves them as they
       // are, and a long turn is not split again inside the transaction.
       const same = patch.content === undefined && status === existing.status;
-      const changes = turn.status === 'streaming' || same ? emptyChanges() : await writeTurnChunks(tx, ctx, turn, ahead);
       // A reply still streaming is in no index; any other write is counted (`SessionRecord.rev`).
-      if (turn.status !== 'streaming' || existing.status !== 'streaming') {
-        const session: unknown = await tx.objectStore('sessions').get(turn.sessionId);
+      const counted = turn.status !== 'streaming' || existing.status !== 'streaming';
+      const [changes, session] = await Promise.all([
+        turn.status === 'streaming' || same ? emptyChanges() : writeTurnChunks(tx, ctx, turn, ahead),
+        counted ? (tx.objectStore('sessions').get(turn.sessionId) as Promise<unknown>) : undefined,
+      ]);
+      if (counted && isSessionRecord(session)) {
         const touched = turn.status !== 'streaming' && options.touchSession !== false;
         const edited = existing.status !== 'streaming';
-        if (isSessionRecord(session)) {
-          await tx.objectStore('sessions').put({ ...session, ...(touched ? { updatedAt: ctx.now } : {}), rev: (session.rev ?? 0) + 1, edits: (session.edits ?? 0) + (edited ? 1 : 0) });
-        }
+        await tx.objectStore('sessions').put({ ...session, ...(touched ? { updatedAt: ctx.now } : {}), rev: (session.rev ?? 0) + 1, edits: (session.edits ?? 0) + (edited ? 1 : 0) });
       }
+      await written;
       return { turn, changes };
     },
     streaming ? 'relaxed' : 'default',
