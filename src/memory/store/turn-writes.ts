@@ -8,7 +8,7 @@ import { AssistantError } from '../../shared/errors.ts';
 import { countSliced, exchangeText, splitIntoParts, splitIntoPartsSliced, type TextPart, type TokenCount } from './chunking.ts';
 import { writeTx, type WriteTx } from './db.ts';
 import type { Embedder } from '../embedders/index.ts';
-import type { ChunkRecord, SentPart, TurnRecord } from './records.ts';
+import type { ChunkRecord, SentPart, SessionRecord, TurnRecord } from './records.ts';
 import { yieldToPage } from '../../shared/yield.ts';
 import type { MemoryDatabase } from './schema.ts';
 import { isChunkRecord, isSessionRecord, isTurnRecord } from './validate.ts';
@@ -57,13 +57,17 @@ export async function lastUserTurnId(tx: Tx, sessionId: string): Promise<string 
   return null;
 }
 
+/** A session's record with its next sequence number taken (and touched); `invalid_input` for an unknown session. */
+function withSeqTaken(session: unknown, sessionId: string, now: number): SessionRecord {
+  if (!isSessionRecord(session)) throw new AssistantError('invalid_input', `There is no session ${sessionId}.`);
+  return { ...session, lastSeq: session.lastSeq + 1, updatedAt: now, rev: (session.rev ?? 0) + 1 };
+}
+
 /** Takes the next sequence number of a session (and touches it); throws `invalid_input` for an unknown session. */
 export async function takeSeq(tx: Tx, sessionId: string, now: number): Promise<number> {
-  const session: unknown = await tx.objectStore('sessions').get(sessionId);
-  if (!isSessionRecord(session)) throw new AssistantError('invalid_input', `There is no session ${sessionId}.`);
-  const seq = session.lastSeq + 1;
-  await tx.objectStore('sessions').put({ ...session, lastSeq: seq, updatedAt: now, rev: (session.rev ?? 0) + 1 });
-  return seq;
+  const session = withSeqTaken(await tx.objectStore('sessions').get(sessionId), sessionId, now);
+  await tx.objectStore('sessions').put(session);
+  return session.lastSeq;
 }
 
 type ChunkDraft = Omit<ChunkRecord, 'rev' | 'createdAt' | 'updatedAt' | 'heat' | 'tokenCount' | 'embedding'> & { tokens?: number };
@@ -226,8 +230,8 @@ export async function appendTurnTx(ctx: WriteContext, draft: TurnDraft): Promise
       if (!isTurnRecord(existing)) throw new AssistantError('invalid_input', `Turn ${draft.id} exists but is malformed.`);
       return { turn: existing, created: false, changes: emptyChanges() };
     }
-    if (!isSessionRecord(session)) throw new AssistantError('invalid_input', `There is no session ${draft.sessionId}.`);
-    const seq = session.lastSeq + 1;
+    const touched = withSeqTaken(session, draft.sessionId, ctx.now);
+    const seq = touched.lastSeq;
     const replyTo =
       draft.role !== 'assistant' ? null : draft.replyTo !== undefined ? draft.replyTo : await lastUserTurnId(tx, draft.sessionId);
     const turn: TurnRecord = {
@@ -247,7 +251,7 @@ export async function appendTurnTx(ctx: WriteContext, draft: TurnDraft): Promise
     // Not awaited before the chunks are read (requests run in order); a failure aborts the transaction, and is
     // thrown below. The catch only keeps a failure from being reported as unhandled meanwhile.
     const written = Promise.all([
-      tx.objectStore('sessions').put({ ...session, lastSeq: seq, updatedAt: ctx.now, rev: (session.rev ?? 0) + 1 }),
+      tx.objectStore('sessions').put(touched),
       tx.objectStore('turns').put(turn),
     ]);
     written.catch(() => undefined);
