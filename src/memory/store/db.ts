@@ -98,6 +98,10 @@ export async function writeTx<S extends Stores[], T>(
   } catch (error) {
     throw storageError(error);
   }
+  // idb's `done` (idb 8.0.4, build/index.js `cacheDonePromiseForTransaction`) rejects at the first request error
+  // that bubbles to the transaction, with DOMException('AbortError') while `tx.error` is not yet set: that may be
+  // before `body` has returned. It is awaited below either way; this keeps it from being reported as unhandled.
+  tx.done.catch(() => undefined);
   try {
     const result = await body(tx);
     await tx.done;
@@ -109,9 +113,13 @@ export async function writeTx<S extends Stores[], T>(
       // Already aborted by the failing request, or committed.
     }
     await tx.done.catch(() => undefined);
-    throw storageError(error);
+    // A request that fails aborts the transaction, and the requests still pending then fail with AbortError: the
+    // body may meet one of those first (it awaits its writes at the end). The transaction keeps the first failure.
+    throw storageError(isAbortError(error) && tx.error !== null ? tx.error : error);
   }
 }
+
+const isAbortError = (error: unknown): boolean => error instanceof DOMException && error.name === 'AbortError';
 
 /** A random id (UUID v4 where available). */
 export function newId(): string {

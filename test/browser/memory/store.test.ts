@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { HashedNgramEmbedder } from '../../../src/memory/embedders/hashed-ngram.ts';
-import { openMemoryDB } from '../../../src/memory/store/db.ts';
+import { openMemoryDB, writeTx } from '../../../src/memory/store/db.ts';
 import { StatsKeeper } from '../../../src/memory/store/stats-keeper.ts';
 import { MemoryStore } from '../../../src/memory/store/store.ts';
 import { captureLogger, countAll, dbName, openStore, rawDB } from './helpers.ts';
@@ -99,6 +99,27 @@ describe('memory store: round trip', () => {
         ['exchange', [asked.id, answer.id], 'And the restore test?\n\nEvery Sunday.'],
       ].sort(),
     );
+  });
+
+  it('a write that fails inside a transaction is reported as itself, not as the abort it caused', async () => {
+    const name = dbName('first-failure');
+    names.push(name);
+    const db = await openMemoryDB(name);
+    try {
+      const session = { id: 's1', title: '', createdAt: 1, updatedAt: 1, lastSeq: 0 };
+      await db.put('sessions', session);
+      // The failing write is awaited last, as the append awaits its writes: the read after it fails first, with AbortError.
+      const failed = writeTx(db, ['sessions'], async (tx) => {
+        const written = tx.objectStore('sessions').add(session);
+        written.catch(() => undefined);
+        await tx.objectStore('sessions').get('s1');
+        await written;
+      });
+      await expect(failed).rejects.toMatchObject({ code: 'internal', message: expect.stringMatching(/Key already exists/i) });
+      expect(await db.get('sessions', 's1')).toEqual(session);
+    } finally {
+      db.close();
+    }
   });
 
   it('records retrieval statistics for heat', async () => {
