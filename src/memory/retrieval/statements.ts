@@ -9,6 +9,11 @@ import { terms } from './text-terms.ts';
 export interface Statement {
   /** Content terms (stems, CJK bigrams) without the values and without the words that mark a rule or a change. */
   readonly subject: ReadonlySet<string>;
+  /**
+   * The subject with the terms of the clauses that lead in to the first value ("For the newsletter, the code is
+   * X"; "发布窗口的事：以后改到周二"): compared only when the later statement says that something changes.
+   */
+  readonly topic: ReadonlySet<string>;
   /** The values it gives, case-folded. */
   readonly values: ReadonlySet<string>;
   /** It says that something changes ("from now on", "switch to", 改成, 以后): it supersedes even a narrative. */
@@ -20,6 +25,8 @@ export interface Statement {
    * "his name is Kyle" and "her name is Shadow" are about two things. Null when none is said.
    */
   readonly owner: string | null;
+  /** It declares an earlier version void ("the old code is no longer valid", 之前的不用了): a change of the whole. */
+  readonly retires: boolean;
 }
 
 /** Possessives before a subject, and whose they say it is. */
@@ -83,6 +90,45 @@ const GREETING_BEFORE = /\b(?:hey|hi|hello|thanks|thank you|dear|bye|wow|aw|oh|s
 const addressed = (clause: string, at: number, token: string): boolean =>
   GREETING_BEFORE.test(clause.slice(Math.max(0, at - 20), at)) || (clause.slice(0, at).trim() === '' && /^\s*(?:[!.?…]|$)/.test(clause.slice(at + token.length)));
 
+/**
+ * A name that opens a sentence and is its doer ("Priya is the reviewer…", "Imani answers emails…", "Tomasz, our
+ * lead, owns it"): a value, though it stands first. Only before these verbs, so a capitalised common word that
+ * opens a sentence ("Pull requests…", "Deploys are…") stays a word; and only when its clause gives no other value
+ * ("Deploy is on Friday" is about the deploy).
+ */
+const LEAD_VERBS =
+  'reviews|answers|owns|handles|leads|manages|covers|runs|approves|maintains|takes over|looks after|signs off|replies|responds|hosts|drives|teaches|coaches|replaces|deploys|merges|checks|picks up|' +
+  'is (?:the|our|my|now|in charge|responsible)|will (?:review|answer|own|handle|lead|manage|cover|run|approve|maintain|take over|look after|reply|respond|host|drive|teach|coach|replace)';
+const LEAD_NAME = new RegExp(String.raw`(?:^\s*|(?<=[.!?]\s+))["“'(]?(?:(?:and|also|so|yes|ok|okay|then|now)[,.]?\s+)?([A-Z][a-z]{2,})(\s*,\s*[^,.;!?]{1,40},)?(?=\s+(?:${LEAD_VERBS})\b)`, 'i');
+/** The name that opens a clause, or a sentence in it ("Got it. Henrike will review…"), as its doer, or null. */
+const leadName = (clause: string): string | null => {
+  const m = LEAD_NAME.exec(clause);
+  const name = m?.[1];
+  if (name === undefined || !/^[A-Z][a-z]{2,}$/.test(name) || name.endsWith('ing') || terms(name).length === 0 || STOP_LEAD.has(name.toLowerCase())) return null;
+  return name;
+};
+/** A sentence without the apposition after the name that opens it ("Tomasz, our lead, owns it"), which its commas would cut off. */
+const withoutApposition = (sentence: string): string => {
+  const m = LEAD_NAME.exec(sentence);
+  return m?.[2] === undefined || leadName(sentence) === null ? sentence : sentence.slice(0, m.index + m[0].length - m[2].length) + sentence.slice(m.index + m[0].length);
+};
+/** Capitalised words that open a sentence and are not names (besides stopwords, which `terms` drops). */
+const STOP_LEAD = new Set(['everyone', 'everybody', 'nobody', 'someone', 'somebody', 'anyone', 'anybody', 'none', 'each', 'either', 'neither', 'another', 'today', 'tomorrow', 'yesterday', 'tonight']);
+
+/**
+ * A person named in Chinese as the one who does a task: a common surname and one or two characters, between
+ * 由/让/找/归/交给/要 and the task (评审, 负责, review…): "由林一帆评审", "要郑凯 review". Names have no case in Chinese;
+ * this frame is what shows one.
+ */
+const ZH_SURNAMES = '王李张刘陈杨黄赵吴周徐孙马朱胡郭何高林罗郑梁谢宋唐许韩冯邓曹彭曾肖田董袁潘于蒋蔡余杜叶程苏魏吕丁任沈姚卢姜崔钟谭陆汪范金石廖贾夏韦付方白邹孟熊秦邱江尹薛闫段雷侯龙史陶黎贺顾毛郝龚邵万钱严覃武戴莫孔向汤';
+/** Common words that such a frame would read as a name ("要马上处理", "改成周末处理"). */
+const ZH_NOT_NAMES = new Set(['马上', '方便', '周末', '高度', '何时', '万一', '任何', '程序', '白天', '夏天', '黄金', '龙头', '江湖', '毛病', '于是', '陆续', '林林']);
+const ZH_NAME = new RegExp(String.raw`(?<=由|让|找|归|交给|要|请|指定|改为|改成|改由|换成|换)[${ZH_SURNAMES}][\p{sc=Han}]{1,2}?(?=\s*(?:来|负责|评审|审核|审批|审|review|approve|跟进|对接|接手|处理|值班|主持|管理?))`, 'gu');
+
+/** Words that declare an earlier version void; in a clause that gives no value, they retire what it names. */
+const RETIRE_EN = /\b(?:no longer (?:valid|used|in use|applies|works|active|needed)|(?:is|are) (?:void|obsolete|deprecated|retired|expired|dead|invalid)|(?:don't|do not) use (?:it|that|this|them|those) anymore)\b/i;
+const RETIRE_ZH = /不再|不用了|作废|废弃|停用|失效|过期|取消/;
+
 /** A number that labels an item ("Step 2:", "Option 3)", 第3个) counts items, it gives no value. */
 const LABEL_NUMBER = /(?<=\p{L}\s?)\d{1,3}(?=\s*[)）:：](?!\d))|(?<=第\s*)\d{1,3}/gu;
 
@@ -101,29 +147,53 @@ export function statementOf(sentence: string, before = ''): Statement | null {
   if (isQuestion(sentence)) return null;
   const values = new Set<string>();
   const subject = new Set<string>();
+  const topic = new Set<string>();
   // The subject is read from the clauses that give a value: a long sentence says other things around it. A
   // clause that only gives the value ("change it to $95") takes its subject from the clause, or sentence, before.
-  let previous = before === '' ? '' : valuesTakenOut(before, true).rest;
+  // Clauses that give none before the first that does say what it is about ("For the newsletter, the code is
+  // X"; "发布窗口的事：以后改到周二"): their terms join the topic, which a statement of change is compared by.
+  const beforeRead = before === '' ? null : valuesTakenOut(before, true);
+  let previous = beforeRead === null ? '' : beforeRead.rest;
+  let leadIn: string[] | null = [];
   let owner: string | null = null;
-  for (const [n, clause] of sentence.replace(LABEL_NUMBER, ' ').split(CLAUSE_BREAK).entries()) {
-    const { rest, given } = valuesTakenOut(clause, n === 0);
+  let retires = false;
+  // A piece cut at a semicolon or colon is the same sentence: one before it that gives no value leads in.
+  if (beforeRead !== null && beforeRead.given.size === 0 && /[;；:：]\s*$/.test(before)) {
+    leadIn.push(...subjectTerms(beforeRead.rest));
+    retires = RETIRE_EN.test(before) || RETIRE_ZH.test(before);
+  }
+  for (const [n, clause] of withoutApposition(sentence).replace(LABEL_NUMBER, ' ').split(CLAUSE_BREAK).entries()) {
+    let { rest, given } = valuesTakenOut(clause, n === 0);
+    const lead = given.size === 0 ? leadName(clause) : null;
+    if (lead !== null) {
+      given = new Set([lead.toLowerCase()]);
+      rest = rest.replace(lead, ' ');
+    }
     if (given.size > 0) {
       for (const v of given) values.add(v);
       const about = subjectTerms(rest);
       const from = about.length > 0 ? rest : previous;
       for (const t of about.length > 0 ? about : subjectTerms(previous)) subject.add(t);
+      if (leadIn !== null) for (const t of leadIn) topic.add(t);
+      leadIn = null;
       const possessive: RegExpExecArray | null = owner === null ? OWNER.exec(from) : null;
       if (possessive !== null) owner = OWNERS[possessive[0].toLowerCase()] ?? null;
+    } else {
+      if (leadIn !== null) leadIn.push(...subjectTerms(rest));
+      if (RETIRE_EN.test(rest) || RETIRE_ZH.test(rest)) retires = true;
     }
     previous = rest;
   }
   if (values.size === 0) return null;
+  for (const t of subject) topic.add(t);
   return {
     subject,
+    topic,
     values,
-    change: CHANGE_EN.test(sentence) || CHANGE_ZH.test(sentence),
+    change: retires || CHANGE_EN.test(sentence) || CHANGE_ZH.test(sentence),
     narrative: tellsThePast(sentence),
     owner,
+    retires,
   };
 }
 
@@ -176,6 +246,11 @@ function valuesTakenOut(clause: string, first: boolean): { rest: string; given: 
     given.add(day);
     return ' ';
   });
+  rest = rest.replace(ZH_NAME, (name) => {
+    if (ZH_NOT_NAMES.has(name)) return name;
+    given.add(name);
+    return ' ';
+  });
   return { rest, given };
 }
 
@@ -187,17 +262,27 @@ function valuesTakenOut(clause: string, first: boolean): { rest: string; given: 
  * - a word of change in the later one, or neither a narrative (two trips or two deploys are both true).
  */
 export function restates(later: Statement, earlier: Statement): boolean {
-  let shared = 0;
-  for (const t of later.subject) if (earlier.subject.has(t)) shared += 1;
-  const smaller = Math.min(later.subject.size, earlier.subject.size);
-  if (smaller === 0 || shared < Math.min(2, smaller) || shared * 2 < smaller) return false;
+  const change = later.change || (!later.narrative && !earlier.narrative);
+  if (!change || !valuesDiffer(later, earlier)) return false;
   // His name and her name are two things, though both are "name".
   if (later.owner !== null && earlier.owner !== null && later.owner !== earlier.owner) return false;
+  return sameSubject(later.subject, earlier.subject) || (later.change && sameSubject(later.topic, earlier.topic));
+}
+
+/** At least two shared terms (or all of a one-term subject), and half of the smaller. */
+function sameSubject(a: ReadonlySet<string>, b: ReadonlySet<string>): boolean {
+  let shared = 0;
+  for (const t of a) if (b.has(t)) shared += 1;
+  const smaller = Math.min(a.size, b.size);
+  return smaller > 0 && shared >= Math.min(2, smaller) && shared * 2 >= smaller;
+}
+
+function valuesDiffer(later: Statement, earlier: Statement): boolean {
   const someNew = [...later.values].some((v) => !earlier.values.has(v));
   const someOld = [...earlier.values].some((v) => !later.values.has(v));
   if (!someNew || !someOld) return false;
   // Two values each and none shared: two things described alike ("auth-proxy listens on 8001", "search-gateway
-  // listens on 8003"), not one thing changed. A change keeps what names the thing (the API port 8443 → 9417).
-  if (later.values.size >= 2 && earlier.values.size >= 2 && ![...later.values].some((v) => earlier.values.has(v))) return false;
-  return later.change || (!later.narrative && !earlier.narrative);
+  // listens on 8003"), not one thing changed. A change keeps what names the thing (the API port 8443 → 9417),
+  // unless the later one says the earlier is void ("the old code is no longer valid; new subscribers get …").
+  return later.retires || later.values.size < 2 || earlier.values.size < 2 || [...later.values].some((v) => earlier.values.has(v));
 }

@@ -69,6 +69,43 @@ describe('statements', () => {
   });
 });
 
+describe('statements whose value is a name that opens them, a name in Chinese, or a code declared void', () => {
+  it('reads a name that opens a sentence as its value when it does the task, with or without an apposition', () => {
+    expect(replaces('Analytics dashboards are owned by Joaquin from now on.', 'Henrike owns the analytics dashboards and answers questions about them.')).toBe(true);
+    expect(replaces('Birgit handles the supplier invoices now.', 'Oskar, our contractor, handles the supplier invoices.')).toBe(true);
+    // Two children described alike are two things: no task verb, so no name is read as the value.
+    expect(replaces('Maya is in third grade now.', 'Leo is in first grade.')).toBe(false);
+    expect(replaces('Leo loves painting.', 'Maya loves painting.')).toBe(false);
+  });
+
+  it('leaves capitalised common words that open a sentence as words', () => {
+    expect(statementOf('Pull requests need two approvals.')).toBeNull();
+    expect(statementOf('Parenting is the hardest job.')).toBeNull();
+    expect(statementOf('Everyone is responsible for their own tests.')).toBeNull();
+  });
+
+  it('reads a Chinese name in the frame that assigns a task, and not a common word in that frame', () => {
+    expect(replaces('发票报销以后由韩雪审批。', '发票报销由邓磊审批，每周五统一处理。')).toBe(true);
+    expect(statementOf('这个问题要马上处理。')).toBeNull();
+  });
+
+  it('lets a later statement that declares the old version void replace it, though the two share no value', () => {
+    const earlier = 'For referrals, the member code is WELCOME5, good for 5% off.';
+    expect(replaces('The old referral code is no longer valid; new members get JOIN25, which is 25% off.', earlier)).toBe(true);
+    // Without the words that retire it, two codes with two discounts may both hold.
+    expect(replaces('New members get JOIN25, which is 25% off.', earlier)).toBe(false);
+    // A piece cut at the semicolon reads the clause before it as its own.
+    const later = statementOf('new members get JOIN25, which is 25% off.', 'The old referral code is no longer valid;');
+    expect(later !== null && restates(later, statementOf(earlier)!)).toBe(true);
+  });
+
+  it('compares the topic a change leads in with, and only for a change', () => {
+    const earlier = '数据库备份定在周三凌晨，出问题第二天处理。';
+    expect(replaces('还有数据库备份的事：以后改到周日凌晨跑。', earlier)).toBe(true);
+    expect(replaces('还有数据库备份的事：周日凌晨跑。', earlier)).toBe(false);
+  });
+});
+
 describe('retrieval leaves superseded statements out', () => {
   const build = (): RetrievalIndex => {
     const index = new RetrievalIndex();
@@ -114,6 +151,24 @@ describe('retrieval leaves superseded statements out', () => {
     index.addTurn(turn('a', 'S1', 1, 'Helper functions should end with `_fn`.', T0));
     index.addTurn(turn('b', 'S2', 1, 'Maybe helper functions could end with `_h` instead.', T0 + DAY, 'assistant'));
     expect(ask(index).text).toContain('_fn');
+  });
+});
+
+describe('retrieval leaves out an owner the user replaced by name', () => {
+  const build = (): RetrievalIndex => {
+    const index = new RetrievalIndex();
+    index.addTurn(turn('s1-1', 'S1', 1, 'Henrike owns the analytics dashboards and answers questions about them.', T0));
+    index.addTurn(turn('s1-2', 'S1', 2, 'Got it. Henrike will review every change to the analytics dashboards.', T0 + 60_000, 'assistant'));
+    index.addTurn(turn('s2-1', 'S2', 1, 'The nightly export to the warehouse takes forty minutes.', T0 + 2 * DAY));
+    index.addTurn(turn('s3-1', 'S3', 1, 'Joaquin owns the analytics dashboards from now on.', T0 + 6 * DAY));
+    return index;
+  };
+
+  it('hands over the new owner, without the old one or the echo of the old one', () => {
+    const r = search(build(), 'Who owns the analytics dashboards now?');
+    expect(r.text).toContain('Joaquin');
+    expect(r.text).not.toContain('Henrike');
+    expect(search(build(), 'Who owns the analytics dashboards now?', false).text).toContain('Henrike');
   });
 });
 
