@@ -130,4 +130,19 @@ describe('splitPage (real Qwen tokenizer)', () => {
     const [chunk] = chunkDoc('o.md', md, counter).chunks;
     expect(chunk!.text).toBe('Options\n\n- model: a GGUF URL\n- lang: zh or en\n  1. nested\n\nName | Default\nwindow | 4096');
   });
+
+  it('splits a page with one huge heading over many sections in work linear in the page, with the same chunks', () => {
+    // A page whose top heading is 1,500 words long, over 400 short sections: every section repeats that path.
+    const huge = Array.from({ length: 1500 }, (_, k) => `term${k}`).join(' ');
+    const md = `# ${huge}\n\n${Array.from({ length: 400 }, (_, k) => `## Part ${k}\n\nStep ${k} of the setup.\n`).join('\n')}`;
+    let counted = 0;
+    const measuring = { count: (text: string): number => ((counted += text.length), counter.count(text)) };
+    const chunks = chunkDoc('huge.md', md, measuring).chunks;
+    expect(chunks).toHaveLength(400);
+    // The path is too long to lead each chunk: the section's own heading does, and nothing else is lost.
+    expect(chunks[7]).toMatchObject({ anchor: 'part-7', text: 'Part 7\n\nStep 7 of the setup.' });
+    for (const c of chunks) expect(c.tokens).toBe(counter.count(c.text));
+    // Counting the 1,500-word path for each of the 400 sections would read it 400 times over.
+    expect(counted).toBeLessThan(10 * md.length);
+  });
 });
