@@ -4,6 +4,7 @@
  * versions of one fact; the later one, said by the user, supersedes the earlier (supersede.ts). Word lists are
  * data, both languages. Pure, no DOM.
  */
+import { productNames } from '../working-memory/index.ts';
 import { terms } from './text-terms.ts';
 
 export interface Statement {
@@ -64,6 +65,9 @@ const QUOTED = /`([^`\n]{1,40})`|"([^"\n]{1,40})"|“([^”\n]{1,40})”|「([^�
 
 function isValueToken(token: string, inside: boolean): boolean {
   if (/[0-9_]/.test(token) || /[a-z0-9][.:/-][a-z0-9]/i.test(token)) return true;
+  const products = productNames();
+  // A name that is also a word (Go, Make, Express) counts only inside a sentence, where its capital says so.
+  if (products.anyCase.has(token.toLowerCase()) || (inside && products.asWritten.has(token))) return true;
   if (/[a-z][A-Z]/.test(token) || DAY_OR_MONTH.test(token)) return true;
   if (inside && /^[A-Z][a-z]{2,}$/.test(token)) return true;
   return token.length >= 3 && token === token.toUpperCase() && /[A-Z]/.test(token);

@@ -6,4 +6,5 @@
  */
 export { createExtractor, dateMentions, monthsNamed, type Extractor } from './extract.ts';
 export type { Extraction } from './types.ts';
+export { productNames, type ProductNames } from './product-names.ts';
 export type { DateMention, MentionedTime } from '../../shared/date-mention.ts';

@@ -99,6 +99,15 @@ describe('statements whose value is a name that opens them, a name in Chinese, o
     expect(later !== null && restates(later, statementOf(earlier)!)).toBe(true);
   });
 
+  it("reads a product name from working memory's vocabulary as a value, though written in lower case", () => {
+    expect(replaces('Switch the reverse proxy to caddy.', 'The reverse proxy is nginx.')).toBe(true);
+    expect(replaces('以后前端打包改用 vite。', '前端打包用 webpack。')).toBe(true);
+    // A name that is also a word counts only where its capital says so, inside a sentence; a common word never.
+    expect(statementOf('The service is written in Go.')?.values).toEqual(new Set(['go']));
+    expect(statementOf('Go for it, the draft looks good.')).toBeNull();
+    expect(statementOf('Yum, that looks good.')).toBeNull();
+  });
+
   it('compares the topic a change leads in with, and only for a change', () => {
     const earlier = '数据库备份定在周三凌晨，出问题第二天处理。';
     expect(replaces('还有数据库备份的事：以后改到周日凌晨跑。', earlier)).toBe(true);
