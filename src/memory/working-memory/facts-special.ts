@@ -1,6 +1,7 @@
 /**
  * Slots with rules of their own: budget (an amount near 预算 / budget / 不超过), deadline (a date near
- * deadline / 截止), region (a cloud region code), time zone, answer language and length, the user's name.
+ * deadline / 截止), region (a cloud region code), time zone, answer language and length, the user's name, the log
+ * level, and the user's own phone number and email address.
  */
 import type { Clause } from './clauses.ts';
 import type { Found } from './drops.ts';
@@ -16,6 +17,7 @@ export interface SpecialMatchers {
   readonly timezone: RegExp;
   readonly allergies: readonly RegExp[];
   readonly diet: RegExp;
+  readonly logLevel: RegExp;
 }
 
 export function compileSpecialMatchers(lexicon: Lexicon): SpecialMatchers {
@@ -32,6 +34,7 @@ export function compileSpecialMatchers(lexicon: Lexicon): SpecialMatchers {
     timezone: new RegExp(s.timezonePattern, 'gi'),
     allergies: s.allergyPatterns.map((p) => new RegExp(p, 'gi')),
     diet: new RegExp(`(?:我|i'm|i am|we're|we are|本人)[^,，。.;；]{0,6}?(${alternation(Object.keys(s.diets))})`, 'i'),
+    logLevel: new RegExp(s.logLevelPattern, 'gi'),
   };
 }
 
@@ -158,6 +161,31 @@ export function findSpecialFacts(
       /^\s*([\u4e00-\u9fff]{2,6}?)(?=$|[，。,.!！\s]|工作|上班|附近|这边|那边)/.exec(rest);
     if (place !== null) set('location', place[1]!, intro.end);
   }
+
+  // Log level: a level just after a log-level word (log level in prod stays at WARN, 日志级别调成 debug), or just
+  // before "level" (keep it at INFO level). A bare "level" needs the level in capitals: "error level" is prose.
+  const levelWords = lex.words('logLevelWords', text);
+  for (const l of text.matchAll(m.logLevel)) {
+    const span = { start: l.index, end: l.index + l[0].length };
+    const named = levelWords.some((w) => {
+      const bare = /^(?:level|级别)$/i.test(w.surface);
+      if (bare && l[0] !== l[0].toUpperCase()) return false;
+      return (w.end <= span.start && span.start - w.end <= (bare ? 6 : 24)) || (!bare ? false : w.start >= span.end && w.start - span.end <= 1);
+    });
+    if (named && !corrected(text, l.index)) {
+      set('log level', l[0].toUpperCase(), l.index);
+      break;
+    }
+  }
+
+  // The user's own phone and email: one given beside words that say it is theirs (call me at …, 我的手机 …).
+  const own = (type: 'phone' | 'email', list: 'phoneWords' | 'emailWords'): void => {
+    const words = lex.words(list, text);
+    const found = entities.find((e) => e.type === type && words.some((w) => near(w, e, 16)) && !corrected(text, e.start));
+    if (found !== undefined) set(type, found.value, found.start);
+  };
+  own('phone', 'phoneWords');
+  own('email', 'emailWords');
 
   // Name: 我叫小王, my name is Alex, call me Sam.
   for (const intro of lex.words('nameIntros', text)) {

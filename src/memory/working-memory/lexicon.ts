@@ -74,6 +74,9 @@ export interface WordLists {
   timezoneWords: readonly string[];
   nameIntros: readonly string[];
   locationIntros: readonly string[];
+  logLevelWords: readonly string[];
+  phoneWords: readonly string[];
+  emailWords: readonly string[];
   languages: readonly string[];
   answerLengths: readonly string[];
 }
@@ -166,6 +169,9 @@ export function compileLexicon(vocabulary: WmVocabulary): Lexicon {
     timezoneWords: s.timezoneWords,
     nameIntros: s.nameIntros,
     locationIntros: s.locationIntros,
+    logLevelWords: s.logLevelWords,
+    phoneWords: s.phoneWords,
+    emailWords: s.emailWords,
     languages: Object.keys(s.languages),
     answerLengths: Object.keys(s.answerLengths),
   };

@@ -86,6 +86,20 @@ describe('decisions and preferences', () => {
     expect(facts("I'm vegetarian, so no meat please.")).toEqual(['diet=vegetarian']);
     expect(facts('我住在上海浦东，通勤一小时。')).toEqual(['location=上海浦东']);
   });
+
+  it('reads the log level after its name or before "level", and the user\'s own phone number and email', () => {
+    expect(facts('The log level on staging stays at WARN, nothing chattier.')).toEqual(['log level=WARN']);
+    expect(facts('日志级别先调成 debug，排查完再改回来。')).toEqual(['log level=DEBUG']);
+    expect(facts('Keep the workers at INFO level.')).toEqual(['log level=INFO']);
+    // Prose about levels, or a level word in lower case beside a bare "level", sets nothing.
+    expect(facts('The error level of the sensor drifted a bit.')).toEqual([]);
+    expect(facts('My phone number is +1 415 555 0100.')).toEqual(['phone=+1 415 555 0100']);
+    expect(facts('有事打我电话 021-5555-0188。')).toEqual(['phone=021-5555-0188']);
+    expect(facts('Email me at Dana.K@example.org with the draft.')).toEqual(['email=dana.k@example.org']);
+    // Someone else's number, or an address not said to be the user's, is only an entity.
+    expect(facts("The courier's number is 555-0100.")).toEqual([]);
+    expect(facts('Invoices come from billing@example.net.')).toEqual([]);
+  });
 });
 
 describe('corrections and versions', () => {
