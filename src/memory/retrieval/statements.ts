@@ -73,12 +73,20 @@ function isValueToken(token: string, inside: boolean): boolean {
   return token.length >= 3 && token === token.toUpperCase() && /[A-Z]/.test(token);
 }
 
+/** Short forms a rule is restated with ("PRs should target…" after "pull requests target…"), for subjects only. */
+const ABBREVIATIONS: Readonly<Record<string, string>> = {
+  pr: 'pull request', prs: 'pull requests', mr: 'merge request', mrs: 'merge requests', repo: 'repository',
+  repos: 'repositories', db: 'database', dbs: 'databases', k8s: 'kubernetes', env: 'environment', envs: 'environments',
+  config: 'configuration', prod: 'production', deps: 'dependencies', msg: 'message', msgs: 'messages',
+};
+const ABBREVIATION = new RegExp(`\\b(?:${Object.keys(ABBREVIATIONS).join('|')})\\b`, 'gi');
+
 /** "named" and "called" introduce a name ("a veteran named Samuel"): they are not the subject "name". */
 const NAMING_PARTICIPLE = /\b(?:named|called)\b/gi;
 
 /** A clause's terms less the words that mark a rule or a change (values are taken out before). */
 function subjectTerms(text: string): string[] {
-  let rest = text.replace(NAMING_PARTICIPLE, ' ');
+  let rest = text.replace(NAMING_PARTICIPLE, ' ').replace(ABBREVIATION, (word) => ABBREVIATIONS[word.toLowerCase()] ?? word);
   for (const w of MARKER_ZH) rest = rest.split(w).join(' ');
   return terms(rest).filter((t) => !MARKER_TERMS.has(t));
 }
@@ -130,8 +138,9 @@ const ZH_NOT_NAMES = new Set(['马上', '方便', '周末', '高度', '何时', 
 const ZH_NAME = new RegExp(String.raw`(?<=由|让|找|归|交给|要|请|指定|改为|改成|改由|换成|换)[${ZH_SURNAMES}][\p{sc=Han}]{1,2}?(?=\s*(?:来|负责|评审|审核|审批|审|review|approve|跟进|对接|接手|处理|值班|主持|管理?))`, 'gu');
 
 /** Words that declare an earlier version void; in a clause that gives no value, they retire what it names. */
-const RETIRE_EN = /\b(?:no longer (?:valid|used|in use|applies|works|active|needed)|(?:is|are) (?:void|obsolete|deprecated|retired|expired|dead|invalid)|(?:don't|do not) use (?:it|that|this|them|those) anymore)\b/i;
-const RETIRE_ZH = /不再|不用了|作废|废弃|停用|失效|过期|取消/;
+const RETIRE_EN = /\b(?:no longer (?:valid|used|in use|applies|active|needed)|(?:is|are) (?:void|obsolete|deprecated|retired|invalid)|(?:don't|do not) use (?:it|that|this|them|those) anymore)\b/i;
+/** Not 过期 / 失效 / 取消: "证书过期了" tells of an event, it retires no rule. */
+const RETIRE_ZH = /不再有效|不再使用|不再用|不用了|作废|废弃|停用/;
 
 /** A number that labels an item ("Step 2:", "Option 3)", 第3个) counts items, it gives no value. */
 const LABEL_NUMBER = /(?<=\p{L}\s?)\d{1,3}(?=\s*[)）:：](?!\d))|(?<=第\s*)\d{1,3}/gu;
@@ -233,6 +242,18 @@ export function askedTerms(question: string): Set<string> {
   return new Set(subjectTerms(question));
 }
 
+/**
+ * A plain word that names one of a kind of thing ("the trunk branch", "the #ops channel", "the staging cluster"):
+ * a value, though it has no digit or capital. Words that only describe ("the new branch") are not names.
+ */
+const NAMED_KIND = /(?<=\b(?:the|a|an|our|to|into|on|from|in)\s+)#?([a-z][a-z0-9_-]{1,24})(?=\s+(?:branch|channel|bucket|queue|cluster|namespace|remote|tier|workspace)\b)/gi;
+const KIND_MODIFIERS = new Set([
+  'new', 'old', 'same', 'other', 'current', 'previous', 'next', 'default', 'first', 'last', 'separate', 'different',
+  'own', 'whole', 'entire', 'specific', 'right', 'wrong', 'this', 'that', 'each', 'every', 'any', 'some', 'one',
+  'single', 'shared', 'private', 'public', 'local', 'remote', 'long', 'short', 'big', 'small', 'feature', 'topic',
+  'personal', 'team', 'main-line', 'working', 'temporary', 'permanent', 'live', 'test',
+]);
+
 /** A clause's values (case-folded), and the clause without them. */
 function valuesTakenOut(clause: string, first: boolean): { rest: string; given: Set<string> } {
   const given = new Set<string>();
@@ -245,6 +266,11 @@ function valuesTakenOut(clause: string, first: boolean): { rest: string; given: 
     if (!isValueToken(token, insideSentence(whole, at, first) && !addressed(whole, at, token))) return token;
     given.add(token.toLowerCase());
     return ' ';
+  });
+  rest = rest.replace(NAMED_KIND, (whole, name: string) => {
+    if (KIND_MODIFIERS.has(name.toLowerCase()) || terms(name).length === 0) return whole;
+    given.add(name.toLowerCase());
+    return whole.replace(name, ' ');
   });
   rest = rest.replace(ZH_VALUE, (day) => {
     given.add(day);

@@ -61,12 +61,40 @@ export function supersededPieces(memory: UserMemory, turn: TurnEntry, pieces: re
 
 function findSuperseded(memory: UserMemory, memo: Memo, turn: TurnEntry, pieces: readonly Piece[]): ReadonlySet<number> {
   let out: Set<number> | null = null;
+  const echoed = turn.role === 'assistant' ? retiredInQuestion(memory, memo, turn) : [];
   for (let i = 0; i < pieces.length; i++) {
+    if (echoed.some((value) => value.test(pieces[i]!.text))) {
+      (out ??= new Set()).add(i);
+      continue;
+    }
     const statement = statementAt(pieces, i);
     if (statement === null) continue;
     if (laterVersion(memory, memo, turn, i, statement) !== null || repeatsRetired(memory, memo, turn, statement)) (out ??= new Set()).add(i);
   }
   return out ?? NONE;
+}
+
+/**
+ * The values a later user message retired from the question a reply answers, as whole-word patterns: the reply
+ * echoes them in its own words ("Understood: PRs go into trunk…" after "pull requests target the trunk branch"),
+ * often where no statement can be read, so the reply's sentences that name one go with the question's.
+ */
+function retiredInQuestion(memory: UserMemory, memo: Memo, reply: TurnEntry): RegExp[] {
+  const { shard } = memory;
+  const slot = shard.turns.slotOf(reply.id);
+  const question = slot === undefined ? undefined : memory.turnAt(memory.links.prev(slot));
+  const pieces = question === undefined || question.role !== 'user' ? undefined : shard.chunks.get(question.id)?.pieces;
+  if (question === undefined || pieces === undefined) return [];
+  const out: RegExp[] = [];
+  for (const i of supersededPieces(memory, question, pieces)) {
+    const later = memo.later.get(`${question.id}#${i}`);
+    const statement = statementAt(pieces, i);
+    if (later == null || statement === null) continue;
+    for (const value of statement.values) {
+      if (!later.statement.values.has(value) && value.length >= 3) out.push(new RegExp(`(?<![\\p{L}\\p{N}_])${value.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}(?![\\p{L}\\p{N}_])`, 'iu'));
+    }
+  }
+  return out;
 }
 
 /** A later statement of the user's that restates piece `index` of `turn` with another value, or null. */

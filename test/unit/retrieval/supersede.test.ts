@@ -108,6 +108,18 @@ describe('statements whose value is a name that opens them, a name in Chinese, o
     expect(statementOf('Yum, that looks good.')).toBeNull();
   });
 
+  it('reads a plain word that names one of a kind ("the trunk branch") as a value, and a short form as its words', () => {
+    expect(replaces('PRs should target release-next.', 'Pull requests target the mainline branch, nobody pushes there directly.')).toBe(true);
+    expect(replaces('Merge everything into the develop branch from now on.', 'Merge everything into the stable branch.')).toBe(true);
+    // A word that only describes the branch is no name.
+    expect(statementOf('I opened a new branch for the fix.')).toBeNull();
+  });
+
+  it('does not read an event as a rule declared void (an expired certificate retires nothing)', () => {
+    // Two incidents last week, each with its ticket: both hold.
+    expect(replaces('上周证书过期，回调失败了一个小时，工单是 INC-4410。', '上周末 cache-2 内存打满，写入失败了十分钟，工单是 INC-4391。')).toBe(false);
+  });
+
   it('compares the topic a change leads in with, and only for a change', () => {
     const earlier = '数据库备份定在周三凌晨，出问题第二天处理。';
     expect(replaces('还有数据库备份的事：以后改到周日凌晨跑。', earlier)).toBe(true);
@@ -178,6 +190,25 @@ describe('retrieval leaves out an owner the user replaced by name', () => {
     expect(r.text).toContain('Joaquin');
     expect(r.text).not.toContain('Henrike');
     expect(search(build(), 'Who owns the analytics dashboards now?', false).text).toContain('Henrike');
+  });
+});
+
+describe("retrieval leaves out a reply's echo of a value its question no longer holds", () => {
+  const build = (): RetrievalIndex => {
+    const index = new RetrievalIndex();
+    index.addTurn(turn('s1-1', 'S1', 1, 'Pull requests target the mainline branch, nobody pushes there directly.', T0));
+    index.addTurn(turn('s1-2', 'S1', 2, 'Understood: PRs go into mainline and direct pushes are blocked.', T0 + 60_000, 'assistant'));
+    index.addTurn(turn('s2-1', 'S2', 1, 'The nightly export to the warehouse takes forty minutes.', T0 + 2 * DAY));
+    index.addTurn(turn('s3-1', 'S3', 1, 'PRs should target release-next. We merge that into mainline once a week.', T0 + 6 * DAY));
+    return index;
+  };
+
+  it('hands over the new target and no sentence of the old exchange that names the old one', () => {
+    const r = search(build(), 'Which branch should pull requests target?');
+    expect(r.text).toContain('release-next');
+    expect(r.text).not.toContain('PRs go into mainline');
+    expect(r.text).not.toContain('target the mainline branch');
+    expect(search(build(), 'Which branch should pull requests target?', false).text).toContain('PRs go into mainline');
   });
 });
 
