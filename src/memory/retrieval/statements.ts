@@ -28,6 +28,8 @@ export interface Statement {
   readonly owner: string | null;
   /** It declares an earlier version void ("the old code is no longer valid", 之前的不用了): a change of the whole. */
   readonly retires: boolean;
+  /** Each clause that gives values, with its own subject: a change may be one clause of a sentence that says more. */
+  readonly parts: ReadonlyArray<{ readonly subject: ReadonlySet<string>; readonly values: ReadonlySet<string> }>;
 }
 
 /** Possessives before a subject, and whose they say it is. */
@@ -161,6 +163,7 @@ export function statementOf(sentence: string, before = ''): Statement | null {
   const values = new Set<string>();
   const subject = new Set<string>();
   const topic = new Set<string>();
+  const parts: Array<{ subject: Set<string>; values: Set<string> }> = [];
   // The subject is read from the clauses that give a value: a long sentence says other things around it. A
   // clause that only gives the value ("change it to $95") takes its subject from the clause, or sentence, before.
   // Clauses that give none before the first that does say what it is about ("For the newsletter, the code is
@@ -186,7 +189,9 @@ export function statementOf(sentence: string, before = ''): Statement | null {
       for (const v of given) values.add(v);
       const about = subjectTerms(rest);
       const from = about.length > 0 ? rest : previous;
-      for (const t of about.length > 0 ? about : subjectTerms(previous)) subject.add(t);
+      const own = new Set(about.length > 0 ? about : subjectTerms(previous));
+      for (const t of own) subject.add(t);
+      parts.push({ subject: own, values: given });
       if (leadIn !== null) for (const t of leadIn) topic.add(t);
       leadIn = null;
       const possessive: RegExpExecArray | null = owner === null ? OWNER.exec(from) : null;
@@ -207,6 +212,7 @@ export function statementOf(sentence: string, before = ''): Statement | null {
     narrative: tellsThePast(sentence),
     owner,
     retires,
+    parts,
   };
 }
 
@@ -293,10 +299,14 @@ function valuesTakenOut(clause: string, first: boolean): { rest: string; given: 
  */
 export function restates(later: Statement, earlier: Statement): boolean {
   const change = later.change || (!later.narrative && !earlier.narrative);
-  if (!change || !valuesDiffer(later, earlier)) return false;
+  if (!change) return false;
   // His name and her name are two things, though both are "name".
   if (later.owner !== null && earlier.owner !== null && later.owner !== earlier.owner) return false;
-  return sameSubject(later.subject, earlier.subject) || (later.change && sameSubject(later.topic, earlier.topic));
+  if (valuesDiffer(later, earlier) && (sameSubject(later.subject, earlier.subject) || (later.change && sameSubject(later.topic, earlier.topic)))) return true;
+  // A change said in one clause of a longer sentence ("Actually, make packing day Saturday, and the courier collects on
+  // Monday"): that clause against each of the earlier one's.
+  if (!later.change || (later.parts.length < 2 && earlier.parts.length < 2)) return false;
+  return later.parts.some((p) => earlier.parts.some((q) => sameSubject(p.subject, q.subject) && valuesDiffer({ ...later, ...p }, { ...earlier, ...q })));
 }
 
 /** At least two shared terms (or all of a one-term subject), and half of the smaller. */

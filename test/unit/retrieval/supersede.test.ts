@@ -115,6 +115,13 @@ describe('statements whose value is a name that opens them, a name in Chinese, o
     expect(statementOf('I opened a new branch for the fix.')).toBeNull();
   });
 
+  it('pairs a change said in one clause of a sentence that gives other values too', () => {
+    const earlier = 'Also, I want one baking day: I bake every loaf on Tuesday at 6am and sell them the same day.';
+    expect(replaces('Actually, make baking day Friday, and the market van picks up on Sunday at 7am.', earlier)).toBe(true);
+    // Without a word of change, a sentence with other values is another thing described alike.
+    expect(replaces('Baking day is Friday at the other shop, and the van picks up on Sunday at 7am.', earlier)).toBe(false);
+  });
+
   it('does not read an event as a rule declared void (an expired certificate retires nothing)', () => {
     // Two incidents last week, each with its ticket: both hold.
     expect(replaces('上周证书过期，回调失败了一个小时，工单是 INC-4410。', '上周末 cache-2 内存打满，写入失败了十分钟，工单是 INC-4391。')).toBe(false);
