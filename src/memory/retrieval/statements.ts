@@ -118,16 +118,19 @@ const LEAD_NAME = new RegExp(String.raw`(?:^\s*|(?<=[.!?]\s+))["“'(]?(?:(?:and
 const leadName = (clause: string): string | null => {
   const m = LEAD_NAME.exec(clause);
   const name = m?.[1];
-  if (name === undefined || !/^[A-Z][a-z]{2,}$/.test(name) || name.endsWith('ing') || terms(name).length === 0 || STOP_LEAD.has(name.toLowerCase())) return null;
-  return name;
+  if (name === undefined || !/^[A-Z][a-z]{2,}$/.test(name) || name.endsWith('ing')) return null;
+  return terms(name).length === 0 || STOP_LEAD.has(name.toLowerCase()) ? null : name;
 };
-/** A sentence without the apposition after the name that opens it ("Tomasz, our lead, owns it"), which its commas would cut off. */
+/** A sentence without the apposition after the name that opens it ("Tomasz, our lead, owns it"): its commas would cut the name off. */
 const withoutApposition = (sentence: string): string => {
   const m = LEAD_NAME.exec(sentence);
   return m?.[2] === undefined || leadName(sentence) === null ? sentence : sentence.slice(0, m.index + m[0].length - m[2].length) + sentence.slice(m.index + m[0].length);
 };
 /** Capitalised words that open a sentence and are not names (besides stopwords, which `terms` drops). */
-const STOP_LEAD = new Set(['everyone', 'everybody', 'nobody', 'someone', 'somebody', 'anyone', 'anybody', 'none', 'each', 'either', 'neither', 'another', 'today', 'tomorrow', 'yesterday', 'tonight']);
+const STOP_LEAD = new Set([
+  'everyone', 'everybody', 'nobody', 'someone', 'somebody', 'anyone', 'anybody', 'none', 'each', 'either', 'neither',
+  'another', 'today', 'tomorrow', 'yesterday', 'tonight',
+]);
 
 /**
  * A person named in Chinese as the one who does a task: a common surname and one or two characters, between
@@ -257,7 +260,7 @@ const KIND_MODIFIERS = new Set([
   'new', 'old', 'same', 'other', 'current', 'previous', 'next', 'default', 'first', 'last', 'separate', 'different',
   'own', 'whole', 'entire', 'specific', 'right', 'wrong', 'this', 'that', 'each', 'every', 'any', 'some', 'one',
   'single', 'shared', 'private', 'public', 'local', 'remote', 'long', 'short', 'big', 'small', 'feature', 'topic',
-  'personal', 'team', 'main-line', 'working', 'temporary', 'permanent', 'live', 'test',
+  'personal', 'team', 'working', 'temporary', 'permanent', 'live', 'test',
 ]);
 
 /** A clause's values (case-folded), and the clause without them. */
@@ -293,9 +296,12 @@ function valuesTakenOut(clause: string, first: boolean): { rest: string; given: 
 /**
  * Whether `later` restates `earlier` with another value:
  * - the same subject: at least two shared terms (or all of a one-term subject) and half of the smaller subject,
- *   subjects read from the clauses that give the values;
- * - a value of each that the other lacks, and one they share when each gives two or more;
- * - a word of change in the later one, or neither a narrative (two trips or two deploys are both true).
+ *   subjects read from the clauses that give the values (for a statement of change, also their topics, or one
+ *   clause of each);
+ * - a value of each that the other lacks, and one they share when each gives two or more (unless the later one
+ *   declares the earlier void);
+ * - a word of change in the later one, or neither a narrative (two trips or two deploys are both true);
+ * - not two owners ("his name", "her name").
  */
 export function restates(later: Statement, earlier: Statement): boolean {
   const change = later.change || (!later.narrative && !earlier.narrative);

@@ -89,9 +89,11 @@ function retiredInQuestion(memory: UserMemory, memo: Memo, reply: TurnEntry): Re
   for (const i of supersededPieces(memory, question, pieces)) {
     const later = memo.later.get(`${question.id}#${i}`);
     const statement = statementAt(pieces, i);
-    if (later == null || statement === null) continue;
+    if (!later || statement === null) continue;
     for (const value of statement.values) {
-      if (!later.statement.values.has(value) && value.length >= 3) out.push(new RegExp(`(?<![\\p{L}\\p{N}_])${value.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}(?![\\p{L}\\p{N}_])`, 'iu'));
+      if (later.statement.values.has(value) || value.length < 3) continue;
+      const escaped = value.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+      out.push(new RegExp(`(?<![\\p{L}\\p{N}_])${escaped}(?![\\p{L}\\p{N}_])`, 'iu'));
     }
   }
   return out;

@@ -168,9 +168,11 @@ export function findSpecialFacts(
   for (const l of text.matchAll(m.logLevel)) {
     const span = { start: l.index, end: l.index + l[0].length };
     const named = levelWords.some((w) => {
-      const bare = /^(?:level|级别)$/i.test(w.surface);
-      if (bare && l[0] !== l[0].toUpperCase()) return false;
-      return (w.end <= span.start && span.start - w.end <= (bare ? 6 : 24)) || (!bare ? false : w.start >= span.end && w.start - span.end <= 1);
+      if (!/^(?:level|级别)$/i.test(w.surface)) return w.end <= span.start && span.start - w.end <= 24;
+      // A bare "level" or 级别: the level in capitals, just before or just after it.
+      const before = w.end <= span.start && span.start - w.end <= 6;
+      const after = w.start >= span.end && w.start - span.end <= 1;
+      return l[0] === l[0].toUpperCase() && (before || after);
     });
     if (named && !corrected(text, l.index)) {
       set('log level', l[0].toUpperCase(), l.index);

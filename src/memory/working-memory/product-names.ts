@@ -1,7 +1,8 @@
 /**
  * The one-word product names of the vocabulary (vocab-products.ts), as a statement reads its values: "use pnpm",
  * "the proxy is nginx" give a value though the name is a plain lower-case word. Names that are also common words
- * ("react", "windows", "stripe", "alpine", a book's "kafka", a yoga "asana") are left out of the case-blind set; `exactNames` match only as written.
+ * ("react", "windows", "stripe", "alpine", a book's "kafka", a yoga "asana") are left out of the case-blind set;
+ * `exactNames` match only as written.
  */
 import { PRODUCT_GROUPS } from './vocab-products.ts';
 
@@ -28,7 +29,9 @@ export function productNames(): ProductNames {
   const anyCase = new Set<string>();
   const asWritten = new Set<string>();
   for (const group of PRODUCT_GROUPS) {
-    for (const name of group.names) if (!/\s/.test(name) && !COMMON_WORDS.has(name.toLowerCase())) anyCase.add(name.toLowerCase());
+    for (const name of group.names) {
+      if (!/\s/.test(name) && !COMMON_WORDS.has(name.toLowerCase())) anyCase.add(name.toLowerCase());
+    }
     for (const name of group.exactNames ?? []) if (!/\s/.test(name)) asWritten.add(name);
   }
   return (names = { anyCase, asWritten });

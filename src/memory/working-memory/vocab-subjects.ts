@@ -181,12 +181,18 @@ export const SUBJECT_VOCABULARY: SubjectVocabulary = {
   locationIntros: ['我住在', '我家在', '我现在住在', '我人在', 'i live in', "i'm based in", 'i am based in', 'we are based in', "we're based in"],
   portWords: ['端口号', '端口', 'port number', 'port'],
   portVerbs: ['listens on', 'listening on', 'runs on', 'running on', 'is on', 'uses', 'using', 'on', 'at', 'with', '监听', '跑在', '用的是', '用', '的'],
-  logLevelWords: ['log level', 'logging level', 'loglevel', 'log_level', 'LOG_LEVEL', 'level', '日志级别', '日志等级', '日志 level', '级别'],
+  logLevelWords: [
+    'log level', 'logging level', 'loglevel', 'log_level', 'LOG_LEVEL', 'level', '日志级别', '日志等级', '日志 level', '级别',
+  ],
   logLevelPattern: '(?<![A-Za-z])(?:TRACE|DEBUG|INFO|NOTICE|WARN|WARNING|ERROR|FATAL|CRITICAL)(?![A-Za-z])',
   phoneWords: [
-    'call me', 'text me', 'reach me', 'ring me', 'my phone', 'my number', 'my cell', 'my mobile', 'phone number', 'my new number',
+    'call me', 'text me', 'reach me', 'ring me', 'my phone', 'my number', 'my cell', 'my mobile', 'phone number',
+    'my new number',
     '手机号', '手机号码', '手机', '电话', '联系我', '打我', '打给我', '我的号码',
   ],
-  emailWords: ['email me', 'e-mail me', 'mail me', 'my email', 'my e-mail', 'email address', 'my address is', '邮箱', '电子邮件', '邮件发到', '发邮件到', '发到我'],
+  emailWords: [
+    'email me', 'e-mail me', 'mail me', 'my email', 'my e-mail', 'email address', 'my address is', '邮箱', '电子邮件', '邮件发到',
+    '发邮件到', '发到我',
+  ],
   nameIntros: ['我叫', '我的名字是', '我的名字叫', '叫我', '称呼我', 'my name is', 'call me', "i'm called", 'i am called'],
 };
