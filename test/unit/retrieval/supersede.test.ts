@@ -182,35 +182,37 @@ describe('retrieval leaves superseded statements out', () => {
   });
 });
 
-describe('retrieval leaves out an owner the user replaced by name', () => {
-  const build = (): RetrievalIndex => {
-    const index = new RetrievalIndex();
-    index.addTurn(turn('s1-1', 'S1', 1, 'Henrike owns the analytics dashboards and answers questions about them.', T0));
-    index.addTurn(turn('s1-2', 'S1', 2, 'Got it. Henrike will review every change to the analytics dashboards.', T0 + 60_000, 'assistant'));
-    index.addTurn(turn('s2-1', 'S2', 1, 'The nightly export to the warehouse takes forty minutes.', T0 + 2 * DAY));
-    index.addTurn(turn('s3-1', 'S3', 1, 'Joaquin owns the analytics dashboards from now on.', T0 + 6 * DAY));
-    return index;
-  };
+/** An old rule, the assistant's reply to it, an unrelated message, and the user's new version four sessions later. */
+function changedRule(old: string, reply: string, latest: string): RetrievalIndex {
+  const index = new RetrievalIndex();
+  index.addTurn(turn('s1-1', 'S1', 1, old, T0));
+  index.addTurn(turn('s1-2', 'S1', 2, reply, T0 + 60_000, 'assistant'));
+  index.addTurn(turn('s2-1', 'S2', 1, 'The nightly export to the warehouse takes forty minutes.', T0 + 2 * DAY));
+  index.addTurn(turn('s3-1', 'S3', 1, latest, T0 + 6 * DAY));
+  return index;
+}
 
+describe('retrieval leaves out an old version whose value is a name or a plain word, and the reply that echoes it', () => {
   it('hands over the new owner, without the old one or the echo of the old one', () => {
+    const build = (): RetrievalIndex =>
+      changedRule(
+        'Henrike owns the analytics dashboards and answers questions about them.',
+        'Got it. Henrike will review every change to the analytics dashboards.',
+        'Joaquin owns the analytics dashboards from now on.',
+      );
     const r = search(build(), 'Who owns the analytics dashboards now?');
     expect(r.text).toContain('Joaquin');
     expect(r.text).not.toContain('Henrike');
     expect(search(build(), 'Who owns the analytics dashboards now?', false).text).toContain('Henrike');
   });
-});
-
-describe("retrieval leaves out a reply's echo of a value its question no longer holds", () => {
-  const build = (): RetrievalIndex => {
-    const index = new RetrievalIndex();
-    index.addTurn(turn('s1-1', 'S1', 1, 'Pull requests target the mainline branch, nobody pushes there directly.', T0));
-    index.addTurn(turn('s1-2', 'S1', 2, 'Understood: PRs go into mainline and direct pushes are blocked.', T0 + 60_000, 'assistant'));
-    index.addTurn(turn('s2-1', 'S2', 1, 'The nightly export to the warehouse takes forty minutes.', T0 + 2 * DAY));
-    index.addTurn(turn('s3-1', 'S3', 1, 'PRs should target release-next. We merge that into mainline once a week.', T0 + 6 * DAY));
-    return index;
-  };
 
   it('hands over the new target and no sentence of the old exchange that names the old one', () => {
+    const build = (): RetrievalIndex =>
+      changedRule(
+        'Pull requests target the mainline branch, nobody pushes there directly.',
+        'Understood: PRs go into mainline and direct pushes are blocked.',
+        'PRs should target release-next. We merge that into mainline once a week.',
+      );
     const r = search(build(), 'Which branch should pull requests target?');
     expect(r.text).toContain('release-next');
     expect(r.text).not.toContain('PRs go into mainline');
