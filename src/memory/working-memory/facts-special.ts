@@ -55,6 +55,7 @@ export function findSpecialFacts(
   m: SpecialMatchers,
   budgetNamed: boolean,
   sentenceDates: readonly EntitySpan[] = [],
+  leadIn = '',
 ): Found<Fact>[] {
   const out: Found<Fact>[] = [];
   const text = clause.text;
@@ -180,10 +181,12 @@ export function findSpecialFacts(
     }
   }
 
-  // The user's own phone and email: one given beside words that say it is theirs (call me at …, 我的手机 …).
+  // The user's own phone and email: one given beside words that say it is theirs (call me at …, 我的手机 …), or the
+  // only one of its clause when the clause before says so (手机号换了，新的是 …).
   const own = (type: 'phone' | 'email', list: 'phoneWords' | 'emailWords'): void => {
     const words = lex.words(list, text);
-    const found = entities.find((e) => e.type === type && words.some((w) => near(w, e, 16)) && !corrected(text, e.start));
+    const ofType = entities.filter((e) => e.type === type && !corrected(text, e.start));
+    const found = ofType.find((e) => words.some((w) => near(w, e, 16))) ?? (ofType.length === 1 && lex.has(list, leadIn) ? ofType[0] : undefined);
     if (found !== undefined) set(type, found.value, found.start);
   };
   own('phone', 'phoneWords');

@@ -73,7 +73,10 @@ export function findFacts(clauses: readonly Clause[], entities: readonly EntityS
     }
     byClause.set(clause, inside);
   }
-  for (const clause of clauses) {
+  for (const [index, clause] of clauses.entries()) {
+    const before = clauses[index - 1];
+    // The clause before in the same sentence: the words that say whose a number is may stand there (手机号换了，新的是 …).
+    const leadIn = before !== undefined && before.sentence === clause.sentence ? before.text : '';
     if (clause.question || clause.tentative) continue;
     const local = (byClause.get(clause) ?? []).map((x) => ({
       ...x,
@@ -91,7 +94,7 @@ export function findFacts(clauses: readonly Clause[], entities: readonly EntityS
     facts.push(...drops.unsets, ...drops.keeps);
     deprecations.push(...drops.deprecations);
     if (drops.unsets.length > 0) lastUnsetSubject = drops.unsets[drops.unsets.length - 1]!.item.subject;
-    facts.push(...findSpecialFacts(clause, local, m.special, budgetNamed, datesBySentence.get(clause.sentence) ?? []));
+    facts.push(...findSpecialFacts(clause, local, m.special, budgetNamed, datesBySentence.get(clause.sentence) ?? [], leadIn));
     // 用 Python 写一个快速排序: a request for one task, not a choice (以后都用 Python 写 is one).
     const task = m.lexicon.has('taskVerbs', clause.text) && !m.lexicon.has('standing', clause.text);
     if (clause.narrative || task) continue;

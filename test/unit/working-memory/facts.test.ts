@@ -95,6 +95,8 @@ describe('decisions and preferences', () => {
     expect(facts('The error level of the sensor drifted a bit.')).toEqual([]);
     expect(facts('My phone number is +1 415 555 0100.')).toEqual(['phone=+1 415 555 0100']);
     expect(facts('有事打我电话 021-5555-0188。')).toEqual(['phone=021-5555-0188']);
+    // The words may stand in the clause before, in the same sentence.
+    expect(facts('我手机号换了，新的是 139 0000 6613，旧的停机了。')).toEqual(['phone=139 0000 6613']);
     expect(facts('Email me at Dana.K@example.org with the draft.')).toEqual(['email=dana.k@example.org']);
     // Someone else's number, or an address not said to be the user's, is only an entity.
     expect(facts("The courier's number is 555-0100.")).toEqual([]);
