@@ -99,6 +99,12 @@ export async function statusText(page: Page): Promise<string> {
   return (await status(page).textContent())?.trim() ?? '';
 }
 
+/**
+ * The status once the engine runs ("<engine> · 3 doc pages"). Before it starts, the panel shows the pages alone
+ * ("3 doc pages": the docs are searchable), so waiting for "doc pages" alone could read the line too early.
+ */
+export const ENGINE_READY = /· \d+ doc pages/;
+
 /** Waits until the status line matches `pattern`; fails at once when it shows an error. */
 export async function waitForStatus(page: Page, pattern: RegExp, timeout = 120_000): Promise<string> {
   const deadline = Date.now() + timeout;

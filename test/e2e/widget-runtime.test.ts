@@ -15,7 +15,7 @@ import type { Page } from 'playwright';
 import { describe, expect, it } from 'vitest';
 import { TEST_MODEL_REPLY } from '../../scripts/test-model/reply.ts';
 import { useSite } from './site-harness.ts';
-import { grantModelConsent, input, launcher, recordRequests, waitForStatus, widget, widgetReady } from './widget-pages.ts';
+import { ENGINE_READY, grantModelConsent, input, launcher, recordRequests, waitForStatus, widget, widgetReady } from './widget-pages.ts';
 import { CONSENT_KEY } from '../../src/widget/consent.ts';
 
 const site = useSite('widget-runtime', { isolation: false, docsDir: 'test/e2e/fixtures/widget-runtime-docs' });
@@ -91,7 +91,7 @@ describe('the widget runtime on a docs host without COOP/COEP', () => {
     await page.reload();
     await widgetReady(page);
     await launcher(page).click();
-    expect(await waitForStatus(page, /doc pages/)).toContain(SINGLE_THREAD);
+    expect(await waitForStatus(page, ENGINE_READY)).toContain(SINGLE_THREAD);
     expect(await widget(page).locator('[part="consent"]').count()).toBe(0);
     await context.close();
   }, 240_000);
@@ -111,7 +111,7 @@ describe('the widget runtime on a docs host without COOP/COEP', () => {
     await waitForServiceWorker(page);
 
     await launcher(page).click();
-    const ready = await waitForStatus(page, /doc pages/);
+    const ready = await waitForStatus(page, ENGINE_READY);
     expect(ready).toContain(SINGLE_THREAD);
     expect(ready).toMatch(/· 3 doc pages$/);
     const first = await ask(page, QUESTION, 1);
@@ -137,7 +137,7 @@ describe('the widget runtime on a docs host without COOP/COEP', () => {
     await expect(page.locator('main h1').textContent()).resolves.toBe('#Configuration');
     await widgetReady(page);
     await launcher(page).click();
-    const again = await waitForStatus(page, /doc pages/);
+    const again = await waitForStatus(page, ENGINE_READY);
     expect(again).toContain(SINGLE_THREAD);
     const offline = await ask(page, QUESTION, 1);
     expect(hrefs(offline)).toContain(portLink);
@@ -170,7 +170,7 @@ describe('the widget runtime on a docs host without COOP/COEP', () => {
     await page.goto(`${origin}/index.html`);
     await widgetReady(page);
     await launcher(page).click();
-    await waitForStatus(page, /doc pages/, 120_000);
+    await waitForStatus(page, ENGINE_READY, 120_000);
     await ask(page, QUESTION, 1);
     // The compat glue and its wasm, both from the widget's folder.
     for (const name of compatFiles(join(site().dir, 'widget'))) expect(requests).toContain(`${origin}/widget/${name}`);

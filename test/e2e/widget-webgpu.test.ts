@@ -19,7 +19,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { TEST_MODEL_REPLY } from '../../scripts/test-model/reply.ts';
 import { TEST_MODEL_ATTRIBUTE } from '../../scripts/site/build.ts';
 import { useSite } from './site-harness.ts';
-import { grantModelConsent, input, launcher, servePage, setAttribute, statusText, waitForStatus, widget, widgetReady } from './widget-pages.ts';
+import { ENGINE_READY, grantModelConsent, input, launcher, servePage, setAttribute, statusText, waitForStatus, widget, widgetReady } from './widget-pages.ts';
 
 const site = useSite('widget-webgpu', { isolation: false, docsDir: 'test/e2e/fixtures/widget-runtime-docs', args: ['--enable-unsafe-webgpu'] });
 
@@ -108,7 +108,7 @@ describe('the widget on WebGPU, self-hosted', () => {
     const variant = gpu!.f16 ? 'q4f16_1' : 'q4f32_1';
 
     await launcher(page).click();
-    const ready = await waitForStatus(page, /doc pages/);
+    const ready = await waitForStatus(page, ENGINE_READY);
     expect(ready).toBe(`${SINGLE_THREAD} · WebGPU could not load the model, so it runs on the CPU · 3 doc pages`);
     await askAndWait(page, 'Which port does the Zorblax daemon listen on?');
 
@@ -139,7 +139,7 @@ describe('the widget on WebGPU, self-hosted', () => {
         return adapter?.features.has('shader-f16') ?? false;
       });
       await launcher(page).click();
-      expect(await waitForStatus(page, /doc pages/)).toBe(`${SINGLE_THREAD} · WebGPU could not load the model, so it runs on the CPU · 3 doc pages`);
+      expect(await waitForStatus(page, ENGINE_READY)).toBe(`${SINGLE_THREAD} · WebGPU could not load the model, so it runs on the CPU · 3 doc pages`);
       expect(requests).toContain(`${origin}/widget/models/mlc/libs/Qwen2-0.5B-Instruct-${f16 ? 'q4f16_1' : 'q4f32_1'}_cs1k-webgpu.wasm`);
       // The new runtime fetched web-llm again (its own engine worker): the next test's check that web-llm is not
       // fetched is not hidden by a cache.
@@ -159,7 +159,7 @@ describe('the widget on WebGPU, self-hosted', () => {
         'qwen-assistant: invalid attribute "mlc-model": "models/qwen2-tiny.gguf" is a file; give the MLC model folder written by npm run fetch-model (public/models/mlc/); using ""',
       );
     await launcher(page).click();
-    expect(await waitForStatus(page, /doc pages/)).toBe(`${SINGLE_THREAD} · 3 doc pages`);
+    expect(await waitForStatus(page, ENGINE_READY)).toBe(`${SINGLE_THREAD} · 3 doc pages`);
     await askAndWait(page, 'Which port does the Zorblax daemon listen on?');
     expect(requests).not.toContain(`${origin}/widget/${webLlmChunk(join(dir, 'widget'))}`);
     expect(requests.filter((u) => u.includes('/mlc') || u.includes('qwen2-tiny.gguf/'))).toEqual([]);
