@@ -6,6 +6,7 @@
 import type { ChatMessage } from '../shared/chat.ts';
 import type { ContextConfig, WordLists } from './config.ts';
 import { isBlank } from '../shared/sanitize.ts';
+import { escapeRegExp } from '../shared/regexp.ts';
 
 export type IncludeReason =
   /** The message being answered now. */
@@ -82,7 +83,6 @@ interface Matchers {
   features: { user: Map<string, TurnFeatures>; assistant: Map<string, TurnFeatures> };
 }
 
-const escapeRegExp = (s: string): string => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
 function wordMatcher(lists: WordLists, exclusions: readonly string[]): (text: string) => string | null {
   const en =

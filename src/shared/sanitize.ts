@@ -7,6 +7,7 @@
  *   are neutralised by a zero-width space after `<`, so they can never open or close a turn (prompt injection)
  *   and never tokenize to a special id. The text still reads the same on screen.
  */
+import { escapeRegExp } from './regexp.ts';
 
 /** All added tokens of Qwen2.5 (ids 151643–151664); each would tokenize to a single id if left alone. */
 export const QWEN_ADDED_TOKEN_STRINGS: readonly string[] = Object.freeze([
@@ -19,7 +20,6 @@ export const QWEN_ADDED_TOKEN_STRINGS: readonly string[] = Object.freeze([
 /** Inserted after the `<` of a control-token string. */
 export const NEUTRALISER = '\u200B';
 
-const escapeRegExp = (s: string): string => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 const ADDED_TOKEN_RE = new RegExp(
   `<(${QWEN_ADDED_TOKEN_STRINGS.map((t) => escapeRegExp(t.slice(1))).join('|')})`,
   'g',

@@ -4,6 +4,7 @@
  * likely to be the answer than one that only shares the question's words. Word lists are data, both languages;
  * Chinese entries match as substrings, English ones as whole words (case-insensitive). Pure, no DOM.
  */
+import { escapeRegExp } from '../../shared/regexp.ts';
 
 export type AnswerKind = 'when' | 'who' | 'number' | 'where';
 
@@ -32,7 +33,6 @@ const HOLDS: Readonly<Record<AnswerKind, RegExp>> = {
   where: /\b(?:in|at|to|from|near|visited|moved to)\s+(?:the\s+)?[A-Z][a-z]+|[\u4e00-\u9fff]{1,6}(?:市|省|区|县|镇|村|路|街|国|州|岛|山|湖|机场|车站|公园|大学|医院|酒店|机房)/,
 };
 
-const escapeRegExp = (s: string): string => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
 const ASKING: ReadonlyArray<readonly [AnswerKind, RegExp, readonly string[]]> = ANSWER_KINDS.map((kind) => {
   const { zh, en } = ASKING_WORDS[kind];

@@ -4,6 +4,7 @@
  * stored; a query gets the same tags, and the reranker prefers chunks whose tags fit (a "how do I fix it"
  * question wants procedure and resolved exchanges). Data-driven: change the lists, not the code. Pure, no DOM.
  */
+import { escapeRegExp } from '../../shared/regexp.ts';
 
 export type IntentTag = 'troubleshooting' | 'concept' | 'procedure' | 'resolved' | 'unresolved';
 
@@ -33,7 +34,6 @@ export const INTENT_WORDS: Readonly<Record<IntentTag, { readonly zh: readonly st
   },
 };
 
-const escapeRegExp = (s: string): string => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
 interface Matcher {
   readonly zh: readonly string[];

@@ -13,6 +13,7 @@ import type { Piece } from './pieces.ts';
 import type { TurnEntry } from './records.ts';
 import type { UserMemory } from './retrieval-index.ts';
 import { restates, statementOfCached, type Statement } from './statements.ts';
+import { escapeRegExp } from '../../shared/regexp.ts';
 import { terms } from './text-terms.ts';
 
 /** Sentences that hold one of a statement's rarest subject terms (or a value), newest first, looked through for a later version. */
@@ -92,8 +93,7 @@ function retiredInQuestion(memory: UserMemory, memo: Memo, reply: TurnEntry): Re
     if (!later || statement === null) continue;
     for (const value of statement.values) {
       if (later.statement.values.has(value) || value.length < 3) continue;
-      const escaped = value.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-      out.push(new RegExp(`(?<![\\p{L}\\p{N}_])${escaped}(?![\\p{L}\\p{N}_])`, 'iu'));
+      out.push(new RegExp(`(?<![\\p{L}\\p{N}_])${escapeRegExp(value)}(?![\\p{L}\\p{N}_])`, 'iu'));
     }
   }
   return out;

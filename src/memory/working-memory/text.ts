@@ -2,6 +2,7 @@
  * Text preparation shared by every rule. Both forms keep the input's length and offsets, so a span found in the
  * normalised text can be cut from the original one.
  */
+import { escapeRegExp } from '../../shared/regexp.ts';
 
 const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
 
@@ -26,9 +27,7 @@ export function prepareText(text: string, maxChars: number): PreparedText {
   return { raw, norm };
 }
 
-export function escapeRegExp(s: string): string {
-  return s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-}
+export { escapeRegExp };
 
 /**
  * One alternation for a word list: longest first, spaces in a phrase match any run of spaces, Latin words only
