@@ -1,7 +1,7 @@
 /**
  * Slots with rules of their own: budget (an amount near 预算 / budget / 不超过), deadline (a date near
- * deadline / 截止), region (a cloud region code), time zone, answer language and length, the user's name, the log
- * level, and the user's own phone number and email address.
+ * deadline / 截止), region (a cloud region code), time zone, answer length, the user's name, the log level, and the
+ * user's own phone number and email address. Languages have their own file (facts-language.ts).
  */
 import type { Clause } from './clauses.ts';
 import type { Found } from './drops.ts';
@@ -110,28 +110,6 @@ export function findSpecialFacts(
       set('timezone', z[0], z.index);
   }
 
-  // Answer language: a language next to a verb of answering (用中文回答, 用英文答复, reply in French).
-  const verbs = lex.words('answerVerbs', text);
-  for (const l of lex.words('languages', text)) {
-    const name = languageName(lex, l.surface);
-    if (name === undefined || !verbs.some((v) => near(v, l, 10))) continue;
-    const before = text.slice(Math.max(0, l.start - 6), l.start);
-    const after = text.slice(l.end, l.end + 4);
-    const zh =
-      /(?:用|以|使用|说|讲|写|讲|全部|都用)\s*$/.test(before) ||
-      verbs.some((v) => v.start === l.end || v.start === l.end + 1) ||
-      /^\s*(?:来)?(?:回答|回复|答复)/.test(after);
-    const en = /\bin\s*$/i.test(before) || /\b(?:prefer|use|speak|want)\s*$/i.test(before);
-    if (zh || en) set('answer language', name, l.start);
-  }
-  for (const l of lex.words('languages', text)) {
-    // "just use English" / "switch to English": a language alone is the answers' language in a chat.
-    const name = languageName(lex, l.surface);
-    if (name === undefined || verbs.some((v) => near(v, l, 10))) continue;
-    if (/\b(?:use|speak|switch to|stick to|stay in)\s*$/i.test(text.slice(Math.max(0, l.start - 12), l.start)))
-      set('answer language', name, l.start);
-  }
-
   // Answer length: a length word said of the answers (keep replies brief, 回答简短一点).
   if (lex.has('answerLengthContext', text)) {
     for (const w of lex.words('answerLengths', text)) {
@@ -222,9 +200,4 @@ function portSubject(before: string, m: SpecialMatchers, lex: Lexicon): string {
     return subject === undefined ? 'port' : `${subject} port`;
   }
   return `${name.toLowerCase()} port`;
-}
-
-function languageName(lex: Lexicon, surface: string): string | undefined {
-  const languages = lex.vocabulary.subjects.languages;
-  return languages[surface] ?? Object.entries(languages).find(([k]) => k.toLowerCase() === surface.toLowerCase())?.[1];
 }

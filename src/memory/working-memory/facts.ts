@@ -5,6 +5,7 @@
  */
 import type { Clause } from './clauses.ts';
 import { findDrops, type Found, type UnsetFound } from './drops.ts';
+import { findLanguageFacts, withoutRedundantProhibitions } from './facts-language.ts';
 import { findSpecialFacts, type SpecialMatchers } from './facts-special.ts';
 import type { Lexicon, Mark, ProductMark, SubjectMark } from './lexicon.ts';
 import { hasCjk } from '../../shared/cjk.ts';
@@ -95,6 +96,7 @@ export function findFacts(clauses: readonly Clause[], entities: readonly EntityS
     deprecations.push(...drops.deprecations);
     if (drops.unsets.length > 0) lastUnsetSubject = drops.unsets[drops.unsets.length - 1]!.item.subject;
     facts.push(...findSpecialFacts(clause, local, m.special, budgetNamed, datesBySentence.get(clause.sentence) ?? [], leadIn));
+    facts.push(...findLanguageFacts(clause, m.lexicon, leadIn));
     // 用 Python 写一个快速排序: a request for one task, not a choice (以后都用 Python 写 is one).
     const task = m.lexicon.has('taskVerbs', clause.text) && !m.lexicon.has('standing', clause.text);
     if (clause.narrative || task) continue;
@@ -111,7 +113,7 @@ export function findFacts(clauses: readonly Clause[], entities: readonly EntityS
   refileDrops(facts);
   facts.sort((a, b) => a.at - b.at);
   deprecations.sort((a, b) => a.at - b.at);
-  return { facts: dedupeFacts(facts, clauses), deprecate: [...new Set(deprecations.map((d) => d.item))] };
+  return { facts: dedupeFacts(withoutRedundantProhibitions(facts), clauses), deprecate: [...new Set(deprecations.map((d) => d.item))] };
 }
 
 /**

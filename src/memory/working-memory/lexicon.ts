@@ -70,6 +70,8 @@ export interface WordLists {
   budgetCapAfter: readonly string[];
   deadlineWords: readonly string[];
   answerVerbs: readonly string[];
+  answerWords: readonly string[];
+  languageObjects: readonly string[];
   answerLengthContext: readonly string[];
   timezoneWords: readonly string[];
   nameIntros: readonly string[];
@@ -165,6 +167,8 @@ export function compileLexicon(vocabulary: WmVocabulary): Lexicon {
     budgetCapAfter: s.budgetCapAfter,
     deadlineWords: s.deadlineWords,
     answerVerbs: s.answerVerbs,
+    answerWords: s.answerWords,
+    languageObjects: Object.keys(s.languageObjects),
     answerLengthContext: s.answerLengthContext,
     timezoneWords: s.timezoneWords,
     nameIntros: s.nameIntros,

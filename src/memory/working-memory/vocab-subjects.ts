@@ -13,6 +13,13 @@ export interface SubjectVocabulary {
   readonly languages: Readonly<Record<string, string>>;
   /** Verbs of answering, around a language name (用中文回答, reply in English). */
   readonly answerVerbs: readonly string[];
+  /** Words that name the answers themselves (回答, replies): a language said with them is the answers'. */
+  readonly answerWords: readonly string[];
+  /**
+   * Pieces of work with a language of their own → their slot: 代码注释也写中文 sets `code comment language`, not the
+   * answers' language.
+   */
+  readonly languageObjects: Readonly<Record<string, string>>;
   /** Length preferences → the normal form of `answer length`. */
   readonly answerLengths: Readonly<Record<string, string>>;
   /** A length word sets `answer length` only next to one of these (回答简短一点, keep replies brief). */
@@ -139,6 +146,21 @@ export const SUBJECT_VOCABULARY: SubjectVocabulary = {
     'answer', 'answers', 'reply', 'replies', 'respond', 'response', 'responses', 'write', 'talk', 'speak',
     'explain', 'communicate', 'chat', 'answering', 'replying', 'responding', 'output',
   ],
+  answerWords: [
+    '回答', '回复', '答复', '作答', '答案', 'answer', 'answers', 'answering', 'reply', 'replies', 'replying', 'respond',
+    'responding', 'response', 'responses',
+  ],
+  languageObjects: {
+    代码注释: 'code comment language', 注释: 'code comment language', 'code comments': 'code comment language',
+    'code comment': 'code comment language', 'comments in code': 'code comment language',
+    提交信息: 'commit message language', 提交说明: 'commit message language', 提交日志: 'commit message language',
+    'commit 信息': 'commit message language', 'commit message': 'commit message language',
+    'commit messages': 'commit message language',
+    文档: 'documentation language', 'docs': 'documentation language', documentation: 'documentation language',
+    术语: 'technical terms language', 专业术语: 'technical terms language', 技术术语: 'technical terms language',
+    'technical terms': 'technical terms language', 'tech terms': 'technical terms language',
+    界面: 'UI language', 'UI 文案': 'UI language', 'UI text': 'UI language', 'UI strings': 'UI language',
+  },
   answerLengths: {
     简短: 'short', 简洁: 'short', 精简: 'short', 简单点: 'short', 简单一点: 'short', 短一点: 'short', 短一些: 'short',
     短点: 'short', 别太长: 'short', 不要太长: 'short', 言简意赅: 'short', 少说废话: 'short', 直接给结论: 'short',

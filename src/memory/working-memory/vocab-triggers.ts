@@ -102,7 +102,7 @@ export const TRIGGER_VOCABULARY: TriggerVocabulary = {
   ],
   negationExclusions: [
     '不如', '不错', '不管', '不过', '不然', '要不', '不妨', '不了解', '不知道', '不太懂', '不会的话', '不熟', '不同', '不少', '不久', '不断', '不仅', '不一定',
-    '不得不', '不止',
+    '不得不', '不止', '别忘', '不要忘', '不忘', "don't forget", 'do not forget', 'never forget',
   ],
   blockers: [
     'from', '从', 'instead of', 'rather than', '而不是', '而非', '不是', '代替', '替代', '取代', '替换', '替掉', 'than', 'over',

@@ -36,6 +36,16 @@ describe('working memory in the pipeline', () => {
     expect(again.report.memory.working.text).not.toContain('9090');
   });
 
+  it('a language the user later forbids leaves working memory rather than being set again', async () => {
+    const { memory } = await pipeline();
+    const c = chat(memory, 'u', 's', T0);
+    const first = await c.user('以后用英文回答我。');
+    expect(first.report.memory.working.text).toContain('answer language = English');
+    await c.bot('OK, English from now on.');
+    const second = await c.user('算了，别再用英文回答了。');
+    expect(second.report.memory.working.text).not.toContain('answer language');
+  });
+
   it('lets entities expire a day after they were last mentioned, unless pinned', async () => {
     const { memory } = await pipeline();
     const c = chat(memory, 'u', 's', T0);

@@ -283,3 +283,24 @@ describe('switches, kept choices and a product in another of its roles', () => {
     expect(facts('密钥统一放 Vault，不要写进配置文件。')).toEqual(['secrets management=Vault']);
   });
 });
+
+describe('languages: the answers, a piece of work, and a language forbidden', () => {
+  it('drops a language the user forbids instead of setting it', () => {
+    expect(facts('请不要用英文回答我。')).toEqual(['answer language≠English']);
+    expect(facts("Please don't answer in French.")).toEqual(['answer language≠French']);
+    expect(facts('Stop replying in German.')).toEqual(['answer language≠German']);
+    // A reminder is not a prohibition.
+    expect(facts('别忘了用日语回复。')).toEqual(['answer language=Japanese']);
+  });
+
+  it('keeps only the set when the message also names the language to use', () => {
+    expect(facts('别用英文回复我，用中文。')).toEqual(['answer language=Chinese']);
+    expect(facts("Reply in Spanish, don't use English.")).toEqual(['answer language=Spanish']);
+  });
+
+  it("files a piece of work's language under its own slot, not the answers'", () => {
+    expect(facts('回答用英文就行，文档写中文。')).toEqual(['answer language=English', 'documentation language=Chinese']);
+    expect(facts('Keep the commit messages in English.')).toEqual(['commit message language=English']);
+    expect(facts('注释统一写英文，不要写中文。')).toEqual(['code comment language=English']);
+  });
+});
