@@ -85,6 +85,21 @@ export interface WordLists {
 
 const key = (s: string): string => s.toLowerCase().replace(/\s+/g, '');
 
+interface ProductInfo {
+  /** The name as the vocabulary writes it, for a value found in another case (yarn → Yarn). */
+  readonly name?: string;
+  readonly subject: string;
+  readonly numbered: boolean;
+  readonly alsoFills: readonly string[];
+}
+
+const CJK_NEAR = /[\u3400-\u9fff\uff0c\u3002]/;
+
+/** A Latin word with Chinese text just before or after it (spaces between allowed): yarn 不用了, 用 go 写. */
+function besideCjk(text: string, m: Mark): boolean {
+  return CJK_NEAR.test(text.slice(Math.max(0, m.start - 2), m.start)) || CJK_NEAR.test(text.slice(m.end, m.end + 2));
+}
+
 function allMatches(re: RegExp, text: string): Mark[] {
   re.lastIndex = 0; // matchAll starts where the last test() stopped
   const out: Mark[] = [];
@@ -106,8 +121,8 @@ function dropOverlaps<T extends Mark>(marks: T[]): T[] {
 }
 
 export function compileLexicon(vocabulary: WmVocabulary): Lexicon {
-  const loose = new Map<string, { subject: string; numbered: boolean; alsoFills: readonly string[] }>();
-  const exact = new Map<string, { subject: string; numbered: boolean; alsoFills: readonly string[] }>();
+  const loose = new Map<string, ProductInfo>();
+  const exact = new Map<string, ProductInfo>();
   for (const group of vocabulary.products) {
     // A runtime's number is its version even without a dot (Node 20, Java 17).
     const info = (name: string) => ({
@@ -122,6 +137,16 @@ export function compileLexicon(vocabulary: WmVocabulary): Lexicon {
   }
   const looseRe = new RegExp(alternation(vocabulary.products.flatMap((g) => g.names)), 'gi');
   const exactRe = new RegExp(alternation(vocabulary.products.flatMap((g) => g.exactNames ?? [])), 'g');
+  // Beside Chinese text an exact name in lower case is the product (yarn 不用了), unless it stays a common word.
+  const lowerBesideCjk = new Map<string, ProductInfo>();
+  for (const group of vocabulary.products) {
+    for (const name of group.exactNames ?? []) {
+      const lower = name.toLowerCase();
+      if (lower === name || group.asWrittenOnly?.includes(name) || loose.has(key(name))) continue;
+      if (!lowerBesideCjk.has(lower)) lowerBesideCjk.set(lower, { ...exact.get(name.replace(/\s+/g, ''))!, name });
+    }
+  }
+  const lowerRe = new RegExp(alternation([...lowerBesideCjk.keys()]), 'g');
   const aliasToSubject = new Map<string, string>();
   for (const [subject, words] of Object.entries(vocabulary.subjects.aliases)) {
     for (const w of words) if (!aliasToSubject.has(key(w))) aliasToSubject.set(key(w), subject);
@@ -231,18 +256,25 @@ export function compileLexicon(vocabulary: WmVocabulary): Lexicon {
 
   function findProducts(text: string): ProductMark[] {
     const marks: ProductMark[] = [];
+    const mark = (m: Mark, info: ProductInfo): void => {
+      const after = text.slice(m.end, m.end + 32);
+      const version = (info.numbered ? numbered : dotted).exec(after) ?? whole.exec(after);
+      const valueEnd = version === null ? m.end : m.end + version[0].length;
+      const value = (info.name ?? m.surface) + text.slice(m.end, valueEnd);
+      marks.push({ ...m, subject: info.subject, alsoFills: info.alsoFills, value, valueEnd });
+    };
     for (const [re, table, norm] of [
       [looseRe, loose, key],
       [exactRe, exact, (x: string) => x.replace(/\s+/g, '')],
     ] as const) {
       for (const m of allMatches(re, text)) {
         const info = table.get(norm(m.surface));
-        if (info === undefined) continue;
-        const after = text.slice(m.end, m.end + 32);
-        const version = (info.numbered ? numbered : dotted).exec(after) ?? whole.exec(after);
-        const valueEnd = version === null ? m.end : m.end + version[0].length;
-        marks.push({ ...m, subject: info.subject, alsoFills: info.alsoFills, value: text.slice(m.start, valueEnd), valueEnd });
+        if (info !== undefined) mark(m, info);
       }
+    }
+    for (const m of allMatches(lowerRe, text)) {
+      const info = lowerBesideCjk.get(m.surface);
+      if (info !== undefined && besideCjk(text, m)) mark(m, info);
     }
     return dropOverlaps(marks);
   }

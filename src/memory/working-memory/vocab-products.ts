@@ -1,13 +1,16 @@
 /**
  * Known products and choices, grouped by the subject slot they fill: "switch to Caddy" sets `web server`.
  * Data only; extend it here. Names match case-insensitively as whole words, `exactNames` only as written
- * (they are also common words: Go, Express, Edge).
+ * (they are also common English words: Go, Express, Yarn), or in lower case beside Chinese text, where an English
+ * word is the product (yarn 不用了, 用 go 写), unless `asWrittenOnly` lists it (a cluster's node, the shell's echo).
  */
 
 export interface ProductGroup {
   readonly subject: string;
   readonly names: readonly string[];
   readonly exactNames?: readonly string[];
+  /** Exact names that stay common words even beside Chinese text (k8s 的 node, echo 一下): only as written. */
+  readonly asWrittenOnly?: readonly string[];
   /** A number right after the name belongs to the value even without a dot (Windows 11, Ubuntu 22.04). */
   readonly numberedVersions?: boolean;
   /**
@@ -67,7 +70,7 @@ export const PRODUCT_GROUPS: readonly ProductGroup[] = [
     'Uptime Kuma', 'VictoriaMetrics', 'Thanos', 'Netdata', '夜莺', 'Icinga', 'Alertmanager'], exactNames: ['Nightingale',
   ] },
   { subject: 'error tracking', names: ['Bugsnag', 'Rollbar'], exactNames: ['Sentry'] },
-  { subject: 'tracing', names: ['Jaeger', 'Zipkin', 'SkyWalking', 'OpenTelemetry', 'Pinpoint'], exactNames: ['Tempo'] },
+  { subject: 'tracing', names: ['Jaeger', 'Zipkin', 'SkyWalking', 'OpenTelemetry', 'Pinpoint'], exactNames: ['Tempo'], asWrittenOnly: ['Tempo'] },
   {
     subject: 'CI',
     names: [
@@ -76,12 +79,12 @@ export const PRODUCT_GROUPS: readonly ProductGroup[] = [
       exactNames: ['Travis', 'Drone', 'Woodpecker', 'Tekton', 'Bamboo',
     ],
   },
-  { subject: 'CD', names: ['Argo CD', 'ArgoCD', 'FluxCD', 'Spinnaker', 'Octopus Deploy'], exactNames: ['Flux'] },
+  { subject: 'CD', names: ['Argo CD', 'ArgoCD', 'FluxCD', 'Spinnaker', 'Octopus Deploy'], exactNames: ['Flux'], asWrittenOnly: ['Flux'] },
   {
     subject: 'infrastructure as code', names: ['Terraform', 'OpenTofu', 'Pulumi', 'CloudFormation', 'AWS CDK', 'CDK',
     'Crossplane'], exactNames: ['Bicep',
   ] },
-  { subject: 'configuration management', names: ['Ansible', 'SaltStack'], exactNames: ['Chef', 'Puppet', 'Salt'] },
+  { subject: 'configuration management', names: ['Ansible', 'SaltStack'], exactNames: ['Chef', 'Puppet', 'Salt'], asWrittenOnly: ['Chef', 'Salt'] },
   {
     subject: 'container orchestration',
     names: [
@@ -130,6 +133,7 @@ export const PRODUCT_GROUPS: readonly ProductGroup[] = [
       'AdonisJS', 'Dubbo', 'LangChain', 'LlamaIndex',
     ],
     exactNames: ['Express', 'Express.js', 'Spring', 'Gin', 'Echo', 'Fiber', 'Phoenix', 'Tornado', 'Rocket', 'Fastify'],
+    asWrittenOnly: ['Echo', 'Rocket'],
   },
   {
     subject: 'frontend framework',
@@ -139,6 +143,7 @@ export const PRODUCT_GROUPS: readonly ProductGroup[] = [
       'Gatsby',
     ],
     exactNames: ['Lit', 'Solid', 'Astro', 'Remix', 'Ember'],
+    asWrittenOnly: ['Solid'],
   },
   {
     subject: 'UI library', names: ['Tailwind', 'Tailwind CSS', 'TailwindCSS', 'Bootstrap', 'Ant Design', 'antd',
@@ -162,7 +167,7 @@ export const PRODUCT_GROUPS: readonly ProductGroup[] = [
     ],
     exactNames: ['Go', 'Rust', 'Swift', 'Dart', 'Julia', 'Mojo'],
   },
-  { subject: 'JavaScript runtime', names: ['Node.js', 'NodeJS', 'Deno'], exactNames: ['Bun', 'Node'] },
+  { subject: 'JavaScript runtime', names: ['Node.js', 'NodeJS', 'Deno'], exactNames: ['Bun', 'Node'], asWrittenOnly: ['Node'] },
   {
     subject: 'os',
     names: [
@@ -174,6 +179,7 @@ export const PRODUCT_GROUPS: readonly ProductGroup[] = [
       '鸿蒙', 'ChromeOS', 'WSL', 'WSL2',
     ],
     exactNames: ['Arch', 'Rocky'],
+    asWrittenOnly: ['Arch'],
     numberedVersions: true,
   },
   {

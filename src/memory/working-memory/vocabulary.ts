@@ -119,6 +119,7 @@ function validate(v: WmVocabulary): void {
       fail(`products[${i}].subject`, 'must be a non-empty string');
     checkStrings(`products[${i}].names`, group.names);
     if (group.exactNames !== undefined) checkStrings(`products[${i}].exactNames`, group.exactNames);
+    if (group.asWrittenOnly !== undefined) checkStrings(`products[${i}].asWrittenOnly`, group.asWrittenOnly);
   });
   checkRecord('runtimes', v.runtimes, 'string');
 }
@@ -126,7 +127,16 @@ function validate(v: WmVocabulary): void {
 /** Slots filled by rules of their own rather than by slot words (facts-special.ts). */
 const RULE_SUBJECTS = ['budget', 'deadline', 'region', 'timezone', 'answer language', 'answer length', 'name', 'allergy', 'diet', 'location'];
 
-/** Every subject the vocabulary names (lower-cased): slot words' subjects, runtimes' version slots, the rules' own. */
+/**
+ * Every subject the vocabulary names (lower-cased): slot words' subjects, runtimes' version slots, the languages of
+ * pieces of work, the rules' own.
+ */
 export function vocabularySubjects(vocabulary: WmVocabulary): ReadonlySet<string> {
-  return new Set([...Object.keys(vocabulary.subjects.aliases), ...Object.values(vocabulary.runtimes), ...RULE_SUBJECTS].map((s) => s.toLowerCase()));
+  const named = [
+    ...Object.keys(vocabulary.subjects.aliases),
+    ...Object.values(vocabulary.runtimes),
+    ...Object.values(vocabulary.subjects.languageObjects),
+    ...RULE_SUBJECTS,
+  ];
+  return new Set(named.map((s) => s.toLowerCase()));
 }

@@ -304,3 +304,20 @@ describe('languages: the answers, a piece of work, and a language forbidden', ()
     expect(facts('注释统一写英文，不要写中文。')).toEqual(['code comment language=English']);
   });
 });
+
+describe('plain 换 and lower-case names in Chinese text', () => {
+  it('reads 换 before a product as a switch, but not 换掉 or 换个', () => {
+    expect(facts('消息队列换 NATS。')).toEqual(['message queue=NATS']);
+    expect(facts('RabbitMQ 不用了，换 NATS。')).toEqual(['message queue≠RabbitMQ', 'message queue=NATS']);
+    expect(facts('先换掉 Memcached 再说。')).not.toContain('cache=Memcached');
+    expect(facts('换个 MongoDB 的连接池参数试试。')).toEqual([]);
+  });
+
+  it('beside Chinese, a product whose name is also an English word counts in lower case, written as the vocabulary writes it', () => {
+    expect(facts('依赖管理以后用 poetry，pipenv 不用了。')).toEqual(['package manager=Poetry', 'package manager≠pipenv']);
+    expect(facts('新服务都用 rust 写。')).toEqual(['programming language=Rust']);
+    // In English text it is the word; and some names stay words even beside Chinese.
+    expect(facts('We use poetry in class.')).toEqual([]);
+    expect(facts('集群换了三台机器，每个 node 都用 echo 测过。')).toEqual([]);
+  });
+});
