@@ -129,7 +129,8 @@ export const SUBJECT_VOCABULARY: SubjectVocabulary = {
   budgetCapAfter: ['以内', '之内', '以下', '封顶', 'max', 'or less', 'tops'],
   deadlineWords: [
     'deadline', 'due date', 'due', 'DDL', '截止日期', '截止时间', '截止', '截至', '最后期限', '期限', '交付日期', '交付时间', '交付', '最晚', '最迟',
-    '死线', 'at the latest', 'no later than', 'latest by', 'has to be done by', 'must be done by',
+    '死线', 'at the latest', 'no later than', 'latest by', 'has to be done by', 'must be done by', '要交', '得交', '必须交',
+    '要提交', 'hand in', 'turn in',
   ],
   languages: {
     中文: 'Chinese', 汉语: 'Chinese', 简体中文: 'Chinese', 普通话: 'Chinese', 国语: 'Chinese', 繁体中文: 'Traditional Chinese',

@@ -149,6 +149,10 @@ describe('values named without a decision word of their own', () => {
     expect(facts('Forget the Pants migration plan, Maven stays.')).toEqual(['build tool=Maven']);
     expect(facts('下周四之前把压测报告交上来。')).toEqual(['deadline=2026-03-12']);
     expect(facts('Please finish the audit by 2026-03-20.')).toEqual(['deadline=2026-03-20']);
+    // Something to hand in on a day: 要交, hand in.
+    expect(facts('下周一要交毕业设计初稿。')).toEqual(['deadline=2026-03-09']);
+    expect(facts('I need to hand in the grant application on Friday.')).toEqual(['deadline=2026-03-06']);
+    expect(facts('要交的表格还没打印。')).toEqual([]);
   });
 
   it('a language the team only writes in, a longer product name, a switch said with 换到', () => {
