@@ -23,6 +23,9 @@ const VERSION_WORD =
 /** After any other product: its version, said with the word version (Consul 的版本是 1.17.2, the Vault version is 1.15). */
 const NAMED_VERSION =
   /^\s*(?:的)?\s*(?:版本号?|version)\s*(?:是|为|:|=|is pinned to|is locked to|is|用的是|锁在|锁定在|锁定为|固定在|固定为|定在|pinned to|pinned at|locked to|locked at)\s*(v?\d+(?:\.\d+)+)(?![\w.])/i;
+/** After any other product, its version said without the word version: Rails 用 7.1, our Kafka is 3.6.1 (a dot needed). */
+const LINKED_VERSION =
+  /^\s*(?:的)?\s*(?:用的是|是|为|用|:|=|is|锁在|锁定在|固定在|stays at|is pinned to|is pinned at|is locked to|is locked at|pinned to|pinned at|locked to|locked at)\s*(v?\d+(?:\.\d+)+)(?![\w.])/i;
 const ROLE = /^\s*(?:as\b|做|当|作为|来做|来当|for\b|用作|用于)\s*(?:(?:the|an|a|our|my)\b|我们的|我们)?\s*/i;
 const FILLER = new RegExp(
   '^\\s*(?:的)?\\s*(?:(?:我们|我|咱们|这边|(?:we|i|our team)\\b)\\s*)?' +
@@ -249,7 +252,8 @@ function setFacts(
       emit(subject, v[1]!, p.start);
       continue;
     }
-    const named = subject === undefined && p.value === p.surface ? NAMED_VERSION.exec(text.slice(p.valueEnd)) : null;
+    const after = text.slice(p.valueEnd);
+    const named = subject === undefined && p.value === p.surface ? (NAMED_VERSION.exec(after) ?? LINKED_VERSION.exec(after)) : null;
     if (named !== null) {
       used.add(p.start);
       emit(`${p.surface.toLowerCase()} version`, named[1]!, p.start);

@@ -114,6 +114,10 @@ describe('corrections and versions', () => {
     expect(facts('Go 工具链锁在 1.22.4，先别升。')).toEqual(['go version=1.22.4']);
     expect(facts('Our Java version is pinned to 21.0.3.')).toEqual(['java version=21.0.3']);
     expect(facts('Vault 的版本是 1.15.6。')).toEqual(['vault version=1.15.6']);
+    // Without the word version, a dotted number linked to the name by 用 / 是 / is.
+    expect(facts('Django 用 5.0，别升到 5.1。')).toEqual(['django version=5.0']);
+    expect(facts('Our Elasticsearch is 8.11.3 on every node.')).toEqual(['elasticsearch version=8.11.3']);
+    expect(facts('Elasticsearch is 2 nodes for now.')).toEqual([]);
   });
 });
 
