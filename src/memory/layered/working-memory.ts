@@ -118,7 +118,8 @@ export class SessionWorkingMemory implements WorkingMemoryPort {
       const key = entityKey(e.type, e.value);
       put({ kind: 'entity', name: e.type, value: e.value, key, lastAt: now, expiresAt, sourceTurnId: turnId }, key);
     }
-    for (const f of extraction.facts) {
+    // An event's time is a slot like a fact's: "standup moved to Friday" overwrites the standup's earlier time.
+    for (const f of [...extraction.facts, ...(extraction.events ?? [])]) {
       const id = `fact:${f.subject}`;
       if (f.op === 'set') put({ kind: 'fact', name: f.subject, value: f.value, lastAt: now, expiresAt, sourceTurnId: turnId }, id);
       else if (state.items.get(id)?.value.toLowerCase() === f.value.toLowerCase() || f.value === '') state.items.delete(id);

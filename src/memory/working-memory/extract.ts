@@ -6,6 +6,7 @@
 import { compileClauseMatchers, splitClauses, type ClauseMatchers } from './clauses.ts';
 import { compileDateMentionMatchers, findDateMentions, findMonths } from './date-mentions.ts';
 import { compileEntityMatchers, findEntities, type EntityMatchers } from './entities.ts';
+import { compileEventMatchers } from './facts-events.ts';
 import { compileSpecialMatchers } from './facts-special.ts';
 import { findFacts, type FactMatchers } from './facts.ts';
 import { toLocalTime } from './instant.ts';
@@ -61,6 +62,7 @@ export function createExtractor(options: ExtractorOptions = {}): Extractor {
     lexicon,
     topics: compileTopicRules(vocabulary.triggers),
     special: compileSpecialMatchers(lexicon),
+    events: compileEventMatchers(vocabulary.subjects),
   };
   return {
     vocabulary,
@@ -85,7 +87,7 @@ export function createExtractor(options: ExtractorOptions = {}): Extractor {
       lexicon.scope(norm);
       const spans = findEntities(norm, local, entityMatchers);
       const clauses = splitClauses(raw, norm, clauseMatchers);
-      const { facts, deprecate } = findFacts(clauses, spans, factMatchers);
+      const { facts, deprecate, events } = findFacts(clauses, spans, factMatchers);
       const extraction: Extraction = {
         entities: spans.map(({ type, value }) => ({ type, value })),
         facts,
@@ -99,6 +101,7 @@ export function createExtractor(options: ExtractorOptions = {}): Extractor {
         ...extraction,
         ...(pin ? { pin: true as const } : {}),
         ...(correction === null ? {} : { correction }),
+        ...(events.length === 0 ? {} : { events }),
         ...(mentions.length === 0 ? {} : { mentions }),
       };
     },

@@ -5,6 +5,7 @@
  */
 import type { Clause } from './clauses.ts';
 import { findDrops, type Found, type UnsetFound } from './drops.ts';
+import { findEventFacts, type EventMatchers } from './facts-events.ts';
 import { findLanguageFacts, withoutRedundantProhibitions } from './facts-language.ts';
 import { findSpecialFacts, type SpecialMatchers } from './facts-special.ts';
 import type { Lexicon, Mark, ProductMark, SubjectMark } from './lexicon.ts';
@@ -42,16 +43,20 @@ export interface FactMatchers {
   readonly lexicon: Lexicon;
   readonly topics: TopicRules;
   readonly special: SpecialMatchers;
+  readonly events: EventMatchers;
 }
 
 export interface FactResult {
   readonly facts: Fact[];
   readonly deprecate: string[];
+  /** Events and their time (facts-events.ts): kept apart from the labelled facts. */
+  readonly events: Fact[];
 }
 
 export function findFacts(clauses: readonly Clause[], entities: readonly EntitySpan[], m: FactMatchers): FactResult {
   const facts: Array<Found<Fact> | UnsetFound> = [];
   const deprecations: Found<string>[] = [];
+  const events: Found<Fact>[] = [];
   let lastUnsetSubject: string | null = null;
   /** Products each clause names that no rule set or dropped, for the replacement of a drop (below). */
   const unclaimed: Array<{ product: ProductMark; at: number }> = [];
@@ -100,6 +105,7 @@ export function findFacts(clauses: readonly Clause[], entities: readonly EntityS
     if (drops.unsets.length > 0) lastUnsetSubject = drops.unsets[drops.unsets.length - 1]!.item.subject;
     facts.push(...findSpecialFacts(clause, local, m.special, budgetNamed, datesBySentence.get(clause.sentence) ?? [], leadIn));
     facts.push(...findLanguageFacts(clause, m.lexicon, leadIn));
+    if (!clause.narrative) events.push(...findEventFacts(clause, local, m.events));
     // 用 Python 写一个快速排序: a request for one task, not a choice (以后都用 Python 写 is one).
     const task = m.lexicon.has('taskVerbs', clause.text) && !m.lexicon.has('standing', clause.text);
     if (clause.narrative || task) continue;
@@ -116,7 +122,11 @@ export function findFacts(clauses: readonly Clause[], entities: readonly EntityS
   refileDrops(facts);
   facts.sort((a, b) => a.at - b.at);
   deprecations.sort((a, b) => a.at - b.at);
-  return { facts: dedupeFacts(withoutRedundantProhibitions(facts), clauses), deprecate: [...new Set(deprecations.map((d) => d.item))] };
+  return {
+    facts: dedupeFacts(withoutRedundantProhibitions(facts), clauses),
+    deprecate: [...new Set(deprecations.map((d) => d.item))],
+    events: dedupeFacts(events, clauses),
+  };
 }
 
 /**

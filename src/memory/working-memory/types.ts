@@ -48,6 +48,12 @@ export interface Extraction {
    * one it replaces when said. Working memory gives it to the fact it corrects. Not part of the labels.
    */
   readonly correction?: { readonly value: string; readonly replaces?: string };
+  /**
+   * Events and when they are (standup = 2026-10-13 09:30): slots that working memory keeps and overwrites like facts
+   * when an event moves. Not part of the labels: the conventions count a statement about the user's setup as a fact,
+   * not the time of a meeting (../shared/eval/README.md).
+   */
+  readonly events?: readonly Fact[];
   /** Known products the message names, in text order (Redis, Caddy): what it may be about. Not part of the labels. */
   readonly mentions?: readonly string[];
 }

@@ -13,6 +13,15 @@ export interface SubjectVocabulary {
   readonly languages: Readonly<Record<string, string>>;
   /** Verbs of answering, around a language name (用中文回答, reply in English). */
   readonly answerVerbs: readonly string[];
+  /**
+   * Between an event named at a clause's start and its date or time: Standup moved to next Tuesday, kickoff is on
+   * Monday, weekly sync 改到下周二.
+   */
+  readonly eventLinks: readonly string[];
+  /** Chinese event nouns → their English slot: 周会改到周四 sets `weekly meeting`. */
+  readonly eventNouns: Readonly<Record<string, string>>;
+  /** Words that open a clause but name no event: it is at 5, today is Monday, the deadline (a slot of its own). */
+  readonly notEvents: readonly string[];
   /** Words that name the answers themselves (回答, replies): a language said with them is the answers'. */
   readonly answerWords: readonly string[];
   /**
@@ -146,6 +155,27 @@ export const SUBJECT_VOCABULARY: SubjectVocabulary = {
     '回答', '回复', '答复', '作答', '说', '写', '交流', '沟通', '讲', '解释', '输出', '对话', '聊', '答',
     'answer', 'answers', 'reply', 'replies', 'respond', 'response', 'responses', 'write', 'talk', 'speak',
     'explain', 'communicate', 'chat', 'answering', 'replying', 'responding', 'output',
+  ],
+  eventLinks: [
+    'is', "'s", 'is now', 'is at', 'is on', 'is now at', 'is now on', 'will be', 'will be at', 'will be on', 'moved to',
+    'is moved to', 'has moved to', 'has been moved to', 'got moved to', 'was moved to', 'pushed to', 'is pushed to',
+    'pushed back to', 'is pushed back to', 'got pushed to', 'rescheduled to', 'rescheduled for', 'is rescheduled to',
+    'is rescheduled for', 'is set for', 'is booked for', 'is scheduled for', 'is planned for', 'is fixed for',
+    'starts', 'starts at', 'starts on', 'begins', 'begins at', 'begins on', 'changed to', 'is changed to',
+    '改到', '改在', '改成', '挪到', '推到', '推迟到', '延到', '延期到', '提前到', '定在', '订在', '约在', '安排在', '是',
+  ],
+  eventNouns: {
+    周会: 'weekly meeting', 例会: 'regular meeting', 站会: 'standup', 晨会: 'standup', 面试: 'interview', 体检: 'checkup',
+    牙医: 'dentist appointment', 看牙: 'dentist appointment', 疫苗: 'vaccine appointment', 复诊: 'follow-up appointment',
+    聚餐: 'dinner', 晚饭: 'dinner', 晚餐: 'dinner', 午饭: 'lunch', 午餐: 'lunch', 会议: 'meeting', 评审会: 'review meeting',
+    发布会: 'launch event', 航班: 'flight', 婚礼: 'wedding', 生日会: 'birthday party', 家长会: 'parent-teacher meeting',
+    周年纪念日: 'anniversary', 纪念日: 'anniversary', 停机维护: 'maintenance window', 维护窗口: 'maintenance window',
+    上线: 'release', 发版: 'release', 发布: 'release', 演练: 'drill', 培训: 'training',
+  },
+  notEvents: [
+    'it', 'this', 'that', 'there', 'here', 'what', 'which', 'who', 'everything', 'nothing', 'something', 'today',
+    'tomorrow', 'tonight', 'now', 'time', 'the time', 'deadline', 'the deadline', 'due date', 'he', 'she', 'they',
+    'we', 'i', 'you', 'mine', 'yours', 'one', 'the date', 'date',
   ],
   answerWords: [
     '回答', '回复', '答复', '作答', '答案', 'answer', 'answers', 'answering', 'reply', 'replies', 'replying', 'respond',

@@ -46,6 +46,18 @@ describe('working memory in the pipeline', () => {
     expect(second.report.memory.working.text).not.toContain('answer language');
   });
 
+  it('an event that moves keeps one slot, with its latest time', async () => {
+    const { memory } = await pipeline();
+    const c = chat(memory, 'u', 's', T0);
+    const first = await c.user('The quarterly review is on Thursday at 3pm.');
+    expect(first.report.memory.working.text).toMatch(/quarterly review = \d{4}-\d\d-\d\d 15:00/);
+    await c.bot('Noted.');
+    const second = await c.user('Quarterly review moved to Friday at 11am.');
+    const wm = second.report.memory.working.text;
+    expect(wm).toMatch(/quarterly review = \d{4}-\d\d-\d\d 11:00/);
+    expect(wm).not.toMatch(/quarterly review = [^\n]*15:00/);
+  });
+
   it('lets entities expire a day after they were last mentioned, unless pinned', async () => {
     const { memory } = await pipeline();
     const c = chat(memory, 'u', 's', T0);

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { createExtractor } from '../../../src/memory/working-memory/extract.ts';
 import { DEFAULT_VOCABULARY } from '../../../src/memory/working-memory/vocabulary.ts';
-import { facts, run } from './helpers.ts';
+import { events, facts, run } from './helpers.ts';
 
 describe('decisions and preferences', () => {
   it('sets the slot of a known product, Chinese, English and mixed', () => {
@@ -327,5 +327,28 @@ describe('plain 换 and lower-case names in Chinese text', () => {
     // In English text it is the word; and some names stay words even beside Chinese.
     expect(facts('We use poetry in class.')).toEqual([]);
     expect(facts('集群换了三台机器，每个 node 都用 echo 测过。')).toEqual([]);
+  });
+});
+
+describe('events and when they are', () => {
+  it('sets one slot per event, with its date and time, in English and Chinese', () => {
+    expect(events('The design review moved to next Thursday at 2pm.')).toEqual(['design review=2026-03-12 14:00']);
+    expect(events('OK, retro is on Friday, 4:30pm works for everyone.')).toEqual(['retro=2026-03-06']);
+    expect(events('My train to Leeds is tomorrow at 7:15am.')).toEqual(['train=2026-03-05 07:15']);
+    expect(events('team lunch 改到下周一中午12点。')).toEqual(['team lunch=2026-03-09 12:00']);
+    expect(events('这周的例会挪到周五上午10点。')).toEqual(['regular meeting=2026-03-06 10:00']);
+    expect(events('发布会定在3月20日下午2点到4点。')).toEqual(['launch event=2026-03-20 14:00-16:00']);
+  });
+
+  it('keeps events out of the labelled facts: a meeting time is not a statement of setup', () => {
+    expect(facts('Standup moved to Wednesday at 9am.')).toEqual([]);
+    expect(events('Standup moved to Wednesday at 9am.')).toEqual(['standup=2026-03-04 09:00']);
+  });
+
+  it('names no event for a clause about time itself, the past, or a value far from the link', () => {
+    expect(events('Today is Friday.')).toEqual([]);
+    expect(events('It is 3pm already.')).toEqual([]);
+    expect(events('The concert was on Saturday.')).toEqual([]);
+    expect(events('The shop is open until 9pm.')).toEqual([]);
   });
 });

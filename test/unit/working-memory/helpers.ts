@@ -25,6 +25,11 @@ export function facts(text: string, now: string = NOW): string[] {
   return run(text, now).facts.map((f) => `${f.subject}${f.op === 'set' ? '=' : '≠'}${f.value}`);
 }
 
+/** Events and their time, kept apart from the labelled facts: `standup=2026-03-06 09:30`. */
+export function events(text: string, now: string = NOW): string[] {
+  return (run(text, now).events ?? []).map((f) => `${f.subject}=${f.value}`);
+}
+
 export function deprecated(text: string, now: string = NOW): string[] {
   return [...run(text, now).deprecate];
 }
