@@ -36,12 +36,12 @@ describe('our own working-memory dev set', () => {
     // Two of the few wrong ones are ports named as the text names their service ("admin API port" for "admin port").
     expect(report.parts.facts.precision).toBeGreaterThanOrEqual(0.9);
     // Far from the issue's 0.90: most of the set's facts name slots the vocabulary does not have (see the README).
-    expect(report.parts.facts.recall).toBeGreaterThanOrEqual(0.33);
-    // On the facts whose subject the vocabulary names (what `npm run extract -- --score` prints last): 0.92 today.
+    expect(report.parts.facts.recall).toBeGreaterThanOrEqual(0.36);
+    // On the facts whose subject the vocabulary names (what `npm run extract -- --score` prints last): 0.94 today.
     const known = vocabularySubjects(extractor.vocabulary);
     const only = (facts: readonly Fact[]): Fact[] => facts.filter((f) => known.has(f.subject.toLowerCase()));
     const vocabulary = scoreMessages(items.map((label) => ({ label: { ...label, entities: [], deprecate: [], facts: only(label.facts) }, got: { entities: [], deprecate: [], facts: only(extractor.extract(label.text, label.now).facts) } })));
-    expect(vocabulary.parts.facts.recall).toBeGreaterThanOrEqual(0.9);
+    expect(vocabulary.parts.facts.recall).toBeGreaterThanOrEqual(0.93);
     expect(vocabulary.parts.facts.precision).toBeGreaterThanOrEqual(0.9);
   });
 });
