@@ -64,9 +64,9 @@ function eventAt(text: string, entities: readonly EntitySpan[], m: EventMatchers
   const english = m.english.exec(text);
   if (english !== null) {
     const event = english[1]!.toLowerCase().replace(/\s+/g, ' ');
-    const overlapsWhen = entities.some((e) => e.start < english[1]!.length);
-    if (!m.notEvents.has(event) && !overlapsWhen && !event.split(' ').some((w) => m.notEvents.has(w) && w.length > 3))
-      return { subject: event, linkEnd: english[0].length };
+    // "Today is Friday", "the time is 3pm": words about time itself, or a date inside the name, name no event.
+    const aboutTime = m.notEvents.has(event) || event.split(' ').some((w) => m.notEvents.has(w));
+    if (!aboutTime && !entities.some((e) => e.start < english[1]!.length)) return { subject: event, linkEnd: english[0].length };
   }
   const chinese = m.chinese.exec(text);
   if (chinese === null || entities.some((e) => e.start < chinese[1]!.length)) return null;
