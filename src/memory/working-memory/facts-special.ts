@@ -13,6 +13,8 @@ export interface SpecialMatchers {
   readonly lexicon: Lexicon;
   readonly port: RegExp;
   readonly portVerbs: RegExp;
+  /** An address word and its link, ending where the address starts: 地址是, address is, URL:. */
+  readonly addressBefore: RegExp;
   readonly region: RegExp;
   readonly timezone: RegExp;
   readonly allergies: readonly RegExp[];
@@ -28,6 +30,10 @@ export function compileSpecialMatchers(lexicon: Lexicon): SpecialMatchers {
     port: new RegExp(
       `(?<![A-Za-z])(?:${alternation(s.portWords)})(?![A-Za-z])\\s*(?:号)?\\s*(?:是|为|用|改成|改为|改到|换成|定在|:|：|=|is|to|of|will be|should be|moved to|changed to)?\\s*(\\d{2,5})(?![\\d.:])`,
       'gi',
+    ),
+    addressBefore: new RegExp(
+      `(?<![A-Za-z])(?:${alternation(s.addressWords)})(?![A-Za-z])\\s*(?:是|为|:|：|=|改成|改为|换成|在|is now|is|changed to|moved to)?\\s*$`,
+      'i',
     ),
     portVerbs: new RegExp(`(?:\\s|^)(?:${alternation(s.portVerbs)})\\s*$|(?:'s|’s)\\s*$`, 'i'),
     region: new RegExp(s.regionPattern, 'g'),
@@ -102,6 +108,19 @@ export function findSpecialFacts(
     if (number < 1 || number > 65535 || corrected(text, at)) continue;
     // The service is named just before: the last few words are enough (and keep a long paste linear).
     set(portSubject(text.slice(Math.max(0, p.index - 48), p.index), m, lex), p[1]!, p.index);
+  }
+
+  // An address: `<what> address` (an IP or host:port) or `<what> url`, said after an address word with the service
+  // named before it (webhook 地址是 http://…, 主库地址是 10.8.3.21:3306, the registry's address is 10.0.4.2).
+  for (const e of entities) {
+    if (!ADDRESS_TYPES.has(e.type) || corrected(text, e.start)) continue;
+    const word = m.addressBefore.exec(text.slice(Math.max(0, e.start - 32), e.start));
+    if (word === null) continue;
+    const wordStart = Math.max(0, e.start - 32) + word.index;
+    const name = serviceName(text.slice(Math.max(0, wordStart - 48), wordStart), m, lex);
+    // A base URL keeps its word (the API's base URL → `api base url`).
+    const kind = e.type !== 'url' ? 'address' : /^base\s*url/i.test(word[0]) ? 'base url' : 'url';
+    if (name !== null) set(`${name} ${kind}`, e.value, wordStart);
   }
 
   const zoneWords = lex.words('timezoneWords', text);
@@ -181,11 +200,22 @@ export function findSpecialFacts(
   return out;
 }
 
+const ADDRESS_TYPES: ReadonlySet<string> = new Set(['ipv4', 'ipv6', 'hostport', 'url']);
+
 /** Names that are no service's: pointing words and fillers before a port word. */
 const NOT_A_NAME = /^(?:the|a|an|it|its|this|that|default|new|old|same|which|what|our|my|your|their|and|or|then|now|so|也|都|就|那|这|新|旧|默认)$/i;
 
 /** The subject of a port said after `before`: the service named at its end, as `<name> port`. */
 function portSubject(before: string, m: SpecialMatchers, lex: Lexicon): string {
+  const name = serviceName(before, m, lex);
+  return name === null ? 'port' : `${name} port`;
+}
+
+/**
+ * The service named at the end of `before` (verbs such as "listens on" and a possessive set aside): a Latin name
+ * in lower case, or the slot of a Chinese name the vocabulary knows (数据库 → database); null when none is named.
+ */
+function serviceName(before: string, m: SpecialMatchers, lex: Lexicon): string | null {
   let rest = before.replace(/\s+$/, '');
   for (let guard = 0; guard < 3; guard++) {
     const verb = m.portVerbs.exec(rest);
@@ -193,11 +223,8 @@ function portSubject(before: string, m: SpecialMatchers, lex: Lexicon): string {
     rest = rest.slice(0, verb.index).replace(/\s+$/, '');
   }
   const name = /(?:^|[^\w.-])([A-Za-z][\w.-]*[A-Za-z0-9])$/.exec(rest)?.[1] ?? /([\u4e00-\u9fff]{2,6})$/.exec(rest)?.[1];
-  if (name === undefined || NOT_A_NAME.test(name)) return 'port';
-  if (/[\u4e00-\u9fff]/.test(name)) {
-    // 数据库端口 → database port; a Chinese name the vocabulary does not know gives the bare slot.
-    const subject = lex.subjects(name).find((s) => s.end === name.length)?.subject;
-    return subject === undefined ? 'port' : `${subject} port`;
-  }
-  return `${name.toLowerCase()} port`;
+  if (name === undefined || NOT_A_NAME.test(name)) return null;
+  // 数据库端口 → database port; a Chinese name the vocabulary does not know names nothing.
+  if (/[\u4e00-\u9fff]/.test(name)) return lex.subjects(name).find((s) => s.end === name.length)?.subject ?? null;
+  return name.toLowerCase();
 }

@@ -48,6 +48,8 @@ export interface SubjectVocabulary {
   readonly locationIntros: readonly string[];
   /** Words that name a port (a number after them sets `<what> port`: API 端口是 8443, the API's port is 8443). */
   readonly portWords: readonly string[];
+  /** Words for a service's address or URL just before it: 地址, address, endpoint, URL (`<what> address`, `<what> url`). */
+  readonly addressWords: readonly string[];
   /** Verbs between a service and its port word, not part of its name: listens on, runs on, 监听. */
   readonly portVerbs: readonly string[];
   /** Words that name the log level; a level after them (or right before: WARN level) sets `log level`. */
@@ -62,7 +64,7 @@ export interface SubjectVocabulary {
 
 export const SUBJECT_VOCABULARY: SubjectVocabulary = {
   aliases: {
-    database: ['数据库', 'database', 'DB', 'db', '关系型数据库', 'RDBMS'],
+    database: ['数据库', 'database', 'DB', 'db', '关系型数据库', 'RDBMS', '主库', '主数据库'],
     cache: ['缓存', 'cache', 'caching', '缓存层', 'cache layer'],
     'web server': ['web server', 'webserver', 'web 服务器', 'http server', 'http 服务器', 'reverse proxy', '反向代理'],
     'load balancer': ['负载均衡', 'load balancer', 'load balancing'],
@@ -233,6 +235,10 @@ export const SUBJECT_VOCABULARY: SubjectVocabulary = {
   },
   locationIntros: ['我住在', '我家在', '我现在住在', '我人在', 'i live in', "i'm based in", 'i am based in', 'we are based in', "we're based in"],
   portWords: ['端口号', '端口', 'port number', 'port'],
+  addressWords: [
+    '地址', 'IP 地址', 'IPv4 地址', 'IPv6 地址', '访问地址', '链接', 'address', 'IP address', 'IPv4 address', 'IPv6 address',
+    'IP', 'IPv4', 'IPv6', 'endpoint', 'URL', 'base URL', 'host',
+  ],
   portVerbs: ['listens on', 'listening on', 'runs on', 'running on', 'is on', 'uses', 'using', 'on', 'at', 'with', '监听', '跑在', '用的是', '用', '的'],
   logLevelWords: [
     'log level', 'logging level', 'loglevel', 'log_level', 'LOG_LEVEL', 'level', '日志级别', '日志等级', '日志 level', '级别',

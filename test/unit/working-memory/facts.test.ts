@@ -352,3 +352,18 @@ describe('events and when they are', () => {
     expect(events('The shop is open until 9pm.')).toEqual([]);
   });
 });
+
+describe("a service's address, like its port", () => {
+  it('sets `<service> address` or `<service> url` after an address word, with the service named before it', () => {
+    expect(facts('主库地址改成 10.4.2.8:3307 了。')).toEqual(['database address=10.4.2.8:3307']);
+    expect(facts("The mirror's address is now 10.9.0.12.")).toEqual(['mirror address=10.9.0.12']);
+    expect(facts('Jenkins 的访问地址：https://ci.example.org/jenkins')).toEqual(['jenkins url=https://ci.example.org/jenkins']);
+    expect(facts("The billing API's base URL is https://pay.example.net/v2.")).toEqual(['api base url=https://pay.example.net/v2']);
+  });
+
+  it('names nothing when no service is named, or the words only say what kind of address it is', () => {
+    expect(facts('地址是 10.0.0.1。')).toEqual([]);
+    expect(facts('机房网关的 IPv6 地址是 fd00::1。')).toEqual([]);
+    expect(facts('The IP is 10.1.1.1 now.')).toEqual([]);
+  });
+});
