@@ -158,6 +158,9 @@ export class EngineEmbeddingsController implements ReactiveController {
       await this._deps.planner.warm();
       // A saved index restored for this model may lack the rows of texts embedded after it was saved.
       this._deps.planner.fillVectors();
+      // Texts indexed while the first pass ran (a reply that came in meanwhile) asked for a catch-up too early: their
+      // turn is now, or they would wait for the next message to be embedded.
+      await this._catchUp();
       const store = await this._deps.store();
       await store.sweepMemoryVectors((id) => this._deps.planner.indexes(id));
     } catch (error) {
