@@ -10,6 +10,7 @@ const EDGE_PUNCTUATION =
 
 export interface TopicRules {
   readonly qualifiers: readonly RegExp[];
+  readonly pointers: RegExp;
   readonly topicNoun: RegExp;
   readonly onlyGeneric: RegExp;
 }
@@ -18,6 +19,7 @@ export function compileTopicRules(t: TriggerVocabulary): TopicRules {
   const generic = [...t.topicNouns, '的', 'it', 'that', 'this', '这', '那', '这个', '那个'];
   return {
     qualifiers: t.topicQualifiers.map((source) => new RegExp(source, 'i')),
+    pointers: new RegExp(alternation(t.topicPointers), 'gi'),
     topicNoun: new RegExp(alternation(t.topicNouns), 'i'),
     onlyGeneric: new RegExp(`^(?:\\s|${alternation(generic)})*$`, 'i'),
   };
@@ -29,7 +31,8 @@ export function trimPunctuation(s: string): string {
 
 /**
  * The topic as written, without the words that only point at it (之前说的, that, the). When nothing but a generic
- * noun would remain (这个问题 → 问题) the pointing words stay: they are what identifies it.
+ * noun would remain (这个问题 → 问题) the pointing word stays, since it is what identifies it, and what came before
+ * it goes (刚才那个问题 → 那个问题).
  */
 export function topicPhrase(object: string, rules: TopicRules): string {
   const written = trimPunctuation(object).replace(/^(?:the|a|an)\s+/i, '');
@@ -45,7 +48,9 @@ export function topicPhrase(object: string, rules: TopicRules): string {
     }
   }
   stripped = trimPunctuation(stripped);
-  return stripped === '' || rules.onlyGeneric.test(stripped) ? written : stripped;
+  if (stripped !== '' && !rules.onlyGeneric.test(stripped)) return stripped;
+  const pointer = [...written.matchAll(rules.pointers)].at(-1);
+  return pointer === undefined ? written : written.slice(pointer.index);
 }
 
 /** Words that identify a topic: Latin words and Han runs, minus generic nouns and pointing words. */

@@ -42,6 +42,11 @@ export interface TriggerVocabulary {
   readonly topicEndings: readonly string[];
   /** Stripped from the front of a topic: 上次聊的 Consul 方案 → Consul 方案 (regular-expression sources). */
   readonly topicQualifiers: readonly string[];
+  /**
+   * Words that point at a topic (那个, this): when a topic is only a generic noun (问题), the phrase from the last of
+   * them on is kept and what was before dropped (刚才那个问题 → 那个问题).
+   */
+  readonly topicPointers: readonly string[];
   /** End an object: and, but, we'll, 改用. */
   readonly objectStops: readonly string[];
   /** Make a clause a question wherever they are (English wh-words count only at the start: "what I said"). */
@@ -170,6 +175,10 @@ export const TRIGGER_VOCABULARY: TriggerVocabulary = {
     '^(?:whole|entire|previous|earlier|old|original|last)\\s+',
     '^(?:that|this|those|these|my|our|your)\\s+', '^what (?:i|we) (?:just )?said(?: about)?\\s*',
     '\\s+(?:earlier|before|just now|for now|again)$',
+  ],
+  topicPointers: [
+    '那个', '这个', '那套', '这套', '那种', '这种', '那条', '这条', '那段', '这段', '那句', '这句', '那些', '这些', 'that', 'this', 'those',
+    'these',
   ],
   objectStops: [
     '了', '吧', '啊', '呀', '嘛', '就', '改用', '换成', '改成', '直接', '然后', '先', '用', '，', '。', '；',
