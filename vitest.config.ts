@@ -2,7 +2,7 @@ import { defineConfig } from 'vitest/config';
 import { playwright } from '@vitest/browser-playwright';
 import { isolationHeaders } from './scripts/isolation-headers.ts';
 import { readRequestLog, startRequestLog } from './test/browser/commands/request-log.ts';
-import { heldDownloads, holdDownloads, releaseDownloads } from './test/browser/commands/hold-downloads.ts';
+import { heldDownloads, holdDownloads, holdDownloadsPlugin, releaseDownloads } from './test/browser/commands/hold-downloads.ts';
 
 const chromiumPath = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 
@@ -63,6 +63,8 @@ export default defineConfig({
       {
         appType: 'mpa',
         server: { headers: isolationHeaders },
+        // Requests a test holds in flight wait in the dev server (test/browser/commands/hold-downloads.ts).
+        plugins: [holdDownloadsPlugin()],
         optimizeDeps: {
           exclude: ['@wllama/wllama', '@mlc-ai/web-llm', 'voy-search'],
           // Pre-bundled up front: discovering them mid-run makes Vite reload the page under a running test.

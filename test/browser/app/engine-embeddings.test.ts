@@ -100,10 +100,6 @@ describe('engine embeddings in the memory', () => {
   });
 
   it('the embedding model’s download never delays a chat reply (measured), and Cancel stops it and goes back to the built-in vectors', async () => {
-    // Held from the start, before any engine worker exists: routing later, with the engine's worker busy, once left
-    // Playwright's route() waiting (a full run with the e2e builds beside it). Nothing fetches the embedding model
-    // until the engine embedder is chosen below.
-    await commands.holdDownloads('qwen2-embed-tiny.gguf');
     const { app } = mountApp({ embeddingUrl: EMBED_MODEL_URL });
     await app.updateComplete;
     await sendAndWait(app, 'Good morning, the engine is warm now.');
@@ -116,7 +112,7 @@ describe('engine embeddings in the memory', () => {
     const without: number[] = [];
     for (let i = 0; i < 3; i++) without.push(await timed(`Question ${i} with no download under way.`));
 
-    expect(await commands.heldDownloads()).toBe(0);
+    await commands.holdDownloads('qwen2-embed-tiny.gguf');
     save(app, 'engine');
     await expect.poll(() => commands.heldDownloads(), { timeout: 30_000 }).toBeGreaterThan(0);
     const during: number[] = [];

@@ -1,47 +1,62 @@
 /**
- * Browser commands (run in Node by Vitest's Playwright provider) that hold a download in flight: requests whose URL
- * contains a given text wait, below the page, until released. Tests use it to keep the embedding model's download
- * under way while a chat runs (Chromium routes its dedicated workers' requests through the page's context).
+ * Browser commands (run in Node by Vitest) that hold a download in flight: requests to the test's dev server whose
+ * URL contains a given text wait there, before the server answers them, until released. Tests use it to keep the
+ * embedding model's download under way while a chat runs.
+ *
+ * The hold is a middleware of the dev server (`holdDownloadsPlugin`), not a Playwright route: registering a route on
+ * the browser context took about 2 s even on an idle machine, and in two loaded full runs a test waited on it (or on
+ * its removal) past its 60 s timeout. The commands and the middleware share this module's state: Vitest runs both in
+ * its own process, and the browser files run one at a time.
  */
-import type { BrowserContext, Route } from 'playwright';
+import type { Plugin } from 'vite';
 import type { BrowserCommand } from 'vitest/node';
 
-interface Held {
-  /** The very function routed with: Playwright's `unroute` finds a route by the matcher it was given, not by its effect. */
-  matches: (url: URL) => boolean;
-  routes: Route[];
+interface HoldState {
+  /** The text a held URL contains; null when nothing is held. */
+  match: string | null;
+  /** Held requests, each waiting to go on to the server's next handler. */
+  waiting: Array<() => void>;
   seen: number;
-  handler: (route: Route) => void;
 }
 
-const held = new WeakMap<BrowserContext, Held>();
+const state: HoldState = { match: null, waiting: [], seen: 0 };
+
+/** The dev-server side: a request whose URL holds the text waits until `releaseDownloads`. */
+export function holdDownloadsPlugin(): Plugin {
+  return {
+    name: 'test-hold-downloads',
+    configureServer(server) {
+      // Added before Vite's own handlers, so a held request reaches the static files only once released.
+      server.middlewares.use((req, _res, next) => {
+        if (state.match === null || !(req.url ?? '').includes(state.match)) {
+          next();
+          return;
+        }
+        state.seen++;
+        state.waiting.push(() => next());
+      });
+    },
+  };
+}
 
 /** From now on, requests whose URL contains `match` are held (until `releaseDownloads`). */
-export const holdDownloads: BrowserCommand<[match: string]> = async ({ context }, match) => {
-  await release(context);
-  const entry: Held = { matches: (url) => url.href.includes(match), routes: [], seen: 0, handler: () => undefined };
-  entry.handler = (route: Route) => {
-    entry.seen++;
-    entry.routes.push(route);
-  };
-  held.set(context, entry);
-  await context.route(entry.matches, entry.handler);
+export const holdDownloads: BrowserCommand<[match: string]> = (_context, match) => {
+  release();
+  state.match = match;
+  state.seen = 0;
 };
 
 /** How many requests were held so far. */
-export const heldDownloads: BrowserCommand<[]> = ({ context }) => held.get(context)?.seen ?? 0;
+export const heldDownloads: BrowserCommand<[]> = () => state.seen;
 
 /** Lets the held requests go on, and stops holding. */
-export const releaseDownloads: BrowserCommand<[]> = async ({ context }) => {
-  await release(context);
+export const releaseDownloads: BrowserCommand<[]> = () => {
+  release();
 };
 
-async function release(context: BrowserContext): Promise<void> {
-  const entry = held.get(context);
-  if (entry === undefined) return;
-  held.delete(context);
-  await context.unroute(entry.matches, entry.handler);
-  await Promise.all(entry.routes.map((route) => route.continue().catch(() => {})));
+function release(): void {
+  state.match = null;
+  for (const go of state.waiting.splice(0)) go();
 }
 
 declare module 'vitest/browser' {
