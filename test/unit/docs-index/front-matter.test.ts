@@ -3,6 +3,7 @@ import { parseFrontMatter } from '../../../src/docs-index/front-matter.ts';
 import { decodeDocBytes } from '../../../src/docs-index/decode.ts';
 import { publishedUrl } from '../../../src/docs-index/page.ts';
 import { skipOf } from './skip-of.ts';
+import { cpuMs } from '../cpu-time.ts';
 
 describe('parseFrontMatter', () => {
   it('removes the block and keeps its title (quoted or not, CRLF or LF)', () => {
@@ -25,12 +26,12 @@ describe('parseFrontMatter', () => {
 
   it('reads a line of a megabyte of blanks in linear time (found by fuzzing: the key pattern backtracked)', () => {
     const blanks = ' '.repeat(1_000_000);
-    const started = performance.now();
+    const started = cpuMs();
     expect(skipOf(() => parseFrontMatter(`---\na${blanks}x\n---\nbody`)).reason).toBe('front_matter_line');
     expect(skipOf(() => parseFrontMatter(`---\n-${blanks}x\ry\n---\nbody`)).reason).toBe('front_matter_line');
     expect(skipOf(() => parseFrontMatter(`---\nkey:${blanks}x\ry\n---\nbody`)).reason).toBe('front_matter_line');
     expect(parseFrontMatter(`---\ntitle${blanks}:  "Spaced"\n---\nbody`)).toEqual({ title: 'Spaced', body: 'body' });
-    expect(performance.now() - started).toBeLessThan(1_000);
+    expect(cpuMs() - started).toBeLessThan(1_000);
   });
 });
 

@@ -4,6 +4,7 @@ import { HashedNgramEmbedder } from '../../../src/memory/embedders/hashed-ngram.
 import { extractFeatures, featureKind, KIND } from '../../../src/memory/embedders/ngram-features.ts';
 import { dot } from '../../../src/memory/vector-index/vector-index.ts';
 import { GOLDEN_FINGERPRINTS, GOLDEN_TEXTS, fingerprint } from '../../fixtures/embedder-golden.ts';
+import { cpuMs } from '../cpu-time.ts';
 
 const norm = (v: Float32Array): number => Math.sqrt(dot(v, v));
 const kinds = (text: string): number[] => [...new Set(Array.from(extractFeatures(text).features, featureKind))].sort();
@@ -70,9 +71,9 @@ describe('hashed n-gram embedder', () => {
 
   it('embeds a 10,000-turn import quickly (well under a second of CPU here)', () => {
     const texts = Array.from({ length: 5_000 }, (_, i) => `用户问题 ${i}：服务器的磁盘满了怎么办？\n\nAssistant: clean /var/log and rotate logs (${i}).`);
-    const started = performance.now();
+    const started = cpuMs();
     embedder.embedSync(texts);
     embedder.stats.add(texts);
-    expect(performance.now() - started).toBeLessThan(2_000);
+    expect(cpuMs() - started).toBeLessThan(2_000);
   });
 });

@@ -4,6 +4,7 @@ import { createExtractor, extract } from '../../../src/memory/working-memory/ext
 import { ENTITY_TYPES } from '../../../src/memory/working-memory/types.ts';
 import { AssistantError } from '../../../src/shared/errors.ts';
 import { NOW } from './helpers.ts';
+import { cpuMs } from '../cpu-time.ts';
 
 const LONE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
 const PIECES = [
@@ -70,14 +71,14 @@ describe('robustness', () => {
       .repeat(60)
       .slice(0, 100_000);
     extract(text, NOW); // warm up
-    let start = performance.now();
+    let start = cpuMs();
     const capped = extract(text, NOW);
-    expect(performance.now() - start).toBeLessThan(1_000);
+    expect(cpuMs() - start).toBeLessThan(1_000);
     wellFormed(capped);
     const full = createExtractor({ maxChars: 100_000 });
-    start = performance.now();
+    start = cpuMs();
     wellFormed(full.extract(text + ' 最后 192.168.9.9', NOW));
-    expect(performance.now() - start).toBeLessThan(5_000);
+    expect(cpuMs() - start).toBeLessThan(5_000);
     expect(full.extract(`${'a'.repeat(99_000)} 192.168.9.9`, NOW).entities).toEqual([
       { type: 'ipv4', value: '192.168.9.9' },
     ]);
@@ -88,9 +89,9 @@ describe('robustness', () => {
       '1.'.repeat(50_000),
       '/a'.repeat(50_000),
     ]) {
-      start = performance.now();
+      start = cpuMs();
       full.extract(worst, NOW);
-      expect(performance.now() - start).toBeLessThan(2_000);
+      expect(cpuMs() - start).toBeLessThan(2_000);
     }
   });
 
