@@ -7,7 +7,7 @@
  */
 import type { Clause } from './clauses.ts';
 import type { Found } from './drops.ts';
-import type { Lexicon, Mark } from './lexicon.ts';
+import { near, negationBefore, type Lexicon, type Mark } from './lexicon.ts';
 import { hasCjk } from '../../shared/cjk.ts';
 import type { Fact } from './types.ts';
 
@@ -18,8 +18,6 @@ const ANSWER_LANGUAGE = 'answer language';
 /** Links a language to the verb or object before it: 用中文, 写成英文, 保持 English, in French. */
 const LINK_ZH = /(?:用|以|使用|说|讲|写|写成|全部|都用|保持|统一|一律)\s*$/;
 const LINK_EN = /\b(?:in|prefer|use|speak|want|keep|stay in|stick to)\s*$/i;
-
-const near = (a: Mark, b: Mark, distance: number): boolean => b.start - a.end <= distance && a.start - b.end <= distance;
 
 /**
  * The languages a clause states. `leadIn` is the clause before in the same sentence: a piece of work or the answers
@@ -77,9 +75,7 @@ function objectOf(l: Mark, objects: readonly Mark[], answerWords: readonly Mark[
 
 /** A negation just before the language (不要用中文, don't reply in English), not one that only reminds (别忘了). */
 function forbidden(text: string, l: Mark, lex: Lexicon): boolean {
-  let window = text.slice(Math.max(0, l.start - (hasCjk(l.surface) ? 8 : 28)), l.start);
-  for (const x of lex.words('negationExclusions', window)) window = window.slice(0, x.start) + ' '.repeat(x.end - x.start) + window.slice(x.end);
-  return lex.has('negations', window);
+  return negationBefore(text, l.start, hasCjk(l.surface) ? 8 : 28, lex);
 }
 
 function objectKey(lex: Lexicon, surface: string): string {

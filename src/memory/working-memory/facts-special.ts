@@ -5,7 +5,7 @@
  */
 import type { Clause } from './clauses.ts';
 import type { Found } from './drops.ts';
-import type { Lexicon, Mark } from './lexicon.ts';
+import { near, type Lexicon } from './lexicon.ts';
 import { alternation } from './text.ts';
 import type { EntitySpan, Fact } from './types.ts';
 
@@ -43,9 +43,6 @@ export function compileSpecialMatchers(lexicon: Lexicon): SpecialMatchers {
     logLevel: new RegExp(s.logLevelPattern, 'gi'),
   };
 }
-
-const near = (a: Mark, b: { start: number; end: number }, distance: number): boolean =>
-  b.start - a.end <= distance && a.start - b.end <= distance;
 
 /**
  * A value the message says is not the one (a correction: 是 cn-shanghai，不是 cn-hangzhou; 我前面打成 X 了; not X,

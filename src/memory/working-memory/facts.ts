@@ -8,7 +8,7 @@ import { findDrops, type Found, type UnsetFound } from './drops.ts';
 import { findEventFacts, type EventMatchers } from './facts-events.ts';
 import { findLanguageFacts, withoutRedundantProhibitions } from './facts-language.ts';
 import { findSpecialFacts, type SpecialMatchers } from './facts-special.ts';
-import type { Lexicon, Mark, ProductMark, SubjectMark } from './lexicon.ts';
+import { negationBefore, type Lexicon, type Mark, type ProductMark, type SubjectMark } from './lexicon.ts';
 import { hasCjk } from '../../shared/cjk.ts';
 import type { TopicRules } from './topic.ts';
 import type { EntitySpan, Fact } from './types.ts';
@@ -191,10 +191,7 @@ function liveTriggers(text: string, lexicon: Lexicon): Mark[] {
 }
 
 function negated(text: string, trigger: Mark, lexicon: Lexicon): boolean {
-  let window = text.slice(Math.max(0, trigger.start - (hasCjk(trigger.surface) ? 6 : 24)), trigger.start);
-  for (const x of lexicon.words('negationExclusions', window))
-    window = window.slice(0, x.start) + ' '.repeat(x.end - x.start) + window.slice(x.end);
-  return lexicon.has('negations', window);
+  return negationBefore(text, trigger.start, hasCjk(trigger.surface) ? 6 : 24, lexicon);
 }
 
 function setFacts(

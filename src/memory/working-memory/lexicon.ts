@@ -100,6 +100,20 @@ function besideCjk(text: string, m: Mark): boolean {
   return CJK_NEAR.test(text.slice(Math.max(0, m.start - 2), m.start)) || CJK_NEAR.test(text.slice(m.end, m.end + 2));
 }
 
+/** Two spans at most `distance` characters apart (or overlapping). */
+export const near = (a: Mark, b: { start: number; end: number }, distance: number): boolean =>
+  b.start - a.end <= distance && a.start - b.end <= distance;
+
+/**
+ * A negation in the `width` characters before `at` (不要, don't), words that only contain one (不如, 别忘) set aside.
+ */
+export function negationBefore(text: string, at: number, width: number, lexicon: Lexicon): boolean {
+  let window = text.slice(Math.max(0, at - width), at);
+  for (const x of lexicon.words('negationExclusions', window))
+    window = window.slice(0, x.start) + ' '.repeat(x.end - x.start) + window.slice(x.end);
+  return lexicon.has('negations', window);
+}
+
 function allMatches(re: RegExp, text: string): Mark[] {
   re.lastIndex = 0; // matchAll starts where the last test() stopped
   const out: Mark[] = [];
