@@ -4,9 +4,10 @@ import { TEST_MODEL_REPLY } from '../../scripts/test-model/reply.ts';
 import '../../src/ui/qwen-chat-app.ts';
 import type { QwenChatApp } from '../../src/ui/qwen-chat-app.ts';
 import { freshDbName, resetAppStorage } from './app/app-helpers.ts';
+import { HEARTBEAT_TIMEOUT_MS } from '../../src/engine/client.ts';
 import { LOOP_MODEL_URL, TINY_MODEL_URL, clientWithWorkers } from './helpers.ts';
 
-function mount(ggufUrl = TINY_MODEL_URL, heartbeatTimeoutMs = 1_500): { app: QwenChatApp; workers: Worker[] } {
+function mount(ggufUrl = TINY_MODEL_URL, heartbeatTimeoutMs = HEARTBEAT_TIMEOUT_MS): { app: QwenChatApp; workers: Worker[] } {
   const { client, workers } = clientWithWorkers(heartbeatTimeoutMs);
   const app = document.createElement('qwen-chat-app');
   app.client = client;

@@ -1,5 +1,5 @@
 /** Shared helpers for tests in real Chromium. */
-import { EngineClient, createEngineWorker } from '../../src/engine/client.ts';
+import { EngineClient, HEARTBEAT_TIMEOUT_MS, createEngineWorker } from '../../src/engine/client.ts';
 import type { ChatEvent } from '../../src/engine/client.ts';
 import type { LoadPayload } from '../../src/engine/protocol.ts';
 
@@ -14,8 +14,12 @@ export const wasmLoad = (ggufUrl = TINY_MODEL_URL): LoadPayload => ({
   contextWindow: 1024,
 });
 
-/** A client whose workers the test can reach, to kill one as a crash would; `createWorker`: the real engine's by default. */
-export function clientWithWorkers(heartbeatTimeoutMs = 1_500, createWorker: () => Worker = createEngineWorker): { client: EngineClient; workers: Worker[] } {
+/**
+ * A client whose workers the test can reach, to kill one as a crash would; `createWorker`: the real engine's by default.
+ * The heartbeat is the app's own unless a test about crash detection passes a shorter one: a shorter one can declare a
+ * busy worker dead on a loaded machine.
+ */
+export function clientWithWorkers(heartbeatTimeoutMs = HEARTBEAT_TIMEOUT_MS, createWorker: () => Worker = createEngineWorker): { client: EngineClient; workers: Worker[] } {
   const workers: Worker[] = [];
   const client = new EngineClient({
     heartbeatTimeoutMs,
