@@ -2,7 +2,7 @@
  * Evidence and answers on LoCoMo-format data, through the app's own pipeline.
  *
  *   npm run eval -- --locomo <file> [--budget 1024] [--strategy full|recent|seed000] [--baseline tfidf] [--json]
- *                   [--retrieval-budget N] [--roles-only] [--conversations N] [--show-misses N]
+ *                   [--retrieval-budget N] [--roles-only] [--conversations N] [--show-misses N] [--miss-category K]
  *                   [--options '{"pack":{"wholeTop":0}}'] [--hashes <out>]
  *                   [--embedder hashed|engine] [--embedding-model <file.gguf>] [--embed-batch N]
  *
@@ -65,13 +65,15 @@ interface Args {
   json: boolean;
   conversations: number;
   showMisses: number;
+  /** Only misses of this LoCoMo category are shown (`--miss-category K`); null shows any. */
+  missCategory: number | null;
   options: PipelineOverrides;
   hashes: string | null;
   embedder: EmbedderChoice;
 }
 
 function parseArgs(argv: readonly string[]): Args {
-  const args: Args = { file: '', budget: 1024, strategy: 'full', retrievalBudget: null, rolesOnly: false, json: false, conversations: Infinity, showMisses: 0, options: {}, hashes: null, embedder: { kind: 'hashed' } };
+  const args: Args = { file: '', budget: 1024, strategy: 'full', retrievalBudget: null, rolesOnly: false, json: false, conversations: Infinity, showMisses: 0, missCategory: null, options: {}, hashes: null, embedder: { kind: 'hashed' } };
   const embedderFlags = { embedder: 'hashed', embeddingModel: null as string | null, embedBatch: DEFAULT_EMBED_BATCH };
   eachArg(argv, (a, next) => {
     if (a === '--locomo') args.file = next();
@@ -85,6 +87,7 @@ function parseArgs(argv: readonly string[]): Args {
     else if (a === '--json') args.json = true;
     else if (a === '--conversations') args.conversations = Number(next());
     else if (a === '--show-misses') args.showMisses = Number(next());
+    else if (a === '--miss-category') args.missCategory = Number(next());
     else if (a === '--hashes') args.hashes = next();
     else if (a === '--options') args.options = JSON.parse(next()) as PipelineOverrides;
     else if (a === '--embedder') embedderFlags.embedder = next();
@@ -203,7 +206,7 @@ async function evaluate(args: Args, conversations: LocomoConversation[], counter
     const convMeasures = results.map((r) => measureQuestion(convHay, turnText, r));
     measures.push(...convMeasures);
     results.forEach((r, i) => {
-      if (convMeasures[i]!.lenient < 1 && shown < args.showMisses) {
+      if (convMeasures[i]!.lenient < 1 && shown < args.showMisses && (args.missCategory === null || r.question.category === args.missCategory)) {
         shown += 1;
         showMiss(conv, r, log);
       }
