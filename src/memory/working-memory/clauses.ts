@@ -27,6 +27,7 @@ export interface ClauseMatchers {
   readonly undecided: RegExp;
   readonly conditional: RegExp;
   readonly narrative: RegExp;
+  readonly narrativePurposes: RegExp;
 }
 
 const REQUEST_STARTS = ['can you', 'could you', 'would you', 'will you', 'can u', 'pls', 'please', 'would you mind'];
@@ -42,6 +43,7 @@ export function compileClauseMatchers(t: TriggerVocabulary): ClauseMatchers {
     undecided: new RegExp(alternation(t.undecided), 'i'),
     conditional: new RegExp(alternation(t.conditional), 'i'),
     narrative: new RegExp(alternation(t.narrative), 'i'),
+    narrativePurposes: new RegExp(alternation(t.narrativePurposes), 'gi'),
   };
 }
 
@@ -117,7 +119,7 @@ export function splitClauses(raw: string, norm: string, m: ClauseMatchers): Clau
         sentence,
         question,
         tentative: hypothetical || m.undecided.test(text),
-        narrative: m.narrative.test(text),
+        narrative: m.narrative.test(text.replace(m.narrativePurposes, ' ')),
       });
     }
   });

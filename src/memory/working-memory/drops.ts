@@ -49,7 +49,7 @@ function negatedBefore(clause: string, at: number, lexicon: Lexicon): boolean {
  * unset of the slot the new one fills (its own product's slot when it is a known product).
  */
 const FROM_TO_ZH = /(?:从|由)\s*([^\s，,。；;][^，,。；;]{0,23}?)\s*(?:换到|换成|迁到|迁移到|迁去|切到|切换到|改到|改成|搬到|转到)/g;
-const FROM_TO_EN = /\b(?:switch(?:ed|es|ing)?|migrat(?:e|ed|es|ing)|mov(?:e|ed|es|ing)|chang(?:e|ed|es|ing))\b[^,;.]{0,24}?\bfrom\s+([A-Za-z][\w.+#-]*(?:\s+[A-Z0-9][\w.+#-]*){0,2})\s+(?:over\s+)?(?:to|onto|into)\b/gi;
+const FROM_TO_EN = /\b(?:switch(?:ed|es|ing)?|migrat(?:e|ed|es|ing)|mov(?:e|ed|es|ing)|chang(?:e|ed|es|ing))\b[^,;.]{0,24}?\b(?:from|off(?:\s+of)?)\s+([A-Za-z][\w.+#-]*(?:\s+[A-Z0-9][\w.+#-]*){0,2})\s+(?:over\s+)?(?:to|onto|into)\b/gi;
 
 function switchedFrom(clause: Clause, products: readonly ProductMark[], result: DropResult): void {
   const text = clause.text;
@@ -124,6 +124,8 @@ export function findDrops(clause: Clause, lexicon: Lexicon, rules: TopicRules, p
   for (const trigger of lexicon.words('dropAfter', text)) {
     const head = text.slice(0, trigger.start);
     if (NOT_DROPPED_BEFORE.test(head)) continue;
+    // 卸了又装, 取消了再订: undone at once, not dropped.
+    if (/^\s*(?:又|再|重)/.test(text.slice(trigger.end))) continue;
     const lead = head.length - head.replace(LEAD_FILLERS, '').length;
     // 刚才说的都不算: adverbs before the drop word belong to it, not to the topic.
     const surface = head

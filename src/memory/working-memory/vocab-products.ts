@@ -70,6 +70,7 @@ export const PRODUCT_GROUPS: readonly ProductGroup[] = [
     'Uptime Kuma', 'VictoriaMetrics', 'Thanos', 'Netdata', '夜莺', 'Icinga', 'Alertmanager'], exactNames: ['Nightingale',
   ] },
   { subject: 'error tracking', names: ['Bugsnag', 'Rollbar'], exactNames: ['Sentry'] },
+  { subject: 'alerting', names: ['PagerDuty', 'Opsgenie', 'VictorOps', 'Splunk On-Call', 'incident.io', 'Squadcast'] },
   { subject: 'tracing', names: ['Jaeger', 'Zipkin', 'SkyWalking', 'OpenTelemetry', 'Pinpoint'], exactNames: ['Tempo'], asWrittenOnly: ['Tempo'] },
   {
     subject: 'CI',
@@ -217,6 +218,8 @@ export const PRODUCT_GROUPS: readonly ProductGroup[] = [
     'Drizzle', 'Drizzle ORM', 'GORM', 'Django ORM', 'Entity Framework', 'EF Core', 'Mongoose', 'Knex', 'Peewee',
     'Tortoise ORM', 'JPA',
   ] },
+  { subject: 'migration tool', names: ['Alembic', 'Flyway', 'Liquibase', 'golang-migrate', 'dbmate', 'Sqitch', 'Prisma Migrate'], exactNames: ['Goose'] },
+  { subject: 'date library', names: ['date-fns', 'Moment.js', 'Day.js', 'dayjs', 'Luxon', 'js-joda', 'Temporal API'], exactNames: ['Moment', 'Arrow', 'Pendulum'] },
   { subject: 'version control', names: ['Git', 'SVN', 'Subversion', 'Mercurial', 'Perforce'] },
   {
     subject: 'code hosting', names: ['GitHub', 'GitLab', 'Gitee', 'Bitbucket', 'Gitea', 'Gogs', 'Forgejo', 'Codeberg',

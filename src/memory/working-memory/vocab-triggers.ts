@@ -61,6 +61,8 @@ export interface TriggerVocabulary {
   readonly conditional: readonly string[];
   /** Make a clause describe the past or a problem, not a choice (以前用, when I use): no set. */
   readonly narrative: readonly string[];
+  /** A narrative word inside these names a purpose, not a problem: "Sentry for error tracking", 崩溃上报用 Bugsnag. */
+  readonly narrativePurposes: readonly string[];
   /** The user asks to keep what they say: items of the message are pinned. */
   readonly remember: readonly string[];
   /** 用 X 写一个… asks for one piece of work in X, not a standing choice, unless one of `standing` is said too. */
@@ -134,12 +136,13 @@ export const TRIGGER_VOCABULARY: TriggerVocabulary = {
     'abandoned', 'scrapped', 'got rid of', 'moved away from', 'stopped using', 'phased out', 'retired', 'killed',
     'moved off', 'move off', 'moving off', 'migrated off', 'migrate off', 'migrating off', 'skip', 'nvm',
     'not going ahead with', 'not moving forward with', 'not going forward with', "won't go ahead with",
+    'uninstalled', 'uninstalling',
   ],
   dropBeforeNeedsLe: ['不用', '不要', '别用', '不要用', '不想用'],
   dropAfter: [
     '不用了', '就不用了', '先不用了', '也不用了', '不要了', '不需要了', '不用', '作废', '作废了', '算了', '就算了', '不算', '不算数',
     '放弃', '先放弃', '放弃了', '取消', '取消了', '不考虑了', '先不考虑', '推翻', '弃用', '停用', '废掉', '废弃', '废弃了', '作罢',
-    '不做了', '先搁置', '搁置', 'drop 掉', 'drop掉', '撤回',
+    '不做了', '先搁置', '搁置', '先放一放', '放一放', '先放放', '先放一边', 'drop 掉', 'drop掉', '撤回', '卸了', '卸载了', '卸掉了', '已卸载',
     'is off the table', 'is off', 'is cancelled', 'is canceled', 'is dead', 'is out', 'is void', 'is scrapped',
     'is dropped', 'is no longer needed', "isn't needed anymore", 'is not needed anymore', 'is gone', 'is retired', 'are retired', 'can go',
     'is history', 'no longer applies', "doesn't apply anymore", 'anymore', 'is eol', 'is end of life', 'is end-of-life',
@@ -169,7 +172,7 @@ export const TRIGGER_VOCABULARY: TriggerVocabulary = {
   ],
   topicEndings: ['那套', '这套', '那一套', '这一套', '那些', '这些', '那个', '这个'],
   topicQualifiers: [
-    '^(?:我们|我|咱们)?(?:之前|刚才|刚刚|前面|上面|早先|原来|原先|先前|昨天|上次)?(?:说|提|问|讨论|聊|定|商量|想|做)(?:过)?的',
+    '^(?:我们|我|咱们)?(?:之前|刚才|刚刚|前面|上面|早先|原来|原先|先前|昨天|前天|今天|上午|早上|上次|上回|上周|上个月)?(?:说|提|问|讨论|聊|定|商量|想|做)(?:过)?的',
     '^(?:我们|我|咱们)(?:之前|刚才|刚刚|前面|上面|原来|原先|先前)', '^(?:之前|刚才|刚刚|前面|上面|原来|原先|先前|上次)的?',
     '^(?:那个|这个|那套|这套|那种|这种|那条|这条|那段|这段|那句|这句|那些|这些|整个|那|这)', '^(?:the|a|an)\\s+',
     '^(?:whole|entire|previous|earlier|old|original|last)\\s+',
@@ -218,6 +221,11 @@ export const TRIGGER_VOCABULARY: TriggerVocabulary = {
     '做了个', '做了一个', '写了个', '写了一个', '试了', '试过', '用过',
     'used to', 'previously', 'back then', 'when i', 'when we', 'while', 'error', 'errors', 'fails', 'failed', 'crash',
     'crashes', 'crashed', 'broken', 'breaks', 'stuck',
+  ],
+  narrativePurposes: [
+    'error tracking', 'error reporting', 'error monitoring', 'error handling', 'error logging', 'error logs', 'error alerts',
+    'error pages', 'error budget', 'for errors', 'for error', 'crash reporting', 'crash reports', 'crash tracking',
+    '报错监控', '报错收集', '报错上报', '报错告警', '崩溃上报', '崩溃收集', '崩溃监控', '失败重试', '失败告警',
   ],
   vagueModifiers: [
     'new', 'different', 'another', 'other', 'better', 'same', 'some', 'any', 'proper', 'real', 'separate', 'single',

@@ -35,6 +35,12 @@ describe('deprecated topics', () => {
     expect(deprecated('nvm the quota question')).toEqual(['quota question']);
   });
 
+  it('a plan shelved (先放一放) is called off, and the product inside it is not set', () => {
+    expect(deprecated('上周说的拿 Redis 做排行榜那个思路先放一放。')).toEqual(['拿 Redis 做排行榜那个思路']);
+    expect(facts('上周说的拿 Redis 做排行榜那个思路先放一放。')).toEqual([]);
+    expect(deprecated('衣服先放一放，晚上再洗。')).toEqual([]);
+  });
+
   it('nothing when the message says it was not called off', () => {
     expect(deprecated('我可没说要放弃蓝绿方案，只是晚点再上。')).toEqual([]);
     expect(deprecated('这个计划我没放弃，只是还在排期。')).toEqual([]);

@@ -39,6 +39,20 @@ describe('decisions and preferences', () => {
     ]);
   });
 
+  it('a purpose that names an error is no story of an error: Rollbar for error reporting, 崩溃上报用 Bugsnag', () => {
+    expect(facts('The mobile team uses Rollbar for error reporting and Opsgenie for paging.')).toEqual([
+      'error tracking=Rollbar',
+      'alerting=Opsgenie',
+    ]);
+    expect(facts('崩溃上报统一用 Bugsnag。')).toEqual(['error tracking=Bugsnag']);
+    expect(facts('Rollbar throws errors when I upload source maps.')).toEqual([]);
+  });
+
+  it('migration tools and date libraries have slots of their own', () => {
+    expect(facts('表结构迁移用 Flyway，日期库统一用 Luxon。')).toEqual(['migration tool=Flyway', 'date library=Luxon']);
+    expect(facts("Let's stop using Moment.js; Day.js is enough.")).toEqual(['date library≠Moment.js', 'date library=Day.js']);
+  });
+
   it('reads a maybe only in its own clause', () => {
     expect(facts('前端我们一直用 Angular，明年可能会迁到 React。')).toEqual(['frontend framework=Angular']);
   });
@@ -207,6 +221,14 @@ describe('drops (unset)', () => {
     expect(facts("Let's drop Redis and use Memcached instead.")).toEqual(['cache≠Redis', 'cache=Memcached']);
     expect(facts('We ditched Travis CI last year and went with CircleCI.')).toEqual(['CI≠Travis CI', 'CI=CircleCI']);
     expect(facts('We moved off Heroku to Fly.io last month.')).toEqual(['hosting≠Heroku', 'hosting=Fly.io']);
+    // The slot between the verb and "off": what it moves off is left, as with "from".
+    expect(facts('They migrated the search cluster off Solr onto OpenSearch in March.')).toEqual(['search engine≠Solr', 'search engine=OpenSearch']);
+  });
+
+  it('an uninstalled tool is dropped, unless it was put back at once (卸了又装)', () => {
+    expect(facts('IDE 换成 Zed 了，PyCharm 卸了。')).toEqual(['editor=Zed', 'editor≠PyCharm']);
+    expect(facts('I uninstalled PyCharm and switched to Zed.')).toEqual(['editor≠PyCharm', 'editor=Zed']);
+    expect(facts('PyCharm 卸了又装，还是启动不了。')).toEqual([]);
   });
 
   it('unsets without a replacement', () => {
