@@ -28,7 +28,7 @@ export function compileSpecialMatchers(lexicon: Lexicon): SpecialMatchers {
     lexicon,
     // A port word, an optional link (是, is, 改成, to), the number: API 端口是 8443, port 8443, the port is 8443.
     port: new RegExp(
-      `(?<![A-Za-z])(?:${alternation(s.portWords)})(?![A-Za-z])\\s*(?:号)?\\s*(?:是|为|用|改成|改为|改到|换成|定在|:|：|=|is|to|of|will be|should be|moved to|changed to)?\\s*(\\d{2,5})(?![\\d.:])`,
+      `(?<![A-Za-z])(?:${alternation(s.portWords)})(?![A-Za-z])\\s*(?:号)?\\s*(?:(?:是|为|用|改成|改为|改到|换成|定在|:|：|=|is|to|of|will be|should be|moved to|changed to)\\s*了?)?\\s*(\\d{2,5})(?![\\d.:])`,
       'gi',
     ),
     addressBefore: new RegExp(

@@ -169,6 +169,7 @@ export const TRIGGER_VOCABULARY: TriggerVocabulary = {
     'idea', 'ideas', 'plan', 'plans', 'approach', 'proposal', 'suggestion', 'design', 'question', 'request',
     'requirement', 'message', 'topic', 'option', 'solution', 'strategy', 'decision', 'discussion', 'thread', 'part',
     'draft', 'spec', 'route', 'thing', 'stuff', 'one', 'what i said', 'what we said', 'what i just said', 'feature', '功能',
+    'migration', 'upgrade', 'rollout', 'rewrite', 'refactor', 'refactoring', 'redesign', 'pilot', '迁移', '升级', '重构', '改造',
   ],
   topicEndings: ['那套', '这套', '那一套', '这一套', '那些', '这些', '那个', '这个'],
   topicQualifiers: [

@@ -41,6 +41,12 @@ describe('deprecated topics', () => {
     expect(deprecated('衣服先放一放，晚上再洗。')).toEqual([]);
   });
 
+  it('a migration, upgrade or rewrite called off is a topic, not a drop of the product it names', () => {
+    expect(deprecated('Forget the Mongo upgrade, we stay on 6.0.')).toEqual(['Mongo upgrade']);
+    expect(facts('Forget the Mongo upgrade, we stay on 6.0.')).toEqual([]);
+    expect(deprecated('Kafka 迁移先放一放。')).toEqual(['Kafka 迁移']);
+  });
+
   it('nothing when the message says it was not called off', () => {
     expect(deprecated('我可没说要放弃蓝绿方案，只是晚点再上。')).toEqual([]);
     expect(deprecated('这个计划我没放弃，只是还在排期。')).toEqual([]);

@@ -186,6 +186,8 @@ describe('values named without a decision word of their own', () => {
 
   it('a pinned runtime version said with 锁, and UTC named as the time zone', () => {
     expect(facts('Python version 锁 3.12.4。')).toEqual(['python version=3.12.4']);
+    expect(facts('Go 版本锁定 1.22，别升。')).toEqual(['go version=1.22']);
+    expect(facts('Node 的版本固定 22。')).toEqual(['node version=22']);
     expect(facts('我们的数据库时区都是 UTC。')).toEqual(['timezone=UTC']);
   });
 });
@@ -196,6 +198,8 @@ describe('ports and bare corrections', () => {
     expect(facts("the API's port is 8443")).toEqual(['api port=8443']);
     expect(facts('数据库端口改成 5433。')).toEqual(['database port=5433']);
     expect(facts('端口是 7000。')).toEqual(['port=7000']);
+    // A change already made: 改成了.
+    expect(facts('Redis 端口改成了 6380。')).toEqual(['redis port=6380']);
   });
 
   it('no port from a question, a host:port, or a corrected number', () => {
