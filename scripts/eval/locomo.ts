@@ -5,6 +5,7 @@
  *                   [--retrieval-budget N] [--roles-only] [--conversations N] [--show-misses N] [--miss-category K]
  *                   [--options '{"pack":{"wholeTop":0}}'] [--hashes <out>]
  *                   [--embedder hashed|engine] [--embedding-model <file.gguf>] [--embed-batch N]
+ *   npm run eval -- --memorybank cn|en [--memorybank-dir ../shared/eval] [the options above]
  *
  * `--budget` is the model's whole window, the answer's reserve included; `--retrieval-budget N` gives the retrieval
  * section N tokens and the input section the rest of the two. `--roles-only` replays turns as the app stores them,
@@ -25,16 +26,22 @@
  * report then names the model, its dimensions, the texts embedded and the time it took. The default, `hashed`, is
  * the built-in hashed n-gram vectors: its output is what it was before the flag existed. A missing or unreadable
  * model file is a usage error: a message and exit code 2.
+ *
+ * `--memorybank cn|en` runs the same on MemoryBank's simulated user–assistant chats (memorybank-data.ts) with our
+ * hand-labelled evidence (`scripts/eval/data/memorybank/`), always with roles only, as the app stores them, each
+ * question the first message of a new session a day after the last, as a user who comes back to ask.
  */
 import { createHash } from 'node:crypto';
 import { writeFileSync } from 'node:fs';
 import { basename } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { performance } from 'node:perf_hooks';
 import { CachedTokenCounter } from '../../src/context/tokens.ts';
 import { formatMemoryReport } from '../../src/memory/layered/report.ts';
 import { loadNodeQwenTokenizer } from '../prepare-tokenizer.ts';
 import { eachArg } from './args.ts';
 import { readLocomo, type LocomoConversation } from './locomo-data.ts';
+import { readMemoryBank } from './memorybank-data.ts';
 import { conversationHaystack, measureQuestion, totals, type QuestionMeasures, type Totals } from './measures.ts';
 import { containsTurn, normalise } from './recall.ts';
 import { runBaseline, runFull, type PipelineOverrides, type PromptResult, type ReplayOptions } from './strategies.ts';
@@ -58,6 +65,9 @@ type Strategy = 'full' | 'recent' | 'seed000' | 'tfidf';
 
 interface Args {
   file: string;
+  /** `--memorybank cn|en`: MemoryBank's chats from `memorybankDir` instead of a LoCoMo file. */
+  memorybank: string | null;
+  memorybankDir: string;
   budget: number;
   strategy: Strategy;
   retrievalBudget: number | null;
@@ -73,10 +83,12 @@ interface Args {
 }
 
 function parseArgs(argv: readonly string[]): Args {
-  const args: Args = { file: '', budget: 1024, strategy: 'full', retrievalBudget: null, rolesOnly: false, json: false, conversations: Infinity, showMisses: 0, missCategory: null, options: {}, hashes: null, embedder: { kind: 'hashed' } };
+  const args: Args = { file: '', memorybank: null, memorybankDir: '../shared/eval', budget: 1024, strategy: 'full', retrievalBudget: null, rolesOnly: false, json: false, conversations: Infinity, showMisses: 0, missCategory: null, options: {}, hashes: null, embedder: { kind: 'hashed' } };
   const embedderFlags = { embedder: 'hashed', embeddingModel: null as string | null, embedBatch: DEFAULT_EMBED_BATCH };
   eachArg(argv, (a, next) => {
     if (a === '--locomo') args.file = next();
+    else if (a === '--memorybank') args.memorybank = next();
+    else if (a === '--memorybank-dir') args.memorybankDir = next();
     else if (a === '--budget') args.budget = Number(next());
     else if (a === '--strategy') args.strategy = next() as Strategy;
     else if (a === '--baseline') {
@@ -95,7 +107,11 @@ function parseArgs(argv: readonly string[]): Args {
     else if (a === '--embed-batch') embedderFlags.embedBatch = Number(next());
     else throw new Error(`Unknown argument ${a}`);
   });
-  if (args.file === '') throw new Error('Give the data file: --locomo <file>');
+  if (args.memorybank !== null) {
+    if (args.memorybank !== 'cn' && args.memorybank !== 'en') throw new Error('--memorybank must be cn or en');
+    // Its chats are a user's with the assistant: replayed as the app stores them.
+    args.rolesOnly = true;
+  } else if (args.file === '') throw new Error('Give the data file: --locomo <file> (or --memorybank cn|en)');
   if (!Number.isInteger(args.budget) || args.budget < 256) throw new Error('--budget must be a whole number of tokens ≥ 256');
   if (!['full', 'recent', 'seed000', 'tfidf'].includes(args.strategy)) throw new Error('--strategy must be full, recent or seed000');
   if (args.retrievalBudget !== null && (args.strategy === 'recent' || args.strategy === 'seed000')) throw new Error('--retrieval-budget applies to the pipeline and to --baseline tfidf');
@@ -129,7 +145,7 @@ function run(args: Args, conv: LocomoConversation, counter: CachedTokenCounter, 
             },
           },
         };
-  const replay: ReplayOptions = { rolesOnly: args.rolesOnly, ...(args.retrievalBudget === null ? {} : { retrievalBudget: args.retrievalBudget }), ...engineSearch };
+  const replay: ReplayOptions = { rolesOnly: args.rolesOnly, ...(args.memorybank === null ? {} : { askInNewSession: true }), ...(args.retrievalBudget === null ? {} : { retrievalBudget: args.retrievalBudget }), ...engineSearch };
   if (args.strategy === 'full') return runFull(conv, args.budget, counter, args.options, replay);
   if (args.strategy === 'tfidf') return runTfidf(conv, counter, { retrievalBudget: args.retrievalBudget ?? sectionBudgets(args.budget).retrieval, rolesOnly: args.rolesOnly });
   return runBaseline(conv, args.strategy, args.budget, counter);
@@ -145,7 +161,8 @@ async function main(): Promise<void> {
   const args = parseArgs(process.argv.slice(2));
   const started = performance.now();
   const counter = new CachedTokenCounter(await loadNodeQwenTokenizer(), { maxEntries: 200_000 });
-  const conversations = (await readLocomo(args.file)).slice(0, args.conversations);
+  const data = args.memorybank === null ? await readLocomo(args.file) : await readMemoryBank(args.memorybankDir, args.memorybank, fileURLToPath(new URL('./data/memorybank/', import.meta.url)));
+  const conversations = data.slice(0, args.conversations);
   const engine = args.embedder.kind === 'engine' ? await openEngine(args.embedder.modelPath, args.embedder.batch) : null;
   try {
     await evaluate(args, conversations, counter, engine, started);

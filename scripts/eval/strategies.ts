@@ -41,6 +41,11 @@ export interface ReplayOptions {
   readonly retrievalBudget?: number;
   /** The vector search on an embedding model's vectors (`--embedder engine`) instead of the built-in hashed ones. */
   readonly engine?: EngineSearch;
+  /**
+   * Each question opens a new session a day after the last one, as a user who comes back to ask (MemoryBank's
+   * probing questions), instead of closing the last session (LoCoMo's).
+   */
+  readonly askInNewSession?: boolean;
 }
 
 /**
@@ -133,8 +138,9 @@ export async function runFull(
     engine.onReplayed?.({ ...embedded, storedTurns: shard.chunks.size, withVector: shard.vectorCount });
   }
   const out: PromptResult[] = [];
+  const asked = replay.askInNewSession === true ? { sessionId: `${conv.id}/asked`, time: last.time + 24 * 60 * MINUTE } : last;
   for (const question of conv.questions) {
-    const turn = await memory.handleUserMessage({ userId, sessionId: last.sessionId, text: question.question, time: last.time }, { commit: false });
+    const turn = await memory.handleUserMessage({ userId, sessionId: asked.sessionId, text: question.question, time: asked.time }, { commit: false });
     out.push({ question, prompt: renderChatML(turn.messages), promptTokens: turn.report.promptTokens, turn, blockLines: turn.report.memory.retrieval.injected.length });
   }
   return out;

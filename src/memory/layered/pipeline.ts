@@ -30,6 +30,7 @@ import { blockDelta, blockText, selectWorking, type BlockParts } from './memory-
 import type { LayeredReport, MemoryReport } from './report.ts';
 import { DEFAULT_GATE_OPTIONS, gate, type GateOptions } from './session-gate.ts';
 import { SessionHistories, type SessionHistory } from './session-history.ts';
+import { recallCue } from './recall-request.ts';
 import { SessionWorkingMemory, isoAt, renderWmLine, type Observation, type WorkingMemoryPort } from './working-memory.ts';
 import { dateMentions, monthsNamed, type DateMention, type Extraction } from '../working-memory/index.ts';
 
@@ -274,7 +275,8 @@ export class LayeredMemory {
 
     // 3. Which memory this session may read.
     const session = this._sessionAfter(input.userId, input.sessionId, input.time, turn, true);
-    const decision = gate(session, this._userSessions(input.userId), { ...DEFAULT_GATE_OPTIONS, ...this._o.gate }, this._topicOverlap(input, commit));
+    const recall = recallCue(input.text, turn.dates, isoAt(session.startedAt, this._offset).slice(0, 10));
+    const decision = gate(session, this._userSessions(input.userId), { ...DEFAULT_GATE_OPTIONS, ...this._o.gate }, this._topicOverlap(input, commit), recall);
     if (commit) {
       this._sessions.set(sk, decision.session);
       await this._o.store.putSession(decision.session);

@@ -5,8 +5,10 @@
  * session shares at least three entities with an older session, the history of the user's other sessions opens
  * for it, and stays open. Entities are working memory's (an IP, an order number, a date…), names and
  * identifiers, and the distinctive topic words of the two sessions (words rare in the user's memory: "shelter",
- * "证书") — a chat about one's life names few IPs, but it does come back to the same things. The session's own
- * earlier turns are always searchable (they are this conversation).
+ * "证书") — a chat about one's life names few IPs, but it does come back to the same things. A message that asks
+ * about an earlier conversation ("do you remember…", 我曾经和你说过…, a day before this session: recall-request.ts)
+ * opens them at once, warm start or not: the user asked for them. The session's own earlier turns are always
+ * searchable (they are this conversation).
  */
 import type { SessionEntry } from '../retrieval/index.ts';
 
@@ -37,11 +39,23 @@ export function gate(
   others: readonly SessionEntry[],
   options: GateOptions = DEFAULT_GATE_OPTIONS,
   sharedTopics: (other: SessionEntry) => readonly string[] = () => [],
+  /** What in the message asks about an earlier conversation (`recallCue`), or null. */
+  recall: string | null = null,
 ): GateDecision {
   if (session.historyOpen) {
     const by = session.openedBy;
-    const reason = by === undefined ? 'other sessions open' : `other sessions open (shares ${by.shared.join(', ')} with ${by.sessionId})`;
+    // Opened by a recall request: the session names itself, and the cue is what it shares.
+    const reason =
+      by === undefined
+        ? 'other sessions open'
+        : by.sessionId === session.sessionId
+          ? `other sessions open (asked about an earlier conversation: ${by.shared.join(', ')})`
+          : `other sessions open (shares ${by.shared.join(', ')} with ${by.sessionId})`;
     return { otherSessions: true, docs: true, reason, session };
+  }
+  if (recall !== null && others.some((o) => o.sessionId !== session.sessionId && o.userId === session.userId && o.startedAt <= session.startedAt)) {
+    const opened: SessionEntry = { ...session, historyOpen: true, openedBy: { sessionId: session.sessionId, shared: [`"${recall}"`] } };
+    return { otherSessions: true, docs: true, reason: `opened now: the message asks about an earlier conversation ("${recall}")`, session: opened };
   }
   if (session.userTurns <= options.warmTurns) {
     return { otherSessions: false, docs: true, reason: `warm start: message ${session.userTurns} of ${options.warmTurns} reads docs only`, session };

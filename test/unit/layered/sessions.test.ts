@@ -31,6 +31,51 @@ describe('session isolation and warm start', () => {
     expect(t3.report.memory.retrieval.candidates[0]!.id).toBe('S1/1');
   });
 
+  it('opens the older sessions at once for a message that asks about them, warm start or not', async () => {
+    const { memory } = await pipeline();
+    const old = chat(memory, 'u', 'S1', T0);
+    await old.user('周末我去了栖霞山，枫叶全红了，还在山脚吃了一碗鸭血粉丝汤。');
+    await old.bot('听起来很惬意！栖霞山的红枫确实有名。');
+    await old.user('另外我最近在读《百年孤独》，读得很慢。');
+    await old.bot('这本书人物多，可以画个家谱图帮助阅读。');
+
+    // Three days later, a new session's first message asks what was said: the user asked for the old session.
+    const later = chat(memory, 'u', 'S2', T0 + 3 * DAY);
+    const asked = await later.user('你还记得我周末去哪座山看枫叶了吗？');
+    expect(asked.report.memory.gate.otherSessions).toBe(true);
+    expect(asked.report.memory.gate.reason).toContain('asks about an earlier conversation ("还记得")');
+    expect(asked.extras).toContain('栖霞山');
+    await later.bot('你去了栖霞山。');
+    // It stays open for the session, and says why.
+    const next = await later.user('那本很慢的书叫什么？');
+    expect(next.report.memory.gate.otherSessions).toBe(true);
+    expect(next.report.memory.gate.reason).toContain('asked about an earlier conversation');
+
+    // A question about what the user likes or did, or a day before the session, is such a request too.
+    const about = chat(memory, 'u', 'S3', T0 + 5 * DAY);
+    expect((await about.user('我最近在读哪本书？')).report.memory.gate.otherSessions).toBe(true);
+    const dated = chat(memory, 'u', 'S4', T0 + 6 * DAY);
+    expect((await dated.user('3月1日那碗汤是什么？')).report.memory.gate.reason).toContain('("2024-03-01")');
+    // An ordinary first message still reads docs only.
+    const fresh = chat(memory, 'u', 'S5', T0 + 7 * DAY);
+    const plain = await fresh.user('帮我写一个快速排序的 Python 函数。');
+    expect(plain.report.memory.gate.otherSessions).toBe(false);
+    expect(plain.report.memory.gate.reason).toContain('warm start');
+  });
+
+  it('reads a recall request in English the same way', async () => {
+    const { memory } = await pipeline();
+    const old = chat(memory, 'u', 'S1', T0);
+    await old.user('I need a gift for my sister, she collects vintage fountain pens.');
+    await old.bot('A Pilot Custom 74 or a restored Parker 51 would suit a collector.');
+    const later = chat(memory, 'u', 'S2', T0 + 2 * DAY);
+    const asked = await later.user('Which pens did you suggest for my sister?');
+    expect(asked.report.memory.gate.otherSessions).toBe(true);
+    expect(asked.extras).toContain('Parker 51');
+    const fresh = chat(memory, 'u', 'S3', T0 + 3 * DAY);
+    expect((await fresh.user('How do I clean a fountain pen?')).report.memory.gate.otherSessions).toBe(false);
+  });
+
   it('keeps a session closed while it shares fewer than three entities with older ones', async () => {
     const { memory } = await pipeline();
     const old = chat(memory, 'u', 'S1', T0);
