@@ -32,7 +32,13 @@ const SAID_ZH = /你(?:曾|之前|以前|上次)?(?:给|跟|和|对|帮|向|替)
 const ASKS_ZH = /[?？]|吗|呢|什么|哪|谁|几|多少|多久|是不是|对不对/;
 const SELF_ZH =
   /我(?:们)?(?:最|最近|曾|以前|之前|那天|当时|平时|一直|经常|也|都|还|不|没|在)*(?:喜欢|爱|讨厌|尝试|计划|打算|有一个|有个|(?:去|做|看|读|听|买|养|学|参加|参观|遇到|玩|吃)(?:了|过)|在(?:读|看|听|学|玩|做|练))|我的[^，。？！,.?!]{1,10}?(?:是|叫|在)(?:什么|哪|谁|多少|几)/;
-const SAID_EN = /\b(?:did|have|had)\s+you\s+(?:ever\s+)?(?:recommend|suggest|tell|give|mention|say|share)|\byou\s+(?:gave|recommended|suggested|told|shared|mentioned)\s+me\b/i;
+const SAID_EN =
+  /\b(?:did|have|had)\s+you\s+(?:ever\s+)?(?:recommend|suggest|tell|give|mention|say|share)|\byou\s+(?:have\s+|had\s+|once\s+)?(?:gave|given|recommended|suggested|told|shared|mentioned)\b/i;
+/** "I read a novel in the library, what was its name?": something the user did, and a question about what it was. */
+const PAST_EN = /\bi\s+(?:have\s+|had\s+|once\s+)?(?:recommended|shared|told|mentioned|read|watched|saw|seen|went|visited|bought|made|cooked|tried|played|learned|met|ate|said|asked)\b/i;
+const ASKS_WHAT_EN = /\b(?:what|which|who)\s+(?:was|were|did|had)\b|\b(?:when|where|how many|how long)\b[^?]*\?|\b(?:was|were)\s*\?/i;
+/** "I don't like comedies, right?": the user checks what the assistant knows of them. */
+const CHECKS_SELF_EN = /\bi\s+(?:do\s+not\s+|don't\s+|didn't\s+|did\s+not\s+|really\s+)?(?:like|love|enjoy|hate|dislike|prefer|play|own|have)\b[^?]*,\s*(?:right|correct|true|didn't i|don't i|isn't it)\s*\?/i;
 const SELF_EN =
   /\b(?:did|have|had)\s+i\s+(?:ever\s+)?[a-z]+|\bdo\s+i\s+(?:really\s+)?(?:like|love|enjoy|hate|dislike|prefer|want|play|listen|watch|read|own|have)\b|\b(?:what|which|who|where|when)(?:'s|\s+is|\s+was|\s+are|\s+were)\s+my\b|\bwas\s+i\b/i;
 
@@ -47,8 +53,8 @@ function escape(s: string): string {
  * message names (resolved), `sessionDay` the ISO day the session began: a day before it points back too.
  */
 export function recallCue(message: string, dates: readonly string[], sessionDay: string): string | null {
-  const cue = ZH.exec(message) ?? EN.exec(message) ?? SAID_ZH.exec(message) ?? SAID_EN.exec(message) ?? (ASKS_ZH.test(message) ? SELF_ZH.exec(message) : null) ?? (/\?/.test(message) ? SELF_EN.exec(message) : null);
-  if (cue !== null) return cue[0].replace(/\s+/g, ' ');
+  const cue = ZH.exec(message) ?? CHECKS_SELF_EN.exec(message) ?? EN.exec(message) ?? SAID_ZH.exec(message) ?? SAID_EN.exec(message) ?? (ASKS_ZH.test(message) ? SELF_ZH.exec(message) : null) ?? (/\?/.test(message) ? SELF_EN.exec(message) : null) ?? (ASKS_WHAT_EN.test(message) ? PAST_EN.exec(message) : null);
+  if (cue !== null) return cue[0].replace(/\s+/g, ' ').slice(0, 40);
   const earlier = dates.find((d) => d.slice(0, 10) < sessionDay);
   return earlier === undefined ? null : earlier.slice(0, 10);
 }

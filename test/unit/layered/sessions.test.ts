@@ -72,8 +72,14 @@ describe('session isolation and warm start', () => {
     const asked = await later.user('Which pens did you suggest for my sister?');
     expect(asked.report.memory.gate.otherSessions).toBe(true);
     expect(asked.extras).toContain('Parker 51');
+    // Something the user did or likes, asked back: "I …, what was it?", "I don't like …, right?".
+    const did = chat(memory, 'u', 'S4', T0 + 4 * DAY);
+    expect((await did.user('I told you what my sister collects, what was it?')).report.memory.gate.otherSessions).toBe(true);
+    expect((await chat(memory, 'u', 'S6', T0 + 6 * DAY).user("I don't like fountain pens, right?")).report.memory.gate.otherSessions).toBe(true);
+    // Advice for now keeps the warm start.
     const fresh = chat(memory, 'u', 'S3', T0 + 3 * DAY);
     expect((await fresh.user('How do I clean a fountain pen?')).report.memory.gate.otherSessions).toBe(false);
+    expect((await chat(memory, 'u', 'S7', T0 + 7 * DAY).user('I tried warm water, what next?')).report.memory.gate.otherSessions).toBe(false);
   });
 
   it('keeps a session closed while it shares fewer than three entities with older ones', async () => {
