@@ -31,9 +31,17 @@ const LEAD_FILLERS = /^(?:\s|那(?![个些套种条段句样])|那就|好吧|好
 /** A drop word said as not meant: 我没说要放弃, 这个方案我没放弃, 并没有取消. */
 const NOT_DROPPED_BEFORE = /(?:没|没有|并没|并没有|没说要|没说过要|不会|不打算)\s*$/;
 
+/** "the plan to rewrite billing in Go", "the idea of moving to Azure": what the plan is belongs to it. */
+const PLAN_BEFORE = /^\s*(?:[\w'-]+\s+){0,3}?(?:plan|idea|proposal|suggestion|decision|attempt|effort)s?\b/i;
+
+const FOR_WHEN = /^for\s+(?:now|this|that|these|next|today|tomorrow|a\s+while|the\s+(?:moment|time\s+being|rest))\b/i;
+
 function endOfObject(text: string, from: number, lexicon: Lexicon): number {
   let end = text.length;
   for (const stop of lexicon.words('objectStops', text)) {
+    // ("for this sprint", "for now" say when, not what.)
+    const extends_ = /^to$/i.test(stop.surface) || (/^for$/i.test(stop.surface) && !FOR_WHEN.test(text.slice(stop.start)));
+    if (extends_ && PLAN_BEFORE.test(text.slice(from, stop.start))) continue;
     if (stop.start >= from && stop.start < end && stop.start > from) end = stop.start;
   }
   return Math.min(end, from + 48);

@@ -17,7 +17,8 @@ export type LanguageFound = Found<Fact> & { readonly prohibition?: true };
 const ANSWER_LANGUAGE = 'answer language';
 /** Links a language to the verb or object before it: 用中文, 写成英文, 保持 English, in French. */
 const LINK_ZH = /(?:用|以|使用|说|讲|写|写成|全部|都用|保持|统一|一律)\s*$/;
-const LINK_EN = /\b(?:in|prefer|use|speak|want|keep|stay in|stick to)\s*$/i;
+// "in plain English": a word on the register may come between.
+const LINK_EN = /\b(?:in|prefer|use|speak|want|keep|stay in|stick to)(?:\s+(?:plain|simple|clear|proper|good|formal|casual|standard|british|american))?\s*$/i;
 
 /**
  * The languages a clause states. `leadIn` is the clause before in the same sentence: a piece of work or the answers
@@ -36,13 +37,13 @@ export function findLanguageFacts(clause: Clause, lex: Lexicon, leadIn: string):
   for (const l of lex.words('languages', text)) {
     const name = languageName(lex, l.surface);
     if (name === undefined) continue;
-    const before = text.slice(Math.max(0, l.start - 6), l.start);
+    const before = text.slice(Math.max(0, l.start - 16), l.start);
     const after = text.slice(l.end, l.end + 4);
     const linked = LINK_ZH.test(before) || LINK_EN.test(before);
     const object = objectOf(l, objects, answerWords, text) ?? carried;
     let stated: boolean;
     if (object !== undefined) stated = linked || verbs.some((v) => v.start === l.end || v.start === l.end + 1);
-    else if (answersBefore || verbs.some((v) => near(v, l, 10)))
+    else if (answersBefore || verbs.some((v) => near(v, l, 16)))
       // 用中文回答, 中文回复, 回答用中文, reply in French.
       stated = linked || verbs.some((v) => v.start === l.end || v.start === l.end + 1) || /^\s*(?:来)?(?:回答|回复|答复)/.test(after);
     // "just use English" / "switch to English": a language alone is the answers' language in a chat.

@@ -91,7 +91,8 @@ export function findSpecialFacts(
       out.push({ item: { subject: 'deadline', value: fromSentence.value, op: 'set' }, at: fromSentence.start });
   } else {
     // A date something must happen before is a deadline too: 下周五之前把方案写出来, finish it by next Friday.
-    const due = dates.find((d) => /^\s*(?:之前|以前|前(?![天年])|为止)/.test(text.slice(d.end)) || /\b(?:by|before|no later than)\s*$/i.test(text.slice(Math.max(0, d.start - 16), d.start)));
+    // (A time of day may come between: 周五下午五点前.)
+    const due = dates.find((d) => /^\s*(?:[^，。,.;；\s]{0,8}?(?:点|:\d{2})(?:半|钟|\d{1,2}分)?\s*)?(?:之前|以前|前(?![天年])|为止)/.test(text.slice(d.end)) || /\b(?:by|before|no later than)\s*$/i.test(text.slice(Math.max(0, d.start - 16), d.start)));
     if (due !== undefined) set('deadline', due.value, due.start);
   }
 

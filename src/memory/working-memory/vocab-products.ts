@@ -218,6 +218,8 @@ export const PRODUCT_GROUPS: readonly ProductGroup[] = [
     'Drizzle', 'Drizzle ORM', 'GORM', 'Django ORM', 'Entity Framework', 'EF Core', 'Mongoose', 'Knex', 'Peewee',
     'Tortoise ORM', 'JPA',
   ] },
+  { subject: 'job scheduler', names: ['crontab', 'systemd timer', 'systemd timers', 'XXL-JOB', 'Quartz', 'Celery Beat', 'Kubernetes CronJob', 'anacron'], exactNames: ['cron'] },
+  { subject: 'connection pool', names: ['HikariCP', 'PgBouncer', 'Pgpool-II', 'pgpool', 'ProxySQL', 'c3p0'], exactNames: ['Druid'] },
   { subject: 'migration tool', names: ['Alembic', 'Flyway', 'Liquibase', 'golang-migrate', 'dbmate', 'Sqitch', 'Prisma Migrate'], exactNames: ['Goose'] },
   { subject: 'date library', names: ['date-fns', 'Moment.js', 'Day.js', 'dayjs', 'Luxon', 'js-joda', 'Temporal API'], exactNames: ['Moment', 'Arrow', 'Pendulum'] },
   { subject: 'version control', names: ['Git', 'SVN', 'Subversion', 'Mercurial', 'Perforce'] },
@@ -272,7 +274,7 @@ export const PRODUCT_GROUPS: readonly ProductGroup[] = [
   ] },
   {
     subject: 'documentation', names: ['Confluence', '语雀', '飞书文档', 'Obsidian', 'Docusaurus', 'MkDocs', 'VitePress',
-    'GitBook', 'Sphinx docs', 'Storybook'], exactNames: ['Notion',
+    'GitBook', 'Sphinx docs', 'Storybook', 'Read the Docs'], exactNames: ['Notion',
   ] },
   {
     subject: 'email service', names: ['SendGrid', 'Mailgun', 'Amazon SES', 'SES', 'Postmark', 'Mailchimp',

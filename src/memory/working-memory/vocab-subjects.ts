@@ -103,6 +103,8 @@ export const SUBJECT_VOCABULARY: SubjectVocabulary = {
     bundler: ['打包工具', 'bundler'],
     'testing framework': ['测试框架', 'testing framework', 'test framework', 'test runner', '单测框架', '单元测试框架', 'e2e 框架'],
     ORM: ['ORM'],
+    'job scheduler': ['定时任务', '计划任务', '任务调度', 'job scheduler', 'cron jobs', 'scheduled jobs'],
+    'connection pool': ['连接池', '数据库连接池', 'connection pool', 'connection pooler'],
     'migration tool': ['迁移工具', '数据库迁移', 'migration tool', 'schema migrations', 'database migrations'],
     'date library': ['日期库', '日期处理', '时间处理库', 'date library', 'date handling', 'date utils'],
     'version control': ['版本控制', 'version control', 'VCS'],

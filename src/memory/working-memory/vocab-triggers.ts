@@ -142,14 +142,15 @@ export const TRIGGER_VOCABULARY: TriggerVocabulary = {
   dropAfter: [
     '不用了', '就不用了', '先不用了', '也不用了', '不要了', '不需要了', '不用', '作废', '作废了', '算了', '就算了', '不算', '不算数',
     '放弃', '先放弃', '放弃了', '取消', '取消了', '不考虑了', '先不考虑', '推翻', '弃用', '停用', '废掉', '废弃', '废弃了', '作罢',
-    '不做了', '先搁置', '搁置', '先放一放', '放一放', '先放放', '先放一边', 'drop 掉', 'drop掉', '撤回', '卸了', '卸载了', '卸掉了', '已卸载',
+    '不做了', '先搁置', '搁置', '先放一放', '放一放', '先放放', '先放一边', '不搞了', '先不搞了', '不弄了', '先不弄了', '退役', '退役了', 'drop 掉', 'drop掉', '撤回', '卸了', '卸载了', '卸掉了', '已卸载',
     'is off the table', 'is off', 'is cancelled', 'is canceled', 'is dead', 'is out', 'is void', 'is scrapped',
     'is dropped', 'is no longer needed', "isn't needed anymore", 'is not needed anymore', 'is gone', 'is retired', 'are retired', 'can go',
+    'is decommissioned', 'was decommissioned', 'has been decommissioned', 'is being decommissioned',
     'is history', 'no longer applies', "doesn't apply anymore", 'anymore', 'is eol', 'is end of life', 'is end-of-life',
   ],
   strongDrop: [
     '作废', '推翻', '废弃', '撤销', '不算数', '不算', 'scrap', 'scrapping', 'scratch', 'is void', 'is off the table', 'disregard',
-    'is scrapped', 'no longer applies', "doesn't apply anymore",
+    'is scrapped', 'no longer applies', "doesn't apply anymore", 'is decommissioned', 'was decommissioned', 'has been decommissioned',
   ],
   dropLeadIns: [
     'please', 'just', 'ok', 'okay', 'so', 'and', 'actually', 'also', 'oh', 'hmm', 'then', "let's", 'let us', "we'll",

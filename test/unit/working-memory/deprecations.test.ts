@@ -41,6 +41,18 @@ describe('deprecated topics', () => {
     expect(deprecated('衣服先放一放，晚上再洗。')).toEqual([]);
   });
 
+  it('a plan keeps what it is (to …, of …, for a …), but not when (for now), and the product inside it is not set', () => {
+    expect(deprecated('Cancel the plan to shard the orders table by region.')).toEqual(['plan to shard the orders table by region']);
+    expect(deprecated('Forget the idea of moving search to Typesense.')).toEqual(['idea of moving search to Typesense']);
+    expect(facts('Forget the idea of moving search to Typesense.')).toEqual([]);
+    expect(deprecated('Drop the caching plan for now.')).toEqual(['caching plan']);
+  });
+
+  it('a machine or cluster decommissioned is a topic called off; 先不搞了 calls a plan off', () => {
+    expect(deprecated('The legacy build farm has been decommissioned.')).toEqual(['legacy build farm']);
+    expect(deprecated('多活架构那套先不搞了。')).toEqual(['多活架构那套']);
+  });
+
   it('a migration, upgrade or rewrite called off is a topic, not a drop of the product it names', () => {
     expect(deprecated('Forget the Mongo upgrade, we stay on 6.0.')).toEqual(['Mongo upgrade']);
     expect(facts('Forget the Mongo upgrade, we stay on 6.0.')).toEqual([]);

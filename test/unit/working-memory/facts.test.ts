@@ -48,6 +48,20 @@ describe('decisions and preferences', () => {
     expect(facts('Rollbar throws errors when I upload source maps.')).toEqual([]);
   });
 
+  it('job schedulers and connection pools have slots of their own; 退役 retires a tool', () => {
+    expect(facts('计划任务统一改用 Kubernetes CronJob，anacron 退役。')).toEqual(['job scheduler=Kubernetes CronJob', 'job scheduler≠anacron']);
+    expect(facts('Postgres 前面加了 PgBouncer 做连接池。')).toContain('connection pool=PgBouncer');
+  });
+
+  it('an answer language with a word on its register, a version made uniform (统一成)', () => {
+    expect(facts('Reply in simple English from now on.')).toEqual(['answer language=English']);
+    expect(facts('所有服务的 Python 版本统一成 3.12。')).toEqual(['python version=3.12']);
+  });
+
+  it('a date with a time of day before 前 is a deadline (周四下午三点前)', () => {
+    expect(facts('周四下午三点前把周报发出来。')).toEqual(['deadline=2026-03-05']);
+  });
+
   it('migration tools and date libraries have slots of their own', () => {
     expect(facts('表结构迁移用 Flyway，日期库统一用 Luxon。')).toEqual(['migration tool=Flyway', 'date library=Luxon']);
     expect(facts("Let's stop using Moment.js; Day.js is enough.")).toEqual(['date library≠Moment.js', 'date library=Day.js']);
