@@ -6,9 +6,9 @@
  *
  * The files give no evidence, so ours are labelled by hand (`scripts/eval/data/memorybank/<lang>-*.json`: per user,
  * named `user <n>` by their place in the data file, and per probing question, the turns that hold the answer, as ids
- * only: no text of the dataset). A turn id is `<date>#<exchange>u` for the
- * user's message and `…a` for the assistant's reply, the exchange counted from 0 within its day. Questions labelled
- * unanswerable are skipped (counted). Category: 1 (multi-hop) when the answer takes more than one turn, else 4.
+ * only: no text of the dataset). A turn id is `<date>#<exchange>u` for the user's message and `…a` for the
+ * assistant's reply, the exchange counted from 0 within its day. Questions labelled unanswerable are skipped
+ * (counted). Category: 1 (multi-hop) when the answer takes more than one turn, else 4.
  */
 import { readFile, readdir } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -28,8 +28,8 @@ const isObject = (v: unknown): v is Json => typeof v === 'object' && v !== null 
 /** Names carry stray spaces in one file and not the other. */
 const key = (name: string): string => name.replace(/\s+/g, '');
 
-/** A day's exchanges start at noon UTC, a minute apart: the order is what matters, and the day. */
-const dayTime = (date: string, minute: number): number => Date.parse(`${date}T12:00:00Z`) + minute * 60_000;
+/** A day's session starts at noon UTC (the replay puts its turns a minute apart): the order is what matters, and the day. */
+const dayTime = (date: string): number => Date.parse(`${date}T12:00:00Z`);
 
 export function parseMemoryBank(bank: unknown, probes: string, labels: EvidenceLabels, lang: string): LocomoConversation[] {
   if (!isObject(bank)) throw new Error('A MemoryBank file is a JSON object of users.');
@@ -50,7 +50,7 @@ export function parseMemoryBank(bank: unknown, probes: string, labels: EvidenceL
           { diaId: `${date}#${i}u`, speaker: 'user', text: String(x['query'] ?? '') },
           { diaId: `${date}#${i}a`, speaker: 'assistant', text: String(x['response'] ?? '') },
         ]);
-        return { index: index + 1, time: dayTime(date, 0), turns };
+        return { index: index + 1, time: dayTime(date), turns };
       });
     const known = new Set(sessions.flatMap((s) => s.turns.map((t) => t.diaId)));
     const asked = questionsOf.get(key(name)) ?? [];

@@ -53,8 +53,21 @@ function escape(s: string): string {
  * message names (resolved), `sessionDay` the ISO day the session began: a day before it points back too.
  */
 export function recallCue(message: string, dates: readonly string[], sessionDay: string): string | null {
-  const cue = ZH.exec(message) ?? CHECKS_SELF_EN.exec(message) ?? EN.exec(message) ?? SAID_ZH.exec(message) ?? SAID_EN.exec(message) ?? (ASKS_ZH.test(message) ? SELF_ZH.exec(message) : null) ?? (/\?/.test(message) ? SELF_EN.exec(message) : null) ?? (ASKS_WHAT_EN.test(message) ? PAST_EN.exec(message) : null);
-  if (cue !== null) return cue[0].replace(/\s+/g, ' ').slice(0, 40);
+  // Each pattern, and what the message must also be for it to count (a question, for the ones about the user).
+  const rules: ReadonlyArray<readonly [RegExp, boolean]> = [
+    [ZH, true],
+    [CHECKS_SELF_EN, true],
+    [EN, true],
+    [SAID_ZH, true],
+    [SAID_EN, true],
+    [SELF_ZH, ASKS_ZH.test(message)],
+    [SELF_EN, message.includes('?')],
+    [PAST_EN, ASKS_WHAT_EN.test(message)],
+  ];
+  for (const [pattern, applies] of rules) {
+    const cue = applies ? pattern.exec(message) : null;
+    if (cue !== null) return cue[0].replace(/\s+/g, ' ').slice(0, 40);
+  }
   const earlier = dates.find((d) => d.slice(0, 10) < sessionDay);
   return earlier === undefined ? null : earlier.slice(0, 10);
 }

@@ -49,7 +49,10 @@ export interface SessionEntry {
   readonly userTurns: number;
   /** Entity keys seen in the session's user messages. */
   readonly entities: readonly string[];
-  /** Once other sessions' history is open for this session it stays open; with the session that opened it. */
+  /**
+   * Once other sessions' history is open for this session it stays open; with the session that opened it (its own id,
+   * and the words, when a message that asked about an earlier conversation opened it).
+   */
   readonly historyOpen: boolean;
   readonly openedBy?: { readonly sessionId: string; readonly shared: readonly string[] };
 }

@@ -39,10 +39,11 @@ const FOR_WHEN = /^for\s+(?:now|this|that|these|next|today|tomorrow|a\s+while|th
 function endOfObject(text: string, from: number, lexicon: Lexicon): number {
   let end = text.length;
   for (const stop of lexicon.words('objectStops', text)) {
+    if (stop.start <= from || stop.start >= end) continue;
     // ("for this sprint", "for now" say when, not what.)
-    const extends_ = /^to$/i.test(stop.surface) || (/^for$/i.test(stop.surface) && !FOR_WHEN.test(text.slice(stop.start)));
-    if (extends_ && PLAN_BEFORE.test(text.slice(from, stop.start))) continue;
-    if (stop.start >= from && stop.start < end && stop.start > from) end = stop.start;
+    const tellsWhatPlan = /^to$/i.test(stop.surface) || (/^for$/i.test(stop.surface) && !FOR_WHEN.test(text.slice(stop.start)));
+    if (tellsWhatPlan && PLAN_BEFORE.test(text.slice(from, stop.start))) continue;
+    end = stop.start;
   }
   return Math.min(end, from + 48);
 }
