@@ -413,6 +413,9 @@ export class StoreRuntime {
     // Listeners stop scheduling work on this store (a background save of the retrieval index).
     this._emit({ type: 'closed', origin: 'local' });
     await this._embedQueue;
+    // Changes still being counted in the background (queued behind the start's restore) go into the last save:
+    // saving before them left a snapshot one message short, which the next visit had to recount.
+    await this.stats.counted();
     await this.stats.persist(this._embedder).catch(() => undefined);
     // Not while a write (a stopped reply being saved) still runs: see idle-close.ts.
     const db = this._db;
