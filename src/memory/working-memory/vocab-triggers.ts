@@ -142,7 +142,7 @@ export const TRIGGER_VOCABULARY: TriggerVocabulary = {
   dropAfter: [
     '不用了', '就不用了', '先不用了', '也不用了', '不要了', '不需要了', '不用', '作废', '作废了', '算了', '就算了', '不算', '不算数',
     '放弃', '先放弃', '放弃了', '取消', '取消了', '不考虑了', '先不考虑', '推翻', '弃用', '停用', '废掉', '废弃', '废弃了', '作罢',
-    '不做了', '先搁置', '搁置', '先放一放', '放一放', '先放放', '先放一边', '不搞了', '先不搞了', '不弄了', '先不弄了', '退役', '退役了', 'drop 掉', 'drop掉', '撤回', '卸了', '卸载了', '卸掉了', '已卸载',
+    '不做了', '先搁置', '搁置', '先放一放', '放一放', '先放放', '先放一边', '不搞了', '先不搞了', '不弄了', '先不弄了', '退役', '退役了', '不再维护', '不维护了', '停止维护', 'drop 掉', 'drop掉', '撤回', '卸了', '卸载了', '卸掉了', '已卸载',
     'is off the table', 'is off', 'is cancelled', 'is canceled', 'is dead', 'is out', 'is void', 'is scrapped',
     'is dropped', 'is no longer needed', "isn't needed anymore", 'is not needed anymore', 'is gone', 'is retired', 'are retired', 'can go',
     'is decommissioned', 'was decommissioned', 'has been decommissioned', 'is being decommissioned',
@@ -213,7 +213,8 @@ export const TRIGGER_VOCABULARY: TriggerVocabulary = {
     'still deciding', 'not sure', 'undecided', "haven't decided", 'have not decided', 'not decided', 'torn between',
     'considering', 'thinking about', 'thinking of', 'maybe', 'perhaps', 'might', 'possibly', 'either',
     'not yet decided',
-    'deciding between', 'choosing between', 'evaluating', 'comparing', 'try', 'trying', 'tbd', 'or',
+    'deciding between', 'choosing between', 'evaluating', 'comparing', 'compare', 'try', 'trying', 'tbd', 'or',
+    '比较一下', '对比一下', '比一比',
   ],
   conditional: [
     '如果', '要是', '假如', '假设', '万一', '的话', '若', 'if', 'unless', 'in case', 'suppose', 'supposing', 'assuming', 'what if',
@@ -227,6 +228,7 @@ export const TRIGGER_VOCABULARY: TriggerVocabulary = {
   narrativePurposes: [
     'error tracking', 'error reporting', 'error monitoring', 'error handling', 'error logging', 'error logs', 'error alerts',
     'error pages', 'error budget', 'for errors', 'for error', 'crash reporting', 'crash reports', 'crash tracking',
+    'errors go to', 'errors are sent to', 'errors land in', 'crashes go to',
     '报错监控', '报错收集', '报错上报', '报错告警', '崩溃上报', '崩溃收集', '崩溃监控', '失败重试', '失败告警',
   ],
   vagueModifiers: [

@@ -45,11 +45,13 @@ describe('decisions and preferences', () => {
       'alerting=Opsgenie',
     ]);
     expect(facts('崩溃上报统一用 Bugsnag。')).toEqual(['error tracking=Bugsnag']);
+    expect(facts('We ditched Bugsnag; crashes go to Sentry now.')).toEqual(['error tracking≠Bugsnag', 'error tracking=Sentry']);
     expect(facts('Rollbar throws errors when I upload source maps.')).toEqual([]);
   });
 
   it('job schedulers and connection pools have slots of their own; 退役 retires a tool', () => {
     expect(facts('计划任务统一改用 Kubernetes CronJob，anacron 退役。')).toEqual(['job scheduler=Kubernetes CronJob', 'job scheduler≠anacron']);
+    expect(facts('包管理改用 pnpm，Yarn 不再维护。')).toEqual(['package manager=pnpm', 'package manager≠Yarn']);
     expect(facts('Postgres 前面加了 PgBouncer 做连接池。')).toContain('connection pool=PgBouncer');
   });
 
@@ -272,6 +274,8 @@ describe('nothing from questions, maybes, hypotheses, negations and stories', ()
     ['Using Kubernetes, how do I expose a service?'],
     ['Can you show me how to use Git rebase?'],
     ['我们还在纠结用 Kafka 还是 RabbitMQ。'],
+    ['Could you compare Redis and Valkey for caching?'],
+    ['帮我对比一下 Caddy 和 Traefik。'],
     ['Maybe we could try Pulumi, not sure yet.'],
     ['如果换成 PostgreSQL，需要迁移多少数据？'],
     ['If we switch to Kubernetes, we need Helm.'],
