@@ -142,7 +142,10 @@ export const TRIGGER_VOCABULARY: TriggerVocabulary = {
   dropAfter: [
     '不用了', '就不用了', '先不用了', '也不用了', '不要了', '不需要了', '不用', '作废', '作废了', '算了', '就算了', '不算', '不算数',
     '放弃', '先放弃', '放弃了', '取消', '取消了', '不考虑了', '先不考虑', '推翻', '弃用', '停用', '废掉', '废弃', '废弃了', '作罢',
-    '不做了', '先搁置', '搁置', '先放一放', '放一放', '先放放', '先放一边', '不搞了', '先不搞了', '不弄了', '先不弄了', '退役', '退役了', '不再维护', '不维护了', '停止维护', 'drop 掉', 'drop掉', '撤回', '卸了', '卸载了', '卸掉了', '已卸载',
+    '不做了', '先搁置', '搁置', 'drop 掉', 'drop掉', '撤回',
+    // Shelved, retired, uninstalled (卸了又装 is not: drops.ts).
+    '先放一放', '放一放', '先放放', '先放一边', '不搞了', '先不搞了', '不弄了', '先不弄了', '退役', '退役了', '不再维护', '不维护了',
+    '停止维护', '卸了', '卸载了', '卸掉了', '已卸载',
     'is off the table', 'is off', 'is cancelled', 'is canceled', 'is dead', 'is out', 'is void', 'is scrapped',
     'is dropped', 'is no longer needed', "isn't needed anymore", 'is not needed anymore', 'is gone', 'is retired', 'are retired', 'can go',
     'is decommissioned', 'was decommissioned', 'has been decommissioned', 'is being decommissioned',

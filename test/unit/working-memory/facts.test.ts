@@ -49,7 +49,7 @@ describe('decisions and preferences', () => {
     expect(facts('Rollbar throws errors when I upload source maps.')).toEqual([]);
   });
 
-  it('job schedulers and connection pools have slots of their own; 退役 retires a tool', () => {
+  it('job schedulers and connection pools have slots of their own; 退役 / 不再维护 retire a tool', () => {
     expect(facts('计划任务统一改用 Kubernetes CronJob，anacron 退役。')).toEqual(['job scheduler=Kubernetes CronJob', 'job scheduler≠anacron']);
     expect(facts('包管理改用 pnpm，Yarn 不再维护。')).toEqual(['package manager=pnpm', 'package manager≠Yarn']);
     expect(facts('Postgres 前面加了 PgBouncer 做连接池。')).toContain('connection pool=PgBouncer');
