@@ -87,7 +87,8 @@ export function splitClauses(raw: string, norm: string, m: ClauseMatchers): Clau
   cut(raw).forEach((pieces, sentence) => {
     const whole = norm.slice(pieces[0]!.start, pieces[pieces.length - 1]!.end);
     // A hypothesis colours its whole sentence (如果换成 X，就要…); a maybe only its own clause (一直用 A，可能会迁到 B).
-    const hypothetical = m.conditional.test(whole);
+    // "Use English even if I write in German": a concession leaves the sentence's choice standing.
+    const hypothetical = m.conditional.test(whole.replace(/\beven if\b/gi, ' '));
     const last = pieces[pieces.length - 1]!;
     const asks = last.terminator === '?' || last.terminator === '？';
     // …，可以吗？ / …, right? asks about the whole sentence.

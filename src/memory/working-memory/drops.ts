@@ -34,6 +34,9 @@ const NOT_DROPPED_BEFORE = /(?:没|没有|并没|并没有|没说要|没说过�
 /** "the plan to rewrite billing in Go", "the idea of moving to Azure": what the plan is belongs to it. */
 const PLAN_BEFORE = /^\s*(?:[\w'-]+\s+){0,3}?(?:plan|idea|proposal|suggestion|decision|attempt|effort)s?\b/i;
 
+/** A number or an amount alone: 一万五, 3000 块, $500. */
+const AMOUNT_ONLY = /^[\s\d.,，零〇一二两三四五六七八九十百千万亿kKwW$¥€£]+(?:元|块|块钱|美元|欧元|刀|dollars?|bucks|usd|cny|eur)?$/i;
+
 const FOR_WHEN = /^for\s+(?:now|this|that|these|next|today|tomorrow|a\s+while|the\s+(?:moment|time\s+being|rest))\b/i;
 
 function endOfObject(text: string, from: number, lexicon: Lexicon): number {
@@ -103,7 +106,9 @@ export function findDrops(clause: Clause, lexicon: Lexicon, rules: TopicRules, p
         result.consumed.add(p.start);
       }
     } else if (strong) {
-      result.deprecations.push({ item: topicPhrase(phrase, rules), at: clause.start + object.start });
+      const topic = topicPhrase(phrase, rules);
+      // 之前说的一万五不算数了: a value taken back is a correction (its slot says the new one), not a topic.
+      if (!AMOUNT_ONLY.test(topic)) result.deprecations.push({ item: topic, at: clause.start + object.start });
     }
   };
 

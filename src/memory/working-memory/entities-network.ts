@@ -12,10 +12,11 @@ const BRACKET_HOSTPORT = /\[([0-9A-Fa-f:.]+)\]:(\d{1,5})(?![\d.:\w])/g;
 const OCTET = '(?:25[0-5]|2[0-4]\\d|1\\d\\d|[1-9]?\\d)';
 const IPV4 = `${OCTET}(?:\\.${OCTET}){3}`;
 const IPV4_RE = new RegExp(`(?<![\\w.])${IPV4}(?![\\w]|\\.\\d)`, 'g');
-const IP_HOSTPORT = new RegExp(`(?<![\\w.])(${IPV4}):(\\d{1,5})(?![\\w.:-]|\\.\\d)`, 'g');
+// A sentence's full stop may follow the port (at 10.0.0.5:8080.); a dot before more of a name may not.
+const IP_HOSTPORT = new RegExp(`(?<![\\w.])(${IPV4}):(\\d{1,5})(?![\\w:-]|\\.\\w)`, 'g');
 const DOMAIN_HOSTPORT =
-  /(?<![\w.@/-])((?:[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?\.)+[A-Za-z]{2,63}):(\d{1,5})(?![\w.:-])/g;
-const BARE_HOSTPORT = /(?<![\w.@/:-])([a-z][a-z0-9_-]{1,62}):(\d{2,5})(?![\w.:-])/g;
+  /(?<![\w.@/-])((?:[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?\.)+[A-Za-z]{2,63}):(\d{1,5})(?![\w:-]|\.\w)/g;
+const BARE_HOSTPORT = /(?<![\w.@/:-])([a-z][a-z0-9_-]{1,62}):(\d{2,5})(?![\w:-]|\.\w)/g;
 const UNIX_PATH = /(?<![\w.:/~\\<>)\]-])(?:~\/|\/)[A-Za-z0-9._@+%=~-][A-Za-z0-9._@+%=~\-/]*/g;
 const WINDOWS_PATH = /(?<![A-Za-z0-9_])[A-Za-z]:[\\/](?:[^\\/\s:*?"<>|，。；、,;）)]+[\\/]?)*/g;
 /** `main.py:42` is a file and a line, not a host and a port. */

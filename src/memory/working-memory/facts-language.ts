@@ -48,7 +48,7 @@ export function findLanguageFacts(clause: Clause, lex: Lexicon, leadIn: string):
       stated = linked || verbs.some((v) => v.start === l.end || v.start === l.end + 1) || /^\s*(?:来)?(?:回答|回复|答复)/.test(after);
     // "just use English" / "switch to English": a language alone is the answers' language in a chat.
     else stated = /\b(?:use|speak|switch to|stick to|stay in)\s*$/i.test(text.slice(Math.max(0, l.start - 12), l.start));
-    if (!stated) continue;
+    if (!stated || conditional(text.slice(Math.max(0, l.start - 40), l.start))) continue;
     const subject = object === undefined ? ANSWER_LANGUAGE : lex.vocabulary.subjects.languageObjects[objectKey(lex, object.surface)]!;
     const at = clause.start + l.start;
     if (forbidden(text, l, lex)) out.push({ item: { subject, value: name, op: 'unset' }, at, prohibition: true });
@@ -88,4 +88,12 @@ function objectKey(lex: Lexicon, surface: string): string {
 function languageName(lex: Lexicon, surface: string): string | undefined {
   const languages = lex.vocabulary.subjects.languages;
   return languages[surface] ?? Object.entries(languages).find(([k]) => k.toLowerCase() === surface.toLowerCase())?.[1];
+}
+
+/** "…even when I ask in Chinese", 就算我用英文问: the language of a condition, not of the answers. */
+const CONDITION_BEFORE =
+  /(?:\b(?:when|whenever|if|even if|even when|though|although)\s+(?:i|we|you|they|someone)\s+[a-z]+(?:\s+[a-z]+)?\s+in|(?:即使|就算|哪怕|如果|当|要是)\s*(?:我|我们|别人|用户)\s*用)\s*$/i;
+
+function conditional(before: string): boolean {
+  return CONDITION_BEFORE.test(before);
 }

@@ -13,6 +13,8 @@ export interface SpecialMatchers {
   readonly lexicon: Lexicon;
   readonly port: RegExp;
   readonly portVerbs: RegExp;
+  /** A port said by the verb alone: the API listens on 9090, 网关监听 9443. */
+  readonly listenPort: RegExp;
   /** An address word and its link, ending where the address starts: 地址是, address is, URL:. */
   readonly addressBefore: RegExp;
   readonly region: RegExp;
@@ -35,6 +37,8 @@ export function compileSpecialMatchers(lexicon: Lexicon): SpecialMatchers {
       `(?<![A-Za-z])(?:${alternation(s.addressWords)})(?![A-Za-z])\\s*(?:是|为|:|：|=|改成|改为|换成|在|is now|is|changed to|moved to)?\\s*$`,
       'i',
     ),
+    listenPort:
+      /(?:\b(?:(?:now|still|currently|already)\s+)?(?:listens|listening|is listening|will listen|should listen)\s+on\s+:?|(?:现在|目前)?监听(?:在)?\s*:?\s*)(\d{2,5})(?![\d.:])(?!\s*(?:cores?|threads?|connections?|个))/gi,
     portVerbs: new RegExp(`(?:\\s|^)(?:${alternation(s.portVerbs)})\\s*$|(?:'s|’s)\\s*$`, 'i'),
     region: new RegExp(s.regionPattern, 'g'),
     timezone: new RegExp(s.timezonePattern, 'gi'),
@@ -50,6 +54,28 @@ export function compileSpecialMatchers(lexicon: Lexicon): SpecialMatchers {
  */
 const corrected = (text: string, at: number): boolean =>
   /(?:不是|而不是|并非|而非|打成了?|写成了?|写错成|敲成|not|instead of|rather than|isn't|wasn't)\s*$/i.test(text.slice(Math.max(0, at - 12), at));
+
+/** A value the message says not to use: 别再建到 us-east-1 去了, don't deploy to eu-west-1. */
+const avoided = (text: string, at: number): boolean =>
+  /(?:别|不要|不再|别再|不能|禁止|千万别|don't|do not|never|not|avoid|stop)[^，。,.;；!！]{0,8}$/i.test(text.slice(Math.max(0, at - 16), at));
+
+/** Between a job's name and its time (English): "runs nightly at", "is scheduled for". */
+const JOB_LINK_EN =
+  /^\s*(?:job|jobs|script|task|cron)?\s*(?:runs?|starts?|kicks? off|happens?|(?:is|are) scheduled|(?:is|are) set)\s+(?:(?:nightly|daily|weekly|every\s+(?:night|day|morning|evening))\s+)?(?:at|for)\s*$/i;
+/** Between a job's name and its time (Chinese), and what follows the time: 备份脚本每天凌晨 2 点跑. */
+const JOB_LINK_ZH = /^\s*(?:脚本|任务|作业|job|cron)?\s*(?:每天|每晚|每日|每周[一二三四五六日天])?\s*(?:的)?\s*(?:凌晨|早上|晚上|上午|下午|中午)?\s*(?:在)?\s*$/;
+const JOB_AFTER_ZH = /^\s*(?:跑|执行|开始|运行|启动|触发)/;
+
+/** The job whose time `before` and `after` frame, as its slot's stem (backup, reindex), or null. */
+function jobBefore(before: string, after: string, m: SpecialMatchers): string | null {
+  for (const word of m.lexicon.words('jobNouns', before).reverse()) {
+    const between = before.slice(word.end);
+    const zh = JOB_LINK_ZH.test(between) && JOB_AFTER_ZH.test(after);
+    if (zh || JOB_LINK_EN.test(between)) return m.lexicon.vocabulary.subjects.jobNouns[word.surface] ?? m.lexicon.vocabulary.subjects.jobNouns[word.surface.toLowerCase()] ?? null;
+    return null;
+  }
+  return null;
+}
 
 /** `budgetNamed`: the message names its budget somewhere, so a mere cap elsewhere in it (max $2,500) is not one. */
 export function findSpecialFacts(
@@ -92,11 +118,18 @@ export function findSpecialFacts(
   } else {
     // A date something must happen before is a deadline too: 下周五之前把方案写出来, finish it by next Friday.
     // (A time of day may come between: 周五下午五点前.)
-    const due = dates.find((d) => /^\s*(?:[^，。,.;；\s]{0,8}?(?:点|:\d{2})(?:半|钟|\d{1,2}分)?\s*)?(?:之前|以前|前(?![天年])|为止)/.test(text.slice(d.end)) || /\b(?:by|before|no later than)\s*$/i.test(text.slice(Math.max(0, d.start - 16), d.start)));
+    const due = dates.find((d) => /^\s*(?:[^，。,.;；\s]{0,8}?(?:点|:\d{2})(?:半|钟|\d{1,2}分)?\s*|(?:下班|收工|中午|午饭|放学)\s*)?(?:之前|以前|前(?![天年])|为止)/.test(text.slice(d.end)) || /\b(?:by|before|no later than)\s*$/i.test(text.slice(Math.max(0, d.start - 16), d.start)));
     if (due !== undefined) set('deadline', due.value, due.start);
   }
 
-  for (const r of text.matchAll(m.region)) if (!corrected(text, r.index)) set('region', r[0], r.index);
+  for (const r of text.matchAll(m.region)) if (!corrected(text, r.index) && !avoided(text, r.index)) set('region', r[0], r.index);
+
+  // A job's time: 备份脚本每天凌晨2点跑, "the backup runs nightly at 01:30" → `backup time`.
+  for (const t of entities) {
+    if (t.type !== 'time') continue;
+    const job = jobBefore(text.slice(0, t.start), text.slice(t.end), m);
+    if (job !== null) set(`${job} time`, t.value, t.start);
+  }
 
   // A port: `<what> port`, what being the service named just before (API 端口是 8443, the API's port is 8443, the
   // gateway listens on port 9443, 数据库端口 5432 → database port); `port` when nothing names it.
@@ -105,6 +138,11 @@ export function findSpecialFacts(
     const at = p.index + p[0].length - p[1]!.length;
     if (number < 1 || number > 65535 || corrected(text, at)) continue;
     // The service is named just before: the last few words are enough (and keep a long paste linear).
+    set(portSubject(text.slice(Math.max(0, p.index - 48), p.index), m, lex), p[1]!, p.index);
+  }
+  for (const p of text.matchAll(m.listenPort)) {
+    const number = Number(p[1]);
+    if (number < 1 || number > 65535) continue;
     set(portSubject(text.slice(Math.max(0, p.index - 48), p.index), m, lex), p[1]!, p.index);
   }
 
@@ -220,6 +258,8 @@ function serviceName(before: string, m: SpecialMatchers, lex: Lexicon): string |
     if (verb === null) break;
     rest = rest.slice(0, verb.index).replace(/\s+$/, '');
   }
+  // "the Memcached box", "our Redis instance": the name is the word before what holds it.
+  rest = rest.replace(/\s+(?:box|server|instance|host|machine|node|container|cluster|service|vm)$/i, '');
   const name = /(?:^|[^\w.-])([A-Za-z][\w.-]*[A-Za-z0-9])$/.exec(rest)?.[1] ?? /([\u4e00-\u9fff]{2,6})$/.exec(rest)?.[1];
   if (name === undefined || NOT_A_NAME.test(name)) return null;
   // 数据库端口 → database port; a Chinese name the vocabulary does not know names nothing.

@@ -29,7 +29,9 @@ const LINKED_VERSION =
   /^\s*(?:的)?\s*(?:用的是|是|为|用|:|=|is|锁在|锁定在|固定在|stays at|is pinned to|is pinned at|is locked to|is locked at|pinned to|pinned at|locked to|locked at)\s*(v?\d+(?:\.\d+)+)(?![\w.])/i;
 const ROLE = /^\s*(?:as\b|做|当|作为|来做|来当|for\b|用作|用于)\s*(?:(?:the|an|a|our|my)\b|我们的|我们)?\s*/i;
 const FILLER = new RegExp(
-  '^\\s*(?:的)?\\s*(?:(?:我们|我|咱们|这边|(?:we|i|our team)\\b)\\s*)?' +
+  // A word for what the slot is made of may follow it: monitoring stack is…, DNS 服务商是…
+  '^\\s*(?:(?:stack|setup|provider|vendor)\\b|服务商|提供商|厂商|体系)?' +
+  '\\s*(?:的)?\\s*(?:(?:我们|我|咱们|这边|(?:we|i|our team)\\b)\\s*)?' +
     "(?:(?:现在|目前|以后|今后|统一|已经|就|都|先|暂时|还是|则|也|一直|那就|还|仍然|依然|继续|(?:always|now|currently|will|'ll|just|then)\\b)\\s*)*",
   'i',
 );
@@ -303,7 +305,16 @@ function setFacts(
     const product = products.find((p) => p.start === pos);
     if (product !== undefined) {
       const rest = text.slice(product.valueEnd).replace(/[\s.。!！]+$/, '');
-      if (!used.has(product.start) && (link !== undefined || rest.trim() === '')) setProduct(product);
+      if (used.has(product.start) || (link === undefined && rest.trim() !== '')) continue;
+      setProduct(product);
+      // A list after the slot word fills it with each: monitoring is Prometheus plus Grafana.
+      let last = product;
+      for (const q of products) {
+        if (q.start <= last.start || used.has(q.start)) continue;
+        if (!LIST_JOINER.test(text.slice(last.valueEnd, q.start))) break;
+        setProduct(q);
+        last = q;
+      }
       continue;
     }
     // Slots with rules of their own (time zone, region…) take their values from those rules.

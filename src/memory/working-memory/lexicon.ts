@@ -81,6 +81,7 @@ export interface WordLists {
   emailWords: readonly string[];
   languages: readonly string[];
   answerLengths: readonly string[];
+  jobNouns: readonly string[];
 }
 
 const key = (s: string): string => s.toLowerCase().replace(/\s+/g, '');
@@ -217,6 +218,7 @@ export function compileLexicon(vocabulary: WmVocabulary): Lexicon {
     emailWords: s.emailWords,
     languages: Object.keys(s.languages),
     answerLengths: Object.keys(s.answerLengths),
+    jobNouns: Object.keys(s.jobNouns),
   };
   // The rules ask about the same clause many times: remember the answers for recent texts.
   const memo = new Map<string, unknown>();

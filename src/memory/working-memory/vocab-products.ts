@@ -111,6 +111,8 @@ export const PRODUCT_GROUPS: readonly ProductGroup[] = [
       '移动云', 'UCloud', 'DigitalOcean', 'Linode', 'Akamai Cloud', 'Vultr', 'Hetzner', 'OVH', 'OVHcloud',
       'Oracle Cloud', 'IBM Cloud', 'Cloudflare Workers',
     ],
+    // Named beside one of these slot words (DNS 服务商是阿里云), a cloud is that service's provider.
+    alsoFills: ['DNS', 'CDN', 'object storage', 'email service', 'hosting'],
   },
   {
     subject: 'hosting', names: ['Vercel', 'Netlify', 'Heroku', 'Fly.io', 'Railway', 'GitHub Pages',
@@ -119,6 +121,7 @@ export const PRODUCT_GROUPS: readonly ProductGroup[] = [
   { subject: 'CDN', names: ['Akamai', 'Fastly', 'CloudFront', '七牛', '七牛云', '又拍云'] },
   // Cloudflare is a CDN first, and the DNS of many sites: named beside the word DNS it is that.
   { subject: 'CDN', names: ['Cloudflare'], alsoFills: ['DNS'] },
+  { subject: 'container registry', names: ['Harbor', 'Docker Hub', 'GHCR', 'GitHub Container Registry', 'ECR', 'Amazon ECR', 'Quay', 'Quay.io', 'Artifact Registry', 'ACR', 'Azure Container Registry'] },
   { subject: 'DNS', names: ['Route 53', 'Route53', 'DNSPod', 'CoreDNS', 'PowerDNS', 'BIND', 'dnsmasq', 'Pi-hole', 'AdGuard Home'] },
   {
     subject: 'object storage', names: ['S3', 'Amazon S3', 'MinIO', '阿里云 OSS', 'OSS', 'COS', '腾讯云 COS', 'OBS',

@@ -58,6 +58,8 @@ export interface SubjectVocabulary {
   readonly logLevelPattern: string;
   /** Around the user's own phone number (call me at, 我的手机): a phone there sets `phone`. */
   readonly phoneWords: readonly string[];
+  /** Scheduled jobs → the stem of their time's slot: 备份脚本每天凌晨2点跑 sets `backup time`. */
+  readonly jobNouns: Readonly<Record<string, string>>;
   /** Around the user's own email address (email me at, 我的邮箱): an email there sets `email`. */
   readonly emailWords: readonly string[];
 }
@@ -86,7 +88,7 @@ export const SUBJECT_VOCABULARY: SubjectVocabulary = {
     'cloud provider': ['云厂商', '云服务商', '云平台', '云服务', 'cloud provider', 'cloud'],
     hosting: ['hosting', '托管平台', '部署平台'],
     CDN: ['CDN'],
-    DNS: ['DNS', 'DNS 服务', 'DNS provider', 'DNS server'],
+    DNS: ['DNS', 'DNS 服务商', 'DNS 服务', 'DNS provider', 'DNS server'],
     'object storage': ['对象存储', 'object storage', 'blob storage', '文件存储', 'file storage'],
     framework: ['框架', 'framework', '后端框架', 'backend framework', 'web framework', 'web 框架', '开发框架', 'backend', '后端'],
     'frontend framework': ['前端框架', 'frontend framework', 'front-end framework', 'frontend', 'front end', '前端'],
@@ -107,6 +109,7 @@ export const SUBJECT_VOCABULARY: SubjectVocabulary = {
     'connection pool': ['连接池', '数据库连接池', 'connection pool', 'connection pooler'],
     'migration tool': ['迁移工具', '数据库迁移', 'migration tool', 'schema migrations', 'database migrations'],
     'date library': ['日期库', '日期处理', '时间处理库', 'date library', 'date handling', 'date utils'],
+    'container registry': ['镜像仓库', '容器镜像仓库', 'container registry', 'docker registry', 'image registry'],
     'version control': ['版本控制', 'version control', 'VCS'],
     'code hosting': ['代码托管', 'code hosting', '代码仓库', 'git hosting'],
     browser: ['浏览器', 'browser'],
@@ -258,5 +261,11 @@ export const SUBJECT_VOCABULARY: SubjectVocabulary = {
     'email me', 'e-mail me', 'mail me', 'my email', 'my e-mail', 'email address', 'my address is', '邮箱', '电子邮件', '邮件发到',
     '发邮件到', '发到我',
   ],
+  jobNouns: {
+    备份: 'backup', backup: 'backup', backups: 'backup', 'the backup': 'backup', 重建索引: 'reindex', reindex: 'reindex',
+    同步: 'sync', sync: 'sync', 清理: 'cleanup', cleanup: 'cleanup', 快照: 'snapshot', snapshot: 'snapshot', snapshots: 'snapshot',
+    部署: 'deploy', deploy: 'deploy', deploys: 'deploy', 发布: 'release', release: 'release', 对账: 'reconciliation',
+    报表: 'report', report: 'report', 巡检: 'inspection',
+  },
   nameIntros: ['我叫', '我的名字是', '我的名字叫', '叫我', '称呼我', 'my name is', 'call me', "i'm called", 'i am called'],
 };

@@ -78,7 +78,7 @@ export const TRIGGER_VOCABULARY: TriggerVocabulary = {
     '迁到', '迁移到', '迁去', '迁至', '搬到', '选了', '选择了', '选择', '选', '选定', '定了', '定为', '定成', '决定', '打算', '计划',
     '准备', '习惯', '喜欢', '偏好', '偏向', '倾向于', '倾向', '更喜欢', '首选', '部署在', '部署到', '跑在',
     '基于', '引入', '接入', '升级到', '升到', '降级到', '降到', '换回', '改回', '切回', '回到', '部署', '服务器在', '机器在',
-    '托管在', '放在', '跑的是', '换到', '只写', '都写', '只用', '统一放', '一律放', '换',
+    '托管在', '放在', '跑的是', '装的是', '换到', '只写', '都写', '只用', '统一放', '一律放', '换',
     'use', 'using', 'uses', 'go with', 'going with', 'went with', 'stick with', 'sticking with', 'stick to',
     'stay with',
     'staying with', 'stay on', 'settle on', 'settled on', 'decided on', 'decide on', 'choose', 'chose', 'chosen',
@@ -146,6 +146,9 @@ export const TRIGGER_VOCABULARY: TriggerVocabulary = {
     // Shelved, retired, uninstalled (卸了又装 is not: drops.ts).
     '先放一放', '放一放', '先放放', '先放一边', '不搞了', '先不搞了', '不弄了', '先不弄了', '退役', '退役了', '不再维护', '不维护了',
     '停止维护', '卸了', '卸载了', '卸掉了', '已卸载',
+    // Not renewed: 那套明年到期就不续了.
+    '不续了', '不续费了', '不再续费', '不续约了', '不再续约',
+    'cancel 掉', 'cancel掉', '取消掉',
     'is off the table', 'is off', 'is cancelled', 'is canceled', 'is dead', 'is out', 'is void', 'is scrapped',
     'is dropped', 'is no longer needed', "isn't needed anymore", 'is not needed anymore', 'is gone', 'is retired', 'are retired', 'can go',
     'is decommissioned', 'was decommissioned', 'has been decommissioned', 'is being decommissioned',

@@ -125,9 +125,10 @@ describe('the topic under discussion in the pipeline', () => {
   it('in a chat without docs, a product named earlier is what "what port does it use?" asks about', async () => {
     const { memory } = await pipeline(1024);
     const c = chat(memory, 'u', 'S1', T0);
-    await c.user('The Memcached box listens on 11311.');
+    // (Said so that no working-memory port slot holds them: "listens on 6380" would set one, and answer without retrieval.)
+    await c.user('The Memcached box answers on 11311.');
     await c.bot('Noted.');
-    await c.user('Staging Redis listens on 6380.');
+    await c.user('Staging Redis answers on 6380.');
     await c.bot('Noted.');
     await smallTalk(c, 'en', 8);
     await c.user('Redis keeps evicting keys since the upgrade.');

@@ -53,6 +53,12 @@ describe('deprecated topics', () => {
     expect(deprecated('多活架构那套先不搞了。')).toEqual(['多活架构那套']);
   });
 
+  it('a tool not renewed is dropped; cancel 掉 calls a plan off; a sum taken back is no topic', () => {
+    expect(facts('Jira 那套合同到期就不续了。')).toEqual(['project management≠Jira']);
+    expect(deprecated('那个双机房的方案 cancel 掉。')).toEqual(['双机房的方案']);
+    expect(deprecated('月租上限改成八千，之前说的六千不算数了。')).toEqual([]);
+  });
+
   it('a migration, upgrade or rewrite called off is a topic, not a drop of the product it names', () => {
     expect(deprecated('Forget the Mongo upgrade, we stay on 6.0.')).toEqual(['Mongo upgrade']);
     expect(facts('Forget the Mongo upgrade, we stay on 6.0.')).toEqual([]);

@@ -46,6 +46,13 @@ describe('host:port, URLs, e-mails', () => {
     expect(entities('curl localhost:3000')).toEqual(['hostport=localhost:3000']);
   });
 
+  it('ends a host:port at the full stop that ends its sentence, but not inside a longer dotted run', () => {
+    expect(entities('The broker is at mq.lab.lan:5672.')).toEqual(['hostport=mq.lab.lan:5672']);
+    expect(entities('Point it at 192.168.7.20:8081. Then restart.')).toEqual(['hostport=192.168.7.20:8081']);
+    expect(entities('Try gitea:3000.')).toEqual(['hostport=gitea:3000']);
+    expect(values('the build 10.0.0.5:8080.1 failed', 'hostport')).toEqual([]);
+  });
+
   it('does not read file:line, labels or image tags as host:port', () => {
     expect(values('Error at main.py:42 and utils.ts:10', 'hostport')).toEqual([]);
     expect(values('line:120 and port:8080', 'hostport')).toEqual([]);

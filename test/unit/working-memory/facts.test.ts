@@ -64,6 +64,47 @@ describe('decisions and preferences', () => {
     expect(facts('周四下午三点前把周报发出来。')).toEqual(['deadline=2026-03-05']);
   });
 
+  it('a slot word with what it is made of (monitoring stack, DNS 服务商) takes a list of values', () => {
+    expect(facts('Our logging stack is Loki plus Promtail.')).toEqual(['logging=Loki', 'log collection=Promtail']);
+    expect(facts('我们的告警体系是 PagerDuty 和 Opsgenie。')).toEqual(['alerting=PagerDuty', 'alerting=Opsgenie']);
+    expect(facts('The database is MySQL and the cache is Memcached.')).toEqual(['database=MySQL', 'cache=Memcached']);
+  });
+
+  it('a cloud named beside a service slot word is that service, elsewhere the cloud provider', () => {
+    expect(facts('CDN 服务商是腾讯云。')).toEqual(['CDN=腾讯云']);
+    expect(facts('DNS is on Azure now.')).toEqual(['DNS=Azure']);
+    expect(facts('服务器都在华为云上。')).toEqual(['cloud provider=华为云']);
+  });
+
+  it('a container registry has a slot of its own; 装的是 states what a machine runs', () => {
+    expect(facts('Images go to Quay; the container registry is Quay.')).toContain('container registry=Quay');
+    expect(facts('镜像仓库用 Harbor。')).toEqual(['container registry=Harbor']);
+    expect(facts('测试机装的是 Rocky Linux 9。')).toEqual(['os=Rocky Linux 9']);
+  });
+
+  it('a port said by its verb alone, with the service before what holds it (the Postgres box listens on 5433)', () => {
+    expect(facts('The Postgres box now listens on 5433.')).toEqual(['postgres port=5433']);
+    expect(facts('网关服务现在监听 9443。')).toEqual(['port=9443']);
+    expect(facts('The build runs on 16 cores.')).toEqual([]);
+  });
+
+  it("a scheduled job's time: 备份每晚 11 点跑, the sync runs nightly at 03:15", () => {
+    expect(facts('数据库备份每晚 11 点跑。')).toContain('backup time=23:00');
+    expect(facts('The inventory sync runs nightly at 03:15.')).toEqual(['sync time=03:15']);
+    expect(facts('I ran the backup at 3am and it failed.')).toEqual([]);
+    expect(facts('Does the cleanup start at 04:00?')).toEqual([]);
+  });
+
+  it('a region not to use is not set; a language of a condition is not the answers\' (even when I ask in French)', () => {
+    expect(facts('新实例都开在 eu-central-1，不要再开到 eu-west-1。')).toEqual(['region=eu-central-1']);
+    expect(facts('Write commit messages in English even if I write in German.')).toEqual(['commit message language=English']);
+    expect(facts('哪怕我用粤语问，也用普通话回答。')).toEqual(['answer language=Chinese']);
+  });
+
+  it('a date with 下班前 after it is a deadline', () => {
+    expect(facts('周四下班前把合同发给我。')).toEqual(['deadline=2026-03-05']);
+  });
+
   it('migration tools and date libraries have slots of their own', () => {
     expect(facts('表结构迁移用 Flyway，日期库统一用 Luxon。')).toEqual(['migration tool=Flyway', 'date library=Luxon']);
     expect(facts("Let's stop using Moment.js; Day.js is enough.")).toEqual(['date library≠Moment.js', 'date library=Day.js']);
