@@ -59,6 +59,9 @@ const corrected = (text: string, at: number): boolean =>
 const avoided = (text: string, at: number): boolean =>
   /(?:别|不要|不再|别再|不能|禁止|千万别|don't|do not|never|not|avoid|stop)[^，。,.;；!！]{0,8}$/i.test(text.slice(Math.max(0, at - 16), at));
 
+/** A schedule, not a one-off: nightly, every day, cron, 每天, 每晚. */
+const RECURRING = /\b(?:nightly|daily|weekly|hourly|every\s+(?:night|day|morning|evening|week|hour|monday|tuesday|wednesday|thursday|friday|saturday|sunday)|cron)\b|每天|每晚|每日|每周|每个?(?:工作日|晚上|早上)|定时/i;
+
 /** Between a job's name and its time (English): "runs nightly at", "is scheduled for". */
 const JOB_LINK_EN =
   /^\s*(?:job|jobs|script|task|cron)?\s*(?:runs?|starts?|kicks? off|happens?|(?:is|are) scheduled|(?:is|are) set)\s+(?:(?:nightly|daily|weekly|every\s+(?:night|day|morning|evening))\s+)?(?:at|for)\s*$/i;
@@ -124,9 +127,10 @@ export function findSpecialFacts(
 
   for (const r of text.matchAll(m.region)) if (!corrected(text, r.index) && !avoided(text, r.index)) set('region', r[0], r.index);
 
-  // A job's time: 备份脚本每天凌晨2点跑, "the backup runs nightly at 01:30" → `backup time`.
+  // A scheduled job's time: 备份脚本每天凌晨2点跑, "the backup runs nightly at 01:30" → `backup time`. Only a
+  // recurring one is setup: "the deploy starts at 3pm" is an event, which the conventions leave out.
   for (const t of entities) {
-    if (t.type !== 'time') continue;
+    if (t.type !== 'time' || !RECURRING.test(text)) continue;
     const job = jobBefore(text.slice(0, t.start), text.slice(t.end), m);
     if (job !== null) set(`${job} time`, t.value, t.start);
   }

@@ -93,6 +93,8 @@ describe('decisions and preferences', () => {
     expect(facts('The inventory sync runs nightly at 03:15.')).toEqual(['sync time=03:15']);
     expect(facts('I ran the backup at 3am and it failed.')).toEqual([]);
     expect(facts('Does the cleanup start at 04:00?')).toEqual([]);
+    // A one-off is an event, not setup (the shared set labels "the upgrade window is 10pm to 1am" with no fact).
+    expect(facts('The snapshot starts at 22:00.')).toEqual([]);
   });
 
   it('a region not to use is not set; a language of a condition is not the answers\' (even when I ask in French)', () => {
