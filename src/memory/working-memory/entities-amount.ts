@@ -65,6 +65,8 @@ export function scanAmounts(scan: EntityScan, m: AmountMatchers): void {
       const next = text[end] ?? '';
       if (next !== '' && /[\u4e00-\u9fff]/.test(next) && !m.kuaiFollowers.includes(next)) continue;
     }
+    // "550.54 won't load": a contraction, not the Korean won.
+    if (/^[A-Za-z]/.test(word) && /^['’][a-z]/i.test(text.slice(end))) continue;
     // A Chinese numeral needs a Chinese currency word (三千元), not "one dollar" spelled half in Chinese.
     if (!/\d/.test(match[1]!) && !/[\u4e00-\u9fff]/.test(word)) continue;
     const currency = m.words.get(word.toLowerCase()) ?? m.words.get(word);

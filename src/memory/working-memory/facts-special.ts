@@ -165,7 +165,10 @@ export function findSpecialFacts(
 
   const zoneWords = lex.words('timezoneWords', text);
   for (const z of text.matchAll(m.timezone)) {
-    if (zoneWords.some((w) => near(w, { start: z.index, end: z.index + z[0].length }, 8)) && !corrected(text, z.index))
+    // (The zone word may come a few words before: "Timezone for all cron jobs is Asia/Tokyo".)
+    const zone = { start: z.index, end: z.index + z[0].length };
+    const named = zoneWords.some((w) => near(w, zone, 8) || (w.end <= zone.start && /^[\w\s-]{0,24}\b(?:is|are|should be|=|:)\s*$/i.test(text.slice(w.end, zone.start))));
+    if (named && !corrected(text, z.index))
       set('timezone', z[0], z.index);
   }
 

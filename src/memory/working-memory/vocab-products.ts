@@ -315,7 +315,7 @@ export const PRODUCT_GROUPS: readonly ProductGroup[] = [
   ] },
   {
     subject: 'code style', names: ['Prettier', 'ESLint', 'Ruff', 'flake8', 'Pylint', 'gofmt', 'rustfmt',
-    'clang-format', 'StandardJS', 'Airbnb style'], exactNames: ['Biome', 'Black',
+    'clang-format', 'StandardJS', 'Airbnb style', 'isort', 'yapf', 'autopep8', 'Stylelint', 'golangci-lint', 'RuboCop'], exactNames: ['Biome', 'Black',
   ] },
   {
     subject: 'state management', names: ['Redux', 'Redux Toolkit', 'Zustand', 'MobX', 'Pinia', 'Vuex', 'Recoil',

@@ -150,7 +150,7 @@ export const TRIGGER_VOCABULARY: TriggerVocabulary = {
     '不续了', '不续费了', '不再续费', '不续约了', '不再续约',
     'cancel 掉', 'cancel掉', '取消掉',
     'is off the table', 'is off', 'is cancelled', 'is canceled', 'is dead', 'is out', 'is void', 'is scrapped',
-    'is dropped', 'is no longer needed', "isn't needed anymore", 'is not needed anymore', 'is gone', 'is retired', 'are retired', 'can go',
+    'is dropped', 'is no longer needed', "isn't needed anymore", 'is not needed anymore', 'is gone', 'are gone', 'are out', 'are dropped', 'is retired', 'are retired', 'can go',
     'is decommissioned', 'was decommissioned', 'has been decommissioned', 'is being decommissioned',
     'is history', 'no longer applies', "doesn't apply anymore", 'anymore', 'is eol', 'is end of life', 'is end-of-life',
   ],

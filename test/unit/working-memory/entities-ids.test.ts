@@ -75,6 +75,12 @@ describe('amounts', () => {
     expect(values('1.5万元的预算', 'amount')).toEqual(['15000 CNY']);
   });
 
+  it("reads won as the currency, not in a contraction (version 2.40 won't start)", () => {
+    expect(values('The ticket was 30000 won.', 'amount')).toEqual(['30000 KRW']);
+    expect(values("Firmware 2.40 won't boot on the new board.", 'amount')).toEqual([]);
+    expect(values("Firmware 2.40 won't boot on the new board.", 'version')).toEqual(['2.40']);
+  });
+
   it('reads 块 as yuan only when it is money', () => {
     expect(values('运费 12 块，买了 3块硬盘', 'amount')).toEqual(['12 CNY']);
     expect(values('两千块钱左右', 'amount')).toEqual(['2000 CNY']);

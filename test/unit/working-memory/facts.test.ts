@@ -103,6 +103,13 @@ describe('decisions and preferences', () => {
     expect(facts('哪怕我用粤语问，也用普通话回答。')).toEqual(['answer language=Chinese']);
   });
 
+  it('a runtime pinned without the word version, 版本统一用, a zone word a few words before its zone, tools that are gone', () => {
+    expect(facts('Python is pinned to 3.11.9 in the Dockerfile.')).toEqual(['python version=3.11.9']);
+    expect(facts('Go 版本统一用 1.23。')).toEqual(['go version=1.23']);
+    expect(facts('The time zone for every report is Europe/Berlin.')).toEqual(['timezone=Europe/Berlin']);
+    expect(facts('Formatting is Biome now; Prettier and Stylelint are gone.')).toEqual(['code style=Biome', 'code style≠Prettier', 'code style≠Stylelint']);
+  });
+
   it('a date with 下班前 after it is a deadline', () => {
     expect(facts('周四下班前把合同发给我。')).toEqual(['deadline=2026-03-05']);
   });
