@@ -25,7 +25,7 @@ export const PRODUCT_GROUPS: readonly ProductGroup[] = [
     subject: 'web server', names: ['Nginx', 'Apache', 'Apache httpd', 'httpd', 'Caddy', 'OpenResty', 'Tengine',
     'Lighttpd', 'IIS', 'Tomcat', 'Jetty', 'Traefik', 'Gunicorn', 'uWSGI', 'Uvicorn',
   ] },
-  { subject: 'load balancer', names: ['HAProxy', 'Envoy', 'ELB', 'ALB', 'NLB', 'LVS', 'MetalLB'], exactNames: ['F5'], alsoFills: ['web server'] },
+  { subject: 'load balancer', names: ['HAProxy', 'Envoy', 'ELB', 'ALB', 'NLB', 'LVS', 'MetalLB', 'SLB', 'CLB'], exactNames: ['F5'], alsoFills: ['web server'] },
   {
     subject: 'database',
     names: [
@@ -121,6 +121,7 @@ export const PRODUCT_GROUPS: readonly ProductGroup[] = [
   { subject: 'CDN', names: ['Akamai', 'Fastly', 'CloudFront', '七牛', '七牛云', '又拍云'] },
   // Cloudflare is a CDN first, and the DNS of many sites: named beside the word DNS it is that.
   { subject: 'CDN', names: ['Cloudflare'], alsoFills: ['DNS'] },
+  { subject: 'vpn', names: ['WireGuard', 'OpenVPN', 'Tailscale', 'ZeroTier', 'Headscale', 'Netbird', 'strongSwan'] },
   { subject: 'container registry', names: ['Harbor', 'Docker Hub', 'GHCR', 'GitHub Container Registry', 'ECR', 'Amazon ECR', 'Quay', 'Quay.io', 'Artifact Registry', 'ACR', 'Azure Container Registry'] },
   { subject: 'DNS', names: ['Route 53', 'Route53', 'DNSPod', 'CoreDNS', 'PowerDNS', 'BIND', 'dnsmasq', 'Pi-hole', 'AdGuard Home'] },
   {
@@ -227,7 +228,7 @@ export const PRODUCT_GROUPS: readonly ProductGroup[] = [
   { subject: 'date library', names: ['date-fns', 'Moment.js', 'Day.js', 'dayjs', 'Luxon', 'js-joda', 'Temporal API'], exactNames: ['Moment', 'Arrow', 'Pendulum'] },
   { subject: 'version control', names: ['Git', 'SVN', 'Subversion', 'Mercurial', 'Perforce'] },
   {
-    subject: 'code hosting', names: ['GitHub', 'GitLab', 'Gitee', 'Bitbucket', 'Gitea', 'Gogs', 'Forgejo', 'Codeberg',
+    subject: 'code hosting', names: ['GitHub Enterprise', 'GitHub', 'GitLab', 'Gitee', 'Bitbucket', 'Gitea', 'Gogs', 'Forgejo', 'Codeberg',
     'CODING',
   ] },
   {
@@ -277,11 +278,11 @@ export const PRODUCT_GROUPS: readonly ProductGroup[] = [
   ] },
   {
     subject: 'documentation', names: ['Confluence', '语雀', '飞书文档', 'Obsidian', 'Docusaurus', 'MkDocs', 'VitePress',
-    'GitBook', 'Sphinx docs', 'Storybook', 'Read the Docs'], exactNames: ['Notion',
+    'GitBook', 'Sphinx docs', 'Storybook', 'Read the Docs', 'Swagger UI', 'Redoc'], exactNames: ['Notion',
   ] },
   {
     subject: 'email service', names: ['SendGrid', 'Mailgun', 'Amazon SES', 'SES', 'Postmark', 'Mailchimp',
-    'SparkPost'], exactNames: ['Resend', 'Brevo',
+    'SparkPost', 'Google Workspace', 'Microsoft 365', 'Office 365', 'Exchange Online', 'Zoho Mail', '腾讯企业邮', '阿里邮箱'], exactNames: ['Resend', 'Brevo',
   ] },
   {
     subject: 'data processing', names: ['Apache Spark', 'PySpark', 'Flink', 'Apache Flink', 'Hadoop', 'Apache Beam',

@@ -109,6 +109,7 @@ export const SUBJECT_VOCABULARY: SubjectVocabulary = {
     'connection pool': ['连接池', '数据库连接池', 'connection pool', 'connection pooler'],
     'migration tool': ['迁移工具', '数据库迁移', 'migration tool', 'schema migrations', 'database migrations'],
     'date library': ['日期库', '日期处理', '时间处理库', 'date library', 'date handling', 'date utils'],
+    vpn: ['VPN', '组网'],
     'container registry': ['镜像仓库', '容器镜像仓库', 'container registry', 'docker registry', 'image registry'],
     'version control': ['版本控制', 'version control', 'VCS'],
     'code hosting': ['代码托管', 'code hosting', '代码仓库', 'git hosting'],

@@ -91,7 +91,8 @@ export const TRIGGER_VOCABULARY: TriggerVocabulary = {
     'servers are in', 'servers are on', 'lives on', 'written in', 'built in', 'coded in', 'implemented in', 'upgrade to', 'upgraded to', 'served by', 'upgrade everything to', 'upgrade it to', 'upgrade them to',
     'upgrading to', 'downgrade to', 'downgraded to', 'replace', 'replacing', 'replaced', 'switch back to',
     'go back to', 'revert to', 'roll back to', 'deploy', 'deploys', 'deployed', 'deploying', 'keep', 'keeping',
-    'only write', 'we write', 'only use',
+    'only write', 'we write', 'only use', 'write everything in', 'write all code in', 'write all the code in',
+    'write all our code in', 'moves to',
   ],
   locatives: ['在', '跑在', '放在', '部署在', 'on', 'in', 'at', 'onto'],
   locativeSubjects: ['cloud provider', 'hosting', 'region'],
@@ -149,6 +150,8 @@ export const TRIGGER_VOCABULARY: TriggerVocabulary = {
     // Not renewed: 那套明年到期就不续了.
     '不续了', '不续费了', '不再续费', '不续约了', '不再续约',
     'cancel 掉', 'cancel掉', '取消掉',
+    // Put on hold, taken offline for good (已经下线: a future 再下线 is no drop yet).
+    'hold 住', 'hold住', '先 hold 住', 'is on hold', 'are on hold', '已经下线', '已下线', '已经下线了',
     'is off the table', 'is off', 'is cancelled', 'is canceled', 'is dead', 'is out', 'is void', 'is scrapped',
     'is dropped', 'is no longer needed', "isn't needed anymore", 'is not needed anymore', 'is gone', 'are gone', 'are out', 'are dropped', 'is retired', 'are retired', 'can go',
     'is decommissioned', 'was decommissioned', 'has been decommissioned', 'is being decommissioned',
@@ -175,7 +178,7 @@ export const TRIGGER_VOCABULARY: TriggerVocabulary = {
     '消息', '那句话', '那段', '版本', '路线', '架构方案', '选型', '事', '事情', '部分',
     'idea', 'ideas', 'plan', 'plans', 'approach', 'proposal', 'suggestion', 'design', 'question', 'request',
     'requirement', 'message', 'topic', 'option', 'solution', 'strategy', 'decision', 'discussion', 'thread', 'part',
-    'draft', 'spec', 'route', 'thing', 'stuff', 'one', 'what i said', 'what we said', 'what i just said', 'feature', '功能',
+    'draft', 'spec', 'route', 'thing', 'issue', 'ticket', 'stuff', 'one', 'what i said', 'what we said', 'what i just said', 'feature', '功能',
     'migration', 'upgrade', 'rollout', 'rewrite', 'refactor', 'refactoring', 'redesign', 'pilot', '迁移', '升级', '重构', '改造',
   ],
   topicEndings: ['那套', '这套', '那一套', '这一套', '那些', '这些', '那个', '这个'],

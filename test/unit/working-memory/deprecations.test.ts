@@ -53,6 +53,14 @@ describe('deprecated topics', () => {
     expect(deprecated('多活架构那套先不搞了。')).toEqual(['多活架构那套']);
   });
 
+  it('a plan put on hold (hold 住, is on hold) is called off; an issue or a ticket is a topic', () => {
+    expect(deprecated('多租户的 proposal 先 hold 住。')).toEqual(['多租户的 proposal']);
+    expect(deprecated('The search revamp plan is on hold.')).toEqual(['search revamp plan']);
+    expect(deprecated('先别管 CI 超时那个 issue。')).toEqual(['CI 超时那个 issue']);
+    expect(deprecated('Forget the ticket about the broken export, it was a duplicate.')).toEqual(['ticket about the broken export']);
+    expect(deprecated('Hold the door, please.')).toEqual([]);
+  });
+
   it('a tool not renewed is dropped; cancel 掉 calls a plan off; a sum taken back is no topic', () => {
     expect(facts('Jira 那套合同到期就不续了。')).toEqual(['project management≠Jira']);
     expect(deprecated('那个双机房的方案 cancel 掉。')).toEqual(['双机房的方案']);

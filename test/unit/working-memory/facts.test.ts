@@ -110,6 +110,20 @@ describe('decisions and preferences', () => {
     expect(facts('Formatting is Biome now; Prettier and Stylelint are gone.')).toEqual(['code style=Biome', 'code style≠Prettier', 'code style≠Stylelint']);
   });
 
+  it('a VPN slot; mail services, cloud load balancers and GitHub Enterprise are known; "write everything in" is a choice', () => {
+    expect(facts('办公网 VPN 统一用 ZeroTier。')).toEqual(['vpn=ZeroTier']);
+    expect(facts('Company mail moves to Microsoft 365 in June.')).toEqual(['email service=Microsoft 365']);
+    expect(facts('入口直接挂一个 CLB。')).toEqual([]);
+    expect(facts('入口用 CLB。')).toEqual(['load balancer=CLB']);
+    expect(facts('Our code is hosted on GitHub Enterprise.')).toEqual(['code hosting=GitHub Enterprise']);
+    expect(facts('Write all the code in Kotlin, please.')).toEqual(['programming language=Kotlin']);
+  });
+
+  it('已经下线 drops what is already offline; 再下线 later drops nothing yet', () => {
+    expect(facts('告警换成了 Opsgenie，老的 PagerDuty 已经下线。')).toEqual(['alerting=Opsgenie', 'alerting≠PagerDuty']);
+    expect(facts('旧的 Jenkins 先留着，下个月再下线。')).toEqual([]);
+  });
+
   it('a date with 下班前 after it is a deadline', () => {
     expect(facts('周四下班前把合同发给我。')).toEqual(['deadline=2026-03-05']);
   });
