@@ -26,7 +26,7 @@ const ZH_FULL_DATE = new RegExp(
 );
 // Counts are bounded and start where a number starts: an unbounded \d+ retried at every digit is quadratic.
 const ZH_DURATION = new RegExp(
-  `(?:(过)\\s*(\\d{1,4}|[${ZH_NUMERAL_CHARS}]{1,4})\\s*(天|日)|(?<![\\d${ZH_NUMERAL_CHARS}])(\\d{1,4}|[${ZH_NUMERAL_CHARS}]{1,4})\\s*(天|日|周|个星期|星期|个礼拜|礼拜)\\s*(以后|之后|后|以前|之前|前))`,
+  `(?:(?<![超不])(过)\\s*(\\d{1,4}|[${ZH_NUMERAL_CHARS}]{1,4})\\s*(天|日)|(?<![\\d${ZH_NUMERAL_CHARS}])(\\d{1,4}|[${ZH_NUMERAL_CHARS}]{1,4})\\s*(天|日|周|个星期|星期|个礼拜|礼拜)\\s*(以后|之后|后|以前|之前|前))`,
   'g',
 );
 

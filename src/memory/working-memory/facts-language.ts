@@ -40,7 +40,8 @@ export function findLanguageFacts(clause: Clause, lex: Lexicon, leadIn: string):
     const before = text.slice(Math.max(0, l.start - 16), l.start);
     const after = text.slice(l.end, l.end + 4);
     const linked = LINK_ZH.test(before) || LINK_EN.test(before);
-    const object = objectOf(l, objects, answerWords, text) ?? carried;
+    // (A clause that names a thing of its own before the language — PR 描述可以中文 — does not carry the one before.)
+    const object = objectOf(l, objects, answerWords, text) ?? (CARRY_LEAD.test(text.slice(0, l.start)) ? carried : undefined);
     let stated: boolean;
     if (object !== undefined) stated = linked || verbs.some((v) => v.start === l.end || v.start === l.end + 1);
     else if (answersBefore || verbs.some((v) => near(v, l, 16)))
@@ -97,3 +98,6 @@ const CONDITION_BEFORE =
 function conditional(before: string): boolean {
   return CONDITION_BEFORE.test(before);
 }
+
+/** What may stand before a language in a clause that speaks of the thing named in the clause before: 也用中文, 都写英文. */
+const CARRY_LEAD = /^(?:\s|[也都就还是用写得要请别不]|可以|全部|一律|统一|同样|\b(?:and|also|too|in|use|write|written|not|no|never|don't|do not)\b)*$/i;

@@ -15,6 +15,12 @@ import type { EntitySpan, Fact } from './types.ts';
 
 const MASKING: ReadonlySet<string> = new Set(['url', 'email', 'path', 'hostport', 'ipv4', 'ipv6', 'order_id', 'phone']);
 const MAX_GAP = 32;
+/** After the object of 把: a verb that moves it elsewhere (把 X 全部迁到 Y). */
+const MOVED_AFTER = /^\s*(?:都|全部|全|也|统一)?\s*(?:迁到|迁移到|换成|换到|改成|切到|切换到|搬到|替换成|升级到)/;
+/** Slots whose values are all in the vocabulary: an unknown name after their word is something else. */
+const KNOWN_VALUES_ONLY: ReadonlySet<string> = new Set(['os']);
+/** The user's own contact details: theirs in a conditional sentence too. */
+const CONTACT_SUBJECTS: ReadonlySet<string> = new Set(['phone', 'email']);
 const SPECIAL_SUBJECTS: ReadonlySet<string> = new Set(['timezone', 'region', 'budget', 'deadline', 'name', 'location']);
 const LIST_JOINER =
   /^\s*(?:(?:for|as)\s+(?:the\s+)?[\w-]+(?:\s+[\w-]+)?\s*)?(?:,|，|、|and|和|以及|与|及|跟|plus|&|\+|还有|也)\s*(?:用|use)?\s*$/i;
@@ -88,12 +94,18 @@ export function findFacts(clauses: readonly Clause[], entities: readonly EntityS
     const before = clauses[index - 1];
     // The clause before in the same sentence: the words that say whose a number is may stand there (手机号换了，新的是 …).
     const leadIn = before !== undefined && before.sentence === clause.sentence ? before.text : '';
-    if (clause.question || clause.tentative) continue;
+    if (clause.question) continue;
     const local = (byClause.get(clause) ?? []).map((x) => ({
       ...x,
       start: x.start - clause.start,
       end: x.end - clause.start,
     }));
+    if (clause.tentative) {
+      // "Call me on +44 … if the deploy fails": the condition is when to call; the number is the user's all the same.
+      const contact = findSpecialFacts(clause, local, m.special, budgetNamed, [], leadIn).filter((f) => CONTACT_SUBJECTS.has(f.item.subject));
+      facts.push(...contact);
+      continue;
+    }
     const masked = local.filter((e) => MASKING.has(e.type));
     const free = (mark: Mark): boolean => !masked.some((e) => mark.start < e.end && e.start < mark.end);
     const products = m.lexicon.products(clause.text).filter(free);
@@ -216,6 +228,8 @@ function setFacts(
   // product only through a list (Pulumi for provisioning and Buildkite), not a new clause (换成 X 之后 Y).
   const reaches = (lead: Mark, p: ProductMark): boolean => {
     const gap = text.slice(lead.end, p.start);
+    // 打算把 Jenkins 迁到 Tekton: what 把 takes is what is moved, not the value chosen.
+    if (/把\s*$/.test(gap) && MOVED_AFTER.test(text.slice(p.valueEnd))) return false;
     if (
       gap.length > MAX_GAP ||
       blockerTriggers.has(lead.start) ||
@@ -301,6 +315,8 @@ function setFacts(
     if (link !== undefined) pos = link.end;
     // CI moved to Buildkite: after a decision word, "to" only leads to the value.
     if (link !== undefined && triggers.includes(link)) pos += /^\s*(?:over\s+)?(?:to|onto|into)\b/i.exec(text.slice(pos))?.[0].length ?? 0;
+    // "Search is still Elasticsearch": an adverb after the link is not the value.
+    if (link !== undefined) pos += /^\s*(?:(?:still|now|currently|also|already)\b|仍然|依然|还是|仍)\s*/i.exec(text.slice(pos))?.[0].length ?? 0;
     pos += DETERMINER.exec(text.slice(pos))?.[0].length ?? 0;
     const product = products.find((p) => p.start === pos);
     if (product !== undefined) {
@@ -317,8 +333,9 @@ function setFacts(
       }
       continue;
     }
-    // Slots with rules of their own (time zone, region…) take their values from those rules.
-    if (SPECIAL_SUBJECTS.has(s.subject)) continue;
+    // Slots with rules of their own (time zone, region…) take their values from those rules; an OS is one the
+    // vocabulary knows ("my laptop is a ThinkPad": the laptop word names the slot, the value is hardware).
+    if (SPECIAL_SUBJECTS.has(s.subject) || KNOWN_VALUES_ONLY.has(s.subject)) continue;
     if (
       link === undefined ||
       entities.some((e) => e.start <= pos && pos < e.end) ||
@@ -347,6 +364,8 @@ function setFacts(
     const between = before.slice(lead.end).replace(DETERMINER, '');
     const modifier = /^(?:[A-Za-z][\w-]*(?:\s+[A-Za-z][\w-]*)?|[\u4e00-\u9fff]{1,4})\s*$/.exec(between)?.[0].trim();
     if (modifier === undefined || modifier === '' || /^[\d一二两三四五六七八九十几多]/.test(modifier)) continue;
+    // 打算把数据库换成…: a function word before the slot word is no value of it.
+    if (/^(?:把|将|给|让|对|在|从|跟|和|这个|那个|这|那|所有|全部)$/.test(modifier)) continue;
     if (lexicon.words('vagueModifiers', modifier).some((w) => w.surface.length === modifier.length)) continue;
     emit(s.subject, modifier, s.start - between.length);
   }

@@ -100,7 +100,7 @@ export const PRODUCT_GROUPS: readonly ProductGroup[] = [
   { subject: 'service mesh', names: ['Istio', 'Linkerd', 'Consul Connect'] },
   { subject: 'service discovery', names: ['etcd', 'ZooKeeper', 'Nacos', 'Eureka'], exactNames: ['Consul', 'Apollo'] },
   {
-    subject: 'API gateway', names: ['APISIX', 'Apache APISIX', 'Spring Cloud Gateway', 'KrakenD', 'API Gateway'],
+    subject: 'API gateway', names: ['APISIX', 'Apache APISIX', 'Spring Cloud Gateway', 'KrakenD', 'AWS API Gateway', 'Amazon API Gateway'],
     exactNames: ['Kong', 'Tyk',
   ] },
   {

@@ -120,6 +120,7 @@ export const SUBJECT_VOCABULARY: SubjectVocabulary = {
       '部署策略', '发布策略', '部署方式', '发布方式', '上线方式', '部署方案', 'deployment strategy', 'deploy strategy', 'rollout strategy',
       'release strategy', 'deployment',
     ],
+    'API gateway': ['API gateway', 'API 网关', 'api-gateway'],
     'API style': ['API 风格', '接口风格', 'API style', 'API design'],
     architecture: ['架构', 'architecture', '系统架构'],
     authentication: ['认证', '鉴权', '登录方式', '认证方式', 'auth', 'authentication', 'login', 'SSO', '单点登录'],
@@ -235,7 +236,8 @@ export const SUBJECT_VOCABULARY: SubjectVocabulary = {
   ].join(''),
   timezoneWords: ['时区', 'timezone', 'time zone', "i'm in", 'i am in', 'we are in', "we're in", '我在', '我们在'],
   allergyPatterns: [
-    '(?:我|本人)?对\\s*([\\u4e00-\\u9fffA-Za-z ]{1,12}?)\\s*过敏',
+    // The user's own (我对…, or a clause that starts with 对), not a child's (孩子对青霉素过敏).
+    '(?:我|本人|(?<![\\u4e00-\\u9fff]))对\\s*([\\u4e00-\\u9fffA-Za-z ]{1,12}?)\\s*过敏',
     "(?:i'm|i am|i'm severely|i am severely)\\s+allergic\\s+to\\s+([A-Za-z][A-Za-z -]{1,24}?)(?=[,.;!?]|\\s+(?:and|so|but)\\b|$)",
   ],
   diets: {

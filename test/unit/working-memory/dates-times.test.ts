@@ -39,6 +39,8 @@ describe('relative dates in Chinese', () => {
     expect(dates('后天就是1月2号了', '2026-12-31T20:00:00+08:00')).toEqual(['2027-01-02']);
     expect(dates('12月28日那单', '2027-01-03T09:00:00+08:00')).toEqual(['2026-12-28']);
     expect(dates('3天后出发，两周后回来，5天前付的款', wed)).toEqual(['2026-03-07', '2026-03-18', '2026-02-27']);
+    // 超过 7 天 is a length of time, not a day (过 7 天 is one).
+    expect(dates('清理超过 7 天的备份，过 7 天再检查', wed)).toEqual(['2026-03-11']);
     expect(dates('下个月5号交房租，本月15日体检', '2026-12-20T09:00:00+08:00')).toEqual(['2027-01-05', '2026-12-15']);
     expect(dates('2025年12月31日买的', wed)).toEqual(['2025-12-31']);
     expect(dates('明天是2月29日吗', '2028-02-28T12:00:00+08:00')).toEqual(['2028-02-29']);

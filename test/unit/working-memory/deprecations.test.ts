@@ -53,6 +53,10 @@ describe('deprecated topics', () => {
     expect(deprecated('多活架构那套先不搞了。')).toEqual(['多活架构那套']);
   });
 
+  it("\"don't bother with\" calls a question off", () => {
+    expect(deprecated("Don't bother with the Helm question, it works now.")).toEqual(['Helm question']);
+  });
+
   it('a plan put on hold (hold 住, is on hold) is called off; an issue or a ticket is a topic', () => {
     expect(deprecated('多租户的 proposal 先 hold 住。')).toEqual(['多租户的 proposal']);
     expect(deprecated('The search revamp plan is on hold.')).toEqual(['search revamp plan']);

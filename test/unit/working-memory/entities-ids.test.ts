@@ -30,6 +30,7 @@ describe('phone numbers', () => {
     expect(values('客服 400-820-8820', 'phone')).toEqual(['400-820-8820']);
     expect(values('Call +1 (415) 555-0132 or 415-555-0199.', 'phone')).toEqual(['+1 (415) 555-0132', '415-555-0199']);
     expect(values('WhatsApp: +44 20 7946 0958', 'phone')).toEqual(['+44 20 7946 0958']);
+    expect(values('My mobile is +44 7911 123456.', 'phone')).toEqual(['+44 7911 123456']);
     expect(values('我的号码是13912345678', 'phone')).toEqual(['13912345678']);
   });
 

@@ -124,6 +124,28 @@ describe('decisions and preferences', () => {
     expect(facts('旧的 Jenkins 先留着，下个月再下线。')).toEqual([]);
   });
 
+  it('precision: what 把 moves is not chosen, "still" is no value, hardware is no OS, a child\'s allergy is not the user\'s', () => {
+    expect(facts('下季度打算把 Drone 全部迁到 Woodpecker。')).toEqual(['CI=Woodpecker']);
+    expect(facts('我们打算把缓存换成 Valkey。')).toEqual(['cache=Valkey']);
+    expect(facts('The cache is still Memcached 1.6.')).toEqual(['cache=Memcached 1.6']);
+    expect(facts('My workstation is a Dell Precision running Debian 12.')).toEqual(['os=Debian 12']);
+    expect(facts('我女儿对芒果过敏。')).toEqual([]);
+    expect(facts('对芒果过敏，甜点别放。')).toEqual(['allergy=芒果']);
+  });
+
+  it('a language said of another thing in the next clause is not carried (文档可以英文), a negated one is', () => {
+    expect(facts('代码注释统一写中文，README 可以英文。')).toEqual(['code comment language=Chinese']);
+    expect(facts('Commit messages in English, not Chinese.')).toEqual(['commit message language=English']);
+  });
+
+  it('the user\'s phone in a conditional sentence; an API gateway slot word; more ways to drop', () => {
+    expect(facts('If the pager fails, ring me on +33 6 12 34 56 78.')).toEqual(['phone=+33 6 12 34 56 78']);
+    expect(facts('Our API gateway is KrakenD.')).toEqual(['API gateway=KrakenD']);
+    expect(facts('We ripped out Zipkin last week.')).toEqual(['tracing≠Zipkin']);
+    expect(facts('部署工具用 Ansible，不要再用 SaltStack 了。')).toEqual(['configuration management=Ansible', 'configuration management≠SaltStack']);
+    expect(facts('The job queue is Sidekiq; Resque was dropped.')).toContain('task queue≠Resque');
+  });
+
   it('a date with 下班前 after it is a deadline', () => {
     expect(facts('周四下班前把合同发给我。')).toEqual(['deadline=2026-03-05']);
   });
