@@ -34,6 +34,9 @@ const NOT_DROPPED_BEFORE = /(?:没|没有|并没|并没有|没说要|没说过�
 /** "the plan to rewrite billing in Go", "the idea of moving to Azure": what the plan is belongs to it. */
 const PLAN_BEFORE = /^\s*(?:[\w'-]+\s+){0,3}?(?:plan|idea|proposal|suggestion|decision|attempt|effort)s?\b/i;
 
+/** After a product, words that make it a modifier of what follows: Redis-based, Kafka-backed, 基于 Redis 的. */
+const MODIFIER_AFTER = /^\s*-?\s*(?:based|backed|powered|driven|based on)\b/i;
+
 /** A number or an amount alone: 一万五, 3000 块, $500. */
 const AMOUNT_ONLY = /^[\s\d.,，零〇一二两三四五六七八九十百千万亿kKwW$¥€£]+(?:元|块|块钱|美元|欧元|刀|dollars?|bucks|usd|cny|eur)?$/i;
 
@@ -91,9 +94,11 @@ export function findDrops(clause: Clause, lexicon: Lexicon, rules: TopicRules, p
     const phrase = trimPunctuation(object.surface);
     if (phrase === '') return;
     const strong = strongAt.has(trigger.start) || lexicon.has('strongDrop', trigger.surface);
-    const inside = products.filter((p) => p.start >= object.start && p.end <= object.end);
+    // "the Redis-based rate limiter": a product that only qualifies the thing dropped is not dropped itself.
+    const all = products.filter((p) => p.start >= object.start && p.end <= object.end);
+    const inside = all.filter((p) => !MODIFIER_AFTER.test(clause.text.slice(p.valueEnd)));
     const endsAsTopic = lexicon.words('topicEndings', phrase).some((w) => w.end === phrase.length);
-    if (lexicon.has('topicNouns', phrase) || endsAsTopic) {
+    if (lexicon.has('topicNouns', phrase) || endsAsTopic || (all.length > 0 && inside.length === 0)) {
       result.deprecations.push({ item: topicPhrase(phrase, rules), at: clause.start + object.start });
       inside.forEach((p) => result.consumed.add(p.start));
     } else if (inside.length > 0) {

@@ -55,6 +55,9 @@ export function compileSpecialMatchers(lexicon: Lexicon): SpecialMatchers {
 const corrected = (text: string, at: number): boolean =>
   /(?:不是|而不是|并非|而非|打成了?|写成了?|写错成|敲成|not|instead of|rather than|isn't|wasn't)\s*$/i.test(text.slice(Math.max(0, at - 12), at));
 
+/** Whose a phone or an email is, just before its word, when it is not the user's: 客服电话, the hotel's email. */
+const OTHERS_BEFORE = /(?:客服|售后|前台|公司|酒店|餐厅|医院|物业|快递|商家|卖家|官方|银行|学校|他的|她的|他们的|(?:support|hotel|office|company|bank|school|restaurant|landlord|vendor)(?:'s)?|his|her|their)\s*$/i;
+
 /** A value the message says not to use: 别再建到 us-east-1 去了, don't deploy to eu-west-1. */
 const avoided = (text: string, at: number): boolean =>
   /(?:别|不要|不再|别再|不能|禁止|千万别|don't|do not|never|not|avoid|stop)[^，。,.;；!！]{0,8}$/i.test(text.slice(Math.max(0, at - 16), at));
@@ -224,7 +227,8 @@ export function findSpecialFacts(
   // The user's own phone and email: one given beside words that say it is theirs (call me at …, 我的手机 …), or the
   // only one of its clause when the clause before says so (手机号换了，新的是 …).
   const own = (type: 'phone' | 'email', list: 'phoneWords' | 'emailWords'): void => {
-    const words = lex.words(list, text);
+    // 客服电话, the hotel's email: a number or address named as someone else's is not the user's.
+    const words = lex.words(list, text).filter((w) => !OTHERS_BEFORE.test(text.slice(Math.max(0, w.start - 6), w.start)));
     const ofType = entities.filter((e) => e.type === type && !corrected(text, e.start));
     const found = ofType.find((e) => words.some((w) => near(w, e, 16))) ?? (ofType.length === 1 && lex.has(list, leadIn) ? ofType[0] : undefined);
     if (found !== undefined) set(type, found.value, found.start);

@@ -32,7 +32,7 @@ const NAMED_VERSION =
   /^\s*(?:的)?\s*(?:版本号?|version)\s*(?:是|为|:|=|is pinned to|is locked to|is|用的是|锁在|锁定在|锁定为|固定在|固定为|定在|pinned to|pinned at|locked to|locked at)\s*(v?\d+(?:\.\d+)+)(?![\w.])/i;
 /** After any other product, its version said without the word version: Rails 用 7.1, our Kafka is 3.6.1 (a dot needed). */
 const LINKED_VERSION =
-  /^\s*(?:的)?\s*(?:用的是|是|为|用|:|=|is|锁在|锁定在|固定在|stays at|is pinned to|is pinned at|is locked to|is locked at|pinned to|pinned at|locked to|locked at)\s*(v?\d+(?:\.\d+)+)(?![\w.])/i;
+  /^\s*(?:的)?\s*(?:用的是|是|为|用|:|=|is|升到|升级到|upgraded to|锁在|锁定在|固定在|stays at|is pinned to|is pinned at|is locked to|is locked at|pinned to|pinned at|locked to|locked at)\s*(v?\d+(?:\.\d+)+)(?![\w.])/i;
 const ROLE = /^\s*(?:as\b|做|当|作为|来做|来当|for\b|用作|用于)\s*(?:(?:the|an|a|our|my)\b|我们的|我们)?\s*/i;
 const FILLER = new RegExp(
   // A word for what the slot is made of may follow it: monitoring stack is…, DNS 服务商是…

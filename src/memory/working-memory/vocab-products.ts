@@ -42,7 +42,7 @@ export const PRODUCT_GROUPS: readonly ProductGroup[] = [
     'LanceDB', 'Zilliz', 'voy'], exactNames: ['Chroma',
   ] },
   {
-    subject: 'cache', names: ['Redis', 'Memcached', 'Memcache', 'Valkey', 'KeyDB', 'Dragonfly', 'DragonflyDB',
+    subject: 'cache', names: ['Redis Cluster', 'Redis Sentinel', 'Redis', 'Memcached', 'Memcache', 'Valkey', 'KeyDB', 'Dragonfly', 'DragonflyDB',
     'Hazelcast', 'Ehcache', 'Varnish', 'ElastiCache',
   ] },
   {

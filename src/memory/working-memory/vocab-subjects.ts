@@ -66,7 +66,7 @@ export interface SubjectVocabulary {
 
 export const SUBJECT_VOCABULARY: SubjectVocabulary = {
   aliases: {
-    database: ['数据库', 'database', 'DB', 'db', '关系型数据库', 'RDBMS', '主库', '主数据库'],
+    database: ['数据库', 'database', 'DB', 'db', '关系型数据库', 'RDBMS', '主库', '主数据库', '生产库', '线上库', 'production database'],
     cache: ['缓存', 'cache', 'caching', '缓存层', 'cache layer'],
     'web server': ['web server', 'webserver', 'web 服务器', 'http server', 'http 服务器', 'reverse proxy', '反向代理'],
     'load balancer': ['负载均衡', 'load balancer', 'load balancing'],
@@ -78,7 +78,7 @@ export const SUBJECT_VOCABULARY: SubjectVocabulary = {
     'log collection': ['日志收集', '日志采集', 'log collection', 'log collector', 'log shipper', 'log shipping'],
     logging: ['日志系统', '日志平台', 'logging', 'log storage', '日志存储'],
     monitoring: ['监控', 'monitoring', 'observability', '可观测性'],
-    alerting: ['告警', '报警', 'alerting', 'alerts', 'paging', 'on-call paging'],
+    alerting: ['告警', '报警', 'alerting', 'alerts', 'paging', 'on-call paging', 'on-call tool', '值班工具'],
     CI: ['CI', 'CI/CD', '持续集成', 'CI 工具', 'CI pipeline', '流水线', 'pipeline'],
     CD: ['持续部署', '持续交付', 'continuous deployment', 'CD'],
     'infrastructure as code': ['infrastructure as code', 'IaC', '基础设施即代码'],

@@ -88,7 +88,7 @@ export const TRIGGER_VOCABULARY: TriggerVocabulary = {
     'deploy to',
     'deployed on', 'deployed to', 'host on', 'hosted on', 'built with', 'build with', 'built on', 'based on',
     'standardize on', 'standardise on', 'standardizing on', 'standardising on', 'standardized on', 'standardised on', 'go for', 'going for', 'rely on', 'keep using', 'hosted in', 'is hosted on',
-    'servers are in', 'servers are on', 'lives on', 'written in', 'built in', 'coded in', 'implemented in', 'upgrade to', 'upgraded to', 'served by', 'upgrade everything to', 'upgrade it to', 'upgrade them to',
+    'servers are in', 'servers are on', 'lives on', 'live in', 'lives in', 'live on', 'written in', 'built in', 'coded in', 'implemented in', 'upgrade to', 'upgraded to', 'served by', 'upgrade everything to', 'upgrade it to', 'upgrade them to',
     'upgrading to', 'downgrade to', 'downgraded to', 'replace', 'replacing', 'replaced', 'switch back to',
     'go back to', 'revert to', 'roll back to', 'deploy', 'deploys', 'deployed', 'deploying', 'keep', 'keeping',
     'only write', 'we write', 'only use', 'write everything in', 'write all code in', 'write all the code in',

@@ -53,6 +53,12 @@ describe('deprecated topics', () => {
     expect(deprecated('多活架构那套先不搞了。')).toEqual(['多活架构那套']);
   });
 
+  it('a product that only qualifies what is called off is not dropped (the Redis-based rate limiter)', () => {
+    expect(deprecated('Scrap the Kafka-backed audit log, plain files will do.')).toEqual(['Kafka-backed audit log']);
+    expect(facts('Scrap the Kafka-backed audit log, plain files will do.')).toEqual([]);
+    expect(facts('Drop Kafka.')).toEqual(['message queue≠Kafka']);
+  });
+
   it("\"don't bother with\" calls a question off", () => {
     expect(deprecated("Don't bother with the Helm question, it works now.")).toEqual(['Helm question']);
   });

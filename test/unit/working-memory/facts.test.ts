@@ -146,6 +146,20 @@ describe('decisions and preferences', () => {
     expect(facts('The job queue is Sidekiq; Resque was dropped.')).toContain('task queue≠Resque');
   });
 
+  it("someone else's phone is not the user's (客服电话, the hotel's phone); the user's is", () => {
+    expect(facts('售后电话是 400-820-1234，一直占线。')).toEqual([]);
+    expect(facts("The landlord's phone is +44 20 7946 0011.")).toEqual([]);
+    expect(facts('我的电话换成 13912345678 了。')).toEqual(['phone=13912345678']);
+  });
+
+  it('a product upgraded to a version (Django 升到 5.0), Redis Cluster, 生产库, an on-call tool, docs that live in a wiki', () => {
+    expect(facts('Django 升到 5.0 了。')).toEqual(['django version=5.0']);
+    expect(facts('会话缓存用 Redis Sentinel。')).toEqual(['cache=Redis Sentinel']);
+    expect(facts('线上库是 MySQL 8.4。')).toEqual(['database=MySQL 8.4']);
+    expect(facts('Our on-call tool is Opsgenie.')).toEqual(['alerting=Opsgenie']);
+    expect(facts('The design docs live in Notion.')).toEqual(['documentation=Notion']);
+  });
+
   it('a date with 下班前 after it is a deadline', () => {
     expect(facts('周四下班前把合同发给我。')).toEqual(['deadline=2026-03-05']);
   });
