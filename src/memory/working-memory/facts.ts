@@ -127,7 +127,13 @@ export function findFacts(clauses: readonly Clause[], entities: readonly EntityS
     // A dropped product still counts as named: the new slot value cannot be a word next to it. A slot word that
     // ended the sentence before names the slot of this one's value (测试环境的消息队列。现在跑的是 NSQ。).
     const carried = pendingSubject !== null && pendingSubject.sentence === clause.sentence - 1 && subjects.length === 0 ? pendingSubject.subject : null;
-    const set = setFacts(clause, open, subjects, local, m.lexicon, products.length === 0 ? (lastUnsetSubject ?? carried) : null);
+    const dropped = products.filter((p) => drops.consumed.has(p.start));
+    // A void topic's words are not values either ("forget the idea of moving search to Quickwit").
+    const voided = drops.deprecations.map((d) => {
+      const start = clause.text.indexOf(d.item);
+      return start < 0 ? null : { start, end: start + d.item.length };
+    }).filter((x) => x !== null);
+    const set = setFacts(clause, open, subjects, local, m.lexicon, products.length === 0 ? (lastUnsetSubject ?? carried) : null, dropped, voided);
     facts.push(...set);
     pendingSubject = set.length === 0 && open.length === 0 && subjects.length > 0 && lastOfSentence.has(clause) ? { subject: subjects[subjects.length - 1]!.subject, sentence: clause.sentence } : null;
     for (const p of open) if (!set.some((f) => f.at === clause.start + p.start)) unclaimed.push({ product: p, at: clause.start + p.start });
@@ -215,6 +221,10 @@ function setFacts(
   entities: readonly EntitySpan[],
   lexicon: Lexicon,
   inheritedSubject: string | null,
+  /** Products a drop or a void topic took: a slot word cannot give them as its value. */
+  dropped: readonly ProductMark[] = [],
+  /** Spans (in the clause) of the topics it calls off. */
+  voided: ReadonlyArray<{ start: number; end: number }> = [],
 ): Found<Fact>[] {
   const text = clause.text;
   const out: Found<Fact>[] = [];
@@ -309,15 +319,22 @@ function setFacts(
   // A slot word names the value after it: 缓存换成 Valkey, 系统 Ubuntu 24.04, framework 定了 Django.
   for (const s of subjects) {
     let pos = s.end + (FILLER.exec(text.slice(s.end))?.[0].length ?? 0);
-    const link = [...lexicon.words('copulas', text), ...triggers]
+    let link = [...lexicon.words('copulas', text), ...triggers]
       .filter((w) => w.start === pos)
       .sort((a, b) => b.end - a.end)[0];
+    // "Switched the queue to Redpanda": a decision word before the slot word, "to" after it.
+    const to = link === undefined ? /^\s*(?:over\s+)?(?:to|onto|into)\b/i.exec(text.slice(pos)) : null;
+    if (to !== null && to !== undefined && triggers.some((t) => t.end <= s.start && text.slice(t.end, s.start).replace(DETERMINER, '').trim() === '')) {
+      link = { start: pos, end: pos + to[0].length, surface: to[0] };
+      pos = link.end;
+    }
     if (link !== undefined) pos = link.end;
-    // CI moved to Buildkite: after a decision word, "to" only leads to the value.
-    if (link !== undefined && triggers.includes(link)) pos += /^\s*(?:over\s+)?(?:to|onto|into)\b/i.exec(text.slice(pos))?.[0].length ?? 0;
+    // CI moved to Buildkite: after a decision word, "to" only leads to the value; 迁到了: 了 only says it is done.
+    if (link !== undefined && triggers.includes(link)) pos += /^\s*(?:(?:over\s+)?(?:to|onto|into)\b|了)/i.exec(text.slice(pos))?.[0].length ?? 0;
     // "Search is still Elasticsearch": an adverb after the link is not the value.
     if (link !== undefined) pos += /^\s*(?:(?:still|now|currently|also|already)\b|仍然|依然|还是|仍)\s*/i.exec(text.slice(pos))?.[0].length ?? 0;
     pos += DETERMINER.exec(text.slice(pos))?.[0].length ?? 0;
+    if (dropped.some((p) => p.start === pos) || voided.some((v) => v.start <= pos && pos < v.end)) continue;
     const product = products.find((p) => p.start === pos);
     if (product !== undefined) {
       const rest = text.slice(product.valueEnd).replace(/[\s.。!！]+$/, '');
@@ -361,8 +378,12 @@ function setFacts(
     const before = text.slice(0, s.start);
     const lead = [...triggers].reverse().find((t) => t.end <= s.start && before.slice(t.end).length <= 24);
     if (lead === undefined || products.some((p) => p.start >= lead.end && p.end <= s.start)) continue;
-    const between = before.slice(lead.end).replace(DETERMINER, '');
+    let between = before.slice(lead.end).replace(DETERMINER, '');
+    // "went with Quickwit for search", "picked Quickwit as the search engine": a name given its role.
+    const role = /^([A-Z][\w.+#-]*(?:\s+[A-Z0-9][\w.+#-]*)?)\s+(?:for|as)\s+(?:(?:the|our|a|an)\s+)?$/.exec(between);
+    if (role !== null) between = role[1]!;
     const modifier = /^(?:[A-Za-z][\w-]*(?:\s+[A-Za-z][\w-]*)?|[\u4e00-\u9fff]{1,4})\s*$/.exec(between)?.[0].trim();
+    if (role === null && modifier !== undefined && /\s(?:for|as)$/i.test(modifier)) continue;
     if (modifier === undefined || modifier === '' || /^[\d一二两三四五六七八九十几多]/.test(modifier)) continue;
     // 打算把数据库换成…: a function word before the slot word is no value of it.
     if (/^(?:把|将|给|让|对|在|从|跟|和|这个|那个|这|那|所有|全部)$/.test(modifier)) continue;

@@ -160,6 +160,16 @@ describe('decisions and preferences', () => {
     expect(facts('The design docs live in Notion.')).toEqual(['documentation=Notion']);
   });
 
+  it('a name the vocabulary does not know, given its slot: "went with X for search", "switched the queue to X", 迁到了 X', () => {
+    expect(facts('We went with Zincite for search.')).toEqual(['search engine=Zincite']);
+    expect(facts('We picked Zincite as the search engine.')).toEqual(['search engine=Zincite']);
+    expect(facts('Switched the cache to Garnetto.')).toEqual(['cache=Garnetto']);
+    expect(facts('消息队列迁到了 Quarkmq。')).toEqual(['message queue=Quarkmq']);
+    expect(facts('We use it for search.')).toEqual([]);
+    // …but not inside a plan called off.
+    expect(facts('Forget the idea of moving search to Zincite.')).toEqual([]);
+  });
+
   it('a date with 下班前 after it is a deadline', () => {
     expect(facts('周四下班前把合同发给我。')).toEqual(['deadline=2026-03-05']);
   });
