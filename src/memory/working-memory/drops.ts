@@ -34,7 +34,7 @@ const NOT_DROPPED_BEFORE = /(?:没|没有|并没|并没有|没说要|没说过�
 /** "the plan to rewrite billing in Go", "the idea of moving to Azure": what the plan is belongs to it. */
 const PLAN_BEFORE = /^\s*(?:[\w'-]+\s+){0,3}?(?:plan|idea|proposal|suggestion|decision|attempt|effort)s?\b/i;
 
-/** After a product, words that make it a modifier of what follows: Redis-based, Kafka-backed, 基于 Redis 的. */
+/** After a product, words that make it a modifier of what follows: Redis-based, Kafka-backed. */
 const MODIFIER_AFTER = /^\s*-?\s*(?:based|backed|powered|driven|based on)\b/i;
 
 /** A number or an amount alone: 一万五, 3000 块, $500. */

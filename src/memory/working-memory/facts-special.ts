@@ -74,13 +74,13 @@ const JOB_AFTER_ZH = /^\s*(?:跑|执行|开始|运行|启动|触发)/;
 
 /** The job whose time `before` and `after` frame, as its slot's stem (backup, reindex), or null. */
 function jobBefore(before: string, after: string, m: SpecialMatchers): string | null {
-  for (const word of m.lexicon.words('jobNouns', before).reverse()) {
-    const between = before.slice(word.end);
-    const zh = JOB_LINK_ZH.test(between) && JOB_AFTER_ZH.test(after);
-    if (zh || JOB_LINK_EN.test(between)) return m.lexicon.vocabulary.subjects.jobNouns[word.surface] ?? m.lexicon.vocabulary.subjects.jobNouns[word.surface.toLowerCase()] ?? null;
-    return null;
-  }
-  return null;
+  // The job named last before the time, with only a link between them.
+  const word = m.lexicon.words('jobNouns', before).at(-1);
+  if (word === undefined) return null;
+  const between = before.slice(word.end);
+  if (!(JOB_LINK_ZH.test(between) && JOB_AFTER_ZH.test(after)) && !JOB_LINK_EN.test(between)) return null;
+  const nouns = m.lexicon.vocabulary.subjects.jobNouns;
+  return nouns[word.surface] ?? nouns[word.surface.toLowerCase()] ?? null;
 }
 
 /** `budgetNamed`: the message names its budget somewhere, so a mere cap elsewhere in it (max $2,500) is not one. */

@@ -322,12 +322,10 @@ function setFacts(
     let link = [...lexicon.words('copulas', text), ...triggers]
       .filter((w) => w.start === pos)
       .sort((a, b) => b.end - a.end)[0];
-    // "Switched the queue to Redpanda": a decision word before the slot word, "to" after it.
+    // "Switched the queue to Redpanda": a decision word just before the slot word, "to" after it.
     const to = link === undefined ? /^\s*(?:over\s+)?(?:to|onto|into)\b/i.exec(text.slice(pos)) : null;
-    if (to !== null && to !== undefined && triggers.some((t) => t.end <= s.start && text.slice(t.end, s.start).replace(DETERMINER, '').trim() === '')) {
+    if (to !== null && triggers.some((t) => t.end <= s.start && text.slice(t.end, s.start).replace(DETERMINER, '').trim() === ''))
       link = { start: pos, end: pos + to[0].length, surface: to[0] };
-      pos = link.end;
-    }
     if (link !== undefined) pos = link.end;
     // CI moved to Buildkite: after a decision word, "to" only leads to the value; 迁到了: 了 only says it is done.
     if (link !== undefined && triggers.includes(link)) pos += /^\s*(?:(?:over\s+)?(?:to|onto|into)\b|了)/i.exec(text.slice(pos))?.[0].length ?? 0;
