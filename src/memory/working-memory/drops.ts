@@ -27,7 +27,7 @@ export interface DropResult {
 }
 
 /** Words before a voided topic that only lead in (那就…, ok so…); 那 before a measure word (那个, 那套) points at the topic. */
-const LEAD_FILLERS = /^(?:\s|那(?![个些套种条段句样])|那就|好吧|好|嗯|ok|okay|so|and|also|然后|还有|另外|对了)+/i;
+const LEAD_FILLERS = /^(?:\s|那(?![个些套种条段句样])|那就|好吧|好|嗯|ok|okay|so|and|also|然后|还有|另外|对了|把)+/i;
 /** A drop word said as not meant: 我没说要放弃, 这个方案我没放弃, 并没有取消. */
 const NOT_DROPPED_BEFORE = /(?:没|没有|并没|并没有|没说要|没说过要|不会|不打算)\s*$/;
 
@@ -66,22 +66,24 @@ function negatedBefore(clause: string, at: number, lexicon: Lexicon): boolean {
 const FROM_TO_ZH = /(?:从|由)\s*([^\s，,。；;][^，,。；;]{0,23}?)\s*(?:换到|换成|迁到|迁移到|迁去|切到|切换到|改到|改成|搬到|转到)/g;
 const FROM_TO_EN = /\b(?:switch(?:ed|es|ing)?|migrat(?:e|ed|es|ing)|mov(?:e|ed|es|ing)|chang(?:e|ed|es|ing))\b[^,;.]{0,24}?\b(?:from|off(?:\s+of)?)\s+([A-Za-z][\w.+#-]*(?:\s+[A-Z0-9][\w.+#-]*){0,2})\s+(?:over\s+)?(?:to|onto|into)\b/gi;
 
-function switchedFrom(clause: Clause, products: readonly ProductMark[], result: DropResult): void {
+function switchedFrom(clause: Clause, products: readonly ProductMark[], result: DropResult, lexicon: Lexicon): void {
   const text = clause.text;
   for (const m of [...text.matchAll(FROM_TO_ZH), ...text.matchAll(FROM_TO_EN)]) {
     const start = m.index + m[0].indexOf(m[1]!);
     const end = start + m[1]!.length;
     const left = products.filter((p) => p.start >= start && p.end <= end);
     const next = products.find((p) => p.start >= m.index + m[0].length);
+    // "switched DNS from GoDaddy to Cloudflare": the slot the switch names is the one left.
+    const named = lexicon.subjects(text.slice(m.index, start)).at(-1)?.subject;
     if (left.length > 0) {
       for (const p of left) {
         if (result.consumed.has(p.start)) continue;
-        result.unsets.push({ item: { subject: next !== undefined && p.alsoFills.includes(next.subject) ? next.subject : p.subject, value: p.value, op: 'unset' }, at: clause.start + p.start, alsoFills: p.alsoFills });
+        result.unsets.push({ item: { subject: named ?? (next !== undefined && p.alsoFills.includes(next.subject) ? next.subject : p.subject), value: p.value, op: 'unset' }, at: clause.start + p.start, alsoFills: p.alsoFills });
         result.consumed.add(p.start);
       }
     } else if (next !== undefined && /^[A-Za-z][\w.+#-]*$/.test(m[1]!.trim()) && /[A-Z0-9]/.test(m[1]!)) {
       // An unknown name left for a known product: NFS → MinIO leaves NFS as the object storage.
-      result.unsets.push({ item: { subject: next.subject, value: m[1]!.trim(), op: 'unset' }, at: clause.start + start, alsoFills: [] });
+      result.unsets.push({ item: { subject: named ?? next.subject, value: m[1]!.trim(), op: 'unset' }, at: clause.start + start, alsoFills: [] });
     }
   }
 }
@@ -156,7 +158,7 @@ export function findDrops(clause: Clause, lexicon: Lexicon, rules: TopicRules, p
     // "we don't need Redis anymore": the object is what the clause is about, not its verbs.
     classify({ start: lead, end: lead + surface.length, surface }, trigger);
   }
-  switchedFrom(clause, products, result);
+  switchedFrom(clause, products, result, lexicon);
   return dedupe(result);
 
   /** The products of a drop said as not meant stay what they are (a plan kept, 灰度方案, is no choice of product). */

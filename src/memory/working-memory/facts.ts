@@ -327,8 +327,12 @@ function setFacts(
     if (to !== null && triggers.some((t) => t.end <= s.start && text.slice(t.end, s.start).replace(DETERMINER, '').trim() === ''))
       link = { start: pos, end: pos + to[0].length, surface: to[0] };
     if (link !== undefined) pos = link.end;
-    // CI moved to Buildkite: after a decision word, "to" only leads to the value; 迁到了: 了 only says it is done.
-    if (link !== undefined && triggers.includes(link)) pos += /^\s*(?:(?:over\s+)?(?:to|onto|into)\b|了)/i.exec(text.slice(pos))?.[0].length ?? 0;
+    // CI moved to Buildkite: after a decision word, "to" only leads to the value; 迁到了: 了 only says it is done;
+    // "moved off Akamai to CloudFront": what it left comes first.
+    if (link !== undefined && triggers.includes(link)) {
+      pos += /^\s*(?:off|from)\s+[^,，;；.。]{1,40}?\s(?=(?:over\s+)?(?:to|onto|into)\b)/i.exec(text.slice(pos))?.[0].length ?? 0;
+      pos += /^\s*(?:(?:over\s+)?(?:to|onto|into)\b|了)/i.exec(text.slice(pos))?.[0].length ?? 0;
+    }
     // "Search is still Elasticsearch": an adverb after the link is not the value.
     if (link !== undefined) pos += /^\s*(?:(?:still|now|currently|also|already)\b|仍然|依然|还是|仍)\s*/i.exec(text.slice(pos))?.[0].length ?? 0;
     pos += DETERMINER.exec(text.slice(pos))?.[0].length ?? 0;
@@ -368,7 +372,9 @@ function setFacts(
         : decided
           ? UNKNOWN_CJK.exec(text.slice(pos))?.[0]
           : undefined;
-    if (value !== undefined && !STOP_VALUES.test(value) && !lexicon.has('negations', value))
+    // 跑在 self-hosted 的 GitLab runner 上: a word before 的 describes what follows; it is not the value.
+    const describes = value !== undefined && /^\s*的/.test(text.slice(pos + value.length));
+    if (value !== undefined && !describes && !STOP_VALUES.test(value) && !lexicon.has('negations', value))
       emit(s.subject, value, pos);
   }
   // A value named by its slot word after it: use a local cache, 改用本地缓存.

@@ -75,7 +75,7 @@ export const PRODUCT_GROUPS: readonly ProductGroup[] = [
   {
     subject: 'CI',
     names: [
-      'GitHub Actions', 'GitLab CI', 'GitLab CI/CD', 'Jenkins', 'CircleCI', 'Travis CI', 'Drone CI', 'Buildkite',
+      'GitHub Actions', 'GitLab CI', 'GitLab CI/CD', 'GitLab Runner', 'Jenkins', 'CircleCI', 'Travis CI', 'Drone CI', 'Buildkite',
       'TeamCity', 'Azure Pipelines', 'Azure DevOps', 'Bitbucket Pipelines', 'AppVeyor', 'Gitea Actions', '云效'],
       exactNames: ['Travis', 'Drone', 'Woodpecker', 'Tekton', 'Bamboo',
     ],
@@ -176,7 +176,7 @@ export const PRODUCT_GROUPS: readonly ProductGroup[] = [
   {
     subject: 'os',
     names: [
-      'macOS', 'Mac OS', 'Mac OS X', 'OS X', 'OSX', 'Windows', 'Win10', 'Win11', 'Windows Server', 'Ubuntu',
+      'macOS Tahoe', 'macOS Sequoia', 'macOS Sonoma', 'macOS Ventura', 'macOS Monterey', 'macOS Big Sur', 'macOS', 'Mac OS', 'Mac OS X', 'OS X', 'OSX', 'Windows', 'Win10', 'Win11', 'Windows Server', 'Ubuntu',
       'Ubuntu Server', 'Debian', 'CentOS', 'CentOS Stream', 'Fedora', 'Arch Linux', 'Manjaro', 'Linux Mint', 'RHEL',
       'Red Hat', 'Red Hat Enterprise Linux', 'Rocky Linux', 'AlmaLinux', 'Alpine', 'Alpine Linux', 'openSUSE', 'SUSE',
       'FreeBSD', 'OpenBSD', 'NixOS', 'Gentoo', 'Kali', 'Kali Linux', 'Pop!_OS', 'elementary OS', 'Linux', '统信UOS',

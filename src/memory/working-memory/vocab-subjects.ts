@@ -196,6 +196,8 @@ export const SUBJECT_VOCABULARY: SubjectVocabulary = {
   languageObjects: {
     代码注释: 'code comment language', 注释: 'code comment language', 'code comments': 'code comment language',
     'code comment': 'code comment language', 'comments in code': 'code comment language',
+    'code 里的 comment': 'code comment language', 'code 里的注释': 'code comment language', '代码里的注释': 'code comment language',
+    'code 注释': 'code comment language',
     提交信息: 'commit message language', 提交说明: 'commit message language', 提交日志: 'commit message language',
     'commit 信息': 'commit message language', 'commit message': 'commit message language',
     'commit messages': 'commit message language',

@@ -137,7 +137,7 @@ export const TRIGGER_VOCABULARY: TriggerVocabulary = {
     'abandoned', 'scrapped', 'got rid of', 'moved away from', 'stopped using', 'phased out', 'retired', 'killed',
     'moved off', 'move off', 'moving off', 'migrated off', 'migrate off', 'migrating off', 'skip', 'nvm',
     'not going ahead with', 'not moving forward with', 'not going forward with', "won't go ahead with",
-    'uninstalled', 'uninstalling', 'ripped out', 'ripping out', "don't bother with", 'do not bother with',
+    'uninstalled', 'uninstalling', 'cancelled', 'canceled', 'shelve', 'shelved', 'ripped out', 'ripping out', "don't bother with", 'do not bother with',
   ],
   dropBeforeNeedsLe: ['不用', '不要', '别用', '不要用', '不想用', '不要再用', '别再用'],
   dropAfter: [
@@ -151,7 +151,7 @@ export const TRIGGER_VOCABULARY: TriggerVocabulary = {
     '不续了', '不续费了', '不再续费', '不续约了', '不再续约',
     'cancel 掉', 'cancel掉', '取消掉',
     // Put on hold, taken offline for good (已经下线: a future 再下线 is no drop yet).
-    'hold 住', 'hold住', '先 hold 住', 'is on hold', 'are on hold', '已经下线', '已下线', '已经下线了',
+    'hold 住', 'hold住', '先 hold 住', 'shelve 掉', 'shelve掉', 'drop 了', 'drop了', 'is shelved', 'is on hold', 'are on hold', '已经下线', '已下线', '已经下线了',
     'is off the table', 'is off', 'is cancelled', 'is canceled', 'is dead', 'is out', 'is void', 'is scrapped',
     'is dropped', 'is no longer needed', "isn't needed anymore", 'is not needed anymore', 'is gone', 'are gone', 'are out', 'are dropped', 'was dropped', 'were dropped', 'got dropped', 'was removed', 'is retired', 'are retired', 'can go',
     'is decommissioned', 'was decommissioned', 'has been decommissioned', 'is being decommissioned',

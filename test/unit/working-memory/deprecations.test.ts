@@ -59,6 +59,12 @@ describe('deprecated topics', () => {
     expect(facts('Drop Kafka.')).toEqual(['message queue≠Kafka']);
   });
 
+  it('a plan shelved (shelve 掉, "shelve the …") is called off; 把 only leads the topic in', () => {
+    expect(deprecated('那个 multi-region 的 plan 先 shelve 掉。')).toEqual(['multi-region 的 plan']);
+    expect(deprecated('Shelve the dark launch idea.')).toEqual(['dark launch idea']);
+    expect(deprecated('把那个分库的方案取消。')).toEqual(['分库的方案']);
+  });
+
   it("\"don't bother with\" calls a question off", () => {
     expect(deprecated("Don't bother with the Helm question, it works now.")).toEqual(['Helm question']);
   });

@@ -170,6 +170,16 @@ describe('decisions and preferences', () => {
     expect(facts('Forget the idea of moving search to Zincite.')).toEqual([]);
   });
 
+  it('mixed Chinese and English: drop 了, code 里的 comment, a word before 的 is no value, a switch that names its slot', () => {
+    expect(facts('Memcached 我们 drop 了，改用 Valkey。')).toEqual(['cache≠Memcached', 'cache=Valkey']);
+    expect(facts('回答用 English，code 里的注释用中文。')).toEqual(['answer language=English', 'code comment language=Chinese']);
+    expect(facts('队列跑在 managed 的 RabbitMQ 上。')).toEqual(['message queue=RabbitMQ']);
+    expect(facts('We moved DNS from Namecheap to Route 53.')).toEqual(['DNS≠Namecheap', 'DNS=Route 53']);
+    expect(facts('The cache moved off Memcached to Valkey.')).toEqual(['cache≠Memcached', 'cache=Valkey']);
+    expect(facts('We cancelled Pingdom; monitoring is Grafana now.')).toContain('monitoring=Grafana');
+    expect(facts('OS 是 macOS Sequoia。')).toEqual(['os=macOS Sequoia']);
+  });
+
   it('a date with 下班前 after it is a deadline', () => {
     expect(facts('周四下班前把合同发给我。')).toEqual(['deadline=2026-03-05']);
   });
