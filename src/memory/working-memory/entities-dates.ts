@@ -95,7 +95,7 @@ export function compileDateMatchers(vocab: DateVocabulary, dayNounFollowers: str
     ),
     // 2/14 is a date only after a word that introduces one (on 2/14, by 3/1); month first, as in both US and Chinese use.
     enSlash:
-      /(?<![A-Za-z])(?:on|by|until|till|before|after|since|from|due|starting|effective)\s+(\d{1,2})\/(\d{1,2})(?![\w\/]|\.\d)/gi,
+      /(?<![A-Za-z])(?:(?:on|by|until|till|before|after|since|from|due|starting|effective)\s+|deadline\s*(?:is|是|:|：)?\s*|截止(?:日期)?(?:是|到)?\s*)(\d{1,2})\/(\d{1,2})(?![\w\/]|\.\d)/gi,
     recurrence: new RegExp(`(?:${alternation(vocab.recurrenceWords)})\\s*$`, 'i'),
   };
 }

@@ -66,7 +66,7 @@ export const PRODUCT_GROUPS: readonly ProductGroup[] = [
   ] },
   { subject: 'logging', names: ['ELK', 'Loki', 'Graylog', 'Splunk', 'SLS', 'CloudWatch Logs', 'Papertrail'] },
   {
-    subject: 'monitoring', names: ['Prometheus', 'Grafana', 'Zabbix', 'Nagios', 'Datadog', 'New Relic', 'CloudWatch',
+    subject: 'monitoring', names: ['Prometheus', 'Grafana Cloud', 'Grafana', 'Zabbix', 'Nagios', 'Datadog', 'New Relic', 'CloudWatch',
     'Uptime Kuma', 'VictoriaMetrics', 'Thanos', 'Netdata', '夜莺', 'Icinga', 'Alertmanager'], exactNames: ['Nightingale',
   ] },
   { subject: 'error tracking', names: ['Bugsnag', 'Rollbar'], exactNames: ['Sentry'] },

@@ -263,7 +263,7 @@ export const SUBJECT_VOCABULARY: SubjectVocabulary = {
     '手机号', '手机号码', '手机', '电话', '联系我', '打我', '打给我', '我的号码',
   ],
   emailWords: [
-    'email me', 'e-mail me', 'mail me', 'my email', 'my e-mail', 'email address', 'my address is', '邮箱', '电子邮件', '邮件发到',
+    'email me', 'e-mail me', 'mail me', 'my email', 'my e-mail', '我的 email', '我的email', '我的 e-mail', '我的 mail', 'email address', 'my address is', '邮箱', '电子邮件', '邮件发到',
     '发邮件到', '发到我',
   ],
   jobNouns: {

@@ -92,7 +92,7 @@ export const TRIGGER_VOCABULARY: TriggerVocabulary = {
     'upgrading to', 'downgrade to', 'downgraded to', 'replace', 'replacing', 'replaced', 'switch back to',
     'go back to', 'revert to', 'roll back to', 'deploy', 'deploys', 'deployed', 'deploying', 'keep', 'keeping',
     'only write', 'we write', 'only use', 'write everything in', 'write all code in', 'write all the code in',
-    'write all our code in', 'moves to',
+    'write all our code in', 'moves to', 'code examples in', 'all code examples in',
   ],
   locatives: ['在', '跑在', '放在', '部署在', 'on', 'in', 'at', 'onto'],
   locativeSubjects: ['cloud provider', 'hosting', 'region'],
@@ -151,7 +151,7 @@ export const TRIGGER_VOCABULARY: TriggerVocabulary = {
     '不续了', '不续费了', '不再续费', '不续约了', '不再续约',
     'cancel 掉', 'cancel掉', '取消掉',
     // Put on hold, taken offline for good (已经下线: a future 再下线 is no drop yet).
-    'hold 住', 'hold住', '先 hold 住', 'shelve 掉', 'shelve掉', 'drop 了', 'drop了', 'is shelved', 'is on hold', 'are on hold', '已经下线', '已下线', '已经下线了',
+    'hold 住', 'hold住', '先 hold 住', 'forget 吧', 'forget 掉', 'forget掉', 'shelve 掉', 'shelve掉', 'drop 了', 'drop了', 'is shelved', 'is on hold', 'are on hold', '已经下线', '已下线', '已经下线了',
     'is off the table', 'is off', 'is cancelled', 'is canceled', 'is dead', 'is out', 'is void', 'is scrapped',
     'is dropped', 'is no longer needed', "isn't needed anymore", 'is not needed anymore', 'is gone', 'are gone', 'are out', 'are dropped', 'was dropped', 'were dropped', 'got dropped', 'was removed', 'is retired', 'are retired', 'can go',
     'is decommissioned', 'was decommissioned', 'has been decommissioned', 'is being decommissioned',
@@ -233,6 +233,8 @@ export const TRIGGER_VOCABULARY: TriggerVocabulary = {
     '做了个', '做了一个', '写了个', '写了一个', '试了', '试过', '用过',
     'used to', 'previously', 'back then', 'when i', 'when we', 'while', 'error', 'errors', 'fails', 'failed', 'crash',
     'crashes', 'crashed', 'broken', 'breaks', 'stuck',
+    // Mixed: 升级到 22 之后 build 就 fail 了 (a story of a failure, like 失败).
+    'fail 了', 'fail了', '就 fail', 'broke 了', 'crash 了',
   ],
   narrativePurposes: [
     'error tracking', 'error reporting', 'error monitoring', 'error handling', 'error logging', 'error logs', 'error alerts',

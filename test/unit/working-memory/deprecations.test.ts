@@ -65,6 +65,10 @@ describe('deprecated topics', () => {
     expect(deprecated('把那个分库的方案取消。')).toEqual(['分库的方案']);
   });
 
+  it('mixed: 就 forget 吧 calls a topic off', () => {
+    expect(deprecated('那个 Istio 的 idea 就 forget 吧。')).toEqual(['Istio 的 idea']);
+  });
+
   it("\"don't bother with\" calls a question off", () => {
     expect(deprecated("Don't bother with the Helm question, it works now.")).toEqual(['Helm question']);
   });

@@ -180,6 +180,14 @@ describe('decisions and preferences', () => {
     expect(facts('OS 是 macOS Sequoia。')).toEqual(['os=macOS Sequoia']);
   });
 
+  it('mixed: a story of a failure sets nothing (升级到 22 之后就 fail 了), 我的 email, 保留英文, code examples in X, deadline 是 6/3', () => {
+    expect(facts('Python 升级到 3.13 之后 test 就 fail 了。')).toEqual([]);
+    expect(facts('我的 email 是 li.na@example.org。')).toEqual(['email=li.na@example.org']);
+    expect(facts('专业术语保留英文。')).toEqual(['technical terms language=English']);
+    expect(facts('Please give code examples in Scala from now on.')).toEqual(['programming language=Scala']);
+    expect(facts('这个 sprint 的 deadline 是 6/3。')).toEqual(['deadline=2026-06-03']);
+  });
+
   it('a date with 下班前 after it is a deadline', () => {
     expect(facts('周四下班前把合同发给我。')).toEqual(['deadline=2026-03-05']);
   });
