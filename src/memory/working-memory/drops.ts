@@ -40,6 +40,10 @@ const MODIFIER_AFTER = /^\s*-?\s*(?:based|backed|powered|driven|based on)\b/i;
 /** A number or an amount alone: 一万五, 3000 块, $500. */
 const AMOUNT_ONLY = /^[\s\d.,，零〇一二两三四五六七八九十百千万亿kKwW$¥€£]+(?:元|块|块钱|美元|欧元|刀|dollars?|bucks|usd|cny|eur)?$/i;
 
+const PLANNED = /打算|计划|准备|想|要|考虑|可能/;
+const DONE_AFTER = /^\s*了/;
+const MOVE_BEFORE = /\b(?:moving|switching|migrating|going|changing|upgrading|porting)\s+(?:[\w-]+\s+){0,2}$/i;
+
 const FOR_WHEN = /^for\s+(?:now|this|that|these|next|today|tomorrow|a\s+while|the\s+(?:moment|time\s+being|rest))\b/i;
 
 function endOfObject(text: string, from: number, lexicon: Lexicon): number {
@@ -49,6 +53,8 @@ function endOfObject(text: string, from: number, lexicon: Lexicon): number {
     // ("for this sprint", "for now" say when, not what.)
     const tellsWhatPlan = /^to$/i.test(stop.surface) || (/^for$/i.test(stop.surface) && !FOR_WHEN.test(text.slice(stop.start)));
     if (tellsWhatPlan && PLAN_BEFORE.test(text.slice(from, stop.start))) continue;
+    // "what I said about moving to Mongo": a move keeps where it goes.
+    if (/^to$/i.test(stop.surface) && MOVE_BEFORE.test(text.slice(from, stop.start))) continue;
     end = stop.start;
   }
   return Math.min(end, from + 48);
@@ -63,16 +69,20 @@ function negatedBefore(clause: string, at: number, lexicon: Lexicon): boolean {
  * A switch names what it leaves: 从 NFS 换到 MinIO, "migrated from Jenkins to Buildkite". The value left is an
  * unset of the slot the new one fills (its own product's slot when it is a known product).
  */
-const FROM_TO_ZH = /(?:从|由)\s*([^\s，,。；;][^，,。；;]{0,23}?)\s*(?:换到|换成|迁到|迁移到|迁去|切到|切换到|改到|改成|搬到|转到)/g;
+const FROM_TO_ZH = /(?:从|由|把)\s*([^\s，,。；;][^，,。；;]{0,23}?)\s*(?:都|全部|全)?\s*(?:换到|换成|迁到|迁移到|迁去|切到|切换到|改到|改成|搬到|转到)/g;
+/** "We swapped Celery for Dramatiq": the first is left. */
+const SWAPPED_EN = /\bswap(?:ped|ping|s)?\s+(?:out\s+)?([A-Za-z][\w.+#-]*(?:\s+[A-Z0-9][\w.+#-]*){0,2})\s+(?:for|with)\b/gi;
 const FROM_TO_EN = /\b(?:switch(?:ed|es|ing)?|migrat(?:e|ed|es|ing)|mov(?:e|ed|es|ing)|chang(?:e|ed|es|ing))\b[^,;.]{0,24}?\b(?:from|off(?:\s+of)?)\s+([A-Za-z][\w.+#-]*(?:\s+[A-Z0-9][\w.+#-]*){0,2})\s+(?:over\s+)?(?:to|onto|into)\b/gi;
 
 function switchedFrom(clause: Clause, products: readonly ProductMark[], result: DropResult, lexicon: Lexicon): void {
   const text = clause.text;
-  for (const m of [...text.matchAll(FROM_TO_ZH), ...text.matchAll(FROM_TO_EN)]) {
+  for (const m of [...text.matchAll(FROM_TO_ZH), ...text.matchAll(FROM_TO_EN), ...text.matchAll(SWAPPED_EN)]) {
     const start = m.index + m[0].indexOf(m[1]!);
     const end = start + m[1]!.length;
     const left = products.filter((p) => p.start >= start && p.end <= end);
     const next = products.find((p) => p.start >= m.index + m[0].length);
+    // 我刚把 Nginx 换成了 Caddy leaves Nginx; a move planned or asked for (打算把…迁到, 把 Redis 换成 Valkey 吧) not yet.
+    if (m[0].startsWith('把') && (PLANNED.test(text.slice(0, m.index)) || !DONE_AFTER.test(text.slice(m.index + m[0].length)))) continue;
     // "switched DNS from GoDaddy to Cloudflare": the slot the switch names is the one left.
     const named = lexicon.subjects(text.slice(m.index, start)).at(-1)?.subject;
     if (left.length > 0) {

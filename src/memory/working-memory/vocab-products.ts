@@ -36,6 +36,8 @@ export const PRODUCT_GROUPS: readonly ProductGroup[] = [
       'Firebase', 'Firestore', 'StarRocks', 'Greenplum', 'TDengine', 'IoTDB', 'BigQuery', 'Redshift'],
       exactNames: ['Aurora', 'Doris', 'Snowflake', 'Hive',
     ],
+    // 数据仓库用的是 ClickHouse: named beside that slot word, a database is the warehouse.
+    alsoFills: ['data warehouse'],
   },
   {
     subject: 'vector database', names: ['Milvus', 'Qdrant', 'Weaviate', 'Pinecone', 'ChromaDB', 'pgvector', 'Faiss',

@@ -67,6 +67,7 @@ export interface SubjectVocabulary {
 export const SUBJECT_VOCABULARY: SubjectVocabulary = {
   aliases: {
     database: ['数据库', 'database', 'DB', 'db', '关系型数据库', 'RDBMS', '主库', '主数据库', '生产库', '线上库', 'production database'],
+    'data warehouse': ['数据仓库', '数仓', 'data warehouse'],
     cache: ['缓存', 'cache', 'caching', '缓存层', 'cache layer'],
     'web server': ['web server', 'webserver', 'web 服务器', 'http server', 'http 服务器', 'reverse proxy', '反向代理'],
     'load balancer': ['负载均衡', 'load balancer', 'load balancing'],

@@ -69,6 +69,12 @@ describe('deprecated topics', () => {
     expect(deprecated('那个 Istio 的 idea 就 forget 吧。')).toEqual(['Istio 的 idea']);
   });
 
+  it('a move keeps where it goes (what I said about moving to X); notes deleted are a topic', () => {
+    expect(deprecated('Scrap what I said about switching to Bazel.')).toEqual(['switching to Bazel']);
+    expect(deprecated('Delete the notes about the old proxy, they are stale.')).toEqual(['notes about the old proxy']);
+    expect(deprecated('Delete the temp files.')).toEqual([]);
+  });
+
   it("\"don't bother with\" calls a question off", () => {
     expect(deprecated("Don't bother with the Helm question, it works now.")).toEqual(['Helm question']);
   });

@@ -188,6 +188,16 @@ describe('decisions and preferences', () => {
     expect(facts('这个 sprint 的 deadline 是 6/3。')).toEqual(['deadline=2026-06-03']);
   });
 
+  it('把 A 换成了 B leaves A, unless planned; swapped A for B; a data warehouse; managed in; 在 X 上跑', () => {
+    expect(facts('上周把 Jenkins 换成了 Drone。')).toEqual(['CI≠Jenkins', 'CI=Drone']);
+    expect(facts('计划下个月把 Jenkins 换成 Drone。')).toEqual(['CI=Drone']);
+    expect(facts('把 Jenkins 换成 Drone 吧。')).toEqual(['CI=Drone']);
+    expect(facts('We swapped Memcached for Valkey last month.')).toEqual(['cache≠Memcached', 'cache=Valkey']);
+    expect(facts('数仓用的是 StarRocks。')).toEqual(['data warehouse=StarRocks']);
+    expect(facts('Our DNS is managed by DNSPod.')).toEqual(['DNS=DNSPod']);
+    expect(facts('这个服务在 Jetty 上跑。')).toEqual(['web server=Jetty']);
+  });
+
   it('a date with 下班前 after it is a deadline', () => {
     expect(facts('周四下班前把合同发给我。')).toEqual(['deadline=2026-03-05']);
   });
