@@ -89,8 +89,9 @@ export function compileDateMatchers(vocab: DateVocabulary, dayNounFollowers: str
     ),
     enWeekday: new RegExp(`(?<![A-Za-z])(?:(${prefixes})\\s+)?(${weekdays})(?![A-Za-z])`, 'gi'),
     enIn: new RegExp(`(?<![A-Za-z])in\\s+(${counts})\\s+(${enUnits})(?![A-Za-z])(?!\\s+or\\b)`, 'gi'),
+    // ("a week before" counts from some other day — the birthday, the launch — not from today: no date.)
     enAgo: new RegExp(
-      `(?<![A-Za-z])(${counts})\\s+(${enUnits})\\s+(ago|later|from now|from today|after today|before)(?![A-Za-z])`,
+      `(?<![A-Za-z])(${counts})\\s+(${enUnits})\\s+(ago|later|from now|from today|after today)(?![A-Za-z])`,
       'gi',
     ),
     // 2/14 is a date only after a word that introduces one (on 2/14, by 3/1); month first, as in both US and Chinese use.

@@ -352,6 +352,8 @@ function setFacts(
       }
       continue;
     }
+    // 走 links a slot to a product it knows (CI 统一走 Jenkins), not to any word (数据库走 VPN 连: a route).
+    if (link?.surface === '走') continue;
     // Slots with rules of their own (time zone, region…) take their values from those rules; an OS is one the
     // vocabulary knows ("my laptop is a ThinkPad": the laptop word names the slot, the value is hardware).
     if (SPECIAL_SUBJECTS.has(s.subject) || KNOWN_VALUES_ONLY.has(s.subject)) continue;

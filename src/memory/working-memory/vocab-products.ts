@@ -33,7 +33,7 @@ export const PRODUCT_GROUPS: readonly ProductGroup[] = [
       'Mongo', 'TiDB', 'CockroachDB', 'Cassandra', 'DynamoDB', 'OceanBase', 'ClickHouse', 'Neo4j', 'InfluxDB',
       'TimescaleDB', 'DuckDB', 'PolarDB', '达梦', 'KingbaseES', '人大金仓', 'openGauss', 'GaussDB', 'Amazon RDS', 'RDS',
       'Cosmos DB', 'CosmosDB', 'CouchDB', 'Couchbase', 'HBase', 'ScyllaDB', 'SurrealDB', 'PlanetScale', 'Supabase',
-      'Firebase', 'Firestore', 'StarRocks', 'Greenplum', 'TDengine', 'IoTDB', 'BigQuery', 'Redshift'],
+      'Firebase', 'Firestore', 'Heroku Postgres', 'StarRocks', 'Greenplum', 'TDengine', 'IoTDB', 'BigQuery', 'Redshift'],
       exactNames: ['Aurora', 'Doris', 'Snowflake', 'Hive',
     ],
     // 数据仓库用的是 ClickHouse: named beside that slot word, a database is the warehouse.
@@ -284,7 +284,7 @@ export const PRODUCT_GROUPS: readonly ProductGroup[] = [
   ] },
   {
     subject: 'email service', names: ['SendGrid', 'Mailgun', 'Amazon SES', 'SES', 'Postmark', 'Mailchimp',
-    'SparkPost', 'Google Workspace', 'Microsoft 365', 'Office 365', 'Exchange Online', 'Zoho Mail', '腾讯企业邮', '阿里邮箱'], exactNames: ['Resend', 'Brevo',
+    'SparkPost', 'Google Workspace', 'Microsoft 365', 'Office 365', 'Exchange Online', 'Zoho Mail', '腾讯企业邮', '阿里邮箱', '阿里云邮件推送'], exactNames: ['Resend', 'Brevo',
   ] },
   {
     subject: 'data processing', names: ['Apache Spark', 'PySpark', 'Flink', 'Apache Flink', 'Hadoop', 'Apache Beam',

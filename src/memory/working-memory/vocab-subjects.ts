@@ -67,6 +67,7 @@ export interface SubjectVocabulary {
 export const SUBJECT_VOCABULARY: SubjectVocabulary = {
   aliases: {
     database: ['数据库', 'database', 'DB', 'db', '关系型数据库', 'RDBMS', '主库', '主数据库', '生产库', '线上库', 'production database'],
+    'log format': ['日志格式', 'log format', 'logging format'],
     'data warehouse': ['数据仓库', '数仓', 'data warehouse'],
     cache: ['缓存', 'cache', 'caching', '缓存层', 'cache layer'],
     'web server': ['web server', 'webserver', 'web 服务器', 'http server', 'http 服务器', 'reverse proxy', '反向代理'],
@@ -199,6 +200,8 @@ export const SUBJECT_VOCABULARY: SubjectVocabulary = {
     'code comment': 'code comment language', 'comments in code': 'code comment language',
     'code 里的 comment': 'code comment language', 'code 里的注释': 'code comment language', '代码里的注释': 'code comment language',
     'code 注释': 'code comment language',
+    'code review 的 comment': 'code review comment language', 'review comments': 'code review comment language',
+    'code review comments': 'code review comment language', 'review 意见': 'code review comment language',
     提交信息: 'commit message language', 提交说明: 'commit message language', 提交日志: 'commit message language',
     'commit 信息': 'commit message language', 'commit message': 'commit message language',
     'commit messages': 'commit message language',

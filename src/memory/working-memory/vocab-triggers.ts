@@ -101,7 +101,7 @@ export const TRIGGER_VOCABULARY: TriggerVocabulary = {
     'is enough', 'is good enough', 'will do', 'should be enough', 'should do', 'works for us', 'is our pick', 'stays',
     'remains', '留着', '照旧', '上跑', '上运行', '上面跑',
   ],
-  copulas: ['是', '为', '用的是', '选的是', ':', '=', 'is', 'will be', "'s", 'are', 'should be'],
+  copulas: ['是', '为', '用的是', '选的是', '走', ':', '=', 'is', 'will be', "'s", 'are', 'should be'],
   connectors: ['to', 'into', 'with', 'onto', '成', '为', '到', '至'],
   negations: [
     '不', '别', '没', '没有', '不要', '不想', '不再', '未', '无需', '不必', '甭', '勿', '禁止', '拒绝',
@@ -151,7 +151,7 @@ export const TRIGGER_VOCABULARY: TriggerVocabulary = {
     '不续了', '不续费了', '不再续费', '不续约了', '不再续约',
     'cancel 掉', 'cancel掉', '取消掉',
     // Put on hold, taken offline for good (已经下线: a future 再下线 is no drop yet).
-    'hold 住', 'hold住', '先 hold 住', 'forget 吧', 'forget 掉', 'forget掉', 'shelve 掉', 'shelve掉', 'drop 了', 'drop了', 'is shelved', 'is on hold', 'are on hold', '已经下线', '已下线', '已经下线了',
+    'hold 住', 'hold住', '先 hold 住', '先不排期', '不排期', 'forget 吧', 'forget 掉', 'forget掉', 'shelve 掉', 'shelve掉', 'drop 了', 'drop了', 'is shelved', 'is on hold', 'are on hold', '已经下线', '已下线', '已经下线了',
     'is off the table', 'is off', 'is cancelled', 'is canceled', 'is dead', 'is out', 'is void', 'is scrapped',
     'is dropped', 'is no longer needed', "isn't needed anymore", 'is not needed anymore', 'is gone', 'are gone', 'are out', 'are dropped', 'was dropped', 'were dropped', 'got dropped', 'was removed', 'is retired', 'are retired', 'can go',
     'is decommissioned', 'was decommissioned', 'has been decommissioned', 'is being decommissioned',
@@ -178,7 +178,7 @@ export const TRIGGER_VOCABULARY: TriggerVocabulary = {
     '消息', '那句话', '那段', '版本', '路线', '架构方案', '选型', '事', '事情', '部分',
     'idea', 'ideas', 'plan', 'plans', 'approach', 'proposal', 'suggestion', 'design', 'question', 'request',
     'requirement', 'message', 'topic', 'option', 'solution', 'strategy', 'decision', 'discussion', 'thread', 'part',
-    'draft', 'spec', 'route', 'thing', 'issue', 'ticket', 'notes', 'note', 'stuff', 'one', 'what i said', 'what we said', 'what i just said', 'feature', '功能',
+    'draft', 'spec', 'route', 'thing', 'issue', 'ticket', 'notes', 'note', 'integration', 'stuff', 'one', 'what i said', 'what we said', 'what i just said', 'feature', '功能',
     'migration', 'upgrade', 'rollout', 'rewrite', 'refactor', 'refactoring', 'redesign', 'pilot', '迁移', '升级', '重构', '改造',
   ],
   topicEndings: ['那套', '这套', '那一套', '这一套', '那些', '这些', '那个', '这个'],

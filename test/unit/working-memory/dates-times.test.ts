@@ -77,6 +77,8 @@ describe('relative dates in English', () => {
     expect(dates('last Sunday', sunday)).toEqual(['2026-03-01']);
     expect(dates('上周五', sunday)).toEqual(['2026-02-27']);
     expect(dates('in 3 days, in two weeks, 5 days ago', wed)).toEqual(['2026-03-07', '2026-03-18', '2026-02-27']);
+    // "a week before" counts from another day (the party, the launch), not from today.
+    expect(dates('Remind me a week before the party.', wed)).toEqual([]);
     expect(dates('by next Fri.', wed)).toEqual(['2026-03-13']);
   });
 

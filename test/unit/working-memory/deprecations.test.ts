@@ -75,6 +75,11 @@ describe('deprecated topics', () => {
     expect(deprecated('Delete the temp files.')).toEqual([]);
   });
 
+  it('an integration called off is a topic; 先不排期 shelves a request', () => {
+    expect(deprecated('Never mind the Salesforce integration.')).toEqual(['Salesforce integration']);
+    expect(deprecated('导出 PDF 的需求先不排期。')).toEqual(['导出 PDF 的需求']);
+  });
+
   it("\"don't bother with\" calls a question off", () => {
     expect(deprecated("Don't bother with the Helm question, it works now.")).toEqual(['Helm question']);
   });

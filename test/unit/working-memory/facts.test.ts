@@ -198,6 +198,14 @@ describe('decisions and preferences', () => {
     expect(facts('这个服务在 Jetty 上跑。')).toEqual(['web server=Jetty']);
   });
 
+  it('走 links a slot word to a known product only; a log format slot; Heroku Postgres; review comments have a language', () => {
+    expect(facts('告警统一走 PagerDuty。')).toEqual(['alerting=PagerDuty']);
+    expect(facts('数据库走内网 IP 连。')).toEqual([]);
+    expect(facts('日志格式用 logfmt。')).toEqual(['log format=logfmt']);
+    expect(facts('We dropped Heroku Postgres for Supabase.')).toContain('database≠Heroku Postgres');
+    expect(facts('Code review comments in English, please.')).toEqual(['code review comment language=English']);
+  });
+
   it('a date with 下班前 after it is a deadline', () => {
     expect(facts('周四下班前把合同发给我。')).toEqual(['deadline=2026-03-05']);
   });
