@@ -40,6 +40,10 @@ const MODIFIER_AFTER = /^\s*-?\s*(?:based|backed|powered|driven|based on)\b/i;
 /** A number or an amount alone: 一万五, 3000 块, $500. */
 const AMOUNT_ONLY = /^[\s\d.,，零〇一二两三四五六七八九十百千万亿kKwW$¥€£]+(?:元|块|块钱|美元|欧元|刀|dollars?|bucks|usd|cny|eur)?$/i;
 
+/** Before a product in a dropped object: it names where the thing is (logs from Loki, the index in Elasticsearch). */
+const PLACE_BEFORE = /\b(?:from|in|on|of|at|inside|within)\s+(?:(?:the|our|my|a|an)\s+)?$/i;
+/** Drop words that call off a topic but never a product: "delete the logs" is about data, not a tool. */
+const TOPIC_ONLY_DROPS = /^(?:delete|deleted)$/i;
 const PLANNED = /打算|计划|准备|想|要|考虑|可能/;
 const DONE_AFTER = /^\s*了/;
 const MOVE_BEFORE = /\b(?:moving|switching|migrating|going|changing|upgrading|porting)\s+(?:[\w-]+\s+){0,2}$/i;
@@ -108,12 +112,14 @@ export function findDrops(clause: Clause, lexicon: Lexicon, rules: TopicRules, p
     const strong = strongAt.has(trigger.start) || lexicon.has('strongDrop', trigger.surface);
     // "the Redis-based rate limiter": a product that only qualifies the thing dropped is not dropped itself.
     const all = products.filter((p) => p.start >= object.start && p.end <= object.end);
-    const inside = all.filter((p) => !MODIFIER_AFTER.test(clause.text.slice(p.valueEnd)));
+    const qualifying = all.filter((p) => MODIFIER_AFTER.test(clause.text.slice(p.valueEnd)));
+    // "the old logs from Loki": a product after a preposition is where the thing is, not the thing (nothing drops).
+    const inside = all.filter((p) => !qualifying.includes(p) && !PLACE_BEFORE.test(clause.text.slice(object.start, p.start)));
     const endsAsTopic = lexicon.words('topicEndings', phrase).some((w) => w.end === phrase.length);
-    if (lexicon.has('topicNouns', phrase) || endsAsTopic || (all.length > 0 && inside.length === 0)) {
+    if (lexicon.has('topicNouns', phrase) || endsAsTopic || (qualifying.length > 0 && qualifying.length === all.length)) {
       result.deprecations.push({ item: topicPhrase(phrase, rules), at: clause.start + object.start });
       inside.forEach((p) => result.consumed.add(p.start));
-    } else if (inside.length > 0) {
+    } else if (inside.length > 0 && !TOPIC_ONLY_DROPS.test(trigger.surface)) {
       for (const p of inside) {
         // A runtime dropped at a version drops that version (Node 18 is EOL for us → node version ≠ 18).
         const runtime = lexicon.vocabulary.runtimes[p.surface.toLowerCase()];

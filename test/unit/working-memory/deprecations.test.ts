@@ -53,6 +53,14 @@ describe('deprecated topics', () => {
     expect(deprecated('多活架构那套先不搞了。')).toEqual(['多活架构那套']);
   });
 
+  it('data deleted or dropped where a product holds it drops nothing (the logs from Loki, the index in Elasticsearch)', () => {
+    expect(facts('Delete the old traces from Jaeger.')).toEqual([]);
+    expect(deprecated('Delete the old traces from Jaeger.')).toEqual([]);
+    expect(facts('Drop the test tables in ClickHouse.')).toEqual([]);
+    expect(facts('Delete Jaeger, we use Tempo now.')).not.toContain('tracing≠Jaeger');
+    expect(facts('Drop Jaeger.')).toEqual(['tracing≠Jaeger']);
+  });
+
   it('a product that only qualifies what is called off is not dropped (the Redis-based rate limiter)', () => {
     expect(deprecated('Scrap the Kafka-backed audit log, plain files will do.')).toEqual(['Kafka-backed audit log']);
     expect(facts('Scrap the Kafka-backed audit log, plain files will do.')).toEqual([]);
