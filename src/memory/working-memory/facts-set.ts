@@ -1,0 +1,258 @@
+/**
+ * Values a clause sets (facts.ts runs it per clause): a decision word leading to a product (用 / switch to / go with),
+ * a slot word naming the value after it (数据库是 MySQL, 缓存换成 Valkey), a product given its role (PostgreSQL 16 as
+ * the database), a runtime's version, and a value named by its slot word after it (改用本地缓存).
+ */
+import type { Clause } from './clauses.ts';
+import type { Found } from './drops.ts';
+import { negationBefore, type Lexicon, type Mark, type ProductMark, type SubjectMark } from './lexicon.ts';
+import { hasCjk } from '../../shared/cjk.ts';
+import type { EntitySpan, Fact } from './types.ts';
+
+const MAX_GAP = 32;
+/** After the object of 把: a verb that moves it elsewhere (把 X 全部迁到 Y). */
+const MOVED_AFTER = /^\s*(?:都|全部|全|也|统一)?\s*(?:迁到|迁移到|换成|换到|改成|切到|切换到|搬到|替换成|升级到)/;
+/** Slots whose values are all in the vocabulary: an unknown name after their word is something else. */
+const KNOWN_VALUES_ONLY: ReadonlySet<string> = new Set(['os']);
+const SPECIAL_SUBJECTS: ReadonlySet<string> = new Set(['timezone', 'region', 'budget', 'deadline', 'name', 'location']);
+const LIST_JOINER =
+  /^\s*(?:(?:for|as)\s+(?:the\s+)?[\w-]+(?:\s+[\w-]+)?\s*)?(?:,|，|、|and|和|以及|与|及|跟|plus|&|\+|还有|也)\s*(?:用|use)?\s*$/i;
+/** After a runtime name: its version said as such (Node 版本是 22.3.0, Go version 1.22, 从 3.9 升级到 3.12). */
+const VERSION_WORD =
+  /^\s*(?:的)?\s*(?:(?:版本号?|version|工具链|toolchain)\s*(?:是|为|:|=|is pinned to|is pinned at|is locked to|is locked at|is|用的是|统一用|用|锁在|锁定在|锁定为|锁定|固定在|固定为|固定成|固定|定在|锁|统一成|统一为|统一到|改成|改为|升到|升级到|pinned to|pinned at|locked to|locked at|stays at|stays on)?|用的是|统一用|用|是|:|=|is pinned to|is pinned at|is locked to|is locked at|pinned to|pinned at|(?:(?:从|from)\s*v?[\d.]+\s*)?(?:升级到|升到|升级成|换成|改成|改为|统一成|统一为|统一到|降级到|降到|upgraded to|upgrade to|to))\s*(v?\d+(?:\.\d+)*)(?![\w.])/i;
+/** After any other product: its version, said with the word version (Consul 的版本是 1.17.2, the Vault version is 1.15). */
+const NAMED_VERSION =
+  /^\s*(?:的)?\s*(?:版本号?|version)\s*(?:是|为|:|=|is pinned to|is locked to|is|用的是|锁在|锁定在|锁定为|固定在|固定为|定在|pinned to|pinned at|locked to|locked at)\s*(v?\d+(?:\.\d+)+)(?![\w.])/i;
+/** After any other product, its version said without the word version: Rails 用 7.1, our Kafka is 3.6.1 (a dot needed). */
+const LINKED_VERSION =
+  /^\s*(?:的)?\s*(?:用的是|是|为|用|:|=|is|升到|升级到|upgraded to|锁在|锁定在|固定在|stays at|is pinned to|is pinned at|is locked to|is locked at|pinned to|pinned at|locked to|locked at)\s*(v?\d+(?:\.\d+)+)(?![\w.])/i;
+const ROLE = /^\s*(?:as\b|做|当|作为|来做|来当|for\b|用作|用于)\s*(?:(?:the|an|a|our|my)\b|我们的|我们)?\s*/i;
+const FILLER = new RegExp(
+  // A word for what the slot is made of may follow it: monitoring stack is…, DNS 服务商是…
+  '^\\s*(?:(?:stack|setup|provider|vendor)\\b|服务商|提供商|厂商|体系)?' +
+  '\\s*(?:的)?\\s*(?:(?:我们|我|咱们|这边|(?:we|i|our team)\\b)\\s*)?' +
+    "(?:(?:现在|目前|以后|今后|统一|已经|就|都|先|暂时|还是|则|也|一直|那就|还|仍然|依然|继续|(?:always|now|currently|will|'ll|just|then)\\b)\\s*)*",
+  'i',
+);
+const DETERMINER = /^\s*(?:(?:an|a|the|our|my)\b|一个|一套|个)?\s*/i;
+const UNKNOWN_LATIN = /^[A-Za-z][\w.+#-]*(?:\s+[A-Z0-9][\w.+#-]*){0,2}/;
+const UNKNOWN_CJK = /^[\u4e00-\u9fff]{2,8}?(?=[吧了的啊呢就来做，。,.!！?？;；\s]|$)/;
+const STOP_VALUES =
+  /^(?:the|a|an|it|this|that|them|to|in|on|at|for|of|and|or|not|too|very|so|all|some|one|what|which|how|is|are|be)$/i;
+
+/** Decision words that are not cancelled by a negation just before them, nor part of a longer word (用户). */
+function liveTriggers(text: string, lexicon: Lexicon): Mark[] {
+  const exclusions = lexicon.words('useExclusions', text);
+  return lexicon.words('set', text).filter((t) => {
+    if (exclusions.some((x) => x.start <= t.start && t.end <= x.end)) return false;
+    return !negated(text, t, lexicon);
+  });
+}
+
+function negated(text: string, trigger: Mark, lexicon: Lexicon): boolean {
+  return negationBefore(text, trigger.start, hasCjk(trigger.surface) ? 6 : 24, lexicon);
+}
+
+/** What `clause` sets, beside its drops (findFacts passes what they took, so nothing dropped is set). */
+export function setFacts(
+  clause: Clause,
+  products: ProductMark[],
+  subjects: SubjectMark[],
+  entities: readonly EntitySpan[],
+  lexicon: Lexicon,
+  inheritedSubject: string | null,
+  /** Products a drop or a void topic took: a slot word cannot give them as its value. */
+  dropped: readonly ProductMark[] = [],
+  /** Spans (in the clause) of the topics it calls off. */
+  voided: ReadonlyArray<{ start: number; end: number }> = [],
+): Found<Fact>[] {
+  const text = clause.text;
+  const out: Found<Fact>[] = [];
+  const used = new Set<number>();
+  const triggers = liveTriggers(text, lexicon);
+  const blockerTriggers = new Set(lexicon.words('blockers', text).map((b) => b.start));
+  // "to" / "成" lead to a value only after a decision word: migrate from A to B, replace A with B.
+  const connectors = lexicon.words('connectors', text).filter((c) => triggers.some((t) => t.end <= c.start));
+  const leads = [...triggers, ...connectors].sort((a, b) => a.start - b.start);
+  // A decision word reaches a value over a short gap with no "from"/"instead of"/negation in it; past another
+  // product only through a list (Pulumi for provisioning and Buildkite), not a new clause (换成 X 之后 Y).
+  const reaches = (lead: Mark, p: ProductMark): boolean => {
+    const gap = text.slice(lead.end, p.start);
+    // 打算把 Jenkins 迁到 Tekton: what 把 takes is what is moved, not the value chosen.
+    if (/把\s*$/.test(gap) && MOVED_AFTER.test(text.slice(p.valueEnd))) return false;
+    if (
+      gap.length > MAX_GAP ||
+      blockerTriggers.has(lead.start) ||
+      lexicon.has('blockers', gap) ||
+      lexicon.has('negations', gap)
+    )
+      return false;
+    const between = products.filter((q) => q.start >= lead.end && q.end <= p.start);
+    if (between.length === 0) return true;
+    const tail = text.slice(between[between.length - 1]!.valueEnd, p.start);
+    return LIST_JOINER.test(tail);
+  };
+  const emit = (subject: string, value: string, at: number): void => {
+    if (value.trim() !== '') out.push({ item: { subject, value: value.trim(), op: 'set' }, at: clause.start + at });
+  };
+  const runtime = (p: ProductMark): { subject: string; version: string } | null => {
+    const subject = lexicon.vocabulary.runtimes[p.surface.toLowerCase()];
+    const version = p.value.slice(p.surface.length).trim();
+    return subject !== undefined && version !== '' ? { subject, version } : null;
+  };
+  const subjectFor = (p: ProductMark): string => {
+    const role = ROLE.exec(text.slice(p.valueEnd));
+    const named = role === null ? undefined : subjects.find((s) => s.start === p.valueEnd + role[0].length);
+    // "as the queue" names the role; "for CI" only confirms what the product is, so the product wins there.
+    if (named !== undefined && !/^\s*for\b/i.test(role![0])) return named.subject;
+    // 我们的 DNS 托管在 Cloudflare: a slot word before it that the product also fills names its role here.
+    const also = subjects.find((s) => s.end <= p.start && p.alsoFills.some((f) => f.toLowerCase() === s.subject.toLowerCase()));
+    return also?.subject ?? p.subject;
+  };
+  const setProduct = (p: ProductMark): void => {
+    used.add(p.start);
+    const r = runtime(p);
+    if (r !== null) emit(r.subject, r.version, p.start);
+    else emit(subjectFor(p), p.value, p.start);
+  };
+  // A runtime's version named as such is a setup statement: Node 版本是 22.3.0, Go version 1.22; so is any other
+  // product's, said with the word version: its own `<name> version` slot (Consul 的版本是 1.17.2).
+  for (const p of products) {
+    const subject = lexicon.vocabulary.runtimes[p.surface.toLowerCase()];
+    const v = subject === undefined ? null : VERSION_WORD.exec(text.slice(p.valueEnd));
+    if (subject !== undefined && v !== null) {
+      used.add(p.start);
+      emit(subject, v[1]!, p.start);
+      continue;
+    }
+    const after = text.slice(p.valueEnd);
+    const named = subject === undefined && p.value === p.surface ? (NAMED_VERSION.exec(after) ?? LINKED_VERSION.exec(after)) : null;
+    if (named !== null) {
+      used.add(p.start);
+      emit(`${p.surface.toLowerCase()} version`, named[1]!, p.start);
+    }
+  }
+  // A decision word leads to the values after it: 改用 Caddy, go with Pulumi … and Buildkite.
+  for (const p of products) {
+    if (used.has(p.start)) continue;
+    const lead = [...leads].reverse().find((t) => t.end <= p.start);
+    if (lead !== undefined && reaches(lead, p)) {
+      setProduct(p);
+      continue;
+    }
+    // 集群在阿里云上, hosted on Vercel: where things run is a statement of setup.
+    const before = text.slice(Math.max(0, p.start - 6), p.start).trimEnd();
+    const locative =
+      lexicon.vocabulary.triggers.locativeSubjects.includes(p.subject) &&
+      lexicon.words('locatives', before).some((w) => w.end === before.length);
+    if (locative) {
+      setProduct(p);
+      continue;
+    }
+    const after = text.slice(p.valueEnd, p.valueEnd + 12);
+    const post = lexicon.words('setAfter', after).find((w) => after.slice(0, w.start).trim() === '');
+    // A product given its role is a statement of setup: PostgreSQL 16 as the database, React for the frontend.
+    const role = ROLE.exec(text.slice(p.valueEnd));
+    const roleNamed = role !== null && subjects.some((s) => s.start === p.valueEnd + role[0].length);
+    if (post !== undefined || roleNamed) setProduct(p);
+  }
+  // A slot word names the value after it: 缓存换成 Valkey, 系统 Ubuntu 24.04, framework 定了 Django.
+  for (const s of subjects) {
+    let pos = s.end + (FILLER.exec(text.slice(s.end))?.[0].length ?? 0);
+    let link = [...lexicon.words('copulas', text), ...triggers]
+      .filter((w) => w.start === pos)
+      .sort((a, b) => b.end - a.end)[0];
+    // "Switched the queue to Redpanda": a decision word just before the slot word, "to" after it.
+    const to = link === undefined ? /^\s*(?:over\s+)?(?:to|onto|into)\b/i.exec(text.slice(pos)) : null;
+    if (to !== null && triggers.some((t) => t.end <= s.start && text.slice(t.end, s.start).replace(DETERMINER, '').trim() === ''))
+      link = { start: pos, end: pos + to[0].length, surface: to[0] };
+    if (link !== undefined) pos = link.end;
+    // CI moved to Buildkite: after a decision word, "to" only leads to the value; 迁到了: 了 only says it is done;
+    // "moved off Akamai to CloudFront": what it left comes first.
+    if (link !== undefined && triggers.includes(link)) {
+      pos += /^\s*(?:off|from)\s+[^,，;；.。]{1,40}?\s(?=(?:over\s+)?(?:to|onto|into)\b)/i.exec(text.slice(pos))?.[0].length ?? 0;
+      pos += /^\s*(?:(?:over\s+)?(?:to|onto|into)\b|了)/i.exec(text.slice(pos))?.[0].length ?? 0;
+    }
+    // "Search is still Elasticsearch": an adverb after the link is not the value.
+    if (link !== undefined) pos += /^\s*(?:(?:still|now|currently|also|already)\b|仍然|依然|还是|仍)\s*/i.exec(text.slice(pos))?.[0].length ?? 0;
+    pos += DETERMINER.exec(text.slice(pos))?.[0].length ?? 0;
+    if (dropped.some((p) => p.start === pos) || voided.some((v) => v.start <= pos && pos < v.end)) continue;
+    const product = products.find((p) => p.start === pos);
+    if (product !== undefined) {
+      const rest = text.slice(product.valueEnd).replace(/[\s.。!！]+$/, '');
+      if (used.has(product.start) || (link === undefined && rest.trim() !== '')) continue;
+      setProduct(product);
+      // A list after the slot word fills it with each: monitoring is Prometheus plus Grafana.
+      let last = product;
+      for (const q of products) {
+        if (q.start <= last.start || used.has(q.start)) continue;
+        if (!LIST_JOINER.test(text.slice(last.valueEnd, q.start))) break;
+        setProduct(q);
+        last = q;
+      }
+      continue;
+    }
+    // 走 links a slot to a product it knows (CI 统一走 Jenkins), not to any word (数据库走 VPN 连: a route).
+    if (link?.surface === '走') continue;
+    // Slots with rules of their own (time zone, region…) take their values from those rules; an OS is one the
+    // vocabulary knows ("my laptop is a ThinkPad": the laptop word names the slot, the value is hardware).
+    if (SPECIAL_SUBJECTS.has(s.subject) || KNOWN_VALUES_ONLY.has(s.subject)) continue;
+    if (
+      link === undefined ||
+      entities.some((e) => e.start <= pos && pos < e.end) ||
+      negated(text, { ...s, start: pos, end: pos }, lexicon)
+    )
+      continue;
+    // An unknown value must look like a name (TiDB, drone-ci, v2) after "is"; after 用 / switch to any word will do.
+    const decided = triggers.includes(link);
+    const latin = UNKNOWN_LATIN.exec(text.slice(pos))?.[0];
+    const value =
+      latin !== undefined
+        ? decided || /[A-Z0-9]/.test(latin)
+          ? latin
+          : undefined
+        : decided
+          ? UNKNOWN_CJK.exec(text.slice(pos))?.[0]
+          : undefined;
+    // 跑在 self-hosted 的 GitLab runner 上: a word before 的 describes what follows; it is not the value.
+    const describes = value !== undefined && /^\s*的/.test(text.slice(pos + value.length));
+    if (value !== undefined && !describes && !STOP_VALUES.test(value) && !lexicon.has('negations', value))
+      emit(s.subject, value, pos);
+  }
+  // A value named by its slot word after it: use a local cache, 改用本地缓存.
+  for (const s of subjects) {
+    const before = text.slice(0, s.start);
+    const lead = [...triggers].reverse().find((t) => t.end <= s.start && before.slice(t.end).length <= 24);
+    if (lead === undefined || products.some((p) => p.start >= lead.end && p.end <= s.start)) continue;
+    let between = before.slice(lead.end).replace(DETERMINER, '');
+    // "went with Quickwit for search", "picked Quickwit as the search engine": a name given its role.
+    const role = /^([A-Z][\w.+#-]*(?:\s+[A-Z0-9][\w.+#-]*)?)\s+(?:for|as)\s+(?:(?:the|our|a|an)\s+)?$/.exec(between);
+    if (role !== null) between = role[1]!;
+    const modifier = /^(?:[A-Za-z][\w-]*(?:\s+[A-Za-z][\w-]*)?|[\u4e00-\u9fff]{1,4})\s*$/.exec(between)?.[0].trim();
+    if (role === null && modifier !== undefined && /\s(?:for|as)$/i.test(modifier)) continue;
+    if (modifier === undefined || modifier === '' || /^[\d一二两三四五六七八九十几多]/.test(modifier)) continue;
+    // 打算把数据库换成…: a function word before the slot word is no value of it.
+    if (/^(?:把|将|给|让|对|在|从|跟|和|这个|那个|这|那|所有|全部)$/.test(modifier)) continue;
+    if (lexicon.words('vagueModifiers', modifier).some((w) => w.surface.length === modifier.length)) continue;
+    emit(s.subject, modifier, s.start - between.length);
+  }
+  // After a drop, a new value with no slot word takes the dropped one's slot (Jenkins 不用了，改用 Woodpecker).
+  if (inheritedSubject !== null && subjects.length === 0 && out.length === 0 && products.length === 0) {
+    for (const t of triggers) {
+      const rest = text.slice(t.end);
+      // "We moved it to Outline": the pronoun stands for the slot, the value comes after its connector.
+      const pronoun = /^\s*(?:it|them|this|that|everything|all of it)\s+(?:over\s+)?(?:to|onto|into)\b/i.exec(rest)?.[0].length ?? 0;
+      const lead = pronoun + (DETERMINER.exec(rest.slice(pronoun))?.[0].length ?? 0);
+      // A version slot takes a version (Python 3.8 不用了，升级到 3.12).
+      const value = inheritedSubject.endsWith(' version')
+        ? /^v?\d+(?:\.\d+)*(?![\w.])/.exec(rest.slice(lead))?.[0]
+        : UNKNOWN_LATIN.exec(rest.slice(lead))?.[0];
+      // After a pronoun the value must look like a name (Outline, v2), not a word ("moved it to the old box").
+      if (value !== undefined && !STOP_VALUES.test(value) && (pronoun === 0 || /[A-Z0-9]/.test(value))) {
+        emit(inheritedSubject, value, t.end + lead);
+        break;
+      }
+    }
+  }
+  return out;
+}
