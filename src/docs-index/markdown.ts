@@ -68,7 +68,8 @@ function blockText(token: Token): string {
     case 'paragraph':
     case 'text': {
       const t = token as Tokens.Paragraph | Tokens.Text;
-      return (t.tokens !== undefined ? inlinePlainText(t.tokens) : decodeEntities(t.text)).replace(/[ \t]+\n/g, '\n').trim();
+      // (Only a run's first blank starts a match: tried from every blank of a long run, `[ \t]+\n` was quadratic.)
+      return (t.tokens !== undefined ? inlinePlainText(t.tokens) : decodeEntities(t.text)).replace(/(?<![ \t])[ \t]+\n/g, '\n').trim();
     }
     case 'code': {
       const code = token as Tokens.Code;
