@@ -44,8 +44,11 @@ const AMOUNT_ONLY = /^[\s\d.,，零〇一二两三四五六七八九十百千万
 const PLACE_BEFORE = /\b(?:from|in|on|of|at|inside|within)\s+(?:(?:the|our|my|a|an)\s+)?$/i;
 /** Drop words that call off a topic but never a product: "delete the logs" is about data, not a tool. */
 const TOPIC_ONLY_DROPS = /^(?:delete|deleted)$/i;
+/** Before 把 in a move (打算把 X 迁到 Y): the move is planned, and leaves nothing yet. */
 const PLANNED = /打算|计划|准备|想|要|考虑|可能/;
+/** After a move's verb: it is done (换成了). */
 const DONE_AFTER = /^\s*了/;
+/** Before "to" in a dropped object: a move, whose "to" belongs to it ("moving to Mongo"). */
 const MOVE_BEFORE = /\b(?:moving|switching|migrating|going|changing|upgrading|porting)\s+(?:[\w-]+\s+){0,2}$/i;
 
 const FOR_WHEN = /^for\s+(?:now|this|that|these|next|today|tomorrow|a\s+while|the\s+(?:moment|time\s+being|rest))\b/i;

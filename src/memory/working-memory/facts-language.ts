@@ -49,7 +49,7 @@ export function findLanguageFacts(clause: Clause, lex: Lexicon, leadIn: string):
       stated = linked || verbs.some((v) => v.start === l.end || v.start === l.end + 1) || /^\s*(?:来)?(?:回答|回复|答复)/.test(after);
     // "just use English" / "switch to English": a language alone is the answers' language in a chat.
     else stated = /\b(?:use|speak|switch to|stick to|stay in)\s*$/i.test(text.slice(Math.max(0, l.start - 12), l.start));
-    if (!stated || conditional(text.slice(Math.max(0, l.start - 40), l.start))) continue;
+    if (!stated || CONDITION_BEFORE.test(text.slice(Math.max(0, l.start - 40), l.start))) continue;
     const subject = object === undefined ? ANSWER_LANGUAGE : lex.vocabulary.subjects.languageObjects[objectKey(lex, object.surface)]!;
     const at = clause.start + l.start;
     if (forbidden(text, l, lex)) out.push({ item: { subject, value: name, op: 'unset' }, at, prohibition: true });
@@ -94,10 +94,6 @@ function languageName(lex: Lexicon, surface: string): string | undefined {
 /** "…even when I ask in Chinese", 就算我用英文问: the language of a condition, not of the answers. */
 const CONDITION_BEFORE =
   /(?:\b(?:when|whenever|if|even if|even when|though|although)\s+(?:i|we|you|they|someone)\s+[a-z]+(?:\s+[a-z]+)?\s+in|(?:即使|就算|哪怕|如果|当|要是)\s*(?:我|我们|别人|用户)\s*用)\s*$/i;
-
-function conditional(before: string): boolean {
-  return CONDITION_BEFORE.test(before);
-}
 
 /** What may stand before a language in a clause that speaks of the thing named in the clause before: 也用中文, 都写英文. */
 const CARRY_LEAD = /^(?:\s|[也都就还是用写得要请别不]|可以|全部|一律|统一|同样|\b(?:and|also|too|in|use|write|written|not|no|never|don't|do not)\b)*$/i;

@@ -132,24 +132,20 @@ export function findSpecialFacts(
 
   // A scheduled job's time: 备份脚本每天凌晨2点跑, "the backup runs nightly at 01:30" → `backup time`. Only a
   // recurring one is setup: "the deploy starts at 3pm" is an event, which the conventions leave out.
+  const recurring = RECURRING.test(text);
   for (const t of entities) {
-    if (t.type !== 'time' || !RECURRING.test(text)) continue;
+    if (t.type !== 'time' || !recurring) continue;
     const job = jobBefore(text.slice(0, t.start), text.slice(t.end), m);
     if (job !== null) set(`${job} time`, t.value, t.start);
   }
 
   // A port: `<what> port`, what being the service named just before (API 端口是 8443, the API's port is 8443, the
   // gateway listens on port 9443, 数据库端口 5432 → database port); `port` when nothing names it.
-  for (const p of text.matchAll(m.port)) {
+  for (const p of [...text.matchAll(m.port), ...text.matchAll(m.listenPort)]) {
     const number = Number(p[1]);
     const at = p.index + p[0].length - p[1]!.length;
     if (number < 1 || number > 65535 || corrected(text, at)) continue;
     // The service is named just before: the last few words are enough (and keep a long paste linear).
-    set(portSubject(text.slice(Math.max(0, p.index - 48), p.index), m, lex), p[1]!, p.index);
-  }
-  for (const p of text.matchAll(m.listenPort)) {
-    const number = Number(p[1]);
-    if (number < 1 || number > 65535) continue;
     set(portSubject(text.slice(Math.max(0, p.index - 48), p.index), m, lex), p[1]!, p.index);
   }
 
