@@ -15,7 +15,8 @@ import { hashString } from '../../memory/embedders/index.ts';
 import type { WorkingMemoryPort } from '../../memory/layered/index.ts';
 import { intentTags, keyTerms, type IntentTag } from '../../memory/retrieval/index.ts';
 
-export const DERIVATION_VERSION = 2;
+// 3: this session's extraction rules (a host:port before a full stop, "a week before" no date, …).
+export const DERIVATION_VERSION = 3;
 
 export interface DerivedTurn {
   /** `stampOf` the message's text when this was worked out. */

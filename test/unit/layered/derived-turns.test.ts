@@ -10,7 +10,7 @@ import { SessionWorkingMemory } from '../../../src/memory/layered/working-memory
 import { DERIVATION_VERSION, deriveTurn, stampOf } from '../../../src/ui/controllers/derived-turns.ts';
 
 /** The version and the hash of the examples' derivations it was pinned with. */
-const PINNED = '2:a4mlaf';
+const PINNED = '3:14j22yk';
 
 const T = Date.UTC(2025, 2, 6, 9, 30); // a Thursday
 const EXAMPLES = [
@@ -21,6 +21,7 @@ const EXAMPLES = [
   'How do I rotate the TLS certificate on the gateway? It expires on 2025-04-01.',
   'Thanks, that fixed it!',
   'The nightly export failed last night and again this morning.',
+  'Our private registry is at registry.lab.lan:5000. Remind me a week before the cert expires.',
 ];
 
 const derivations = () => {
