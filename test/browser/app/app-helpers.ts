@@ -109,11 +109,25 @@ export async function waitReady(app: QwenChatApp): Promise<void> {
 
 /** Sends a message the way a user does and waits for its reply to finish. */
 export async function sendAndWait(app: QwenChatApp, text: string): Promise<void> {
-  const before = messageItems(app, 'assistant').filter((li) => li.dataset.status === 'complete').length;
-  const input = page.getByRole('textbox', { name: 'Message' });
-  await input.fill(text);
+  const before = completeReplies(app);
+  await send(text);
+  await waitForReply(app, before);
+}
+
+/** Types a message and presses Enter, without waiting for anything. */
+export async function send(text: string): Promise<void> {
+  await page.getByRole('textbox', { name: 'Message' }).fill(text);
   await userEvent.keyboard('{Enter}');
-  await expect.poll(() => messageItems(app, 'assistant').filter((li) => li.dataset.status === 'complete').length, { timeout: 30_000 }).toBe(before + 1);
+}
+
+/** How many assistant replies have finished. */
+export function completeReplies(app: QwenChatApp): number {
+  return messageItems(app, 'assistant').filter((li) => li.dataset.status === 'complete').length;
+}
+
+/** Waits until one more reply than `before` has finished. */
+export async function waitForReply(app: QwenChatApp, before: number): Promise<void> {
+  await expect.poll(() => completeReplies(app), { timeout: 30_000 }).toBe(before + 1);
 }
 
 /** The text of each message (without its labels and buttons). */

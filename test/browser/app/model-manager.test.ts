@@ -8,7 +8,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { page, userEvent } from 'vitest/browser';
 import { readModelCache } from '../../../src/ui/data/model-cache.ts';
 import { BACKEND_STORAGE_KEY } from '../../../src/ui/qwen-chat-app.ts';
-import { freshStart, messageTexts, mountApp, resetAppStorage, sendAndWait, shadow, unmountApp, waitReady } from './app-helpers.ts';
+import { freshStart, messageTexts, mountApp, resetAppStorage, send, shadow, unmountApp, waitForReply, waitReady } from './app-helpers.ts';
 
 beforeEach(() => freshStart());
 afterEach(async () => {
@@ -19,11 +19,14 @@ afterEach(async () => {
 const manager = () => shadow(document.querySelector('qwen-chat-app')!.shadowRoot!.querySelector('qwen-model-manager'));
 
 describe('first run and the model manager', () => {
-  it('a message sent while the engine starts is shown and stored at once, and answered once the engine is ready', async () => {
+  // Engine start and a reply, each with its own wait: one 30 s wait for both timed out once on a loaded machine.
+  it('a message sent while the engine starts is shown and stored at once, and answered once the engine is ready', { timeout: 120_000 }, async () => {
     const { app } = mountApp();
     await expect.poll(() => app.engine.status).toBe('loading');
-    await sendAndWait(app, 'What does the deploy script do first?');
-    expect(messageTexts(app, 'user')).toEqual(['What does the deploy script do first?']);
+    await send('What does the deploy script do first?');
+    await expect.poll(() => messageTexts(app, 'user')).toEqual(['What does the deploy script do first?']);
+    await waitReady(app);
+    await waitForReply(app, 0);
     // The question was stored before the engine was ready: the composer did not wait for it.
     const [question] = await (await app.conversations.store()).listTurns(app.chat.sessionId!);
     expect(question!.createdAt).toBeLessThan(performance.timeOrigin + app.timeline.readyMs!);
