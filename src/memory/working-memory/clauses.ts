@@ -17,6 +17,8 @@ export interface Clause {
   readonly tentative: boolean;
   /** Tells of the past or a failure: values in it are not chosen (drops still count). */
   readonly narrative: boolean;
+  /** About someone else's setup or the user's past elsewhere: sets and drops nothing (a void topic still counts). */
+  readonly notOurs: boolean;
 }
 
 export interface ClauseMatchers {
@@ -26,8 +28,11 @@ export interface ClauseMatchers {
   readonly questionTag: RegExp;
   readonly undecided: RegExp;
   readonly conditional: RegExp;
+  readonly notConditional: RegExp;
+  readonly commentStart: RegExp;
   readonly narrative: RegExp;
   readonly narrativePurposes: RegExp;
+  readonly notOurs: RegExp;
 }
 
 const REQUEST_STARTS = ['can you', 'could you', 'would you', 'will you', 'can u', 'pls', 'please', 'would you mind'];
@@ -42,8 +47,11 @@ export function compileClauseMatchers(t: TriggerVocabulary): ClauseMatchers {
     questionTag: new RegExp(`^\\s*(?:${alternation(t.questionTags)})\\s*$`, 'i'),
     undecided: new RegExp(alternation(t.undecided), 'i'),
     conditional: new RegExp(alternation(t.conditional), 'i'),
+    notConditional: new RegExp(alternation(t.notConditional), 'gi'),
+    commentStart: new RegExp(`^\\s*(?:${alternation(t.commentStarts)})`, 'i'),
     narrative: new RegExp(alternation(t.narrative), 'i'),
     narrativePurposes: new RegExp(alternation(t.narrativePurposes), 'gi'),
+    notOurs: new RegExp(alternation(t.notOurs), 'i'),
   };
 }
 
@@ -85,10 +93,11 @@ function cut(raw: string): Piece[][] {
 export function splitClauses(raw: string, norm: string, m: ClauseMatchers): Clause[] {
   const clauses: Clause[] = [];
   cut(raw).forEach((pieces, sentence) => {
-    const whole = norm.slice(pieces[0]!.start, pieces[pieces.length - 1]!.end);
     // A hypothesis colours its whole sentence (如果换成 X，就要…); a maybe only its own clause (一直用 A，可能会迁到 B).
-    // "Use English even if I write in German": a concession leaves the sentence's choice standing.
-    const hypothetical = m.conditional.test(whole.replace(/\beven if\b/gi, ' '));
+    // One that first appears in a clause commenting on the one before colours only from there on.
+    const conditionalAt = pieces.findIndex((p) => m.conditional.test(norm.slice(p.start, p.end).replace(m.notConditional, ' ')));
+    const hypotheticalFrom =
+      conditionalAt > 0 && m.commentStart.test(norm.slice(pieces[conditionalAt]!.start, pieces[conditionalAt]!.end)) ? conditionalAt : conditionalAt < 0 ? Infinity : 0;
     const last = pieces[pieces.length - 1]!;
     const asks = last.terminator === '?' || last.terminator === '？';
     // …，可以吗？ / …, right? asks about the whole sentence.
@@ -103,7 +112,7 @@ export function splitClauses(raw: string, norm: string, m: ClauseMatchers): Clau
         askedTail.add(pieces[i]!);
       }
     }
-    for (const piece of pieces) {
+    for (const [index, piece] of pieces.entries()) {
       const text = norm.slice(piece.start, piece.end);
       const trimmed = text.trim().replace(FILLERS, '').trim();
       const politeRequest = m.requestStart.test(trimmed) && !m.questionWords.test(trimmed);
@@ -119,8 +128,9 @@ export function splitClauses(raw: string, norm: string, m: ClauseMatchers): Clau
         text,
         sentence,
         question,
-        tentative: hypothetical || m.undecided.test(text),
+        tentative: index >= hypotheticalFrom || m.undecided.test(text),
         narrative: m.narrative.test(text.replace(m.narrativePurposes, ' ')),
+        notOurs: m.notOurs.test(text),
       });
     }
   });

@@ -166,6 +166,8 @@ export function findDrops(clause: Clause, lexicon: Lexicon, rules: TopicRules, p
     if (NOT_DROPPED_BEFORE.test(head)) continue;
     // 卸了又装, 取消了再订: undone at once, not dropped.
     if (/^\s*(?:又|再|重)/.test(text.slice(trigger.end))) continue;
+    // 消息队列不用 RabbitMQ 了: the word drops the product after it (a drop before its object), not the words before.
+    if (products.some((p) => p.start >= trigger.end && /^\s*$/.test(text.slice(trigger.end, p.start)))) continue;
     const lead = head.length - head.replace(LEAD_FILLERS, '').length;
     // 刚才说的都不算: adverbs before the drop word belong to it, not to the topic.
     const surface = head

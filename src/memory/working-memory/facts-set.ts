@@ -18,6 +18,8 @@ const SPECIAL_SUBJECTS: ReadonlySet<string> = new Set(['timezone', 'region', 'bu
 const LIST_JOINER =
   /^\s*(?:(?:for|as)\s+(?:the\s+)?[\w-]+(?:\s+[\w-]+)?\s*)?(?:,|，|、|and|和|以及|与|及|跟|plus|&|\+|还有|也)\s*(?:用|use)?\s*$/i;
 /** After a runtime name: its version said as such (Node 版本是 22.3.0, Go version 1.22, 从 3.9 升级到 3.12). */
+/** A runtime's version said with the word runtime right after it: Node 20 runtime, Python 3.12 运行时. */
+const RUNTIME_WORD = /^\s*(?:runtime|运行时)(?![A-Za-z])/i;
 const VERSION_WORD =
   /^\s*(?:的)?\s*(?:(?:版本号?|version|工具链|toolchain)\s*(?:是|为|:|=|is pinned to|is pinned at|is locked to|is locked at|is|用的是|统一用|用|锁在|锁定在|锁定为|锁定|固定在|固定为|固定成|固定|定在|锁|统一成|统一为|统一到|改成|改为|升到|升级到|pinned to|pinned at|locked to|locked at|stays at|stays on)?|用的是|统一用|用|是|:|=|is pinned to|is pinned at|is locked to|is locked at|pinned to|pinned at|(?:(?:从|from)\s*v?[\d.]+\s*)?(?:升级到|升到|升级成|换成|改成|改为|统一成|统一为|统一到|降级到|降到|upgraded to|upgrade to|to))\s*(v?\d+(?:\.\d+)*)(?![\w.])/i;
 /** After any other product: its version, said with the word version (Consul 的版本是 1.17.2, the Vault version is 1.15). */
@@ -80,6 +82,8 @@ export function setFacts(
     const gap = text.slice(lead.end, p.start);
     // 打算把 Jenkins 迁到 Tekton: what 把 takes is what is moved, not the value chosen.
     if (/把\s*$/.test(gap) && MOVED_AFTER.test(text.slice(p.valueEnd))) return false;
+    // Pinning is to a version (pin Node.js 20.11.1); "pinned the tab in Chrome" chooses no browser.
+    if (/^(?:pin|锁)/i.test(lead.surface) && p.value === p.surface) return false;
     if (
       gap.length > MAX_GAP ||
       blockerTriggers.has(lead.start) ||
@@ -123,6 +127,13 @@ export function setFacts(
     if (subject !== undefined && v !== null) {
       used.add(p.start);
       emit(subject, v[1]!, p.start);
+      continue;
+    }
+    // "AWS Lambda, Node 20 runtime", Python 3.12 运行时: the runtime named as such is the setup's.
+    const r = runtime(p);
+    if (r !== null && RUNTIME_WORD.test(text.slice(p.valueEnd))) {
+      used.add(p.start);
+      emit(r.subject, r.version, p.start);
       continue;
     }
     const after = text.slice(p.valueEnd);
@@ -233,6 +244,8 @@ export function setFacts(
     if (modifier === undefined || modifier === '' || /^[\d一二两三四五六七八九十几多]/.test(modifier)) continue;
     // 打算把数据库换成…: a function word before the slot word is no value of it.
     if (/^(?:把|将|给|让|对|在|从|跟|和|这个|那个|这|那|所有|全部)$/.test(modifier)) continue;
+    // "what we pin in CI", "everything in CI": a preposition ends no name.
+    if (/(?:^|\s)(?:in|on|at|to|into|onto|for|of|with|from|by|via|through|inside)$/i.test(modifier)) continue;
     if (lexicon.words('vagueModifiers', modifier).some((w) => w.surface.length === modifier.length)) continue;
     emit(s.subject, modifier, s.start - between.length);
   }

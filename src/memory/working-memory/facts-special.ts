@@ -56,11 +56,32 @@ const corrected = (text: string, at: number): boolean =>
   /(?:不是|而不是|并非|而非|打成了?|写成了?|写错成|敲成|not|instead of|rather than|isn't|wasn't)\s*$/i.test(text.slice(Math.max(0, at - 12), at));
 
 /** Whose a phone or an email is, just before its word, when it is not the user's: 客服电话, the hotel's email. */
-const OTHERS_BEFORE = /(?:客服|售后|前台|公司|酒店|餐厅|医院|物业|快递|商家|卖家|官方|银行|学校|他的|她的|他们的|(?:support|hotel|office|company|bank|school|restaurant|landlord|vendor)(?:'s)?|his|her|their)\s*$/i;
+const OTHERS_BEFORE = /(?:客服|售后|前台|公司|酒店|餐厅|医院|物业|快递|商家|卖家|官方|银行|学校|(?:他|她|他们)的?|(?:support|hotel|office|company|bank|school|restaurant|landlord|vendor)(?:'s)?|his|her|their)\s*$/i;
 
 /** A value the message says not to use: 别再建到 us-east-1 去了, don't deploy to eu-west-1. */
 const avoided = (text: string, at: number): boolean =>
   /(?:别|不要|不再|别再|不能|禁止|千万别|don't|do not|never|not|avoid|stop)[^，。,.;；!！]{0,8}$/i.test(text.slice(Math.max(0, at - 16), at));
+
+/** Before a region the user stops using: 别再用, 不用, stop using. */
+const STOP_USING = /(?:别再用|不再用|不要再用|别用|不用|停用|弃用|stop using|no longer use|no longer using|not using)\s*$/i;
+/** A finished move away from a region: 从 A 换到 B 了, moved from A to B. */
+const LEFT_FROM = /(?:从|由|\bfrom|\boff)\s*$/i;
+const MOVED_TO = /^\s*(?:换到|迁到|迁移到|切到|切换到|改到|搬到|挪到|to\b|over to\b)/i;
+const MOVE_DONE = /了|已经|\b(?:moved|migrated|switched|changed|went)\b/i;
+
+/** Whether the region at start…end is one the user leaves: dropped, only planned to leave (still set, not chosen), or null. */
+function regionLeft(text: string, start: number, end: number): 'dropped' | 'leaving' | null {
+  const before = text.slice(Math.max(0, start - 12), start);
+  if (STOP_USING.test(before)) return 'dropped';
+  if (!LEFT_FROM.test(before) || !MOVED_TO.test(text.slice(end))) return null;
+  return MOVE_DONE.test(text) ? 'dropped' : 'leaving';
+}
+
+/** Said of a value not known yet: 还没说, 还没定, not set yet, TBD. */
+const UNSETTLED = /还没(?:说|定|确定|通知|出来|给|讲)|尚未(?:确定|通知)|待定|\b(?:not|isn't|hasn't been|haven't been)\s+(?:set|decided|announced|confirmed|fixed)\s+yet\b|\btbd\b/i;
+
+/** A guess or a doubt: 觉得, 估计, 恐怕, I think, probably. */
+const GUESS = /觉得|认为|估计|恐怕|怀疑|不一定|说不定|\b(?:i think|i don't think|i doubt|i guess|probably|hopefully|maybe|might)\b/i;
 
 /** A schedule, not a one-off: nightly, every day, cron, 每天, 每晚. */
 const RECURRING = /\b(?:nightly|daily|weekly|hourly|every\s+(?:night|day|morning|evening|week|hour|monday|tuesday|wednesday|thursday|friday|saturday|sunday)|cron)\b|每天|每晚|每日|每周|每个?(?:工作日|晚上|早上)|定时/i;
@@ -115,7 +136,10 @@ export function findSpecialFacts(
   // Deadline: the date that follows a deadline word, else the clause's date, else its sentence's
   // (下下周二要交报告，截止时间是晚上6点).
   const deadlineWords = lex.words('deadlineWords', text);
-  if (deadlineWords.length > 0) {
+  // 截止时间老板还没说, the deadline isn't set yet: no date is the deadline.
+  if (deadlineWords.length > 0 && UNSETTLED.test(text)) {
+    // nothing
+  } else if (deadlineWords.length > 0) {
     const date = dates.find((d) => deadlineWords.some((w) => w.end <= d.start)) ?? dates[0];
     const fromSentence = sentenceDates.length === 1 ? sentenceDates[0] : undefined;
     if (date !== undefined) set('deadline', date.value, date.start);
@@ -125,10 +149,19 @@ export function findSpecialFacts(
     // A date something must happen before is a deadline too: 下周五之前把方案写出来, finish it by next Friday.
     // (A time of day may come between: 周五下午五点前.)
     const due = dates.find((d) => /^\s*(?:[^，。,.;；\s]{0,8}?(?:点|:\d{2})(?:半|钟|\d{1,2}分)?\s*|(?:下班|收工|中午|午饭|放学)\s*)?(?:之前|以前|前(?![天年])|为止)/.test(text.slice(d.end)) || /\b(?:by|before|no later than)\s*$/i.test(text.slice(Math.max(0, d.start - 16), d.start)));
-    if (due !== undefined) set('deadline', due.value, due.start);
+    // "我不觉得周五之前能改完", "I doubt it's done before Friday": a guess about when, not when it is due.
+    if (due !== undefined && !GUESS.test(text)) set('deadline', due.value, due.start);
   }
 
-  for (const r of text.matchAll(m.region)) if (!corrected(text, r.index) && !avoided(text, r.index)) set('region', r[0], r.index);
+  // A region: set, or dropped (别再用 cn-hangzhou 了; region 从 A 换到 B 了 drops A); one the message only forbids
+  // (别再建到 us-east-1 去了) is neither.
+  for (const r of text.matchAll(m.region)) {
+    if (corrected(text, r.index)) continue;
+    const end = r.index + r[0].length;
+    const left = regionLeft(text, r.index, end);
+    if (left === 'dropped') out.push({ item: { subject: 'region', value: r[0], op: 'unset' }, at: clause.start + r.index });
+    else if (left === null && !avoided(text, r.index)) set('region', r[0], r.index);
+  }
 
   // A scheduled job's time: 备份脚本每天凌晨2点跑, "the backup runs nightly at 01:30" → `backup time`. Only a
   // recurring one is setup: "the deploy starts at 3pm" is an event, which the conventions leave out.
@@ -172,7 +205,8 @@ export function findSpecialFacts(
   }
 
   // Answer length: a length word said of the answers (keep replies brief, 回答简短一点).
-  if (lex.has('answerLengthContext', text)) {
+  // (The answers may be named in the clause before: 以后回答都用中文，简短一点.)
+  if (lex.has('answerLengthContext', text) || lex.has('answerLengthContext', leadIn)) {
     for (const w of lex.words('answerLengths', text)) {
       const value =
         lex.vocabulary.subjects.answerLengths[w.surface] ??

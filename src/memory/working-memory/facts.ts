@@ -14,6 +14,9 @@ import type { TopicRules } from './topic.ts';
 import type { EntitySpan, Fact } from './types.ts';
 
 const MASKING: ReadonlySet<string> = new Set(['url', 'email', 'path', 'hostport', 'ipv4', 'ipv6', 'order_id', 'phone']);
+/** Where a service runs (a region, a port, an address): a story of the past says where it ran once. */
+const isPlacement = (subject: string): boolean => subject === 'region' || /(?:^|\s)(?:port|address|url)$/.test(subject);
+
 /** The user's own contact details: theirs in a conditional sentence too. */
 const CONTACT_SUBJECTS: ReadonlySet<string> = new Set(['phone', 'email']);
 
@@ -84,10 +87,16 @@ export function findFacts(clauses: readonly Clause[], entities: readonly EntityS
       .filter(free)
       .filter((s) => !products.some((p) => s.start < p.end && p.start < s.end));
     const drops = findDrops(clause, m.lexicon, m.topics, products);
+    if (clause.notOurs) {
+      deprecations.push(...drops.deprecations);
+      continue;
+    }
     facts.push(...drops.unsets, ...drops.keeps);
     deprecations.push(...drops.deprecations);
     if (drops.unsets.length > 0) lastUnsetSubject = drops.unsets[drops.unsets.length - 1]!.item.subject;
-    facts.push(...findSpecialFacts(clause, local, m.special, budgetNamed, datesBySentence.get(clause.sentence) ?? [], leadIn));
+    const special = findSpecialFacts(clause, local, m.special, budgetNamed, datesBySentence.get(clause.sentence) ?? [], leadIn);
+    // "上次 deploy 到 us-east-1 的时候 latency 特别高": where something ran once is not where it runs.
+    facts.push(...(clause.narrative ? special.filter((f) => !isPlacement(f.item.subject)) : special));
     facts.push(...findLanguageFacts(clause, m.lexicon, leadIn));
     if (!clause.narrative) events.push(...findEventFacts(clause, local, m.events));
     // 用 Python 写一个快速排序: a request for one task, not a choice (以后都用 Python 写 is one).

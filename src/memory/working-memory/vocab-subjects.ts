@@ -147,7 +147,7 @@ export const SUBJECT_VOCABULARY: SubjectVocabulary = {
   budgetWords: ['预算', '经费', '预算上限', 'budget', 'budgets', 'price cap', 'price range', '价位', '心理价位'],
   budgetCapBefore: [
     '不超过', '不要超过', '别超过', '不能超过', '最多', '顶多', '控制在', '不高于', 'under', 'below', 'at most', 'no more than', 'less than',
-    'max', 'maximum', 'up to', 'within',
+    'max', 'maximum', 'up to', 'within', 'capped at', 'is capped at', 'cap of', 'cap at',
   ],
   budgetCapAfter: ['以内', '之内', '以下', '封顶', 'max', 'or less', 'tops'],
   deadlineWords: [

@@ -59,8 +59,20 @@ export interface TriggerVocabulary {
   readonly undecided: readonly string[];
   /** Make a sentence hypothetical (如果, if): no facts. */
   readonly conditional: readonly string[];
+  /** Hold a conditional word without making a condition: 主要是 (要是), 若干 (若), "even if" (a concession). */
+  readonly notConditional: readonly string[];
+  /**
+   * Open a clause that comments on the one before (…, which is tight but doable if nobody adds scope): a condition
+   * that first appears in such a clause colours that clause and those after it, not the statement before it.
+   */
+  readonly commentStarts: readonly string[];
   /** Make a clause describe the past or a problem, not a choice (以前用, when I use): no set. */
   readonly narrative: readonly string[];
+  /**
+   * Make a clause about someone else's setup or the user's past elsewhere (隔壁组用的是 X, a friend's startup runs X,
+   * 在旧公司用 X 搭过): it sets nothing and drops nothing; a void topic in it still counts.
+   */
+  readonly notOurs: readonly string[];
   /** A narrative word inside these names a purpose, not a problem: "Sentry for error tracking", 崩溃上报用 Bugsnag. */
   readonly narrativePurposes: readonly string[];
   /** The user asks to keep what they say: items of the message are pinned. */
@@ -93,6 +105,7 @@ export const TRIGGER_VOCABULARY: TriggerVocabulary = {
     'go back to', 'revert to', 'roll back to', 'deploy', 'deploys', 'deployed', 'deploying', 'keep', 'keeping',
     'only write', 'we write', 'only use', 'write everything in', 'write all code in', 'write all the code in',
     'write all our code in', 'moves to', 'code examples in', 'all code examples in',
+    'pin', 'pins', 'pinned', 'pinning', 'pinned to', 'pin to', 'pinned at', 'locked to', '锁定在', '锁定到', '锁在', '锁死在', '固定用',
   ],
   locatives: ['在', '跑在', '放在', '部署在', 'on', 'in', 'at', 'onto'],
   locativeSubjects: ['cloud provider', 'hosting', 'region'],
@@ -143,7 +156,7 @@ export const TRIGGER_VOCABULARY: TriggerVocabulary = {
   dropAfter: [
     '不用了', '就不用了', '先不用了', '也不用了', '不要了', '不需要了', '不用', '作废', '作废了', '算了', '就算了', '不算', '不算数',
     '放弃', '先放弃', '放弃了', '取消', '取消了', '不考虑了', '先不考虑', '推翻', '弃用', '停用', '废掉', '废弃', '废弃了', '作罢',
-    '不做了', '先搁置', '搁置', 'drop 掉', 'drop掉', '撤回',
+    '不做了', '先搁置', '搁置', 'drop 掉', 'drop掉', '撤回', 'forget it', 'forget about it',
     // Shelved, retired, uninstalled (卸了又装 is not: drops.ts).
     '先放一放', '放一放', '先放放', '先放一边', '不搞了', '先不搞了', '不弄了', '先不弄了', '退役', '退役了', '不再维护', '不维护了',
     '停止维护', '卸了', '卸载了', '卸掉了', '已卸载',
@@ -228,6 +241,8 @@ export const TRIGGER_VOCABULARY: TriggerVocabulary = {
   conditional: [
     '如果', '要是', '假如', '假设', '万一', '的话', '若', 'if', 'unless', 'in case', 'suppose', 'supposing', 'assuming', 'what if',
   ],
+  notConditional: ['主要是', '需要是', '只要是', '重要是', '重要的是', '若干', 'even if'],
+  commentStarts: ['which', 'which is', 'though', 'although', 'but', 'and that', 'that is', 'that\'s', '不过', '但是', '但', '虽然', '只是'],
   narrative: [
     '以前', '之前用', '原来用', '曾经', '过去', '当时', '的时候', '时候', '报错', '出错', '失败', '挂了', '崩了', '卡住', '卡在',
     '做了个', '做了一个', '写了个', '写了一个', '试了', '试过', '用过',
@@ -235,6 +250,15 @@ export const TRIGGER_VOCABULARY: TriggerVocabulary = {
     'crashes', 'crashed', 'broken', 'breaks', 'stuck',
     // Mixed: 升级到 22 之后 build 就 fail 了 (a story of a failure, like 失败).
     'fail 了', 'fail了', '就 fail', 'broke 了', 'crash 了',
+  ],
+  notOurs: [
+    '隔壁组', '隔壁团队', '隔壁部门', '隔壁公司', '别的组', '别的团队', '别的部门', '其他团队', '其他部门', '别的公司', '别家公司', '别家',
+    '朋友', '同学', '旧公司', '上家公司', '前公司', '老东家', '上一家公司', '以前的公司', '之前的公司', '他们公司', '他们组', '他们团队',
+    '他们那边', '人家', '竞品', '搭过', '做过',
+    "a friend's", 'a friend', 'my friend', "my friend's", 'friends', 'another team', 'other teams', 'the other team',
+    'another company', 'other companies', 'my old company', 'my previous company', 'my last company', 'my old job',
+    'my previous job', 'my last job', 'his team', 'her team', 'their team', "his company", "her company", "a colleague's",
+    "my colleague's", 'a competitor', "competitor's", 'competitors', 'years ago',
   ],
   narrativePurposes: [
     'error tracking', 'error reporting', 'error monitoring', 'error handling', 'error logging', 'error logs', 'error alerts',

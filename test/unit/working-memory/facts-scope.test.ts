@@ -1,0 +1,76 @@
+/**
+ * Whose a statement is, and whether it holds: found by labelled batches written by people who had not seen the
+ * rules (issue 19). Examples are our own wording.
+ */
+import { describe, expect, it } from 'vitest';
+import { deprecated, facts } from './helpers.ts';
+
+describe("someone else's setup, the user's past elsewhere, a run once", () => {
+  it('sets nothing from another team, a friend, a former employer or a competitor', () => {
+    expect(facts('隔壁团队用的是 Pulsar，据说扩容很麻烦。')).toEqual([]);
+    expect(facts("My friend's company runs CockroachDB in eu-west-1 and loves it.")).toEqual([]);
+    expect(facts('前公司用 SQL Server 2016 搭过一套报表系统。')).toEqual([]);
+    expect(facts('A competitor of ours is on Vercel.')).toEqual([]);
+    // The user's own clause beside it still counts.
+    expect(facts('隔壁组用 Kafka，我们用 NATS。')).toEqual(['message queue=NATS']);
+  });
+
+  it('takes no region or port from a story of one run, but keeps the region the user states', () => {
+    expect(facts('上回发版到 ap-south-1 的时候丢了好多请求。')).toEqual([]);
+    expect(facts('When we deployed to eu-north-1 the latency was awful.')).toEqual([]);
+    expect(facts('生产环境统一放 eu-north-1。')).toEqual(['region=eu-north-1']);
+  });
+
+  it("keeps someone else's phone out of the user's slot", () => {
+    expect(facts('有问题找运维小李，他电话 138-0000-1111。')).toEqual([]);
+    expect(facts('我电话 138-0000-1111。')).toEqual(['phone=138-0000-1111']);
+  });
+});
+
+describe('conditions that are not', () => {
+  it('reads 主要是 and 只要是 as no condition (要是 is one)', () => {
+    expect(facts('日志平台选了 Loki，主要是省钱。')).toEqual(['logging=Loki']);
+    expect(facts('要是换成 Loki，就得重写告警。')).toEqual([]);
+  });
+
+  it('lets a condition in a trailing comment colour only that comment', () => {
+    expect(facts('The release deadline is now June 30, which is fine if QA signs off early.', '2026-06-01T09:00:00+02:00')).toEqual([
+      'deadline=2026-06-30',
+    ]);
+    expect(facts('If we move to June 30, the deadline is June 30.', '2026-06-01T09:00:00+02:00')).toEqual([]);
+  });
+});
+
+describe('regions left and deadlines not set', () => {
+  it('drops a region the user stops using, or has moved away from; a planned move sets only where it goes', () => {
+    expect(facts('新机器都开在 cn-beijing，别再用 cn-shenzhen 了。')).toEqual(['region=cn-beijing', 'region≠cn-shenzhen']);
+    expect(facts('We moved the cluster from us-west-2 to us-east-2 last week.')).toEqual(['region≠us-west-2', 'region=us-east-2']);
+    expect(facts('准备从 eu-west-3 迁到 eu-central-1。')).toEqual(['region=eu-central-1']);
+  });
+
+  it('names no deadline that is still unknown, or only guessed', () => {
+    expect(facts('截止日期领导还没定，先按下周三准备。')).toEqual([]);
+    expect(facts('我估计周四之前搞不完。')).toEqual([]);
+    expect(facts('周四之前把接口文档发我。')).toEqual(['deadline=2026-03-05']);
+  });
+});
+
+describe('more ways of saying a value', () => {
+  it('reads pinning to a version, and a runtime named as such', () => {
+    expect(facts('We pin every repo to Python 3.12.4.')).toEqual(['python version=3.12.4']);
+    expect(facts('It runs on Cloud Run, Node 22 runtime.')).toEqual(['node version=22']);
+    expect(facts('I pinned that thread in Slack.')).toEqual([]);
+    expect(facts('That is the version we pin in CI.')).toEqual([]);
+  });
+
+  it('reads a spending cap as the budget, and a length said just after the answers are named', () => {
+    expect(facts('The side project is capped at $300 a month.')).toEqual(['budget=300 USD']);
+    expect(facts('回复都用英文，简洁一点。')).toEqual(['answer language=English', 'answer length=short']);
+  });
+
+  it('drops the product after 不用, not the slot word before it; "forget it" voids the topic before it', () => {
+    expect(facts('缓存不用 Memcached 了。')).toEqual(['cache≠Memcached']);
+    expect(deprecated('缓存不用 Memcached 了。')).toEqual([]);
+    expect(deprecated('之前那个分库分表方案 forget it。')).toEqual(['分库分表方案']);
+  });
+});
