@@ -63,7 +63,7 @@ const avoided = (text: string, at: number): boolean =>
   /(?:别|不要|不再|别再|不能|禁止|千万别|don't|do not|never|not|avoid|stop)[^，。,.;；!！]{0,8}$/i.test(text.slice(Math.max(0, at - 16), at));
 
 /** Before a region the user stops using: 别再用, 不用, stop using. */
-const STOP_USING = /(?:别再用|不再用|不要再用|别用|不用|停用|弃用|stop using|no longer use|no longer using|not using)\s*$/i;
+const STOP_USING = /(?:别再用|不再用|不要再用|别用|不用|停用|弃用|stop using|no longer use|no longer using|not using|(?:not|no longer)\s+(?:on|in))\s*$/i;
 /** A finished move away from a region: 从 A 换到 B 了, moved from A to B. */
 const LEFT_FROM = /(?:从|由|\bfrom|\boff)\s*$/i;
 const MOVED_TO = /^\s*(?:换到|迁到|迁移到|切到|切换到|改到|搬到|挪到|to\b|over to\b)/i;
@@ -71,7 +71,7 @@ const MOVE_DONE = /了|已经|\b(?:moved|migrated|switched|changed|went)\b/i;
 
 /** Whether the region at start…end is one the user leaves: dropped, only planned to leave (still set, not chosen), or null. */
 function regionLeft(text: string, start: number, end: number): 'dropped' | 'leaving' | null {
-  const before = text.slice(Math.max(0, start - 12), start);
+  const before = text.slice(Math.max(0, start - 20), start);
   if (STOP_USING.test(before)) return 'dropped';
   if (!LEFT_FROM.test(before) || !MOVED_TO.test(text.slice(end))) return null;
   return MOVE_DONE.test(text) ? 'dropped' : 'leaving';

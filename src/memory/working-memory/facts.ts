@@ -3,6 +3,7 @@
  * decision word leads to it (用 / switch to / go with), when a slot word names it (数据库是 MySQL), or by a slot's
  * own rule (budget, deadline, region…). Questions, maybes and hypotheses set nothing.
  */
+import { continuedFacts, endsOnSetProduct, type ListTail } from './facts-continued.ts';
 import type { Clause } from './clauses.ts';
 import { findDrops, type Found, type UnsetFound } from './drops.ts';
 import { findEventFacts, type EventMatchers } from './facts-events.ts';
@@ -43,6 +44,8 @@ export function findFacts(clauses: readonly Clause[], entities: readonly EntityS
   const unclaimed: Array<{ product: ProductMark; at: number }> = [];
   /** A slot word that ended its sentence with no value ("The staging queue."): the next sentence may give it one. */
   let pendingSubject: { subject: string; sentence: number } | null = null;
+  // A product set at the very end of the clause before: a list or a version may go on in the next one.
+  let listTail: ListTail | null = null;
   const lastOfSentence = new Set(clauses.filter((c, i) => clauses[i + 1]?.sentence !== c.sentence));
   const budgetNamed = clauses.some((c) => !c.question && !c.tentative && m.lexicon.has('budgetWords', c.text));
   // Entities by clause and dates by sentence, in one pass each (a pasted log has thousands of both).
@@ -112,8 +115,11 @@ export function findFacts(clauses: readonly Clause[], entities: readonly EntityS
       const start = clause.text.indexOf(d.item);
       return start < 0 ? null : { start, end: start + d.item.length };
     }).filter((x) => x !== null);
-    const set = setFacts(clause, open, subjects, local, m.lexicon, products.length === 0 ? (lastUnsetSubject ?? carried) : null, dropped, voided);
+    let set = setFacts(clause, open, subjects, local, m.lexicon, products.length === 0 ? (lastUnsetSubject ?? carried) : null, dropped, voided);
+    if (set.length === 0 && subjects.length === 0) set = continuedFacts(clause.text, clause.start, clause.sentence, open, listTail, m.lexicon);
     facts.push(...set);
+    const tail = endsOnSetProduct(clause.text, open, new Set(set.map((f) => f.at - clause.start)));
+    listTail = tail === null ? null : { sentence: clause.sentence, product: tail };
     pendingSubject = set.length === 0 && open.length === 0 && subjects.length > 0 && lastOfSentence.has(clause) ? { subject: subjects[subjects.length - 1]!.subject, sentence: clause.sentence } : null;
     for (const p of open) if (!set.some((f) => f.at === clause.start + p.start)) unclaimed.push({ product: p, at: clause.start + p.start });
   }

@@ -114,7 +114,7 @@ export const SUBJECT_VOCABULARY: SubjectVocabulary = {
     vpn: ['VPN', '组网'],
     'container registry': ['镜像仓库', '容器镜像仓库', 'container registry', 'docker registry', 'image registry'],
     'version control': ['版本控制', 'version control', 'VCS'],
-    'code hosting': ['代码托管', 'code hosting', '代码仓库', 'git hosting'],
+    'code hosting': ['代码托管', 'code hosting', '代码仓库', 'git hosting', 'repo', 'repos', 'git repo', 'repository', 'repositories', '仓库'],
     browser: ['浏览器', 'browser'],
     shell: ['shell'],
     terminal: ['终端', 'terminal', 'terminal emulator'],
@@ -216,7 +216,7 @@ export const SUBJECT_VOCABULARY: SubjectVocabulary = {
     详细: 'detailed', 详细一点: 'detailed', 详细点: 'detailed', 详尽: 'detailed', 具体一点: 'detailed', 展开讲: 'detailed',
     short: 'short', shorter: 'short', brief: 'short', briefly: 'short', concise: 'short', succinct: 'short',
     terse: 'short', 'to the point': 'short', detailed: 'detailed', 'in detail': 'detailed', 'more detail': 'detailed',
-    thorough: 'detailed', longer: 'detailed', 'in depth': 'detailed', 'in-depth': 'detailed',
+    thorough: 'detailed', longer: 'detailed', 'in depth': 'detailed', 'in-depth': 'detailed', 'go into detail': 'detailed', 'into detail': 'detailed',
   },
   answerLengthContext: [
     '回答', '回复', '答案', '以后', '之后', '今后', '尽量', '一律', '保持', '一直',

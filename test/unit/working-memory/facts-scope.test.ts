@@ -11,6 +11,8 @@ describe("someone else's setup, the user's past elsewhere, a run once", () => {
     expect(facts("My friend's company runs CockroachDB in eu-west-1 and loves it.")).toEqual([]);
     expect(facts('前公司用 SQL Server 2016 搭过一套报表系统。')).toEqual([]);
     expect(facts('A competitor of ours is on Vercel.')).toEqual([]);
+    expect(facts('隔壁风控组上个月换成了 Doris。')).toEqual([]);
+    expect(facts('帮同事排查一下，他那边装的是 Rocky Linux 9。')).toEqual([]);
     // The user's own clause beside it still counts.
     expect(facts('隔壁组用 Kafka，我们用 NATS。')).toEqual(['message queue=NATS']);
   });
@@ -72,5 +74,29 @@ describe('more ways of saying a value', () => {
     expect(facts('缓存不用 Memcached 了。')).toEqual(['cache≠Memcached']);
     expect(deprecated('缓存不用 Memcached 了。')).toEqual([]);
     expect(deprecated('之前那个分库分表方案 forget it。')).toEqual(['分库分表方案']);
+  });
+});
+
+describe('a list or a version that goes on past a comma', () => {
+  it('sets every product of an English list the commas cut into clauses', () => {
+    expect(facts('We use Poetry, Ruff and Black.')).toEqual(['package manager=Poetry', 'code style=Ruff', 'code style=Black']);
+    expect(facts('Tech stack: Go 1.22, Gin, GORM for the models.')).toEqual(['go version=1.22', 'framework=Gin', 'ORM=GORM']);
+    // A clause that says something of its own is no list.
+    expect(facts('We use Postgres, MySQL was too slow.')).toEqual(['database=Postgres']);
+    expect(facts('We use Postgres, not MySQL.')).toEqual(['database=Postgres']);
+  });
+
+  it('reads a version said on its own right after the product', () => {
+    expect(facts('消息队列用 Kafka，版本 3.7.1。')).toEqual(['message queue=Kafka', 'kafka version=3.7.1']);
+    expect(facts('Our services run on Python, version 3.11.9.')).toEqual(['programming language=Python', 'python version=3.11.9']);
+  });
+
+  it('reads more ways of stating a setup or leaving one', () => {
+    expect(facts('Go 锁在 1.21.6。')).toEqual(['go version=1.21.6']);
+    expect(facts('我这边一直是 Fedora 40。')).toEqual(['os=Fedora 40']);
+    expect(facts('Our repos are on Gitea.')).toEqual(['code hosting=Gitea']);
+    expect(facts('We moved all our repos to Bitbucket.')).toEqual(['code hosting=Bitbucket']);
+    expect(facts("We're no longer on eu-west-2, it all moved to eu-west-1.")).toEqual(['region≠eu-west-2', 'region=eu-west-1']);
+    expect(facts('Reply in English and go into detail.')).toEqual(['answer language=English', 'answer length=detailed']);
   });
 });

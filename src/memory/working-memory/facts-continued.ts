@@ -1,0 +1,61 @@
+/**
+ * Values a clause continues from the clause before it in the same sentence: an English list cut at its commas
+ * ("We use pnpm, Vite and Vitest": the clauses are "We use pnpm" and "Vite and Vitest"), and a version said on its
+ * own after the product (database 统一用 PostgreSQL，版本 16.2; 集群是 Kubernetes，version 1.29).
+ */
+import type { Found } from './drops.ts';
+import type { Lexicon, ProductMark } from './lexicon.ts';
+import type { Fact } from './types.ts';
+
+/** A product the clause before set, as the last thing it said. */
+export interface ListTail {
+  readonly sentence: number;
+  readonly product: ProductMark;
+}
+
+/** Only joiners between products, and at most a role at the end ("for unit tests"). */
+const LIST_ONLY = /^[\s,，、&+]*(?:(?:and|or|plus|和|以及|与|及|还有)\s*)?[\s,，、&+]*$/i;
+const TRAILING_ROLE = /\s+(?:for|as)\s+[\w\s-]{1,30}$|\s*(?:做|当|用于)[\u4e00-\u9fff\w\s-]{1,12}$/i;
+/** A clause that is only a version: 版本 16.2, version 1.29, 版本号是 v1.28.4. */
+const VERSION_ONLY = /^\s*(?:版本号?\s*(?:是|为|:|：)?|version\s*(?:is|:)?)\s*(v?\d+(?:\.\d+)+)\s*$/i;
+
+/** Whether the clause's last product was set with nothing after it but a role or punctuation. */
+export function endsOnSetProduct(text: string, products: readonly ProductMark[], setAt: ReadonlySet<number>): ProductMark | null {
+  const last = products[products.length - 1];
+  if (last === undefined || !setAt.has(last.start)) return null;
+  const after = text.slice(last.valueEnd).replace(TRAILING_ROLE, '');
+  return /^[\s.。!！]*$/.test(after) ? last : null;
+}
+
+/** The facts a clause continues from `tail` (a product set at the end of the clause before), or none. */
+export function continuedFacts(
+  text: string,
+  start: number,
+  sentence: number,
+  products: readonly ProductMark[],
+  tail: ListTail | null,
+  lexicon: Lexicon,
+): Found<Fact>[] {
+  if (tail === null || tail.sentence !== sentence) return [];
+  const version = products.length === 0 ? VERSION_ONLY.exec(text) : null;
+  if (version !== null) {
+    const runtime = lexicon.vocabulary.runtimes[tail.product.surface.toLowerCase()];
+    const subject = runtime ?? `${tail.product.surface.toLowerCase()} version`;
+    return [{ item: { subject, value: version[1]!, op: 'set' }, at: start }];
+  }
+  if (products.length === 0) return [];
+  let rest = '';
+  let from = 0;
+  for (const p of products) {
+    rest += text.slice(from, p.start);
+    from = p.valueEnd;
+  }
+  rest += text.slice(from).replace(TRAILING_ROLE, '').replace(/[\s.。!！]+$/, '');
+  if (!LIST_ONLY.test(rest)) return [];
+  return products.map((p) => {
+    const runtime = lexicon.vocabulary.runtimes[p.surface.toLowerCase()];
+    const version = p.value.slice(p.surface.length).trim();
+    const item: Fact = runtime !== undefined && version !== '' ? { subject: runtime, value: version, op: 'set' } : { subject: p.subject, value: p.value, op: 'set' };
+    return { item, at: start + p.start };
+  });
+}
