@@ -17,9 +17,9 @@ const KNOWN_VALUES_ONLY: ReadonlySet<string> = new Set(['os']);
 const SPECIAL_SUBJECTS: ReadonlySet<string> = new Set(['timezone', 'region', 'budget', 'deadline', 'name', 'location']);
 const LIST_JOINER =
   /^\s*(?:(?:for|as)\s+(?:the\s+)?[\w-]+(?:\s+[\w-]+)?\s*)?(?:,|，|、|and|和|以及|与|及|跟|plus|&|\+|还有|也)\s*(?:用|use)?\s*$/i;
-/** After a runtime name: its version said as such (Node 版本是 22.3.0, Go version 1.22, 从 3.9 升级到 3.12). */
 /** A runtime's version said with the word runtime right after it: Node 20 runtime, Python 3.12 运行时. */
 const RUNTIME_WORD = /^\s*(?:runtime|运行时)(?![A-Za-z])/i;
+/** After a runtime name: its version said as such (Node 版本是 22.3.0, Go version 1.22, 从 3.9 升级到 3.12). */
 const VERSION_WORD =
   /^\s*(?:的)?\s*(?:(?:版本号?|version|工具链|toolchain)\s*(?:是|为|:|=|is pinned to|is pinned at|is locked to|is locked at|is|用的是|统一用|用|锁在|锁定在|锁定为|锁定|固定在|固定为|固定成|固定|定在|锁|统一成|统一为|统一到|改成|改为|升到|升级到|pinned to|pinned at|locked to|locked at|stays at|stays on)?|用的是|统一用|用|是|:|=|锁在|锁定在|锁定为|固定在|固定为|is pinned to|is pinned at|is locked to|is locked at|pinned to|pinned at|(?:(?:从|from)\s*v?[\d.]+\s*)?(?:升级到|升到|升级成|换成|改成|改为|统一成|统一为|统一到|降级到|降到|upgraded to|upgrade to|to))\s*(v?\d+(?:\.\d+)*)(?![\w.])/i;
 /** After any other product: its version, said with the word version (Consul 的版本是 1.17.2, the Vault version is 1.15). */

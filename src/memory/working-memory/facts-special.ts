@@ -69,7 +69,10 @@ const LEFT_FROM = /(?:从|由|\bfrom|\boff)\s*$/i;
 const MOVED_TO = /^\s*(?:换到|迁到|迁移到|切到|切换到|改到|搬到|挪到|to\b|over to\b)/i;
 const MOVE_DONE = /了|已经|\b(?:moved|migrated|switched|changed|went)\b/i;
 
-/** Whether the region at start…end is one the user leaves: dropped, only planned to leave (still set, not chosen), or null. */
+/**
+ * Whether the region at start…end is one the user leaves: `dropped` (别再用 X 了, moved from X to Y), `leaving` (a move
+ * away only planned: X is neither set nor dropped), or null (not left: an ordinary mention).
+ */
 function regionLeft(text: string, start: number, end: number): 'dropped' | 'leaving' | null {
   const before = text.slice(Math.max(0, start - 20), start);
   if (STOP_USING.test(before)) return 'dropped';
@@ -136,12 +139,11 @@ export function findSpecialFacts(
   // Deadline: the date that follows a deadline word, else the clause's date, else its sentence's
   // (下下周二要交报告，截止时间是晚上6点).
   const deadlineWords = lex.words('deadlineWords', text);
-  // 截止时间老板还没说, the deadline isn't set yet: no date is the deadline.
-  if (deadlineWords.length > 0 && UNSETTLED.test(text)) {
-    // nothing
-  } else if (deadlineWords.length > 0) {
-    const date = dates.find((d) => deadlineWords.some((w) => w.end <= d.start)) ?? dates[0];
-    const fromSentence = sentenceDates.length === 1 ? sentenceDates[0] : undefined;
+  if (deadlineWords.length > 0) {
+    // 截止时间老板还没说, the deadline isn't set yet: no date is the deadline.
+    const known = !UNSETTLED.test(text);
+    const date = known ? (dates.find((d) => deadlineWords.some((w) => w.end <= d.start)) ?? dates[0]) : undefined;
+    const fromSentence = known && sentenceDates.length === 1 ? sentenceDates[0] : undefined;
     if (date !== undefined) set('deadline', date.value, date.start);
     else if (fromSentence !== undefined)
       out.push({ item: { subject: 'deadline', value: fromSentence.value, op: 'set' }, at: fromSentence.start });
