@@ -37,6 +37,11 @@ export interface ClauseMatchers {
 
 const REQUEST_STARTS = ['can you', 'could you', 'would you', 'will you', 'can u', 'pls', 'please', 'would you mind'];
 const STATEMENT_START = /^(?:i|we|our|my|the team|they|i'm|we're|i've|we've|i'll|we'll|i am|we are)\b/i;
+/**
+ * A lead-in that states something of its own before the question: a reason ("Since our services run on Node 20,
+ * is it safe…?") or a clause with its own verb ("The docs have to be out by June 19, so could you…?").
+ */
+const STATES = /^(?:since|because|as|given that|now that|seeing as)\b|\b(?:is|are|was|were|has|have|had|will|must|has to|have to|needs? to)\b/i;
 const FILLERS = /^(?:\s|and|so|also|ok|okay|well|hmm|oh|btw|but)+\b/i;
 
 export function compileClauseMatchers(t: TriggerVocabulary): ClauseMatchers {
@@ -108,7 +113,7 @@ export function splitClauses(raw: string, norm: string, m: ClauseMatchers): Clau
     if (asks) {
       for (let i = pieces.length - 2; i >= 0 && pieces[i]!.terminator === ',' && raw[pieces[i]!.end] === ','; i--) {
         const lead = norm.slice(pieces[i]!.start, pieces[i]!.end).trim();
-        if (STATEMENT_START.test(lead) || /[\u4e00-\u9fff]/.test(lead)) break;
+        if (STATEMENT_START.test(lead) || STATES.test(lead) || /[\u4e00-\u9fff]/.test(lead)) break;
         askedTail.add(pieces[i]!);
       }
     }

@@ -119,7 +119,10 @@ export function findDrops(clause: Clause, lexicon: Lexicon, rules: TopicRules, p
     // "the old logs from Loki": a product after a preposition is where the thing is, not the thing (nothing drops).
     const inside = all.filter((p) => !qualifying.includes(p) && !PLACE_BEFORE.test(clause.text.slice(object.start, p.start)));
     const endsAsTopic = lexicon.words('topicEndings', phrase).some((w) => w.end === phrase.length);
-    if (lexicon.has('topicNouns', phrase) || endsAsTopic || (qualifying.length > 0 && qualifying.length === all.length)) {
+    // A slot word is no topic noun: "our message queue isn't RabbitMQ anymore" drops RabbitMQ, not a "message" topic.
+    const slotWords = lexicon.subjects(phrase);
+    const bare = slotWords.length === 0 ? phrase : slotWords.reduceRight((t, w) => t.slice(0, w.start) + ' '.repeat(w.end - w.start) + t.slice(w.end), phrase);
+    if (lexicon.has('topicNouns', bare) || endsAsTopic || (qualifying.length > 0 && qualifying.length === all.length)) {
       result.deprecations.push({ item: topicPhrase(phrase, rules), at: clause.start + object.start });
       inside.forEach((p) => result.consumed.add(p.start));
     } else if (inside.length > 0 && !TOPIC_ONLY_DROPS.test(trigger.surface)) {

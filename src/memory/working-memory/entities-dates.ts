@@ -18,6 +18,8 @@ import { parseCount, parseNumber, ZH_NUMERAL_CHARS } from './numbers.ts';
 import { alternation, escapeRegExp } from './text.ts';
 import type { DateVocabulary } from './vocab-dates.ts';
 
+/** Between the two ends of a range of days: 18号到20号, 18日-20日. */
+const RANGE_BEFORE = /\s*(?:到|至|-|~|～|—|–)\s*$/;
 const ZH_SMALL = `(\\d{1,2}|[${ZH_NUMERAL_CHARS}]{1,3})`;
 const NUMERIC_DATE = /(?<![\w.\/-])(19\d{2}|20\d{2})([-/.])(\d{1,2})\2(\d{1,2})(?!\d)(?![-/.]\d)/g;
 const ZH_FULL_DATE = new RegExp(
@@ -119,12 +121,15 @@ export function scanWordDates(scan: EntityScan, m: DateMatchers): void {
   const small = (s: string): number | null => parseNumber(s);
   const recurring = (at: number): boolean => m.recurrence.test(text.slice(Math.max(0, at - 6), at));
 
+  // Full dates by where they end: a bare day right after one, across 到 or a dash, is in its month (4月18号到20号).
+  const fullDates = new Map<number, { year: number; month: number; day: number }>();
   for (const x of text.matchAll(ZH_FULL_DATE)) {
     const month = small(x[2]!);
     const day = small(x[3]!);
     if (month === null || day === null) continue;
     const date = x[1] !== undefined ? { year: +x[1], month, day } : nearestYear(today, month, day);
     add(scan, date, x.index, x.index + x[0].length);
+    if (date !== null) fullDates.set(x.index + x[0].length, date);
   }
   for (const x of text.matchAll(m.zhMonthRelative)) {
     const day = small(x[2]!);
@@ -133,7 +138,11 @@ export function scanWordDates(scan: EntityScan, m: DateMatchers): void {
   }
   for (const x of text.matchAll(m.zhBareDay)) {
     const day = small(x[1]!);
-    if (day !== null && day >= 1 && day <= 31) add(scan, nearestMonth(today, day), x.index, x.index + x[0].length);
+    if (day === null || day < 1 || day > 31) continue;
+    const range = RANGE_BEFORE.exec(text.slice(Math.max(0, x.index - 4), x.index));
+    const from = range === null ? undefined : fullDates.get(x.index - range[0].length);
+    const date = from !== undefined && day > from.day ? { ...from, day } : nearestMonth(today, day);
+    add(scan, date, x.index, x.index + x[0].length);
   }
   for (const x of text.matchAll(m.zhWeekday)) {
     if (recurring(x.index)) continue;

@@ -1,7 +1,8 @@
 /**
  * Values a clause continues from the clause before it in the same sentence: an English list cut at its commas
  * ("We use pnpm, Vite and Vitest": the clauses are "We use pnpm" and "Vite and Vitest"), and a version said on its
- * own after the product (database 统一用 PostgreSQL，版本 16.2; 集群是 Kubernetes，version 1.29).
+ * own after the product (database 统一用 PostgreSQL，版本 16.2; 集群是 Kubernetes，version 1.29), and the right value
+ * after a wrong one (我们数据库用的不是 MySQL，是 MariaDB).
  */
 import type { Found } from './drops.ts';
 import type { Lexicon, ProductMark } from './lexicon.ts';
@@ -58,4 +59,21 @@ export function continuedFacts(
     const item: Fact = runtime !== undefined && version !== '' ? { subject: runtime, value: version, op: 'set' } : { subject: p.subject, value: p.value, op: 'set' };
     return { item, at: start + p.start };
   });
+}
+
+/** The clause before says what it is not (用的不是 MySQL, isn't RabbitMQ); this one what it is (是 MariaDB). */
+const NOT_BEFORE = /(?:不是|并不是|并非|isn't|is not|wasn't|was not|aren't|are not)\s*[A-Za-z0-9][\w.+# -]{0,30}$/i;
+const IS_START = /^\s*(?:而是|是|it's|it is|it was|but|rather)\s*/i;
+
+/** The product a correction names (…不是 X，是 Y): Y's slot set to Y. */
+export function correctedFacts(text: string, start: number, products: readonly ProductMark[], leadIn: string, lexicon: Lexicon): Found<Fact>[] {
+  const first = products[0];
+  const is = IS_START.exec(text);
+  // Both sides are names and nothing more: 我不是说 Redis 不好，是 Memcached 更简单 corrects nothing.
+  if (first === undefined || is === null || first.start !== is[0].length || !NOT_BEFORE.test(leadIn)) return [];
+  if (!/^[\s.。!！]*$/.test(text.slice(first.valueEnd))) return [];
+  const runtime = lexicon.vocabulary.runtimes[first.surface.toLowerCase()];
+  const version = first.value.slice(first.surface.length).trim();
+  const item: Fact = runtime !== undefined && version !== '' ? { subject: runtime, value: version, op: 'set' } : { subject: first.subject, value: first.value, op: 'set' };
+  return [{ item, at: start + first.start }];
 }

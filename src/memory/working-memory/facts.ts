@@ -3,7 +3,7 @@
  * decision word leads to it (用 / switch to / go with), when a slot word names it (数据库是 MySQL), or by a slot's
  * own rule (budget, deadline, region…). Questions, maybes and hypotheses set nothing.
  */
-import { continuedFacts, endsOnSetProduct, type ListTail } from './facts-continued.ts';
+import { continuedFacts, correctedFacts, endsOnSetProduct, type ListTail } from './facts-continued.ts';
 import type { Clause } from './clauses.ts';
 import { findDrops, type Found, type UnsetFound } from './drops.ts';
 import { findEventFacts, type EventMatchers } from './facts-events.ts';
@@ -117,6 +117,7 @@ export function findFacts(clauses: readonly Clause[], entities: readonly EntityS
     }).filter((x) => x !== null);
     let set = setFacts(clause, open, subjects, local, m.lexicon, products.length === 0 ? (lastUnsetSubject ?? carried) : null, dropped, voided);
     if (set.length === 0 && subjects.length === 0) set = continuedFacts(clause.text, clause.start, clause.sentence, open, listTail, m.lexicon);
+    if (set.length === 0 && subjects.length === 0) set = correctedFacts(clause.text, clause.start, open, leadIn, m.lexicon);
     facts.push(...set);
     const tail = endsOnSetProduct(clause.text, open, new Set(set.map((f) => f.at - clause.start)));
     listTail = tail === null ? null : { sentence: clause.sentence, product: tail };

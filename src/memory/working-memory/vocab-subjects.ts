@@ -217,11 +217,12 @@ export const SUBJECT_VOCABULARY: SubjectVocabulary = {
     short: 'short', shorter: 'short', brief: 'short', briefly: 'short', concise: 'short', succinct: 'short',
     terse: 'short', 'to the point': 'short', detailed: 'detailed', 'in detail': 'detailed', 'more detail': 'detailed',
     thorough: 'detailed', longer: 'detailed', 'in depth': 'detailed', 'in-depth': 'detailed', 'go into detail': 'detailed', 'into detail': 'detailed',
+    'without long explanations': 'short', 'no long explanations': 'short', 'skip the explanations': 'short', 不用解释: 'short', 不要长篇大论: 'short',
   },
   answerLengthContext: [
     '回答', '回复', '答案', '以后', '之后', '今后', '尽量', '一律', '保持', '一直',
     'keep it', 'keep them', 'keep answers', 'keep replies', 'keep responses', 'keep your', 'answer', 'answers',
-    'reply', 'replies', 'response', 'responses', 'be', 'always', 'from now on',
+    'reply', 'replies', 'response', 'responses', 'be', 'always', 'from now on', 'explanation', 'explanations', '解释',
   ],
   regionPattern: [
     '(?<![A-Za-z0-9-])(?:',

@@ -15,8 +15,9 @@ import { hashString } from '../../memory/embedders/index.ts';
 import type { WorkingMemoryPort } from '../../memory/layered/index.ts';
 import { intentTags, keyTerms, type IntentTag } from '../../memory/retrieval/index.ts';
 
-// 3: this session's extraction rules (a host:port before a full stop, "a week before" no date, …).
-export const DERIVATION_VERSION = 3;
+// 3: a host:port before a full stop, "a week before" no date, …; 4: a bare day after a range's first date is in
+// its month (6月8号到10号).
+export const DERIVATION_VERSION = 4;
 
 export interface DerivedTurn {
   /** `stampOf` the message's text when this was worked out. */

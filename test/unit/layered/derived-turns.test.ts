@@ -10,7 +10,7 @@ import { SessionWorkingMemory } from '../../../src/memory/layered/working-memory
 import { DERIVATION_VERSION, deriveTurn, stampOf } from '../../../src/ui/controllers/derived-turns.ts';
 
 /** The version and the hash of the examples' derivations it was pinned with. */
-const PINNED = '3:14j22yk';
+const PINNED = '4:1a6u9gg';
 
 const T = Date.UTC(2025, 2, 6, 9, 30); // a Thursday
 const EXAMPLES = [
@@ -22,6 +22,7 @@ const EXAMPLES = [
   'Thanks, that fixed it!',
   'The nightly export failed last night and again this morning.',
   'Our private registry is at registry.lab.lan:5000. Remind me a week before the cert expires.',
+  '我们6月8号到10号在杭州团建。',
 ];
 
 const derivations = () => {
@@ -39,6 +40,8 @@ describe('the kept per-message derivations', () => {
     expect(question!.tags.length).toBeGreaterThan(0);
     // "last night" is the day before and "this morning" the day itself, as 昨晚 and 今早 are.
     expect(derivations()[6]!.dates).toEqual(['2025-03-05', '2025-03-06']);
+    // The bare day after a range's first date is in that date's month.
+    expect(derivations()[8]!.dates).toEqual(['2025-06-08', '2025-06-10']);
   });
 
   it('are pinned to DERIVATION_VERSION: a change of the rules needs a bump', () => {

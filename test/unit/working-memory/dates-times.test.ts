@@ -27,6 +27,13 @@ describe('relative dates in Chinese', () => {
     expect(dates('下周三去成都', '2026-02-28T21:15:00+08:00')).toEqual(['2026-03-04']);
   });
 
+  it('puts the bare day that ends a range in the month of the day that starts it', () => {
+    expect(dates('6月28号到30号在上海', wed)).toEqual(['2026-06-28', '2026-06-30']);
+    expect(dates('4月3日至5日休假', wed)).toEqual(['2026-04-03', '2026-04-05']);
+    // A bare day on its own is the nearest such day.
+    expect(dates('6号交', wed)).toEqual(['2026-03-06']);
+  });
+
   it('takes a bare weekday as the next one, today included', () => {
     expect(dates('周五交', wed)).toEqual(['2026-03-06']);
     expect(dates('星期一见', wed)).toEqual(['2026-03-09']);

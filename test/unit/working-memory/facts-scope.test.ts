@@ -13,6 +13,7 @@ describe("someone else's setup, the user's past elsewhere, a run once", () => {
     expect(facts('A competitor of ours is on Vercel.')).toEqual([]);
     expect(facts('隔壁风控组上个月换成了 Doris。')).toEqual([]);
     expect(facts('帮同事排查一下，他那边装的是 Rocky Linux 9。')).toEqual([]);
+    expect(facts('The course I am taking builds everything with Django 5 and MongoDB.')).toEqual([]);
     // The user's own clause beside it still counts.
     expect(facts('隔壁组用 Kafka，我们用 NATS。')).toEqual(['message queue=NATS']);
   });
@@ -98,5 +99,32 @@ describe('a list or a version that goes on past a comma', () => {
     expect(facts('We moved all our repos to Bitbucket.')).toEqual(['code hosting=Bitbucket']);
     expect(facts("We're no longer on eu-west-2, it all moved to eu-west-1.")).toEqual(['region≠eu-west-2', 'region=eu-west-1']);
     expect(facts('Reply in English and go into detail.')).toEqual(['answer language=English', 'answer length=detailed']);
+  });
+});
+
+describe('corrections, questions with a statement before them, and drops said after the fact', () => {
+  it('reads the right value after the wrong one, but only when both are names', () => {
+    expect(facts('前面写错了，缓存用的不是 Memcached，是 Redis。')).toEqual(['cache=Redis']);
+    expect(facts("The queue isn't SQS, it's Kafka.")).toEqual(['message queue=Kafka']);
+    expect(facts('我不是说 MySQL 不好，是 Postgres 更合适。')).toEqual([]);
+  });
+
+  it('keeps a statement that leads into an English question', () => {
+    expect(facts('Since the backend runs on Go 1.23, can I use range-over-func?')).toEqual(['go version=1.23']);
+    expect(facts('The slides have to be ready by March 11, so can you outline them?')).toEqual(['deadline=2026-03-11']);
+    expect(facts('Using Redis, how do I expire keys?')).toEqual([]);
+  });
+
+  it("drops a product said with 别用了 or \"isn't … anymore\", and voids a plan with cancel 了", () => {
+    expect(facts('npm 别用了，统一 pnpm。')).toEqual(['package manager≠npm', 'package manager=pnpm']);
+    expect(facts("Heads-up: our search engine isn't Solr anymore.")).toEqual(['search engine≠Solr']);
+    expect(deprecated("Heads-up: our search engine isn't Solr anymore.")).toEqual([]);
+    expect(deprecated('那个多活方案 cancel 了。')).toEqual(['多活方案']);
+  });
+
+  it('reads more ways of routing through a product, and of asking for short or long answers', () => {
+    expect(facts('All traffic goes through HAProxy.')).toEqual(['load balancer=HAProxy']);
+    expect(facts('以后回复用中文，解释要详细一点。')).toEqual(['answer language=Chinese', 'answer length=detailed']);
+    expect(facts('Answer in English, without long explanations.')).toEqual(['answer language=English', 'answer length=short']);
   });
 });
