@@ -141,3 +141,16 @@ export function splitClauses(raw: string, norm: string, m: ClauseMatchers): Clau
   });
   return clauses;
 }
+
+/**
+ * Quoted text: “…”, 「…」, 『…』, "…", and '…' between non-letters. It is someone's words (a log line, a colleague's
+ * email), not the user stating their setup: facts said inside it do not count.
+ */
+const QUOTED = /“[^”\n]{1,300}”|「[^」\n]{1,300}」|『[^』\n]{1,300}』|"[^"\n]{1,300}"|(?<![A-Za-z])'[^'\n]{3,300}'(?![A-Za-z])/g;
+
+/** A name in quotes ("Redis", 「飞书」) is the user's word for it, not a quotation. */
+const JUST_A_NAME = /^.[^\s:：,，;；=]+(?:\s+[^\s:：,，;；=]+)?.$/;
+
+export function quotedSpans(norm: string): Array<{ start: number; end: number }> {
+  return [...norm.matchAll(QUOTED)].filter((q) => !JUST_A_NAME.test(q[0])).map((q) => ({ start: q.index, end: q.index + q[0].length }));
+}

@@ -3,7 +3,7 @@
  * a typical message takes well under a millisecond. Build an extractor once (it compiles the vocabulary)
  * and reuse it.
  */
-import { compileClauseMatchers, splitClauses, type ClauseMatchers } from './clauses.ts';
+import { compileClauseMatchers, quotedSpans, splitClauses, type ClauseMatchers } from './clauses.ts';
 import { compileDateMentionMatchers, findDateMentions, findMonths } from './date-mentions.ts';
 import { compileEntityMatchers, findEntities, type EntityMatchers } from './entities.ts';
 import { compileEventMatchers } from './facts-events.ts';
@@ -87,7 +87,7 @@ export function createExtractor(options: ExtractorOptions = {}): Extractor {
       lexicon.scope(norm);
       const spans = findEntities(norm, local, entityMatchers);
       const clauses = splitClauses(raw, norm, clauseMatchers);
-      const { facts, deprecate, events } = findFacts(clauses, spans, factMatchers);
+      const { facts, deprecate, events } = findFacts(clauses, spans, factMatchers, quotedSpans(norm));
       const extraction: Extraction = {
         entities: spans.map(({ type, value }) => ({ type, value })),
         facts,

@@ -12,6 +12,13 @@ import type { Fact } from './types.ts';
 export interface ListTail {
   readonly sentence: number;
   readonly product: ProductMark;
+  /** Where the list began (in the message): its values are one list, kept whole, like a list in one clause. */
+  readonly listAt: number;
+}
+
+/** A value that goes on a list begun in an earlier clause. */
+export interface ListFound extends Found<Fact> {
+  readonly listAt: number;
 }
 
 /** Only joiners between products, and at most a role at the end ("for unit tests"). */
@@ -36,13 +43,13 @@ export function continuedFacts(
   products: readonly ProductMark[],
   tail: ListTail | null,
   lexicon: Lexicon,
-): Found<Fact>[] {
+): ListFound[] {
   if (tail === null || tail.sentence !== sentence) return [];
   const version = products.length === 0 ? VERSION_ONLY.exec(text) : null;
   if (version !== null) {
     const runtime = lexicon.vocabulary.runtimes[tail.product.surface.toLowerCase()];
     const subject = runtime ?? `${tail.product.surface.toLowerCase()} version`;
-    return [{ item: { subject, value: version[1]!, op: 'set' }, at: start }];
+    return [{ item: { subject, value: version[1]!, op: 'set' }, at: start, listAt: tail.listAt }];
   }
   if (products.length === 0) return [];
   let rest = '';
@@ -57,7 +64,7 @@ export function continuedFacts(
     const runtime = lexicon.vocabulary.runtimes[p.surface.toLowerCase()];
     const version = p.value.slice(p.surface.length).trim();
     const item: Fact = runtime !== undefined && version !== '' ? { subject: runtime, value: version, op: 'set' } : { subject: p.subject, value: p.value, op: 'set' };
-    return { item, at: start + p.start };
+    return { item, at: start + p.start, listAt: tail.listAt };
   });
 }
 
@@ -65,8 +72,18 @@ export function continuedFacts(
 const NOT_BEFORE = /(?:不是|并不是|并非|isn't|is not|wasn't|was not|aren't|are not)\s*[A-Za-z0-9][\w.+# -]{0,30}$/i;
 const IS_START = /^\s*(?:而是|是|it's|it is|it was|but|rather)\s*/i;
 
-/** The product a correction names (…不是 X，是 Y): Y's slot set to Y. */
+/** A version said not to be the one: Node 版本不是 18, the Python version isn't 3.9. */
+const NOT_VERSION_BEFORE = /([A-Za-z][\w.+#-]*)\s*(?:的)?\s*(?:版本号?|version)\s*(?:不是|并不是|isn't|is not|wasn't)\s*v?\d+(?:\.\d+)*\s*$/i;
+const IS_VERSION = /^\s*(?:而是|是|it's|it is)\s*(v?\d+(?:\.\d+)+)[\s.。!！]*$/i;
+
+/** The product a correction names (…不是 X，是 Y): Y's slot set to Y; or the version (Node 版本不是 18，是 20.11.1). */
 export function correctedFacts(text: string, start: number, products: readonly ProductMark[], leadIn: string, lexicon: Lexicon): Found<Fact>[] {
+  const notVersion = NOT_VERSION_BEFORE.exec(leadIn);
+  const said = notVersion === null ? null : IS_VERSION.exec(text);
+  if (notVersion !== null && said !== null) {
+    const name = notVersion[1]!.toLowerCase();
+    return [{ item: { subject: lexicon.vocabulary.runtimes[name] ?? `${name} version`, value: said[1]!, op: 'set' }, at: start }];
+  }
   const first = products[0];
   const is = IS_START.exec(text);
   // Both sides are names and nothing more: 我不是说 Redis 不好，是 Memcached 更简单 corrects nothing.

@@ -129,9 +129,13 @@ export function findSpecialFacts(
   const budgetWords = lex.words('budgetWords', text);
   const capsBefore = lex.words('budgetCapBefore', text);
   const capsAfter = lex.words('budgetCapAfter', text);
+  // 预算不是8000元，是6500元: the amount said not to be it is not; the one after 是 in the next clause is.
+  const meant = amounts.filter((a) => !corrected(text, a.start));
+  const righted = budgetWords.length === 0 && lex.has('budgetWords', leadIn) && /(?:不是|isn't|is not)\s*\S+\s*$/i.test(leadIn) ? amounts.find((a) => /^\s*(?:而是|是|it's|it is)\s*$/i.test(text.slice(0, a.start))) : undefined;
   const budget =
-    amounts.find((a) => budgetWords.some((w) => w.end <= a.start)) ??
-    amounts.find((a) => budgetWords.length > 0 && a.start >= 0) ??
+    righted ??
+    meant.find((a) => budgetWords.some((w) => w.end <= a.start)) ??
+    meant.find((a) => budgetWords.length > 0 && a.start >= 0) ??
     (budgetNamed ? undefined : amounts.find((a) => capsBefore.some((c) => c.end <= a.start && a.start - c.end <= 6))) ??
     (budgetNamed ? undefined : amounts.find((a) => capsAfter.some((c) => c.start >= a.end && c.start - a.end <= 2)));
   if (budget !== undefined) set('budget', budget.value, budget.start);

@@ -3,7 +3,7 @@
  * decision word leads to it (用 / switch to / go with), when a slot word names it (数据库是 MySQL), or by a slot's
  * own rule (budget, deadline, region…). Questions, maybes and hypotheses set nothing.
  */
-import { continuedFacts, correctedFacts, endsOnSetProduct, type ListTail } from './facts-continued.ts';
+import { continuedFacts, correctedFacts, endsOnSetProduct, type ListFound, type ListTail } from './facts-continued.ts';
 import type { Clause } from './clauses.ts';
 import { findDrops, type Found, type UnsetFound } from './drops.ts';
 import { findEventFacts, type EventMatchers } from './facts-events.ts';
@@ -35,7 +35,13 @@ export interface FactResult {
   readonly events: Fact[];
 }
 
-export function findFacts(clauses: readonly Clause[], entities: readonly EntitySpan[], m: FactMatchers): FactResult {
+export function findFacts(
+  clauses: readonly Clause[],
+  entities: readonly EntitySpan[],
+  m: FactMatchers,
+  /** Quoted text (`quotedSpans`): facts said inside it are someone else's words. */
+  quoted: ReadonlyArray<{ start: number; end: number }> = [],
+): FactResult {
   const facts: Array<Found<Fact> | UnsetFound> = [];
   const deprecations: Found<string>[] = [];
   const events: Found<Fact>[] = [];
@@ -115,12 +121,13 @@ export function findFacts(clauses: readonly Clause[], entities: readonly EntityS
       const start = clause.text.indexOf(d.item);
       return start < 0 ? null : { start, end: start + d.item.length };
     }).filter((x) => x !== null);
-    let set = setFacts(clause, open, subjects, local, m.lexicon, products.length === 0 ? (lastUnsetSubject ?? carried) : null, dropped, voided);
+    let set: Array<Found<Fact> | ListFound> = setFacts(clause, open, subjects, local, m.lexicon, products.length === 0 ? (lastUnsetSubject ?? carried) : null, dropped, voided);
     if (set.length === 0 && subjects.length === 0) set = continuedFacts(clause.text, clause.start, clause.sentence, open, listTail, m.lexicon);
     if (set.length === 0 && subjects.length === 0) set = correctedFacts(clause.text, clause.start, open, leadIn, m.lexicon);
     facts.push(...set);
     const tail = endsOnSetProduct(clause.text, open, new Set(set.map((f) => f.at - clause.start)));
-    listTail = tail === null ? null : { sentence: clause.sentence, product: tail };
+    const listAt = set.find((f) => 'listAt' in f)?.listAt ?? clause.start;
+    listTail = tail === null ? null : { sentence: clause.sentence, product: tail, listAt };
     pendingSubject = set.length === 0 && open.length === 0 && subjects.length > 0 && lastOfSentence.has(clause) ? { subject: subjects[subjects.length - 1]!.subject, sentence: clause.sentence } : null;
     for (const p of open) if (!set.some((f) => f.at === clause.start + p.start)) unclaimed.push({ product: p, at: clause.start + p.start });
   }
@@ -128,8 +135,9 @@ export function findFacts(clauses: readonly Clause[], entities: readonly EntityS
   refileDrops(facts);
   facts.sort((a, b) => a.at - b.at);
   deprecations.sort((a, b) => a.at - b.at);
+  const own = quoted.length === 0 ? facts : facts.filter((f) => !quoted.some((q) => f.at >= q.start && f.at < q.end));
   return {
-    facts: dedupeFacts(withoutRedundantProhibitions(facts), clauses),
+    facts: dedupeFacts(withoutRedundantProhibitions(own), clauses),
     deprecate: [...new Set(deprecations.map((d) => d.item))],
     events: dedupeFacts(events, clauses),
   };
@@ -173,13 +181,17 @@ function replacements(facts: readonly Found<Fact>[], unclaimed: ReadonlyArray<{ 
  * Each fact once. Of values set for one slot in different clauses the last clause's stand (计划用 Nginx，算了
  * 还是用 Apache); values listed in one clause all stand (Prometheus + Grafana).
  */
-function dedupeFacts(facts: readonly Found<Fact>[], clauses: readonly Clause[]): Fact[] {
-  const clauseOf = (at: number): number => clauses.findIndex((c) => at >= c.start && at < c.end);
+function dedupeFacts(facts: ReadonlyArray<Found<Fact> | ListFound>, clauses: readonly Clause[]): Fact[] {
+  // A list cut at its commas counts as the clause it began in.
+  const clauseOf = (f: Found<Fact> | ListFound): number => {
+    const at = 'listAt' in f ? f.listAt : f.at;
+    return clauses.findIndex((c) => at >= c.start && at < c.end);
+  };
   const lastClause = new Map<string, number>();
-  for (const f of facts) if (f.item.op === 'set') lastClause.set(f.item.subject.toLowerCase(), clauseOf(f.at));
+  for (const f of facts) if (f.item.op === 'set') lastClause.set(f.item.subject.toLowerCase(), clauseOf(f));
   const seen = new Set<string>();
   return facts
-    .filter((f) => f.item.op !== 'set' || lastClause.get(f.item.subject.toLowerCase()) === clauseOf(f.at))
+    .filter((f) => f.item.op !== 'set' || lastClause.get(f.item.subject.toLowerCase()) === clauseOf(f))
     .map((f) => f.item)
     .filter((f) => {
       const key = `${f.subject.toLowerCase()}\u0000${f.value.toLowerCase()}\u0000${f.op}`;

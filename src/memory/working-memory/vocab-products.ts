@@ -215,7 +215,7 @@ export const PRODUCT_GROUPS: readonly ProductGroup[] = [
     exactNames: ['Rollup', 'Parcel', 'Babel',
   ] },
   {
-    subject: 'testing framework', names: ['Vitest', 'Jasmine', 'pytest', 'unittest', 'JUnit', 'JUnit 5', 'TestNG',
+    subject: 'test framework', names: ['Vitest', 'Jasmine', 'pytest', 'unittest', 'JUnit', 'JUnit 5', 'TestNG',
     'Cypress', 'Playwright', 'Selenium', 'Puppeteer', 'RSpec', 'PHPUnit', 'xUnit', 'NUnit', 'Testing Library'],
     exactNames: ['Jest', 'Mocha', 'Karma', 'Ava',
   ] },
@@ -316,10 +316,14 @@ export const PRODUCT_GROUPS: readonly ProductGroup[] = [
     subject: 'indentation', names: ['tabs', 'spaces', '2 spaces', '4 spaces', 'two spaces', 'four spaces', '两个空格',
     '四个空格', 'tab 缩进', '空格缩进',
   ] },
+  // Linters and formatters are two slots (a project keeps ESLint and Prettier both); Ruff and Biome are both.
   {
-    subject: 'code style', names: ['Prettier', 'ESLint', 'Ruff', 'flake8', 'Pylint', 'gofmt', 'rustfmt',
-    'clang-format', 'StandardJS', 'Airbnb style', 'isort', 'yapf', 'autopep8', 'Stylelint', 'golangci-lint', 'RuboCop'], exactNames: ['Biome', 'Black',
-  ] },
+    subject: 'linter', names: ['ESLint', 'flake8', 'Pylint', 'StandardJS', 'Airbnb style', 'Stylelint', 'golangci-lint',
+    'RuboCop', 'mypy', 'Clippy', 'ShellCheck'],
+  },
+  { subject: 'linter', names: ['Ruff'], alsoFills: ['formatter'] },
+  { subject: 'formatter', names: ['Prettier', 'gofmt', 'rustfmt', 'clang-format', 'isort', 'yapf', 'autopep8', 'dprint'], exactNames: ['Black'] },
+  { subject: 'formatter', names: [], exactNames: ['Biome'], alsoFills: ['linter'] },
   {
     subject: 'state management', names: ['Redux', 'Redux Toolkit', 'Zustand', 'MobX', 'Pinia', 'Vuex', 'Recoil',
     'Jotai', 'XState', 'NgRx',

@@ -197,6 +197,7 @@ export const TRIGGER_VOCABULARY: TriggerVocabulary = {
     'requirement', 'message', 'topic', 'option', 'solution', 'strategy', 'decision', 'discussion', 'thread', 'part',
     'draft', 'spec', 'route', 'thing', 'issue', 'ticket', 'notes', 'note', 'integration', 'stuff', 'one', 'what i said', 'what we said', 'what i just said', 'feature', '功能',
     'migration', 'upgrade', 'rollout', 'rewrite', 'refactor', 'refactoring', 'redesign', 'pilot', '迁移', '升级', '重构', '改造',
+    'trip', 'vacation', 'holiday', '行程', '旅行计划', '出行计划',
   ],
   topicEndings: ['那套', '这套', '那一套', '这一套', '那些', '这些', '那个', '这个'],
   topicQualifiers: [

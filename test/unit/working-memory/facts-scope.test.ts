@@ -80,7 +80,9 @@ describe('more ways of saying a value', () => {
 
 describe('a list or a version that goes on past a comma', () => {
   it('sets every product of an English list the commas cut into clauses', () => {
-    expect(facts('We use Poetry, Ruff and Black.')).toEqual(['package manager=Poetry', 'code style=Ruff', 'code style=Black']);
+    expect(facts('We use Poetry, Ruff and Black.')).toEqual(['package manager=Poetry', 'linter=Ruff', 'formatter=Black']);
+    // A list cut at its commas is one list: the slot it fills twice keeps both.
+    expect(facts('We use ESLint, Prettier and Stylelint.')).toEqual(['linter=ESLint', 'formatter=Prettier', 'linter=Stylelint']);
     expect(facts('Tech stack: Go 1.22, Gin, GORM for the models.')).toEqual(['go version=1.22', 'framework=Gin', 'ORM=GORM']);
     // A clause that says something of its own is no list.
     expect(facts('We use Postgres, MySQL was too slow.')).toEqual(['database=Postgres']);
@@ -126,5 +128,27 @@ describe('corrections, questions with a statement before them, and drops said af
     expect(facts('All traffic goes through HAProxy.')).toEqual(['load balancer=HAProxy']);
     expect(facts('以后回复用中文，解释要详细一点。')).toEqual(['answer language=Chinese', 'answer length=detailed']);
     expect(facts('Answer in English, without long explanations.')).toEqual(['answer language=English', 'answer length=short']);
+  });
+});
+
+describe("quoted words, corrected numbers, and a linter beside a formatter", () => {
+  it("sets nothing from a quoted log line or someone's quoted words, but a quoted name still counts", () => {
+    expect(facts('报错信息是 “db: mysql 5.7, region: ap-east-1”，这是哪来的？')).toEqual([]);
+    expect(facts('My manager wrote "budget is $900, deadline Friday" about his own team.')).toEqual([]);
+    expect(facts('沟通工具用「钉钉」。')).toEqual(['chat tool=钉钉']);
+  });
+
+  it('takes the corrected budget or version, not the one said to be wrong', () => {
+    expect(facts('说错了，预算不是5000元，是4200元。')).toEqual(['budget=4200 CNY']);
+    expect(facts('更正：Go 版本不是 1.21，是 1.22.3。')).toEqual(['go version=1.22.3']);
+  });
+
+  it('voids a trip like a plan', () => {
+    expect(deprecated('Forget the Iceland trip, flights are too expensive.')).toEqual(['Iceland trip']);
+  });
+
+  it('keeps a linter and a formatter as two slots, so one does not replace the other', () => {
+    expect(facts('We use ESLint. We use Prettier.')).toEqual(['linter=ESLint', 'formatter=Prettier']);
+    expect(facts('格式化用 Black，lint 用 flake8。')).toEqual(['formatter=Black', 'linter=flake8']);
   });
 });

@@ -107,7 +107,7 @@ describe('decisions and preferences', () => {
     expect(facts('Python is pinned to 3.11.9 in the Dockerfile.')).toEqual(['python version=3.11.9']);
     expect(facts('Go 版本统一用 1.23。')).toEqual(['go version=1.23']);
     expect(facts('The time zone for every report is Europe/Berlin.')).toEqual(['timezone=Europe/Berlin']);
-    expect(facts('Formatting is Biome now; Prettier and Stylelint are gone.')).toEqual(['code style=Biome', 'code style≠Prettier', 'code style≠Stylelint']);
+    expect(facts('Formatting is Biome now; Prettier and Stylelint are gone.')).toEqual(['formatter=Biome', 'formatter≠Prettier', 'linter≠Stylelint']);
   });
 
   it('a VPN slot; mail services, cloud load balancers and GitHub Enterprise are known; "write everything in" is a choice', () => {
