@@ -33,6 +33,7 @@ export interface ClauseMatchers {
   readonly narrative: RegExp;
   readonly narrativePurposes: RegExp;
   readonly notOurs: RegExp;
+  readonly hearsay: RegExp;
 }
 
 const REQUEST_STARTS = ['can you', 'could you', 'would you', 'will you', 'can u', 'pls', 'please', 'would you mind'];
@@ -57,6 +58,7 @@ export function compileClauseMatchers(t: TriggerVocabulary): ClauseMatchers {
     narrative: new RegExp(alternation(t.narrative), 'i'),
     narrativePurposes: new RegExp(alternation(t.narrativePurposes), 'gi'),
     notOurs: new RegExp(alternation(t.notOurs), 'i'),
+    hearsay: new RegExp(`^\\s*(?:${alternation(t.hearsay)})`, 'i'),
   };
 }
 
@@ -117,6 +119,8 @@ export function splitClauses(raw: string, norm: string, m: ClauseMatchers): Clau
         askedTail.add(pieces[i]!);
       }
     }
+    // 听说 infra 组升到了 1.31，ingress 也换成了 Envoy: all of it is what the user heard.
+    const heard = m.hearsay.test(norm.slice(pieces[0]!.start, pieces[0]!.end).replace(FILLERS, ''));
     for (const [index, piece] of pieces.entries()) {
       const text = norm.slice(piece.start, piece.end);
       const trimmed = text.trim().replace(FILLERS, '').trim();
@@ -135,7 +139,7 @@ export function splitClauses(raw: string, norm: string, m: ClauseMatchers): Clau
         question,
         tentative: index >= hypotheticalFrom || m.undecided.test(text),
         narrative: m.narrative.test(text.replace(m.narrativePurposes, ' ')),
-        notOurs: m.notOurs.test(text),
+        notOurs: heard || m.notOurs.test(text),
       });
     }
   });

@@ -36,12 +36,15 @@ const PLAN_BEFORE = /^\s*(?:[\w'-]+\s+){0,3}?(?:plan|idea|proposal|suggestion|de
 
 /** After a product, words that make it a modifier of what follows: Redis-based, Kafka-backed. */
 const MODIFIER_AFTER = /^\s*-?\s*(?:based|backed|powered|driven|based on)\b/i;
+/** Material about a product ("skip the GitHub Actions examples", 别给我 flake8 的配置): dropping it keeps the product. */
+const MATERIAL_AFTER = /^\s*(?:的\s*)?(?:examples?|configs?|configuration|snippets?|docs|documentation|tutorials?|syntax|answers?|配置|示例|例子|文档|教程|写法|代码)/i;
 
 /** A number or an amount alone: 一万五, 3000 块, $500. */
 const AMOUNT_ONLY = /^[\s\d.,，零〇一二两三四五六七八九十百千万亿kKwW$¥€£]+(?:元|块|块钱|美元|欧元|刀|dollars?|bucks|usd|cny|eur)?$/i;
 
 /** Before a product in a dropped object: it names where the thing is (logs from Loki, the index in Elasticsearch). */
-const PLACE_BEFORE = /\b(?:from|in|on|of|at|inside|within)\s+(?:(?:the|our|my|a|an)\s+)?$/i;
+// ("not on Heroku anymore": said of the place itself, it is what is left.)
+const PLACE_BEFORE = /(?<!\b(?:not|no longer)\s+)\b(?:from|in|on|of|at|inside|within)\s+(?:(?:the|our|my|a|an)\s+)?$/i;
 /** Drop words that call off a topic but never a product: "delete the logs" is about data, not a tool. */
 const TOPIC_ONLY_DROPS = /^(?:delete|deleted)$/i;
 /** Before 把 in a move (打算把 X 迁到 Y): the move is planned, and leaves nothing yet. */
@@ -117,7 +120,9 @@ export function findDrops(clause: Clause, lexicon: Lexicon, rules: TopicRules, p
     const all = products.filter((p) => p.start >= object.start && p.end <= object.end);
     const qualifying = all.filter((p) => MODIFIER_AFTER.test(clause.text.slice(p.valueEnd)));
     // "the old logs from Loki": a product after a preposition is where the thing is, not the thing (nothing drops).
-    const inside = all.filter((p) => !qualifying.includes(p) && !PLACE_BEFORE.test(clause.text.slice(object.start, p.start)));
+    const inside = all.filter(
+      (p) => !qualifying.includes(p) && !PLACE_BEFORE.test(clause.text.slice(object.start, p.start)) && !MATERIAL_AFTER.test(clause.text.slice(p.valueEnd)),
+    );
     const endsAsTopic = lexicon.words('topicEndings', phrase).some((w) => w.end === phrase.length);
     // A slot word is no topic noun: "our message queue isn't RabbitMQ anymore" drops RabbitMQ, not a "message" topic.
     const slotWords = lexicon.subjects(phrase);

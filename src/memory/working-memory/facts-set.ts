@@ -17,6 +17,11 @@ const KNOWN_VALUES_ONLY: ReadonlySet<string> = new Set(['os']);
 const SPECIAL_SUBJECTS: ReadonlySet<string> = new Set(['timezone', 'region', 'budget', 'deadline', 'name', 'location']);
 const LIST_JOINER =
   /^\s*(?:(?:for|as)\s+(?:the\s+)?[\w-]+(?:\s+[\w-]+)?\s*)?(?:,|，|、|and|和|以及|与|及|跟|plus|&|\+|还有|也)\s*(?:用|use)?\s*$/i;
+/** Before and after a product the user owns a running instance of: our … cluster, 我们的 … 集群. */
+const OWNED_BEFORE = /(?:\bour|我们的?|我司的?)\s*$/i;
+const INSTANCE_AFTER = /^\s*(?:cluster|clusters|instance|instances|集群|实例)(?![A-Za-z])/i;
+/** Before a place, says the thing is not there: not on, no longer in, 不在, 没在. */
+const NOT_THERE = /(?:\b(?:not|no longer|never)\s+(?:on|in|at)|不在|没在|不再在|不放在)\s*$/i;
 /** A runtime's version said with the word runtime right after it: Node 20 runtime, Python 3.12 运行时. */
 const RUNTIME_WORD = /^\s*(?:runtime|运行时)(?![A-Za-z])/i;
 /** After a runtime name: its version said as such (Node 版本是 22.3.0, Go version 1.22, 从 3.9 升级到 3.12). */
@@ -153,10 +158,14 @@ export function setFacts(
     }
     // 集群在阿里云上, hosted on Vercel: where things run is a statement of setup.
     const before = text.slice(Math.max(0, p.start - 6), p.start).trimEnd();
+    // ("We're not on Heroku anymore", 不在阿里云上: a place said not to be it is none.)
     const locative =
       lexicon.vocabulary.triggers.locativeSubjects.includes(p.subject) &&
-      lexicon.words('locatives', before).some((w) => w.end === before.length);
-    if (locative) {
+      lexicon.words('locatives', before).some((w) => w.end === before.length) &&
+      !NOT_THERE.test(text.slice(Math.max(0, p.start - 16), p.start));
+    // "Our Kafka 3.6 cluster has three brokers", 我们的 Redis 集群: what the user runs, named as theirs.
+    const owned = OWNED_BEFORE.test(text.slice(Math.max(0, p.start - 8), p.start)) && INSTANCE_AFTER.test(text.slice(p.valueEnd));
+    if (locative || owned) {
       setProduct(p);
       continue;
     }
@@ -225,6 +234,8 @@ export function setFacts(
         : decided
           ? UNKNOWN_CJK.exec(text.slice(pos))?.[0]
           : undefined;
+    // "the repo is at C:\\src": a value never starts with a preposition.
+    if (value !== undefined && /^(?:at|in|on|under|inside|from|to|for|of|with|by|via)\b/i.test(value)) continue;
     // 跑在 self-hosted 的 GitLab runner 上: a word before 的 describes what follows; it is not the value.
     const describes = value !== undefined && /^\s*的/.test(text.slice(pos + value.length));
     if (value !== undefined && !describes && !STOP_VALUES.test(value) && !lexicon.has('negations', value))

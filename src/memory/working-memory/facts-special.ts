@@ -107,15 +107,22 @@ function jobBefore(before: string, after: string, m: SpecialMatchers): string | 
   return nouns[word.surface] ?? nouns[word.surface.toLowerCase()] ?? null;
 }
 
-/** `budgetNamed`: the message names its budget somewhere, so a mere cap elsewhere in it (max $2,500) is not one. */
-export function findSpecialFacts(
-  clause: Clause,
-  entities: readonly EntitySpan[],
-  m: SpecialMatchers,
-  budgetNamed: boolean,
-  sentenceDates: readonly EntitySpan[] = [],
-  leadIn = '',
-): Found<Fact>[] {
+/** What a clause's special facts depend on beyond the clause itself. */
+export interface SpecialContext {
+  /** The message names its budget somewhere, so a mere cap elsewhere in it (max $2,500) is not one. */
+  readonly budgetNamed: boolean;
+  /** The message names its deadline with a deadline word, so a date something is due before elsewhere is not it. */
+  readonly deadlineNamed: boolean;
+  /** The dates of the clause's sentence. */
+  readonly sentenceDates: readonly EntitySpan[];
+  /** The clause before in the same sentence. */
+  readonly leadIn: string;
+  /** All the clauses before in the same sentence. */
+  readonly sentenceLead: string;
+}
+
+export function findSpecialFacts(clause: Clause, entities: readonly EntitySpan[], m: SpecialMatchers, context: SpecialContext): Found<Fact>[] {
+  const { budgetNamed, deadlineNamed, sentenceDates, leadIn, sentenceLead } = context;
   const out: Found<Fact>[] = [];
   const text = clause.text;
   const lex = m.lexicon;
@@ -156,7 +163,7 @@ export function findSpecialFacts(
     // (A time of day may come between: 周五下午五点前.)
     const due = dates.find((d) => /^\s*(?:[^，。,.;；\s]{0,8}?(?:点|:\d{2})(?:半|钟|\d{1,2}分)?\s*|(?:下班|收工|中午|午饭|放学)\s*)?(?:之前|以前|前(?![天年])|为止)/.test(text.slice(d.end)) || /\b(?:by|before|no later than)\s*$/i.test(text.slice(Math.max(0, d.start - 16), d.start)));
     // "我不觉得周五之前能改完", "I doubt it's done before Friday": a guess about when, not when it is due.
-    if (due !== undefined && !GUESS.test(text)) set('deadline', due.value, due.start);
+    if (due !== undefined && !GUESS.test(text) && !deadlineNamed) set('deadline', due.value, due.start);
   }
 
   // A region: set, or dropped (别再用 cn-hangzhou 了; region 从 A 换到 B 了 drops A); one the message only forbids
@@ -211,8 +218,8 @@ export function findSpecialFacts(
   }
 
   // Answer length: a length word said of the answers (keep replies brief, 回答简短一点).
-  // (The answers may be named in the clause before: 以后回答都用中文，简短一点.)
-  if (lex.has('answerLengthContext', text) || lex.has('answerLengthContext', leadIn)) {
+  // (The answers may be named earlier in the sentence: 以后回答都用中文，代码注释也是，简短一点.)
+  if (lex.has('answerLengthContext', text) || lex.has('answerLengthContext', sentenceLead)) {
     for (const w of lex.words('answerLengths', text)) {
       const value =
         lex.vocabulary.subjects.answerLengths[w.surface] ??

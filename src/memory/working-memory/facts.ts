@@ -54,6 +54,7 @@ export function findFacts(
   let listTail: ListTail | null = null;
   const lastOfSentence = new Set(clauses.filter((c, i) => clauses[i + 1]?.sentence !== c.sentence));
   const budgetNamed = clauses.some((c) => !c.question && !c.tentative && m.lexicon.has('budgetWords', c.text));
+  const deadlineNamed = clauses.some((c) => !c.question && !c.tentative && m.lexicon.has('deadlineWords', c.text));
   // Entities by clause and dates by sentence, in one pass each (a pasted log has thousands of both).
   const byClause = new Map<Clause, EntitySpan[]>();
   const datesBySentence = new Map<number, EntitySpan[]>();
@@ -76,6 +77,8 @@ export function findFacts(
     const before = clauses[index - 1];
     // The clause before in the same sentence: the words that say whose a number is may stand there (手机号换了，新的是 …).
     const leadIn = before !== undefined && before.sentence === clause.sentence ? before.text : '';
+    const sentenceLead = clauses.slice(0, index).filter((c) => c.sentence === clause.sentence).map((c) => c.text).join('，');
+    const context = { budgetNamed, deadlineNamed, sentenceDates: datesBySentence.get(clause.sentence) ?? [], leadIn, sentenceLead };
     if (clause.question) continue;
     const local = (byClause.get(clause) ?? []).map((x) => ({
       ...x,
@@ -84,7 +87,7 @@ export function findFacts(
     }));
     if (clause.tentative) {
       // "Call me on +44 … if the deploy fails": the condition is when to call; the number is the user's all the same.
-      const contact = findSpecialFacts(clause, local, m.special, budgetNamed, [], leadIn).filter((f) => CONTACT_SUBJECTS.has(f.item.subject));
+      const contact = findSpecialFacts(clause, local, m.special, { ...context, sentenceDates: [] }).filter((f) => CONTACT_SUBJECTS.has(f.item.subject));
       facts.push(...contact);
       continue;
     }
@@ -103,7 +106,7 @@ export function findFacts(
     facts.push(...drops.unsets, ...drops.keeps);
     deprecations.push(...drops.deprecations);
     if (drops.unsets.length > 0) lastUnsetSubject = drops.unsets[drops.unsets.length - 1]!.item.subject;
-    const special = findSpecialFacts(clause, local, m.special, budgetNamed, datesBySentence.get(clause.sentence) ?? [], leadIn);
+    const special = findSpecialFacts(clause, local, m.special, context);
     // "上次 deploy 到 us-east-1 的时候 latency 特别高": where something ran once is not where it runs.
     facts.push(...(clause.narrative ? special.filter((f) => !isPlacement(f.item.subject)) : special));
     facts.push(...findLanguageFacts(clause, m.lexicon, leadIn));

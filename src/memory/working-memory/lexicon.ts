@@ -273,6 +273,8 @@ export function compileLexicon(vocabulary: WmVocabulary): Lexicon {
   function findProducts(text: string): ProductMark[] {
     const marks: ProductMark[] = [];
     const mark = (m: Mark, info: ProductInfo): void => {
+      // The end of a compound name is not the product: ingress-nginx, kube-prometheus, spring-data-redis.
+      if (m.start >= 2 && text[m.start - 1] === '-' && /[A-Za-z0-9]/.test(text[m.start - 2]!)) return;
       const after = text.slice(m.end, m.end + 32);
       const version = (info.numbered ? numbered : dotted).exec(after) ?? whole.exec(after);
       const valueEnd = version === null ? m.end : m.end + version[0].length;

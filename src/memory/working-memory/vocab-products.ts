@@ -183,7 +183,7 @@ export const PRODUCT_GROUPS: readonly ProductGroup[] = [
       'Red Hat', 'Red Hat Enterprise Linux', 'Rocky Linux', 'AlmaLinux', 'Alpine', 'Alpine Linux', 'openSUSE', 'SUSE',
       'FreeBSD', 'OpenBSD', 'NixOS', 'Gentoo', 'Kali', 'Kali Linux', 'Pop!_OS', 'elementary OS', 'Linux', '统信UOS',
       'UOS', '麒麟', '银河麒麟', 'Kylin', 'Deepin', 'openEuler', 'Anolis OS', '龙蜥', 'iOS', 'iPadOS', 'Android', 'HarmonyOS',
-      '鸿蒙', 'ChromeOS', 'WSL', 'WSL2',
+      '鸿蒙', 'ChromeOS',
     ],
     exactNames: ['Arch', 'Rocky'],
     asWrittenOnly: ['Arch'],

@@ -215,7 +215,7 @@ export const SUBJECT_VOCABULARY: SubjectVocabulary = {
   answerLengths: {
     简短: 'short', 简洁: 'short', 精简: 'short', 简单点: 'short', 简单一点: 'short', 短一点: 'short', 短一些: 'short',
     短点: 'short', 别太长: 'short', 不要太长: 'short', 言简意赅: 'short', 少说废话: 'short', 直接给结论: 'short',
-    详细: 'detailed', 详细一点: 'detailed', 详细点: 'detailed', 详尽: 'detailed', 具体一点: 'detailed', 展开讲: 'detailed',
+    不用太详细: 'short', 不要太详细: 'short', 不必太详细: 'short', 别太详细: 'short', 不用太长: 'short', 不必太长: 'short', 不需要太长: 'short', 别写太长: 'short', 详细: 'detailed', 详细一点: 'detailed', 详细点: 'detailed', 详尽: 'detailed', 具体一点: 'detailed', 展开讲: 'detailed',
     short: 'short', shorter: 'short', brief: 'short', briefly: 'short', concise: 'short', succinct: 'short',
     terse: 'short', 'to the point': 'short', detailed: 'detailed', 'in detail': 'detailed', 'more detail': 'detailed',
     thorough: 'detailed', longer: 'detailed', 'in depth': 'detailed', 'in-depth': 'detailed', 'go into detail': 'detailed', 'into detail': 'detailed',
@@ -270,8 +270,9 @@ export const SUBJECT_VOCABULARY: SubjectVocabulary = {
     '手机号', '手机号码', '手机', '电话', '联系我', '打我', '打给我', '我的号码',
   ],
   emailWords: [
-    'email me', 'e-mail me', 'mail me', 'my email', 'my e-mail', '我的 email', '我的email', '我的 e-mail', '我的 mail', 'email address', 'my address is', '邮箱', '电子邮件', '邮件发到',
-    '发邮件到', '发到我',
+    'email me', 'e-mail me', 'mail me', 'my email', 'my e-mail', '我的 email', '我的email', '我的 e-mail', '我的 mail', 'email address', 'my address is', '邮箱', '电子邮件',
+    // (发邮件到 X is where to write, often a team's mailbox, not the user's own address.)
+    '发到我',
   ],
   jobNouns: {
     备份: 'backup', backup: 'backup', backups: 'backup', 'the backup': 'backup', 重建索引: 'reindex', reindex: 'reindex',

@@ -73,6 +73,8 @@ export interface TriggerVocabulary {
    * 在旧公司用 X 搭过): it sets nothing and drops nothing; a void topic in it still counts.
    */
   readonly notOurs: readonly string[];
+  /** Open a sentence the user only heard (听说, I heard): nothing in the whole sentence is the user's own setup. */
+  readonly hearsay: readonly string[];
   /** A narrative word inside these names a purpose, not a problem: "Sentry for error tracking", 崩溃上报用 Bugsnag. */
   readonly narrativePurposes: readonly string[];
   /** The user asks to keep what they say: items of the message are pinned. */
@@ -108,6 +110,8 @@ export const TRIGGER_VOCABULARY: TriggerVocabulary = {
     '统一', 'go through', 'goes through', 'going through', 'run through', 'runs through', 'serve everything through', 'serve through',
     'served through', 'serves through', 'serve it through', 'route everything through', 'routed through',
     '一直是', 'stack:', 'tech stack', 'our stack is', '技术栈', '技术栈是', '技术选型是',
+    'our app is', 'our app is a', 'our app is an', 'the app is', 'the app is a', 'our project is', 'our project is a',
+    'our backend is', 'our frontend is', 'our site is', '我们的项目是', '项目是', '我们的 app 是', '我们的app是',
     'pin', 'pins', 'pinned', 'pinning', 'pinned to', 'pin to', 'pinned at', 'locked to', '锁定在', '锁定到', '锁在', '锁死在', '固定用',
   ],
   locatives: ['在', '跑在', '放在', '部署在', 'on', 'in', 'at', 'onto'],
@@ -249,7 +253,7 @@ export const TRIGGER_VOCABULARY: TriggerVocabulary = {
   notConditional: ['主要是', '需要是', '只要是', '重要是', '重要的是', '若干', 'even if'],
   commentStarts: ['which', 'which is', 'though', 'although', 'but', 'and that', 'that is', 'that\'s', '不过', '但是', '但', '虽然', '只是'],
   narrative: [
-    '以前', '之前用', '原来用', '曾经', '过去', '当时', '的时候', '时候', '报错', '出错', '失败', '挂了', '崩了', '卡住', '卡在',
+    '以前', '之前用', '原来用', '之前一直', '以前一直', '原来一直', '曾经', '过去', '当时', '的时候', '时候', '报错', '出错', '失败', '挂了', '挂过', '出过', '崩了', '崩过', '卡住', '卡在',
     '做了个', '做了一个', '写了个', '写了一个', '试了', '试过', '用过',
     'used to', 'previously', 'back then', 'when i', 'when we', 'while', 'error', 'errors', 'fails', 'failed', 'crash',
     'crashes', 'crashed', 'broken', 'breaks', 'stuck',
@@ -267,6 +271,7 @@ export const TRIGGER_VOCABULARY: TriggerVocabulary = {
     'my previous job', 'my last job', 'his team', 'her team', 'their team', "his company", "her company", "a colleague's",
     "my colleague's", 'a colleague', 'my coworker', "my coworker's", "a coworker's", 'a competitor', "competitor's", 'competitors', 'years ago',
   ],
+  hearsay: ['听说', '据说', '听人说', 'i heard', 'i hear', 'heard that', 'rumour has it', 'rumor has it', 'apparently'],
   narrativePurposes: [
     'error tracking', 'error reporting', 'error monitoring', 'error handling', 'error logging', 'error logs', 'error alerts',
     'error pages', 'error budget', 'for errors', 'for error', 'crash reporting', 'crash reports', 'crash tracking',

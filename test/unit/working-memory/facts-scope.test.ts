@@ -152,3 +152,41 @@ describe("quoted words, corrected numbers, and a linter beside a formatter", () 
     expect(facts('格式化用 Black，lint 用 flake8。')).toEqual(['formatter=Black', 'linter=flake8']);
   });
 });
+
+describe('hearsay, places left, material about a product, compound names', () => {
+  it('sets nothing from a sentence the user only heard', () => {
+    expect(facts('听说数据组已经换成 StarRocks 了，查询也改走 Trino。')).toEqual([]);
+    expect(facts('I heard the mobile team moved to Expo and dropped Fastlane.')).toEqual([]);
+  });
+
+  it('reads "not on X anymore" as leaving X, and sets nothing from "not on X"', () => {
+    expect(facts("We're not on Netlify anymore.")).toEqual(['hosting≠Netlify']);
+    expect(facts("We're not on Netlify.")).toEqual([]);
+    expect(facts('我们不在腾讯云上。')).toEqual([]);
+  });
+
+  it('keeps a product when only material about it is dropped', () => {
+    expect(facts('Our CI is Drone, so skip the Jenkins examples.')).toEqual(['CI=Drone']);
+    expect(facts('别再给我 Webpack 的配置了。')).toEqual([]);
+  });
+
+  it('does not read the end of a compound name as the product', () => {
+    expect(facts('We deploy kube-prometheus with Helm.')).toEqual([]);
+    expect(facts('网关用的是 ingress-nginx。')).toEqual([]);
+  });
+
+  it("reads the user's own cluster or instance as theirs, but not one that failed once", () => {
+    expect(facts('Our Cassandra cluster has six nodes.')).toEqual(['database=Cassandra']);
+    expect(facts('去年我们的 MongoDB 集群挂过一次。')).toEqual([]);
+  });
+
+  it('takes the named deadline over a date something is due before, and a length from anywhere in the sentence', () => {
+    expect(facts('项目 deadline 是 3月20日，测试要在 3月18日前提完。')).toEqual(['deadline=2026-03-20']);
+    expect(facts('回复用中文，代码注释用英文，不用太详细。')).toEqual(['answer language=Chinese', 'code comment language=English', 'answer length=short']);
+  });
+
+  it("names no user email from where to send mail, and no value from a path after 'at'", () => {
+    expect(facts('出了问题发邮件到 team-ops@example.org。')).toEqual([]);
+    expect(facts('The repo is at /home/dev/shop.')).toEqual([]);
+  });
+});

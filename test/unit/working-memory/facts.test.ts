@@ -30,7 +30,7 @@ describe('decisions and preferences', () => {
       'database=MySQL 8.0',
       'cache=Redis 7.2',
     ]);
-    expect(facts('我们的 k8s 集群在阿里云上。')).toEqual(['cloud provider=阿里云']);
+    expect(facts('我们的 k8s 集群在阿里云上。')).toEqual(['container orchestration=k8s', 'cloud provider=阿里云']);
     expect(facts('All new services are written in Go 1.22.')).toEqual(['go version=1.22']);
     expect(facts('开发机是 Debian 12，Python 用 3.11，包管理用 uv。')).toEqual([
       'os=Debian 12',
