@@ -17,6 +17,8 @@ const KNOWN_VALUES_ONLY: ReadonlySet<string> = new Set(['os']);
 const SPECIAL_SUBJECTS: ReadonlySet<string> = new Set(['timezone', 'region', 'budget', 'deadline', 'name', 'location']);
 const LIST_JOINER =
   /^\s*(?:(?:for|as)\s+(?:the\s+)?[\w-]+(?:\s+[\w-]+)?\s*)?(?:,|，|、|and|和|以及|与|及|跟|plus|&|\+|还有|也)\s*(?:用|use)?\s*$/i;
+/** Leads that say what the user's project is: the product must follow at once. */
+const WHAT_IT_IS = /^(?:(?:our|the)\s+(?:app|project|backend|frontend|site)\s+is|我们的项目是|项目是|我们的\s*app\s*是)/i;
 /** Before and after a product the user owns a running instance of: our … cluster, 我们的 … 集群. */
 const OWNED_BEFORE = /(?:\bour|我们的?|我司的?)\s*$/i;
 const INSTANCE_AFTER = /^\s*(?:cluster|clusters|instance|instances|集群|实例)(?![A-Za-z])/i;
@@ -89,6 +91,11 @@ export function setFacts(
     if (/把\s*$/.test(gap) && MOVED_AFTER.test(text.slice(p.valueEnd))) return false;
     // Pinning is to a version (pin Node.js 20.11.1); "pinned the tab in Chrome" chooses no browser.
     if (/^(?:pin|锁)/i.test(lead.surface) && p.value === p.surface) return false;
+    // "Our app is a Rails monolith" names it at once; "the app is slow on Chrome" says nothing of the browser.
+    if (WHAT_IT_IS.test(lead.surface) && gap.trim() !== '') return false;
+    // 统一 pnpm, "jobs go through SQS": the product is the whole object. 统一一下 Redis 的 key 命名, "go through the
+    // Kafka docs": it only qualifies what follows.
+    if (/^(?:统一|go through|goes through|going through|run through|runs through)$/i.test(lead.surface) && !/^\s*(?:了|吧|now\b|first\b|$|[，,。.;；!！?？])/i.test(text.slice(p.valueEnd))) return false;
     if (
       gap.length > MAX_GAP ||
       blockerTriggers.has(lead.start) ||

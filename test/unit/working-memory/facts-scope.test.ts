@@ -190,3 +190,17 @@ describe('hearsay, places left, material about a product, compound names', () =>
     expect(facts('The repo is at /home/dev/shop.')).toEqual([]);
   });
 });
+
+describe('what the project is, and routing through a product', () => {
+  it('reads "our app is X" only when X follows at once', () => {
+    expect(facts('Our app is a Laravel monolith.')).toEqual(['framework=Laravel']);
+    expect(facts('The app is slow on Firefox.')).toEqual([]);
+    expect(facts('Our project is late because of Kafka.')).toEqual([]);
+  });
+
+  it('reads "goes through X" and 统一 X only when X is the whole object', () => {
+    expect(facts('All our email goes through Postmark.')).toEqual(['email service=Postmark']);
+    expect(facts("Let's go through the Kafka docs first.")).toEqual([]);
+    expect(facts('统一一下 Redis 的 key 命名规则。')).toEqual([]);
+  });
+});
