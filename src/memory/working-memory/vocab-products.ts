@@ -325,6 +325,11 @@ export const PRODUCT_GROUPS: readonly ProductGroup[] = [
   { subject: 'formatter', names: ['Prettier', 'gofmt', 'rustfmt', 'clang-format', 'isort', 'yapf', 'autopep8', 'dprint'], exactNames: ['Black'] },
   { subject: 'formatter', names: [], exactNames: ['Biome'], alsoFills: ['linter'] },
   {
+    subject: 'BI tool', names: ['Metabase', 'Tableau', 'Power BI', 'PowerBI', 'Apache Superset', 'Superset', 'Looker', 'Looker Studio',
+    'Redash', 'FineBI', 'Quick BI', 'QuickBI', '帆软', '观远'],
+  },
+  { subject: 'game engine', names: ['Unity', 'Unreal Engine', 'Unreal', 'UE5', 'UE4', 'Godot', 'Cocos Creator', 'Cocos2d-x', 'Bevy'] },
+  {
     subject: 'state management', names: ['Redux', 'Redux Toolkit', 'Zustand', 'MobX', 'Pinia', 'Vuex', 'Recoil',
     'Jotai', 'XState', 'NgRx',
   ] },

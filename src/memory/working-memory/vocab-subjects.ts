@@ -142,6 +142,8 @@ export const SUBJECT_VOCABULARY: SubjectVocabulary = {
     linter: ['linter', 'linting', 'lint 工具', '代码检查', '静态检查', 'lint'],
     formatter: ['formatter', 'code formatter', '格式化工具', '代码格式化', 'formatting'],
     'code style': ['代码风格', 'code style', 'style guide', '代码规范'],
+    'BI tool': ['BI 工具', 'BI工具', 'BI tool', 'BI', '报表工具', '可视化工具'],
+    'game engine': ['游戏引擎', 'game engine', '引擎'],
     'state management': ['状态管理', 'state management'],
     timezone: ['时区', 'timezone', 'time zone'],
     region: ['region', '区域', '地域', '可用区'],

@@ -249,6 +249,8 @@ export const TRIGGER_VOCABULARY: TriggerVocabulary = {
   ],
   conditional: [
     '如果', '要是', '假如', '假设', '万一', '的话', '若', 'if', 'unless', 'in case', 'suppose', 'supposing', 'assuming', 'what if',
+    // Wishes about what was not chosen: 真希望当初选的是 X, "I wish we had X".
+    '真希望', '早知道', '当初要是', '要是当初', 'i wish we', 'i wish i', 'wish we had', 'if only',
   ],
   notConditional: ['主要是', '需要是', '只要是', '重要是', '重要的是', '若干', 'even if'],
   commentStarts: ['which', 'which is', 'though', 'although', 'but', 'and that', 'that is', 'that\'s', '不过', '但是', '但', '虽然', '只是'],

@@ -204,3 +204,15 @@ describe('what the project is, and routing through a product', () => {
     expect(facts('统一一下 Redis 的 key 命名规则。')).toEqual([]);
   });
 });
+
+describe('wishes, BI tools and game engines', () => {
+  it('sets nothing from a wish about what was not chosen', () => {
+    expect(facts('真希望当初选的是 BigQuery，现在查询太慢了。')).toEqual([]);
+    expect(facts('I wish we had picked Svelte.')).toEqual([]);
+  });
+
+  it('knows BI tools and game engines as slots of their own', () => {
+    expect(facts('报表工具换成 Superset 了，Tableau 不续了。')).toEqual(['BI tool=Superset', 'BI tool≠Tableau']);
+    expect(facts('The game runs on Unreal Engine 5.3.')).toEqual(['game engine=Unreal Engine 5.3']);
+  });
+});
