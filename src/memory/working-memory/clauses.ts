@@ -34,6 +34,7 @@ export interface ClauseMatchers {
   readonly narrativePurposes: RegExp;
   readonly notOurs: RegExp;
   readonly hearsay: RegExp;
+  readonly undecidedSentence: RegExp;
 }
 
 const REQUEST_STARTS = ['can you', 'could you', 'would you', 'will you', 'can u', 'pls', 'please', 'would you mind'];
@@ -43,6 +44,8 @@ const STATEMENT_START = /^(?:i|we|our|my|the team|they|i'm|we're|i've|we've|i'll
  * is it safe…?") or a clause with its own verb ("The docs have to be out by June 19, so could you…?").
  */
 const STATES = /^(?:since|because|as|given that|now that|seeing as)\b|\b(?:is|are|was|were|has|have|had|will|must|has to|have to|needs? to)\b/i;
+/** An aside in brackets. */
+const ASIDE = /\([^()]*\)|（[^（）]*）/g;
 const FILLERS = /^(?:\s|and|so|also|ok|okay|well|hmm|oh|btw|but)+\b/i;
 
 export function compileClauseMatchers(t: TriggerVocabulary): ClauseMatchers {
@@ -59,6 +62,7 @@ export function compileClauseMatchers(t: TriggerVocabulary): ClauseMatchers {
     narrativePurposes: new RegExp(alternation(t.narrativePurposes), 'gi'),
     notOurs: new RegExp(alternation(t.notOurs), 'i'),
     hearsay: new RegExp(`^\\s*(?:${alternation(t.hearsay)})`, 'i'),
+    undecidedSentence: new RegExp(alternation(t.undecidedSentence), 'i'),
   };
 }
 
@@ -102,7 +106,9 @@ export function splitClauses(raw: string, norm: string, m: ClauseMatchers): Clau
   cut(raw).forEach((pieces, sentence) => {
     // A hypothesis colours its whole sentence (如果换成 X，就要…); a maybe only its own clause (一直用 A，可能会迁到 B).
     // One that first appears in a clause commenting on the one before colours only from there on.
-    const conditionalAt = pieces.findIndex((p) => m.conditional.test(norm.slice(p.start, p.end).replace(m.notConditional, ' ')));
+    // (A condition inside an aside in brackets is the aside's: "…at 10.0.0.5 (its v6 address too, if you need it)".)
+    const conditionalAt = pieces.findIndex((p) => m.conditional.test(norm.slice(p.start, p.end).replace(ASIDE, ' ').replace(m.notConditional, ' ')));
+    const undecided = m.undecidedSentence.test(norm.slice(pieces[0]!.start, pieces[pieces.length - 1]!.end));
     const hypotheticalFrom =
       conditionalAt > 0 && m.commentStart.test(norm.slice(pieces[conditionalAt]!.start, pieces[conditionalAt]!.end)) ? conditionalAt : conditionalAt < 0 ? Infinity : 0;
     const last = pieces[pieces.length - 1]!;
@@ -137,7 +143,7 @@ export function splitClauses(raw: string, norm: string, m: ClauseMatchers): Clau
         text,
         sentence,
         question,
-        tentative: index >= hypotheticalFrom || m.undecided.test(text),
+        tentative: undecided || index >= hypotheticalFrom || m.undecided.test(text),
         narrative: m.narrative.test(text.replace(m.narrativePurposes, ' ')),
         notOurs: heard || m.notOurs.test(text),
       });

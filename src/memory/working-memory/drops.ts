@@ -36,8 +36,11 @@ const PLAN_BEFORE = /^\s*(?:[\w'-]+\s+){0,3}?(?:plan|idea|proposal|suggestion|de
 
 /** After a product, words that make it a modifier of what follows: Redis-based, Kafka-backed. */
 const MODIFIER_AFTER = /^\s*-?\s*(?:based|backed|powered|driven|based on)\b/i;
-/** Material about a product ("skip the GitHub Actions examples", 别给我 flake8 的配置): dropping it keeps the product. */
-const MATERIAL_AFTER = /^\s*(?:的\s*)?(?:examples?|configs?|configuration|snippets?|docs|documentation|tutorials?|syntax|answers?|配置|示例|例子|文档|教程|写法|代码)/i;
+/**
+ * Material about a product ("skip the GitHub Actions examples", "the bash-only tricks", 别给我 flake8 的配置): dropping
+ * it keeps the product.
+ */
+const MATERIAL_AFTER = /^\s*(?:-?\s*(?:only|specific)\s+)?(?:的\s*)?(?:examples?|configs?|configuration|snippets?|docs|documentation|tutorials?|syntax|answers?|tricks|tips|hacks|配置|示例|例子|文档|教程|写法|代码)/i;
 
 /** A number or an amount alone: 一万五, 3000 块, $500. */
 const AMOUNT_ONLY = /^[\s\d.,，零〇一二两三四五六七八九十百千万亿kKwW$¥€£]+(?:元|块|块钱|美元|欧元|刀|dollars?|bucks|usd|cny|eur)?$/i;

@@ -28,7 +28,7 @@ const NOT_THERE = /(?:\b(?:not|no longer|never)\s+(?:on|in|at)|不在|没在|不
 const RUNTIME_WORD = /^\s*(?:runtime|运行时)(?![A-Za-z])/i;
 /** After a runtime name: its version said as such (Node 版本是 22.3.0, Go version 1.22, 从 3.9 升级到 3.12). */
 const VERSION_WORD =
-  /^\s*(?:的)?\s*(?:(?:版本号?|version|工具链|toolchain)\s*(?:是|为|:|=|is pinned to|is pinned at|is locked to|is locked at|is|用的是|统一用|用|锁在|锁定在|锁定为|锁定|固定在|固定为|固定成|固定|定在|锁|统一成|统一为|统一到|改成|改为|升到|升级到|pinned to|pinned at|locked to|locked at|stays at|stays on)?|用的是|统一用|用|是|:|=|锁在|锁定在|锁定为|固定在|固定为|is pinned to|is pinned at|is locked to|is locked at|pinned to|pinned at|(?:(?:从|from)\s*v?[\d.]+\s*)?(?:升级到|升到|升级成|换成|改成|改为|统一成|统一为|统一到|降级到|降到|upgraded to|upgrade to|to))\s*(v?\d+(?:\.\d+)*)(?![\w.])/i;
+  /^\s*(?:的)?\s*(?:(?:版本号?|version|工具链|toolchain)\s*(?:是|为|统一|:|=|is pinned to|is pinned at|is locked to|is locked at|is|用的是|统一用|用|锁在|锁定在|锁定为|锁定|固定在|固定为|固定成|固定|定在|锁|统一成|统一为|统一到|改成|改为|升到|升级到|pinned to|pinned at|locked to|locked at|stays at|stays on)?|用的是|统一用|用|是|:|=|锁在|锁定在|锁定为|固定在|固定为|is pinned to|is pinned at|is locked to|is locked at|pinned to|pinned at|(?:(?:从|from)\s*v?[\d.]+\s*)?(?:升级到|升到|升级成|换成|改成|改为|统一成|统一为|统一到|降级到|降到|upgraded to|upgrade to|to))\s*(v?\d+(?:\.\d+)*)(?![\w.])/i;
 /** After any other product: its version, said with the word version (Consul 的版本是 1.17.2, the Vault version is 1.15). */
 const NAMED_VERSION =
   /^\s*(?:的)?\s*(?:版本号?|version)\s*(?:是|为|:|=|is pinned to|is locked to|is|用的是|锁在|锁定在|锁定为|固定在|固定为|定在|pinned to|pinned at|locked to|locked at)\s*(v?\d+(?:\.\d+)+)(?![\w.])/i;

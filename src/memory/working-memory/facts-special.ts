@@ -205,7 +205,8 @@ export function findSpecialFacts(clause: Clause, entities: readonly EntitySpan[]
     const name = serviceName(text.slice(Math.max(0, wordStart - 48), wordStart), m, lex);
     // A base URL keeps its word (the API's base URL → `api base url`).
     const kind = e.type !== 'url' ? 'address' : /^base\s*url/i.test(word[0]) ? 'base url' : 'url';
-    if (name !== null) set(`${name} ${kind}`, e.value, wordStart);
+    // ("its v6 address": the kind of address, not a service.)
+    if (name !== null && !/^(?:v[46]|ipv[46])$/i.test(name)) set(`${name} ${kind}`, e.value, wordStart);
   }
 
   const zoneWords = lex.words('timezoneWords', text);

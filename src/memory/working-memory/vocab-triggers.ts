@@ -73,6 +73,8 @@ export interface TriggerVocabulary {
    * 在旧公司用 X 搭过): it sets nothing and drops nothing; a void topic in it still counts.
    */
   readonly notOurs: readonly string[];
+  /** Anywhere in a sentence, make all of it undecided: Prometheus 还是 VictoriaMetrics，我还在比较，先别定. */
+  readonly undecidedSentence: readonly string[];
   /** Open a sentence the user only heard (听说, I heard): nothing in the whole sentence is the user's own setup. */
   readonly hearsay: readonly string[];
   /** A narrative word inside these names a purpose, not a problem: "Sentry for error tracking", 崩溃上报用 Bugsnag. */
@@ -107,7 +109,7 @@ export const TRIGGER_VOCABULARY: TriggerVocabulary = {
     'go back to', 'revert to', 'roll back to', 'deploy', 'deploys', 'deployed', 'deploying', 'keep', 'keeping',
     'only write', 'we write', 'only use', 'write everything in', 'write all code in', 'write all the code in',
     'write all our code in', 'moves to', 'code examples in', 'all code examples in',
-    '统一', 'go through', 'goes through', 'going through', 'run through', 'runs through', 'serve everything through', 'serve through',
+    '上了', '统一', 'go through', 'goes through', 'going through', 'run through', 'runs through', 'serve everything through', 'serve through',
     'served through', 'serves through', 'serve it through', 'route everything through', 'routed through',
     '一直是', 'stack:', 'tech stack', 'our stack is', '技术栈', '技术栈是', '技术选型是',
     'our app is', 'our app is a', 'our app is an', 'the app is', 'the app is a', 'our project is', 'our project is a',
@@ -252,7 +254,12 @@ export const TRIGGER_VOCABULARY: TriggerVocabulary = {
     // Wishes about what was not chosen: 真希望当初选的是 X, "I wish we had X".
     '真希望', '早知道', '当初要是', '要是当初', 'i wish we', 'i wish i', 'wish we had', 'if only',
   ],
-  notConditional: ['主要是', '需要是', '只要是', '重要是', '重要的是', '若干', 'even if'],
+  notConditional: [
+    '主要是', '需要是', '只要是', '重要是', '重要的是', '若干', 'even if',
+    // Offers, not conditions on what is said: "(its IPv6 is …, if you need it)", 需要的话.
+    'if you need it', 'if you need them', 'if needed', 'if you want', 'if that helps', 'if it helps', 'if possible', 'if necessary',
+    'if that matters', 'if it matters', 'if you need', '如果需要的话', '如果有需要', '需要的话', '有需要的话',
+  ],
   commentStarts: ['which', 'which is', 'though', 'although', 'but', 'and that', 'that is', 'that\'s', '不过', '但是', '但', '虽然', '只是'],
   narrative: [
     '以前', '之前用', '原来用', '之前一直', '以前一直', '原来一直', '曾经', '过去', '当时', '的时候', '时候', '报错', '出错', '失败', '挂了', '挂过', '出过', '崩了', '崩过', '卡住', '卡在',
@@ -266,6 +273,8 @@ export const TRIGGER_VOCABULARY: TriggerVocabulary = {
     '隔壁组', '隔壁团队', '隔壁部门', '隔壁公司', '别的组', '别的团队', '别的部门', '其他团队', '其他部门', '别的公司', '别家公司', '别家',
     '隔壁', '同事', '他那边', '她那边', '朋友', '同学', '旧公司', '上家公司', '前公司', '老东家', '上一家公司', '以前的公司', '之前的公司', '他们公司', '他们组', '他们团队',
     '他们那边', '人家', '竞品', '搭过', '做过',
+    '上说', '上面说', '里说', 'according to', 'says that',
+    '有人', 'someone', 'somebody', 'runs their', 'run their', 'their own',
     '教程', '课程里', '书上', '书里', '视频里', '示例项目', 'tutorial', 'tutorials', 'the course', 'the book', 'the guide', 'this guide',
     'blog post', 'the sample project',
     "a friend's", 'a friend', 'my friend', "my friend's", 'friends', 'another team', 'other teams', 'the other team',
@@ -274,6 +283,7 @@ export const TRIGGER_VOCABULARY: TriggerVocabulary = {
     "my colleague's", 'a colleague', 'my coworker', "my coworker's", "a coworker's", 'a competitor', "competitor's", 'competitors', 'years ago',
   ],
   hearsay: ['听说', '据说', '听人说', 'i heard', 'i hear', 'heard that', 'rumour has it', 'rumor has it', 'apparently'],
+  undecidedSentence: ['先别定', '还没想好', '还在比较', '还在 compare', '还在compare', '还在对比', 'still deciding', 'still weighing', "haven't decided", 'not decided yet', 'undecided'],
   narrativePurposes: [
     'error tracking', 'error reporting', 'error monitoring', 'error handling', 'error logging', 'error logs', 'error alerts',
     'error pages', 'error budget', 'for errors', 'for error', 'crash reporting', 'crash reports', 'crash tracking',

@@ -216,3 +216,30 @@ describe('wishes, BI tools and game engines', () => {
     expect(facts('The game runs on Unreal Engine 5.3.')).toEqual(['game engine=Unreal Engine 5.3']);
   });
 });
+
+describe('offers, asides, sources and someone', () => {
+  it('reads an offer in an aside as no condition on the statement', () => {
+    expect(facts('The queue is NATS now (the admin UI is at 10.1.2.3, if you need it).')).toEqual(['message queue=NATS']);
+    expect(facts('缓存用 Valkey，需要的话我再发配置。')).toEqual(['cache=Valkey']);
+  });
+
+  it('leaves a whole sentence undecided when it says so anywhere in it', () => {
+    expect(facts('日志用 Loki 还是 OpenSearch，我还在比较，先别定。')).toEqual([]);
+  });
+
+  it("sets nothing from what a page says, someone's change, or another team's own tools", () => {
+    expect(facts('状态页上说 eu-central-1 在降级。')).toEqual([]);
+    expect(facts('有人把 nginx 的 worker 数改成了 8。')).toEqual([]);
+    expect(facts('The analytics folks run their own Metabase in us-east-2.')).toEqual([]);
+  });
+
+  it("keeps a product when only tricks for it are skipped, and names no service 'v6'", () => {
+    expect(facts("I'm on zsh, so skip the bash-only tricks.")).toEqual(['shell=zsh']);
+    expect(facts('The proxy is at 10.0.0.9 (v6 address fd00::9).')).toEqual([]);
+  });
+
+  it('reads 版本统一 and 上了 as setting a value', () => {
+    expect(facts('后端 Go 版本统一 1.22.5。')).toEqual(['go version=1.22.5']);
+    expect(facts('消息队列上了 Pulsar。')).toEqual(['message queue=Pulsar']);
+  });
+});
