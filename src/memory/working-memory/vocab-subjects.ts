@@ -143,7 +143,8 @@ export const SUBJECT_VOCABULARY: SubjectVocabulary = {
     formatter: ['formatter', 'code formatter', '格式化工具', '代码格式化', 'formatting'],
     'code style': ['代码风格', 'code style', 'style guide', '代码规范'],
     'BI tool': ['BI 工具', 'BI工具', 'BI tool', 'BI', '报表工具', '可视化工具'],
-    'game engine': ['游戏引擎', 'game engine', '引擎'],
+    // (Not 引擎 alone: 存储引擎 InnoDB, 规则引擎 Drools are no game engines.)
+    'game engine': ['游戏引擎', 'game engine'],
     'state management': ['状态管理', 'state management'],
     timezone: ['时区', 'timezone', 'time zone'],
     region: ['region', '区域', '地域', '可用区'],

@@ -257,8 +257,8 @@ export const TRIGGER_VOCABULARY: TriggerVocabulary = {
   notConditional: [
     '主要是', '需要是', '只要是', '重要是', '重要的是', '若干', 'even if',
     // Offers, not conditions on what is said: "(its IPv6 is …, if you need it)", 需要的话.
-    'if you need it', 'if you need them', 'if needed', 'if you want', 'if that helps', 'if it helps', 'if possible', 'if necessary',
-    'if that matters', 'if it matters', 'if you need', '如果需要的话', '如果有需要', '需要的话', '有需要的话',
+    'if you need it', 'if you need them', 'if needed', 'if you want it', 'if that helps', 'if it helps', 'if possible', 'if necessary',
+    'if that matters', 'if it matters', '如果需要的话', '如果有需要', '需要的话', '有需要的话',
   ],
   commentStarts: ['which', 'which is', 'though', 'although', 'but', 'and that', 'that is', 'that\'s', '不过', '但是', '但', '虽然', '只是'],
   narrative: [
@@ -273,7 +273,7 @@ export const TRIGGER_VOCABULARY: TriggerVocabulary = {
     '隔壁组', '隔壁团队', '隔壁部门', '隔壁公司', '别的组', '别的团队', '别的部门', '其他团队', '其他部门', '别的公司', '别家公司', '别家',
     '隔壁', '同事', '他那边', '她那边', '朋友', '同学', '旧公司', '上家公司', '前公司', '老东家', '上一家公司', '以前的公司', '之前的公司', '他们公司', '他们组', '他们团队',
     '他们那边', '人家', '竞品', '搭过', '做过',
-    '上说', '上面说', '里说', 'according to', 'says that',
+    '上说', '上面说', 'according to', 'says that',
     '有人', 'someone', 'somebody', 'runs their', 'run their', 'their own',
     '教程', '课程里', '书上', '书里', '视频里', '示例项目', 'tutorial', 'tutorials', 'the course', 'the book', 'the guide', 'this guide',
     'blog post', 'the sample project',
