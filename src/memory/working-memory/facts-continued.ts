@@ -73,24 +73,68 @@ const NOT_BEFORE = /(?:不是|并不是|并非|isn't|is not|wasn't|was not|aren'
 const IS_START = /^\s*(?:而是|是|it's|it is|it was|but|rather)\s*/i;
 
 /** A version said not to be the one: Node 版本不是 18, the Python version isn't 3.9. */
-const NOT_VERSION_BEFORE = /([A-Za-z][\w.+#-]*)\s*(?:的)?\s*(?:版本号?|version)\s*(?:不是|并不是|isn't|is not|wasn't)\s*v?\d+(?:\.\d+)*\s*$/i;
+const NOT_VERSION_BEFORE = /([A-Za-z][\w.+#-]*)\s*(?:的)?\s*(?:版本号?|version)\s*(?:不是|并不是|isn't|is not|wasn't)\s*(v?\d+(?:\.\d+)*)\s*$/i;
 const IS_VERSION = /^\s*(?:而是|是|it's|it is)\s*(v?\d+(?:\.\d+)+)[\s.。!！]*$/i;
 
-/** The product a correction names (…不是 X，是 Y): Y's slot set to Y; or the version (Node 版本不是 18，是 20.11.1). */
+/**
+ * The value a correction names (…不是 X，是 Y): Y set in its slot, and X, said by mistake, taken back; or the version
+ * (Node 版本不是 18，是 20.11.1). Nearly every labeller who wrote a correction labelled the wrong value unset.
+ */
 export function correctedFacts(text: string, start: number, products: readonly ProductMark[], leadIn: string, lexicon: Lexicon): Found<Fact>[] {
   const notVersion = NOT_VERSION_BEFORE.exec(leadIn);
   const said = notVersion === null ? null : IS_VERSION.exec(text);
   if (notVersion !== null && said !== null) {
     const name = notVersion[1]!.toLowerCase();
-    return [{ item: { subject: lexicon.vocabulary.runtimes[name] ?? `${name} version`, value: said[1]!, op: 'set' }, at: start }];
+    const subject = lexicon.vocabulary.runtimes[name] ?? `${name} version`;
+    return [
+      { item: { subject, value: said[1]!, op: 'set' }, at: start },
+      { item: { subject, value: notVersion[2]!, op: 'unset' }, at: start },
+    ];
   }
   const first = products[0];
   const is = IS_START.exec(text);
   // Both sides are names and nothing more: 我不是说 Redis 不好，是 Memcached 更简单 corrects nothing.
   if (first === undefined || is === null || first.start !== is[0].length || !NOT_BEFORE.test(leadIn)) return [];
   if (!/^[\s.。!！]*$/.test(text.slice(first.valueEnd))) return [];
-  const runtime = lexicon.vocabulary.runtimes[first.surface.toLowerCase()];
-  const version = first.value.slice(first.surface.length).trim();
-  const item: Fact = runtime !== undefined && version !== '' ? { subject: runtime, value: version, op: 'set' } : { subject: first.subject, value: first.value, op: 'set' };
-  return [{ item, at: start + first.start }];
+  const right = valueOf(first, 'set', lexicon);
+  const wrong = lexicon.products(leadIn).at(-1);
+  const taken = wrong === undefined ? null : valueOf(wrong, 'unset', lexicon);
+  return [{ item: right, at: start + first.start }, ...(taken !== null && taken.subject === right.subject ? [{ item: taken, at: start + first.start }] : [])];
+}
+
+/** A product as its slot's value: a runtime with a version is that runtime's version (Python 3.12 → python version). */
+function valueOf(p: ProductMark, op: Fact['op'], lexicon: Lexicon): Fact {
+  const runtime = lexicon.vocabulary.runtimes[p.surface.toLowerCase()];
+  const version = p.value.slice(p.surface.length).trim();
+  return runtime !== undefined && version !== '' ? { subject: runtime, value: version, op } : { subject: p.subject, value: p.value, op };
+}
+
+/** A clause that only says what it is not: "…, not 3.9", "…, not Django", 而不是 MySQL. */
+const NOT_ONLY = /^\s*(?:not|rather than|instead of|而不是|不是)\s+(.+?)[\s.。!！]*$/i;
+
+/** Says the message corrects what was said before. */
+const CORRECTING = /correction|\bactually\b|\bi (?:misread|mistyped|misspoke|was wrong)|\bsorry\b|更正|纠正|说错了?|写错了?|搞错了?|看错了?|打错了?/i;
+
+/**
+ * What a correction takes back after the clause before set a value: "Correction: we're on Python 3.11, not 3.9"
+ * unsets python version 3.9. Only in a message that says it corrects, and only a value of the slot just set: "we use
+ * Postgres, not MySQL" is a contrast, and drops nothing (as 用飞书，不用钉钉 in our set).
+ */
+export function negatedAfter(
+  text: string,
+  start: number,
+  products: readonly ProductMark[],
+  justSet: readonly Fact[],
+  message: string,
+  lexicon: Lexicon,
+): Found<Fact>[] {
+  const not = NOT_ONLY.exec(text);
+  if (not === null || justSet.length === 0 || !CORRECTING.test(message)) return [];
+  const last = justSet[justSet.length - 1]!;
+  const bareVersion = /^v?\d+(?:\.\d+)+$/.exec(not[1]!.trim());
+  if (bareVersion !== null && /version$/i.test(last.subject)) return [{ item: { subject: last.subject, value: bareVersion[0], op: 'unset' }, at: start }];
+  const p = products[0];
+  if (p === undefined || products.length > 1) return [];
+  const item = valueOf(p, 'unset', lexicon);
+  return item.subject === last.subject ? [{ item, at: start + p.start }] : [];
 }

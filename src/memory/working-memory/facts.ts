@@ -3,7 +3,7 @@
  * decision word leads to it (用 / switch to / go with), when a slot word names it (数据库是 MySQL), or by a slot's
  * own rule (budget, deadline, region…). Questions, maybes and hypotheses set nothing.
  */
-import { continuedFacts, correctedFacts, endsOnSetProduct, type ListFound, type ListTail } from './facts-continued.ts';
+import { continuedFacts, correctedFacts, endsOnSetProduct, negatedAfter, type ListFound, type ListTail } from './facts-continued.ts';
 import type { Clause } from './clauses.ts';
 import { findDrops, type Found, type UnsetFound } from './drops.ts';
 import { findEventFacts, type EventMatchers } from './facts-events.ts';
@@ -52,6 +52,9 @@ export function findFacts(
   let pendingSubject: { subject: string; sentence: number } | null = null;
   // A product set at the very end of the clause before: a list or a version may go on in the next one.
   let listTail: ListTail | null = null;
+  // What the clause before set, for a clause that only takes a value back ("…3.11, not 3.9").
+  let justSet: { sentence: number; facts: Fact[] } = { sentence: -1, facts: [] };
+  const message = clauses.map((c) => c.text).join(' ');
   const lastOfSentence = new Set(clauses.filter((c, i) => clauses[i + 1]?.sentence !== c.sentence));
   const budgetNamed = clauses.some((c) => !c.question && !c.tentative && m.lexicon.has('budgetWords', c.text));
   const deadlineNamed = clauses.some((c) => !c.question && !c.tentative && m.lexicon.has('deadlineWords', c.text));
@@ -127,6 +130,8 @@ export function findFacts(
     let set: Array<Found<Fact> | ListFound> = setFacts(clause, open, subjects, local, m.lexicon, products.length === 0 ? (lastUnsetSubject ?? carried) : null, dropped, voided);
     if (set.length === 0 && subjects.length === 0) set = continuedFacts(clause.text, clause.start, clause.sentence, open, listTail, m.lexicon);
     if (set.length === 0 && subjects.length === 0) set = correctedFacts(clause.text, clause.start, open, leadIn, m.lexicon);
+    if (set.length === 0 && justSet.sentence === clause.sentence) set = negatedAfter(clause.text, clause.start, products, justSet.facts, message, m.lexicon);
+    justSet = { sentence: clause.sentence, facts: set.filter((f) => f.item.op === 'set').map((f) => f.item) };
     facts.push(...set);
     const tail = endsOnSetProduct(clause.text, open, new Set(set.map((f) => f.at - clause.start)));
     const listAt = set.find((f) => 'listAt' in f)?.listAt ?? clause.start;
