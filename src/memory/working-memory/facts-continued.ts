@@ -60,12 +60,7 @@ export function continuedFacts(
   }
   rest += text.slice(from).replace(TRAILING_ROLE, '').replace(/[\s.。!！]+$/, '');
   if (!LIST_ONLY.test(rest)) return [];
-  return products.map((p) => {
-    const runtime = lexicon.vocabulary.runtimes[p.surface.toLowerCase()];
-    const version = p.value.slice(p.surface.length).trim();
-    const item: Fact = runtime !== undefined && version !== '' ? { subject: runtime, value: version, op: 'set' } : { subject: p.subject, value: p.value, op: 'set' };
-    return { item, at: start + p.start, listAt: tail.listAt };
-  });
+  return products.map((p) => ({ item: valueOf(p, 'set', lexicon), at: start + p.start, listAt: tail.listAt }));
 }
 
 /** The clause before says what it is not (用的不是 MySQL, isn't RabbitMQ); this one what it is (是 MariaDB). */
@@ -78,7 +73,7 @@ const IS_VERSION = /^\s*(?:而是|是|it's|it is)\s*(v?\d+(?:\.\d+)+)[\s.。!！
 
 /**
  * The value a correction names (…不是 X，是 Y): Y set in its slot, and X, said by mistake, taken back; or the version
- * (Node 版本不是 18，是 20.11.1). Nearly every labeller who wrote a correction labelled the wrong value unset.
+ * (Node 版本不是 18，是 20.11.1). Four of the six helper labellers who wrote a correction labelled the wrong value unset.
  */
 export function correctedFacts(text: string, start: number, products: readonly ProductMark[], leadIn: string, lexicon: Lexicon): Found<Fact>[] {
   const notVersion = NOT_VERSION_BEFORE.exec(leadIn);
