@@ -108,9 +108,9 @@ export function splitClauses(raw: string, norm: string, m: ClauseMatchers): Clau
     // One that first appears in a clause commenting on the one before colours only from there on.
     // (A condition inside an aside in brackets is the aside's: "…at 10.0.0.5 (its v6 address too, if you need it)".)
     const conditionalAt = pieces.findIndex((p) => m.conditional.test(norm.slice(p.start, p.end).replace(ASIDE, ' ').replace(m.notConditional, ' ')));
+    const inComment = conditionalAt > 0 && m.commentStart.test(norm.slice(pieces[conditionalAt]!.start, pieces[conditionalAt]!.end));
+    const hypotheticalFrom = conditionalAt < 0 ? Infinity : inComment ? conditionalAt : 0;
     const undecided = m.undecidedSentence.test(norm.slice(pieces[0]!.start, pieces[pieces.length - 1]!.end));
-    const hypotheticalFrom =
-      conditionalAt > 0 && m.commentStart.test(norm.slice(pieces[conditionalAt]!.start, pieces[conditionalAt]!.end)) ? conditionalAt : conditionalAt < 0 ? Infinity : 0;
     const last = pieces[pieces.length - 1]!;
     const asks = last.terminator === '?' || last.terminator === '？';
     // …，可以吗？ / …, right? asks about the whole sentence.

@@ -117,12 +117,12 @@ export interface SpecialContext {
   readonly sentenceDates: readonly EntitySpan[];
   /** The clause before in the same sentence. */
   readonly leadIn: string;
-  /** All the clauses before in the same sentence. */
-  readonly sentenceLead: string;
+  /** A clause before in the same sentence names the answers (以后回答都用中文，…，简短一点). */
+  readonly answersNamed: boolean;
 }
 
 export function findSpecialFacts(clause: Clause, entities: readonly EntitySpan[], m: SpecialMatchers, context: SpecialContext): Found<Fact>[] {
-  const { budgetNamed, deadlineNamed, sentenceDates, leadIn, sentenceLead } = context;
+  const { budgetNamed, deadlineNamed, sentenceDates, leadIn, answersNamed } = context;
   const out: Found<Fact>[] = [];
   const text = clause.text;
   const lex = m.lexicon;
@@ -220,7 +220,7 @@ export function findSpecialFacts(clause: Clause, entities: readonly EntitySpan[]
 
   // Answer length: a length word said of the answers (keep replies brief, 回答简短一点).
   // (The answers may be named earlier in the sentence: 以后回答都用中文，代码注释也是，简短一点.)
-  if (lex.has('answerLengthContext', text) || lex.has('answerLengthContext', sentenceLead)) {
+  if (answersNamed || lex.has('answerLengthContext', text)) {
     for (const w of lex.words('answerLengths', text)) {
       const value =
         lex.vocabulary.subjects.answerLengths[w.surface] ??

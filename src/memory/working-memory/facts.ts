@@ -76,12 +76,14 @@ export function findFacts(
     }
     byClause.set(clause, inside);
   }
+  let answersNamed = false;
   for (const [index, clause] of clauses.entries()) {
     const before = clauses[index - 1];
     // The clause before in the same sentence: the words that say whose a number is may stand there (手机号换了，新的是 …).
     const leadIn = before !== undefined && before.sentence === clause.sentence ? before.text : '';
-    const sentenceLead = clauses.slice(0, index).filter((c) => c.sentence === clause.sentence).map((c) => c.text).join('，');
-    const context = { budgetNamed, deadlineNamed, sentenceDates: datesBySentence.get(clause.sentence) ?? [], leadIn, sentenceLead };
+    // Whether a clause before in this sentence names the answers (kept as it goes: a paste is one long sentence).
+    answersNamed = leadIn !== '' && (answersNamed || m.lexicon.has('answerLengthContext', leadIn));
+    const context = { budgetNamed, deadlineNamed, sentenceDates: datesBySentence.get(clause.sentence) ?? [], leadIn, answersNamed };
     if (clause.question) continue;
     const local = (byClause.get(clause) ?? []).map((x) => ({
       ...x,
