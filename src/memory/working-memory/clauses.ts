@@ -35,6 +35,7 @@ export interface ClauseMatchers {
   readonly notOurs: RegExp;
   readonly hearsay: RegExp;
   readonly undecidedSentence: RegExp;
+  readonly ownAgain: RegExp;
 }
 
 const REQUEST_STARTS = ['can you', 'could you', 'would you', 'will you', 'can u', 'pls', 'please', 'would you mind'];
@@ -61,6 +62,7 @@ export function compileClauseMatchers(t: TriggerVocabulary): ClauseMatchers {
     narrative: new RegExp(alternation(t.narrative), 'i'),
     narrativePurposes: new RegExp(alternation(t.narrativePurposes), 'gi'),
     notOurs: new RegExp(alternation(t.notOurs), 'i'),
+    ownAgain: new RegExp(alternation(t.ownAgain), 'i'),
     hearsay: new RegExp(`^\\s*(?:${alternation(t.hearsay)})`, 'i'),
     undecidedSentence: new RegExp(alternation(t.undecidedSentence), 'i'),
   };
@@ -127,6 +129,7 @@ export function splitClauses(raw: string, norm: string, m: ClauseMatchers): Clau
     }
     // 听说 infra 组升到了 1.31，ingress 也换成了 Envoy: all of it is what the user heard.
     const heard = m.hearsay.test(norm.slice(pieces[0]!.start, pieces[0]!.end).replace(FILLERS, ''));
+    let theirs = false;
     for (const [index, piece] of pieces.entries()) {
       const text = norm.slice(piece.start, piece.end);
       const trimmed = text.trim().replace(FILLERS, '').trim();
@@ -145,7 +148,7 @@ export function splitClauses(raw: string, norm: string, m: ClauseMatchers): Clau
         question,
         tentative: undecided || index >= hypotheticalFrom || m.undecided.test(text),
         narrative: m.narrative.test(text.replace(m.narrativePurposes, ' ')),
-        notOurs: heard || m.notOurs.test(text),
+        notOurs: (theirs = heard || m.notOurs.test(text) || (theirs && !m.ownAgain.test(text))),
       });
     }
   });

@@ -4,8 +4,10 @@ import { formatNumber, parseNumber, ZH_NUMERAL_CHARS } from './numbers.ts';
 import { alternation, escapeRegExp } from './text.ts';
 import type { EntityVocabulary } from './vocab-entities.ts';
 
-const NUMBER = `(?:\\d{1,3}(?:,\\d{3})+(?:\\.\\d+)?|\\d+(?:\\.\\d+)?|[${ZH_NUMERAL_CHARS}]+)`;
-const DIGITS = `(?:\\d{1,3}(?:,\\d{3})+(?:\\.\\d+)?|\\d+(?:\\.\\d+)?)`;
+/** Digits with Chinese units between them: 1万5千, 2万5 (colloquial: 25,000), 1千2. */
+const MIXED = `\\d+万\\d(?:千)?|\\d+千\\d(?:百)?`;
+const NUMBER = `(?:${MIXED}|\\d{1,3}(?:,\\d{3})+(?:\\.\\d+)?|\\d+(?:\\.\\d+)?|[${ZH_NUMERAL_CHARS}]+)`;
+const DIGITS = `(?:${MIXED}|\\d{1,3}(?:,\\d{3})+(?:\\.\\d+)?|\\d+(?:\\.\\d+)?)`;
 
 export interface AmountMatchers {
   readonly prefixed: RegExp;
@@ -34,7 +36,7 @@ export function compileAmountMatchers(vocab: EntityVocabulary): AmountMatchers {
   return {
     prefixed: new RegExp(`(?<![A-Za-z0-9])(${symbols}|${codes.join('|')})\\s?(${DIGITS})${multiplier}`, 'g'),
     suffixed: new RegExp(`(?<![\\d.,${ZH_NUMERAL_CHARS}])(${NUMBER})${multiplier}\\s?(${wordAlt})`, 'g'),
-    bare: new RegExp(`(?<![\\d.,])(${DIGITS})\\s?(万|千|亿)(?![元块美欧英日港])`, 'g'),
+    bare: new RegExp(`(?<![\\d.,])(?:(${MIXED})|(${DIGITS})\\s?(万|千|亿))(?![\\d元块美欧英日港])`, 'g'),
     moneyContext: new RegExp(alternation(vocab.moneyContext), 'i'),
     symbols: vocab.currencySymbols,
     words: new Map(Object.entries(vocab.currencyWords).map(([w, c]) => [w.toLowerCase(), c])),
@@ -88,7 +90,7 @@ function scanBareYuan(scan: EntityScan, m: AmountMatchers): void {
       0,
     );
     if (!m.moneyContext.test(text.slice(clauseStart, match.index))) continue;
-    const n = value(match[1]!, match[2], m);
+    const n = match[1] !== undefined ? parseNumber(match[1]) : value(match[2]!, match[3], m);
     if (n === null) continue;
     scan.add('amount', `${formatNumber(n)} CNY`, match.index, match.index + match[0].length);
   }

@@ -133,3 +133,27 @@ export function negatedAfter(
   const item = valueOf(p, 'unset', lexicon);
   return item.subject === last.subject ? [{ item, at: start + p.start }] : [];
 }
+
+/** A clause that only names the value: "It's NATS.", 用 Nacos。, 选的是 Pulsar. */
+const ONLY_NAMES = /^\s*(?:it['’]s|it is|it['’]ll be|that['’]s|that is|we picked|we chose|we went with|went with|是|就是|用|用的是|选的是|定的是|选了|定了)\s*$/i;
+
+/**
+ * A slot word that ended the sentence before with no value ("We finally settled on a message broker.", 配置中心最后定下
+ * 来了。) names the slot of the next sentence's value ("It's NATS.", 用 Nacos。): the product that clause names is
+ * that slot's, when the product can fill it.
+ */
+export function carriedFacts(
+  text: string,
+  start: number,
+  products: readonly ProductMark[],
+  carried: string,
+  set: ReadonlyArray<Found<Fact>>,
+  lexicon: Lexicon,
+): Array<Found<Fact>> {
+  const fills = (p: ProductMark): boolean => p.subject === carried || p.alsoFills.includes(carried);
+  const only = products.length === 1 ? products[0]! : undefined;
+  if (only === undefined || !fills(only) || !ONLY_NAMES.test(text.slice(0, only.start))) return [...set];
+  if (!/^[\s.。!！]*$/.test(text.slice(only.valueEnd))) return [...set];
+  const value = valueOf(only, 'set', lexicon);
+  return [{ item: value.subject === only.subject ? { ...value, subject: carried } : value, at: start + only.start }];
+}

@@ -19,9 +19,9 @@ const LIST_JOINER =
   /^\s*(?:(?:for|as)\s+(?:the\s+)?[\w-]+(?:\s+[\w-]+)?\s*)?(?:,|，|、|and|和|以及|与|及|跟|plus|&|\+|还有|也)\s*(?:用|use)?\s*$/i;
 /** Leads that say what the user's project is: the product must follow at once. */
 const WHAT_IT_IS = /^(?:(?:our|the)\s+(?:app|project|backend|frontend|site)\s+is|我们的项目是|项目是|我们的\s*app\s*是)/i;
-/** Before and after a product the user owns a running instance of: our … cluster, 我们的 … 集群. */
+/** Before and after a product the user owns a running instance of: our … cluster / primary, 我们的 … 集群. */
 const OWNED_BEFORE = /(?:\bour|我们的?|我司的?)\s*$/i;
-const INSTANCE_AFTER = /^\s*(?:cluster|clusters|instance|instances|集群|实例)(?![A-Za-z])/i;
+const INSTANCE_AFTER = /^\s*(?:cluster|clusters|instance|instances|primary|replicas?|servers?|brokers?|nodes?|集群|实例|主库|从库|节点)(?![A-Za-z])/i;
 /** Before a place, says the thing is not there: not on, no longer in, 不在, 没在. */
 const NOT_THERE = /(?:\b(?:not|no longer|never)\s+(?:on|in|at)|不在|没在|不再在|不放在)\s*$/i;
 /** A runtime's version said with the word runtime right after it: Node 20 runtime, Python 3.12 运行时. */

@@ -3,14 +3,15 @@
  * decision word leads to it (用 / switch to / go with), when a slot word names it (数据库是 MySQL), or by a slot's
  * own rule (budget, deadline, region…). Questions, maybes and hypotheses set nothing.
  */
-import { continuedFacts, correctedFacts, endsOnSetProduct, negatedAfter, type ListFound, type ListTail } from './facts-continued.ts';
+import { carriedFacts, continuedFacts, correctedFacts, endsOnSetProduct, negatedAfter, type ListFound, type ListTail } from './facts-continued.ts';
 import type { Clause } from './clauses.ts';
 import { findDrops, type Found, type UnsetFound } from './drops.ts';
 import { findEventFacts, type EventMatchers } from './facts-events.ts';
 import { findLanguageFacts, withoutRedundantProhibitions } from './facts-language.ts';
+import { selfCorrected } from './facts-self-corrected.ts';
 import { setFacts } from './facts-set.ts';
 import { findSpecialFacts, type SpecialMatchers } from './facts-special.ts';
-import type { Lexicon, Mark, ProductMark } from './lexicon.ts';
+import type { Lexicon, Mark, ProductMark, SubjectMark } from './lexicon.ts';
 import type { TopicRules } from './topic.ts';
 import type { EntitySpan, Fact } from './types.ts';
 
@@ -130,6 +131,7 @@ export function findFacts(
       return start < 0 ? null : { start, end: start + d.item.length };
     }).filter((x) => x !== null);
     let set: Array<Found<Fact> | ListFound> = setFacts(clause, open, subjects, local, m.lexicon, products.length === 0 ? (lastUnsetSubject ?? carried) : null, dropped, voided);
+    if (carried !== null && subjects.length === 0 && set.every((f) => f.item.op === 'set')) set = carriedFacts(clause.text, clause.start, open, carried, set, m.lexicon);
     if (set.length === 0 && subjects.length === 0) set = continuedFacts(clause.text, clause.start, clause.sentence, open, listTail, m.lexicon);
     if (set.length === 0 && subjects.length === 0) set = correctedFacts(clause.text, clause.start, open, leadIn, m.lexicon);
     if (set.length === 0 && justSet.sentence === clause.sentence) set = negatedAfter(clause.text, clause.start, products, justSet.facts, message, m.lexicon);
@@ -138,10 +140,11 @@ export function findFacts(
     const tail = endsOnSetProduct(clause.text, open, new Set(set.map((f) => f.at - clause.start)));
     const listAt = set.find((f) => 'listAt' in f)?.listAt ?? clause.start;
     listTail = tail === null ? null : { sentence: clause.sentence, product: tail, listAt };
-    pendingSubject = set.length === 0 && open.length === 0 && subjects.length > 0 && lastOfSentence.has(clause) ? { subject: subjects[subjects.length - 1]!.subject, sentence: clause.sentence } : null;
+    pendingSubject = set.length === 0 && open.length === 0 && subjects.length > 0 && lastOfSentence.has(clause) ? { subject: decidedSubject(clause.text, subjects, m.lexicon), sentence: clause.sentence } : null;
     for (const p of open) if (!set.some((f) => f.at === clause.start + p.start)) unclaimed.push({ product: p, at: clause.start + p.start });
   }
   facts.push(...replacements(facts, unclaimed, m.lexicon));
+  facts.splice(0, facts.length, ...selfCorrected(facts, clauses, entities, m.lexicon));
   refileDrops(facts);
   facts.sort((a, b) => a.at - b.at);
   deprecations.sort((a, b) => a.at - b.at);
@@ -151,6 +154,13 @@ export function findFacts(
     deprecate: [...new Set(deprecations.map((d) => d.item))],
     events: dedupeFacts(events, clauses),
   };
+}
+
+/** Of the slot words of a clause with no value, the one a decision word leads to ("settled on a queue for the pipeline"), else the last. */
+function decidedSubject(text: string, subjects: readonly SubjectMark[], lexicon: Lexicon): string {
+  const leads = lexicon.words('set', text);
+  const led = subjects.find((s) => leads.some((t) => t.end <= s.start && /^\s*(?:a|an|the|our|one|new|一个|个|了)?\s*$/i.test(text.slice(t.end, s.start))));
+  return (led ?? subjects[subjects.length - 1]!).subject;
 }
 
 /**

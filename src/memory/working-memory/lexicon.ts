@@ -82,6 +82,8 @@ export interface WordLists {
   languages: readonly string[];
   answerLengths: readonly string[];
   jobNouns: readonly string[];
+  selfCorrection: readonly string[];
+  correctedValueLeads: readonly string[];
 }
 
 const key = (s: string): string => s.toLowerCase().replace(/\s+/g, '');
@@ -219,6 +221,8 @@ export function compileLexicon(vocabulary: WmVocabulary): Lexicon {
     languages: Object.keys(s.languages),
     answerLengths: Object.keys(s.answerLengths),
     jobNouns: Object.keys(s.jobNouns),
+    selfCorrection: t.selfCorrection,
+    correctedValueLeads: t.correctedValueLeads,
   };
   // The rules ask about the same clause many times: remember the answers for recent texts.
   const memo = new Map<string, unknown>();
@@ -301,6 +305,8 @@ export function compileLexicon(vocabulary: WmVocabulary): Lexicon {
     const marks: SubjectMark[] = [];
     for (const m of [...allMatches(aliasLoose, text), ...allMatches(aliasExact, text)]) {
       const subject = aliasToSubject.get(key(m.surface));
+      // The end of a compound word names no slot: single-region, multi-database, cross-cache.
+      if (m.start >= 2 && text[m.start - 1] === '-' && /[A-Za-z]/.test(text[m.start - 2]!)) continue;
       if (subject !== undefined) marks.push({ ...m, subject });
     }
     return dropOverlaps(marks);

@@ -53,6 +53,9 @@ export function parseNumber(s: string): number | null {
   if (/^\d{1,3}(?:,\d{3})+(?:\.\d+)?$/.test(t)) return Number(t.replace(/,/g, ''));
   if (/^\d+(?:\.\d+)?$/.test(t)) return Number(t);
   if (/^\.\d+$/.test(t)) return Number(t);
+  // 1万5千 / 2万5 (the next unit down implied) / 1千2
+  const mixed = /^(\d+)(万|千)(\d)(?:千|百)?$/.exec(t);
+  if (mixed !== null) return Number(mixed[1]) * (mixed[2] === '万' ? 10_000 : 1000) + Number(mixed[3]) * (mixed[2] === '万' ? 1000 : 100);
   return parseZhInteger(t);
 }
 

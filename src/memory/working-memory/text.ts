@@ -9,7 +9,10 @@ const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[
 export interface PreparedText {
   /** The input with lone surrogates replaced by U+FFFD (so it survives JSON and IndexedDB). */
   readonly raw: string;
-  /** `raw` with full-width ASCII folded (１０．０．０．１ → 10.0.0.1, ： → :) and U+3000 as a space. */
+  /**
+   * `raw` with full-width ASCII folded (１０．０．０．１ → 10.0.0.1, ： → :) and U+3000 as a space; a full-width comma
+   * between digits is kept (it separates two numbers).
+   */
   readonly norm: string;
 }
 
@@ -20,7 +23,9 @@ export function prepareText(text: string, maxChars: number): PreparedText {
   // Char-by-char keeps offsets: every replacement is one UTF-16 unit for one.
   for (let i = 0; i < raw.length; i++) {
     const c = raw.charCodeAt(i);
-    if (c >= 0xff01 && c <= 0xff5e) norm += String.fromCharCode(c - 0xfee0);
+    // A full-width comma between digits parts two numbers (¥2,499，618 活动价), never thousands: it stays.
+    if (c === 0xff0c && /\d/.test(raw[i - 1] ?? '') && /[\d０-９]/.test(raw[i + 1] ?? '')) norm += raw[i];
+    else if (c >= 0xff01 && c <= 0xff5e) norm += String.fromCharCode(c - 0xfee0);
     else if (c === 0x3000) norm += ' ';
     else norm += raw[i];
   }

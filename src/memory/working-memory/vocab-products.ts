@@ -100,7 +100,8 @@ export const PRODUCT_GROUPS: readonly ProductGroup[] = [
     'Colima',
   ] },
   { subject: 'service mesh', names: ['Istio', 'Linkerd', 'Consul Connect'] },
-  { subject: 'service discovery', names: ['etcd', 'ZooKeeper', 'Nacos', 'Eureka'], exactNames: ['Consul', 'Apollo'] },
+  { subject: 'service discovery', names: ['etcd', 'ZooKeeper', 'Nacos', 'Eureka'], exactNames: ['Consul'], alsoFills: ['config center'] },
+  { subject: 'config center', names: ['Spring Cloud Config', 'AWS AppConfig'], exactNames: ['Apollo'] },
   {
     subject: 'API gateway', names: ['APISIX', 'Apache APISIX', 'Spring Cloud Gateway', 'KrakenD', 'AWS API Gateway', 'Amazon API Gateway'],
     exactNames: ['Kong', 'Tyk',

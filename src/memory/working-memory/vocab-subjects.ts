@@ -123,6 +123,7 @@ export const SUBJECT_VOCABULARY: SubjectVocabulary = {
       'release strategy', 'deployment',
     ],
     'API gateway': ['API gateway', 'API 网关', 'api-gateway'],
+    'config center': ['配置中心', 'config center', 'config server', 'configuration center', 'config service'],
     'API style': ['API 风格', '接口风格', 'API style', 'API design'],
     architecture: ['架构', 'architecture', '系统架构'],
     authentication: ['认证', '鉴权', '登录方式', '认证方式', 'auth', 'authentication', 'login', 'SSO', '单点登录'],

@@ -86,6 +86,16 @@ export interface TriggerVocabulary {
   readonly standing: readonly string[];
   /** Before a slot word these name no value: "use a different cache", "换个新的数据库". */
   readonly vagueModifiers: readonly string[];
+  /**
+   * After a clause about someone else's setup, the clauses of its sentence that follow are theirs too (作者用 Flask，
+   * 部署在 Heroku 上) unless one of these brings the user, a decision or a request back (…，我们用 Pulsar; …，最后定了用
+   * Redis; …转给同事，不用太详细).
+   */
+  readonly ownAgain: readonly string[];
+  /** The speaker takes back a value just given: 不对, 记错了, "sorry, actually", "make that" (facts-self-corrected.ts). */
+  readonly selfCorrection: readonly string[];
+  /** Just before the value that replaces it: 是, 改成, "it's", "make that". */
+  readonly correctedValueLeads: readonly string[];
 }
 
 export const TRIGGER_VOCABULARY: TriggerVocabulary = {
@@ -272,7 +282,7 @@ export const TRIGGER_VOCABULARY: TriggerVocabulary = {
   notOurs: [
     '隔壁组', '隔壁团队', '隔壁部门', '隔壁公司', '别的组', '别的团队', '别的部门', '其他团队', '其他部门', '别的公司', '别家公司', '别家',
     '隔壁', '同事', '他那边', '她那边', '朋友', '同学', '旧公司', '上家公司', '前公司', '老东家', '上一家公司', '以前的公司', '之前的公司', '他们公司', '他们组', '他们团队',
-    '他们那边', '人家', '竞品', '搭过', '做过',
+    '他们那边', '人家', '竞品', '搭过', '做过', '作者', '博主', 'team 那边', '组那边', 'the author', "the author's",
     '上说', '上面说', 'according to', 'says that',
     '有人', 'someone', 'somebody', 'runs their', 'run their', 'their own',
     '教程', '课程里', '书上', '书里', '视频里', '示例项目', 'tutorial', 'tutorials', 'the course', 'the book', 'the guide', 'this guide',
@@ -300,6 +310,20 @@ export const TRIGGER_VOCABULARY: TriggerVocabulary = {
   taskVerbs: ['写一个', '写个', '写一段', '写一下', '实现一个', '实现', '做一个', '做个', '画一个', '画个', '生成', '算一下', '翻译', '解释', '演示'],
   standing: [
     '以后', '今后', '之后都', '都用', '统一', '一律', '一直', '默认', '项目', '我们', '团队', '公司', 'from now on', 'always', 'going forward',
+  ],
+  ownAgain: [
+    '我', '咱', '自己', '本人', '定', '决定', '选', '最后', '还是', '改', '换', '迁', '统一', '以后', '但', '不过', '可是', '而',
+    '请', '不用', '不要', '别', '给我', 'please', "don't", 'do not', 'i', "i'm", "i've", "i'll", 'me', 'my', 'we', "we're", "we've", "we'll", 'us', 'our', 'ours', 'mine', 'but', 'decided', 'chose',
+    'went with', 'settled', 'picked', 'going with', 'switch', 'switched', 'moving', 'moved', 'instead', 'whereas', 'while we',
+  ],
+  selfCorrection: [
+    '不对', '不是不是', '记错了', '说错了', '写错了', '搞错了', '看错了', '打错了', '更正', '纠正', '准确地说', '准确来说', '确切地说',
+    '还是改成', '还是改为', '还是定', '算了', 'correction', 'actually', 'sorry', 'i mean', 'no wait', 'wait', 'scratch that', 'make that',
+    'make it', 'oops', 'my bad', 'i misspoke', 'i mistyped', 'typo',
+  ],
+  correctedValueLeads: [
+    '是', '为', '改成', '改为', '改到', '定成', '定在', '定为', '应该是', '其实是', "it's", 'it’s', 'it is', 'its', "it'll be", "that's", 'that’s', 'should be',
+    'make that', 'make it', 'to', 'is', '=',
   ],
   remember: [
     '记住', '请记住', '记一下', '记下来', '别忘了', '不要忘记', 'remember this', 'remember that', 'keep in mind', 'note that',

@@ -16,8 +16,8 @@ import type { WorkingMemoryPort } from '../../memory/layered/index.ts';
 import { intentTags, keyTerms, type IntentTag } from '../../memory/retrieval/index.ts';
 
 // 3: a host:port before a full stop, "a week before" no date, …; 4: a bare day after a range's first date is in
-// its month (6月8号到10号).
-export const DERIVATION_VERSION = 4;
+// its month (6月8号到10号); 5: sums written half in Chinese (1万5千元), a full-width comma never groups thousands.
+export const DERIVATION_VERSION = 5;
 
 export interface DerivedTurn {
   /** `stampOf` the message's text when this was worked out. */

@@ -1,0 +1,77 @@
+/**
+ * Found by the fifteenth to seventeenth labelled batches written by helpers who had not seen the rules (issue 19):
+ * a value taken back in the same message, numbers written half in Chinese, a value named in the sentence after its
+ * slot, and clauses that go on about someone else's setup. Examples are our own wording.
+ */
+import { describe, expect, it } from 'vitest';
+import { facts, values } from './helpers.ts';
+
+describe('a value taken back in the same message', () => {
+  it('keeps the value that replaced it, in either language', () => {
+    expect(facts('The API port is 9090. Actually it’s 9091.')).toEqual(['api port=9091']);
+    expect(facts("Redis listens on 6380 — sorry, actually it's 6381; 6380 belongs to the old box.")).toEqual(['redis port=6381']);
+    expect(facts('缓存端口是 7001，不对，是 7002，7001 给监控用了。')).toEqual(['cache port=7002']);
+    expect(facts('Node 用的是 18.19……不对，刚看了下 .nvmrc，是 20.12.2。')).toEqual(['node version=20.12.2']);
+    expect(facts('Our monthly cloud budget is $1,200. Actually, make that $900.')).toEqual(['budget=900 USD']);
+    expect(facts('装修预算定在8万元。跟家里商量了一下，还是改成6万元吧。')).toEqual(['budget=60000 CNY']);
+    expect(facts('截止日期是4月10号，sorry 记错了，是4月17号。')).toEqual(['deadline=2026-04-17']);
+    expect(facts('部署区域是 ap-south-1，更正一下，是 ap-southeast-2。')).toEqual(['region=ap-southeast-2']);
+  });
+
+  it('leaves the value alone when what follows the correction word is about something else', () => {
+    expect(facts('The web port is 8080. I actually like the new dashboard, it shows 12 panels.')).toEqual(['web port=8080']);
+    expect(facts('The deadline is May 20. Actually, the budget is $300.', '2026-05-01T09:00:00+00:00')).toEqual([
+      'deadline=2026-05-20',
+      'budget=300 USD',
+    ]);
+    // A question after the correction word does not replace anything.
+    expect(facts('数据库端口是 5433，不对吗，是 5434 吗？')).toEqual(['database port=5433']);
+  });
+});
+
+describe('numbers written half in Chinese', () => {
+  it('reads 1万2千 and 3万5 as one sum', () => {
+    expect(values('旅行预算1万2千元，机票另算', 'amount')).toEqual(['12000 CNY']);
+    expect(values('年终奖预算 3万5，别超', 'amount')).toEqual(['35000 CNY']);
+    expect(values('单价 4千5 元', 'amount')).toEqual(['4500 CNY']);
+  });
+
+  it('never reads a full-width comma between two numbers as a thousands separator', () => {
+    expect(values('套餐原价¥3,199，128 元的耳机另付', 'amount')).toEqual(['3199 CNY', '128 CNY']);
+    // An ASCII comma still groups thousands.
+    expect(values('报价 ¥1,299,000', 'amount')).toEqual(['1299000 CNY']);
+  });
+});
+
+describe('a value in the sentence after its slot', () => {
+  it('gives the slot a decision word led to its value, the product the next sentence names', () => {
+    expect(facts('After a month of trials we chose a queue for the billing events. It’s Pulsar.')).toEqual(['message queue=Pulsar']);
+    expect(facts('配置中心终于选好了。用 Apollo。')).toEqual(['config center=Apollo']);
+    expect(facts('配置中心也定了。用 Nacos。')).toEqual(['config center=Nacos']);
+    // Without the slot before it, Nacos is the service registry it mostly is.
+    expect(facts('注册中心用 Nacos。')).toEqual(['service discovery=Nacos']);
+  });
+});
+
+describe('clauses that go on about someone else', () => {
+  it('reads the clauses after a tutorial author or another team as theirs, until the user comes back', () => {
+    expect(facts('我在照着一篇博客搭环境，作者用 Express 配 MongoDB，部署在 Render 上，这样行吗？')).toEqual([]);
+    expect(facts('风控 team 那边用的是 Flink 1.18，跑在 EMR 上，我只是调他们的接口。')).toEqual([]);
+    // The user's own clause, a decision or a request after it still counts.
+    expect(facts('隔壁组用 RabbitMQ，我们用 Pulsar。')).toEqual(['message queue=Pulsar']);
+    expect(facts('同事推荐了 Valkey，最后定了用 Valkey。')).toEqual(['cache=Valkey']);
+    expect(facts('以后回复用英文，方便我转给同事，不用太详细。')).toEqual(['answer language=English', 'answer length=short']);
+  });
+});
+
+describe('words that only look like a slot or a product', () => {
+  it('takes no region from single-region or multi-region', () => {
+    expect(facts("We'll stay single-region, in eu-north-1.")).toEqual(['region=eu-north-1']);
+    expect(facts('We run multi-region now.')).toEqual([]);
+  });
+
+  it('reads "our <product> primary / brokers" as what the user runs', () => {
+    expect(facts('Heads-up: our MySQL primary is at 10.1.2.3:3306.')).toEqual(['database=MySQL']);
+    expect(facts('我们的 Kafka 节点有三个。')).toEqual(['message queue=Kafka']);
+  });
+});
