@@ -83,6 +83,8 @@ export interface WordLists {
   answerLengths: readonly string[];
   jobNouns: readonly string[];
   selfCorrection: readonly string[];
+  oldValueMarkers: readonly string[];
+  changeLeads: readonly string[];
   correctedValueLeads: readonly string[];
 }
 
@@ -222,6 +224,8 @@ export function compileLexicon(vocabulary: WmVocabulary): Lexicon {
     answerLengths: Object.keys(s.answerLengths),
     jobNouns: Object.keys(s.jobNouns),
     selfCorrection: t.selfCorrection,
+    oldValueMarkers: t.oldValueMarkers,
+    changeLeads: t.changeLeads,
     correctedValueLeads: t.correctedValueLeads,
   };
   // The rules ask about the same clause many times: remember the answers for recent texts.

@@ -92,6 +92,10 @@ export interface TriggerVocabulary {
    * Redis; …转给同事，不用太详细).
    */
   readonly ownAgain: readonly string[];
+  /** Just before a value that is the old one (原来是 15 万, 从周五): a change word later in the message leads to the new one. */
+  readonly oldValueMarkers: readonly string[];
+  /** Just before the new value of a change: 提到, 提前到, 升到, "moved to", "bumped to". */
+  readonly changeLeads: readonly string[];
   /** The speaker takes back a value just given: 不对, 记错了, "sorry, actually", "make that" (facts-self-corrected.ts). */
   readonly selfCorrection: readonly string[];
   /** Just before the value that replaces it: 是, 改成, "it's", "make that". */
@@ -282,7 +286,8 @@ export const TRIGGER_VOCABULARY: TriggerVocabulary = {
   notOurs: [
     '隔壁组', '隔壁团队', '隔壁部门', '隔壁公司', '别的组', '别的团队', '别的部门', '其他团队', '其他部门', '别的公司', '别家公司', '别家',
     '隔壁', '同事', '他那边', '她那边', '朋友', '同学', '旧公司', '上家公司', '前公司', '老东家', '上一家公司', '以前的公司', '之前的公司', '他们公司', '他们组', '他们团队',
-    '他们那边', '人家', '竞品', '搭过', '做过', '作者', '博主', 'team 那边', '组那边', 'the author', "the author's",
+    '他们那边', '人家', '竞品', '搭过', '做过', '作者', '博主', '博客', '博文', '一篇文章', '文章里', '他们把', '他们用', '他们换', '他们在用', 'team 那边', '组那边',
+    'the author', "the author's",
     '上说', '上面说', 'according to', 'says that',
     '有人', 'someone', 'somebody', 'runs their', 'run their', 'their own',
     '教程', '课程里', '书上', '书里', '视频里', '示例项目', 'tutorial', 'tutorials', 'the course', 'the book', 'the guide', 'this guide',
@@ -304,7 +309,8 @@ export const TRIGGER_VOCABULARY: TriggerVocabulary = {
     'new', 'different', 'another', 'other', 'better', 'same', 'some', 'any', 'proper', 'real', 'separate', 'single',
     'good', 'simple', 'simpler', 'faster', 'cheaper', 'bigger', 'smaller', 'default', 'our', 'my', 'your', 'their',
     'this', 'that', 'the', 'a', 'an', 'one', 'more', 'less', 'second', 'extra', 'own', 'old', 'current', 'existing',
-    'all', 'all our', 'all the', 'all my', 'every', 'both', 'our own', 'its', 'these', 'those',
+    'all', 'all our', 'all the', 'all my', 'every', 'both', 'our own', 'its', 'these', 'those', 'primary', 'secondary', 'main',
+    'default', 'backup', 'fallback', 'standby', 'whole', 'entire', 'same', 'shared',
     '新的', '新', '别的', '其他', '其它', '另一个', '另外的', '一个', '个', '这个', '那个', '更好的', '好的', '合适的', '现有的', '原来的', '之前的',
   ],
   taskVerbs: ['写一个', '写个', '写一段', '写一下', '实现一个', '实现', '做一个', '做个', '画一个', '画个', '生成', '算一下', '翻译', '解释', '演示'],
@@ -316,13 +322,23 @@ export const TRIGGER_VOCABULARY: TriggerVocabulary = {
     '请', '不用', '不要', '别', '给我', 'please', "don't", 'do not', 'i', "i'm", "i've", "i'll", 'me', 'my', 'we', "we're", "we've", "we'll", 'us', 'our', 'ours', 'mine', 'but', 'decided', 'chose',
     'went with', 'settled', 'picked', 'going with', 'switch', 'switched', 'moving', 'moved', 'instead', 'whereas', 'while we',
   ],
+  oldValueMarkers: [
+    '原来是', '本来是', '之前是', '以前是', '原先是', '原定', '原定是', '从', 'used to be', 'was originally', 'originally', 'from',
+  ],
+  changeLeads: [
+    '提到', '提高到', '提前到', '推迟到', '推到', '延到', '延后到', '延期到', '改到', '改成', '改为', '换成', '换到', '升到', '升级到', '调到',
+    '调整到', '降到', '降低到', '涨到', '加到', '增加到', '减到', '减少到', '砍到', '缩短到', '延长到', '挪到', '迁到',
+    'moved to', 'moved it to', 'pushed to', 'pushed it to', 'pushed back to', 'bumped to', 'bumped it to', 'raised to', 'lowered to',
+    'cut to', 'upgraded to', 'increased to', 'reduced to', 'changed to', 'switched to', 'extended to', 'shifted to', 'now',
+  ],
   selfCorrection: [
     '不对', '不是不是', '记错了', '说错了', '写错了', '搞错了', '看错了', '打错了', '更正', '纠正', '准确地说', '准确来说', '确切地说',
     '还是改成', '还是改为', '还是定', '算了', 'correction', 'actually', 'sorry', 'i mean', 'no wait', 'wait', 'scratch that', 'make that',
     'make it', 'oops', 'my bad', 'i misspoke', 'i mistyped', 'typo',
   ],
   correctedValueLeads: [
-    '是', '为', '改成', '改为', '改到', '定成', '定在', '定为', '应该是', '其实是', "it's", 'it’s', 'it is', 'its', "it'll be", "that's", 'that’s', 'should be',
+    '是', '为', '改成', '改为', '改到', '定成', '定在', '定为', '应该是', '其实是', '升到', '升级到', '换成', '提到', '调到', '降到', '涨到',
+    '已经是', '现在是', 'upgraded to', 'moved to', 'now', "it's", 'it’s', 'it is', 'its', "it'll be", "that's", 'that’s', 'should be',
     'make that', 'make it', 'to', 'is', '=',
   ],
   remember: [

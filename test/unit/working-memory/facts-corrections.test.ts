@@ -29,6 +29,24 @@ describe('a value taken back in the same message', () => {
   });
 });
 
+describe('a value changed from an old one in the same message', () => {
+  it('keeps the new value after a word that marks the first one old', () => {
+    expect(facts('会员预算原来是3000元，后来提到3500元。')).toEqual(['budget=3500 CNY']);
+    expect(facts('deadline 从周三推迟到了下周一。')).toEqual(['deadline=2026-03-09']);
+    expect(facts('We pushed the deadline from March 12 to March 19.')).toEqual(['deadline=2026-03-19']);
+    expect(facts('Node 版本是 18.20，wait 不对，上个月已经升到 20.11.1 了。')).toEqual(['node version=20.11.1']);
+    expect(facts('My laptop runs Fedora 39 — actually no, I upgraded, it’s Fedora 40.')).toEqual(['os=Fedora 40']);
+  });
+
+  it('reads "from … to …" without a word of change as a span, not a change', () => {
+    expect(facts('The offsite runs from March 12 to March 19.')).toEqual([]);
+  });
+
+  it('keeps a budget the message says is unchanged', () => {
+    expect(facts('机票计划作废，预算不变，还是6000元。')).toEqual(['budget=6000 CNY']);
+  });
+});
+
 describe('numbers written half in Chinese', () => {
   it('reads 1万2千 and 3万5 as one sum', () => {
     expect(values('旅行预算1万2千元，机票另算', 'amount')).toEqual(['12000 CNY']);
@@ -57,6 +75,7 @@ describe('clauses that go on about someone else', () => {
   it('reads the clauses after a tutorial author or another team as theirs, until the user comes back', () => {
     expect(facts('我在照着一篇博客搭环境，作者用 Express 配 MongoDB，部署在 Render 上，这样行吗？')).toEqual([]);
     expect(facts('风控 team 那边用的是 Flink 1.18，跑在 EMR 上，我只是调他们的接口。')).toEqual([]);
+    expect(facts('读到一篇博客，他们把 MongoDB 换成了 PostgreSQL，性能好了很多。')).toEqual([]);
     // The user's own clause, a decision or a request after it still counts.
     expect(facts('隔壁组用 RabbitMQ，我们用 Pulsar。')).toEqual(['message queue=Pulsar']);
     expect(facts('同事推荐了 Valkey，最后定了用 Valkey。')).toEqual(['cache=Valkey']);
@@ -68,6 +87,7 @@ describe('words that only look like a slot or a product', () => {
   it('takes no region from single-region or multi-region', () => {
     expect(facts("We'll stay single-region, in eu-north-1.")).toEqual(['region=eu-north-1']);
     expect(facts('We run multi-region now.')).toEqual([]);
+    expect(facts("We're moving the primary region to eu-west-3.")).toEqual(['region=eu-west-3']);
   });
 
   it('reads "our <product> primary / brokers" as what the user runs', () => {

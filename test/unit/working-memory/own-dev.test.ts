@@ -50,15 +50,15 @@ describe('our own working-memory dev set', () => {
 
 /**
  * Batches labelled by helpers who saw only the conventions (test/fixtures/wm-blind-helpers.jsonl; README, "A seventh
- * round" and "An eighth round"): other people's labels, so the floors sit below the own set's. Today (680 messages):
- * F1 0.907, facts P 0.878 / R 0.774.
+ * round" and "An eighth round"): other people's labels, so the floors sit below the own set's. Today (760 messages):
+ * F1 0.909, facts P 0.879 / R 0.781.
  */
 describe("the helper-labelled batches", () => {
   const helpers = readLabelled(readFileSync(new URL('../../fixtures/wm-blind-helpers.jsonl', import.meta.url), 'utf8'));
 
   it('are well-formed, and the extractor keeps what it gets right on them', () => {
     expect(helpers.errors).toEqual([]);
-    expect(helpers.items.length).toBeGreaterThanOrEqual(680);
+    expect(helpers.items.length).toBeGreaterThanOrEqual(760);
     const extractor = createExtractor();
     const report = scoreMessages(helpers.items.map((label) => ({ label, got: extractor.extract(label.text, label.now) })));
     expect(report.overall.f1).toBeGreaterThanOrEqual(0.9);
