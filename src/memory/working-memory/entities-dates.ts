@@ -18,6 +18,8 @@ import { parseCount, parseNumber, ZH_NUMERAL_CHARS } from './numbers.ts';
 import { alternation, escapeRegExp } from './text.ts';
 import type { DateVocabulary } from './vocab-dates.ts';
 
+const MONTHLY = /\b(?:every|each|a|per)\s+month\b|\bmonthly\b/i;
+
 /** Between the two ends of a range of days: 18号到20号, 18日-20日. */
 const RANGE_BEFORE = /\s*(?:到|至|-|~|～|—|–)\s*$/;
 const ZH_SMALL = `(\\d{1,2}|[${ZH_NUMERAL_CHARS}]{1,3})`;
@@ -44,6 +46,7 @@ export interface DateMatchers {
   readonly enIn: RegExp;
   readonly enAgo: RegExp;
   readonly enSlash: RegExp;
+  readonly enBareOrdinal: RegExp;
   readonly recurrence: RegExp;
 }
 
@@ -99,6 +102,10 @@ export function compileDateMatchers(vocab: DateVocabulary, dayNounFollowers: str
     // 2/14 is a date only after a word that introduces one (on 2/14, by 3/1); month first, as in both US and Chinese use.
     enSlash:
       /(?<![A-Za-z])(?:(?:on|by|until|till|before|after|since|from|due|starting|effective)\s+|deadline\s*(?:is|是|:|：)?\s*|截止(?:日期)?(?:是|到)?\s*)(\d{1,2})\/(\d{1,2})(?![\w\/]|\.\d)/gi,
+    // "for the 30th", "by the 2nd.": a day of the month said alone, after a word that introduces a date, and before a
+    // stop or a word that ends the phrase (not "the 3rd floor", "the 5th chapter").
+    enBareOrdinal:
+      /(?<![A-Za-z])(?:on|for|by|to|until|till|before|after|from|due|starting)\s+the\s+(\d{1,2})(?:st|nd|rd|th)(?=\s*(?:[,.;:!?)]|$)|\s+(?:at|and|or|but|so|when|if|then|instead|please|morning|afternoon|evening|night|latest|at the latest)\b)/gi,
     recurrence: new RegExp(`(?:${alternation(vocab.recurrenceWords)})\\s*$`, 'i'),
   };
 }
@@ -135,6 +142,13 @@ export function scanWordDates(scan: EntityScan, m: DateMatchers): void {
     const day = small(x[2]!);
     if (day !== null)
       add(scan, shiftMonth(today, m.vocab.zhMonthPrefixes[x[1]!]!, day), x.index, x.index + x[0].length, true);
+  }
+  for (const x of text.matchAll(m.enBareOrdinal)) {
+    const day = Number(x[1]);
+    // "Rent is due on the 1st, $1,450 a month": a day of every month is no date.
+    if (day < 1 || day > 31 || MONTHLY.test(text.slice(Math.max(0, x.index - 60), x.index + x[0].length + 60))) continue;
+    const at = x.index + x[0].indexOf('the');
+    add(scan, nearestMonth(today, day), at, x.index + x[0].length);
   }
   for (const x of text.matchAll(m.zhBareDay)) {
     const day = small(x[1]!);

@@ -97,6 +97,9 @@ export function correctedFacts(text: string, start: number, products: readonly P
   return [{ item: right, at: start + first.start }, ...(taken !== null && taken.subject === right.subject ? [{ item: taken, at: start + first.start }] : [])];
 }
 
+/** A product set as named (a runtime with a version: that runtime's version). */
+export const productValue = (p: ProductMark, lexicon: Lexicon): Fact => valueOf(p, 'set', lexicon);
+
 /** A product as its slot's value: a runtime with a version is that runtime's version (Python 3.12 → python version). */
 function valueOf(p: ProductMark, op: Fact['op'], lexicon: Lexicon): Fact {
   const runtime = lexicon.vocabulary.runtimes[p.surface.toLowerCase()];

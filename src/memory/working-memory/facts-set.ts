@@ -47,7 +47,7 @@ const DETERMINER = /^\s*(?:(?:an|a|the|our|my)\b|一个|一套|个)?\s*/i;
 const UNKNOWN_LATIN = /^[A-Za-z][\w.+#-]*(?:\s+[A-Z0-9][\w.+#-]*){0,2}/;
 const UNKNOWN_CJK = /^[\u4e00-\u9fff]{2,8}?(?=[吧了的啊呢就来做，。,.!！?？;；\s]|$)/;
 const STOP_VALUES =
-  /^(?:the|a|an|it|this|that|them|to|in|on|at|for|of|and|or|not|too|very|so|all|some|one|what|which|how|is|are|be)$/i;
+  /^(?:the|a|an|it|this|that|them|to|in|on|at|for|of|and|or|not|too|very|so|all|some|one|what|which|how|is|are|be|defaults?|by)$/i;
 
 /** Decision words that are not cancelled by a negation just before them, nor part of a longer word (用户). */
 function liveTriggers(text: string, lexicon: Lexicon): Mark[] {

@@ -139,10 +139,11 @@ export function findSpecialFacts(clause: Clause, entities: readonly EntitySpan[]
   // 预算不是8000元，是6500元: the amount said not to be it is not; the one after 是 in the next clause is.
   const meant = amounts.filter((a) => !corrected(text, a.start));
   const righted = budgetWords.length === 0 && lex.has('budgetWords', leadIn) && /(?:不是|isn't|is not)\s*\S+\s*$/i.test(leadIn) ? amounts.find((a) => /^\s*(?:而是|是|it's|it is)\s*$/i.test(text.slice(0, a.start))) : undefined;
-  // 预算不变，还是8000元 / "The budget stays the same, still $800": the clause before names the budget, this one its amount.
+  // 预算不变，还是8000元 / 预算批下来了，一年3万元 / "The budget stays the same, still $800": the clause before names the
+  // budget, this one its amount.
   const restated =
     righted === undefined && budgetWords.length === 0 && lex.has('budgetWords', leadIn) && !/\d/.test(leadIn)
-      ? amounts.find((a) => /^\s*(?:还是|仍然是|依然是|仍是|照旧是?|维持在?|保持在?|定在|就|是|still|it's|it is|stays at|remains)?\s*$/i.test(text.slice(0, a.start)))
+      ? amounts.find((a) => /^\s*(?:还是|仍然是|依然是|仍是|照旧是?|维持在?|保持在?|定在|就|是|still|it's|it is|stays at|remains|一年|每年|全年|每月|一个月|每个月|每季度|总共|总计|一共|大概|大约|约|per year|a year|per month|a month)?\s*$/i.test(text.slice(0, a.start)))
       : undefined;
   const budget =
     righted ??

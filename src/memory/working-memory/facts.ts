@@ -3,7 +3,7 @@
  * decision word leads to it (用 / switch to / go with), when a slot word names it (数据库是 MySQL), or by a slot's
  * own rule (budget, deadline, region…). Questions, maybes and hypotheses set nothing.
  */
-import { carriedFacts, continuedFacts, correctedFacts, endsOnSetProduct, negatedAfter, type ListFound, type ListTail } from './facts-continued.ts';
+import { carriedFacts, continuedFacts, correctedFacts, productValue, endsOnSetProduct, negatedAfter, type ListFound, type ListTail } from './facts-continued.ts';
 import type { Clause } from './clauses.ts';
 import { findDrops, type Found, type UnsetFound } from './drops.ts';
 import { findEventFacts, type EventMatchers } from './facts-events.ts';
@@ -78,6 +78,8 @@ export function findFacts(
     byClause.set(clause, inside);
   }
   let answersNamed = false;
+  /** The sentence a setup list began in ("current stack: …"): its later clauses name the user's products. */
+  let inventory = -1;
   for (const [index, clause] of clauses.entries()) {
     const before = clauses[index - 1];
     // The clause before in the same sentence: the words that say whose a number is may stand there (手机号换了，新的是 …).
@@ -132,6 +134,11 @@ export function findFacts(
     }).filter((x) => x !== null);
     let set: Array<Found<Fact> | ListFound> = setFacts(clause, open, subjects, local, m.lexicon, products.length === 0 ? (lastUnsetSubject ?? carried) : null, dropped, voided);
     if (carried !== null && subjects.length === 0 && set.every((f) => f.item.op === 'set')) set = carriedFacts(clause.text, clause.start, open, carried, set, m.lexicon);
+    // One value a slot per clause ("postgres on rds" names the database and where it runs), and none for a slot the
+    // list already gave ("prod runs PostgreSQL 16.2, and staging is still on 14.11").
+    if (set.length === 0 && inventory === clause.sentence && drops.unsets.length === 0)
+      set = open.filter((p, i) => !open.slice(0, i).some((q) => q.subject === p.subject) && !facts.some((f) => f.item.op === 'set' && f.item.subject === p.subject)).map((p) => ({ item: productValue(p, m.lexicon), at: clause.start + p.start }));
+    if (m.lexicon.has('inventoryLeads', clause.text)) inventory = clause.sentence;
     if (set.length === 0 && subjects.length === 0) set = continuedFacts(clause.text, clause.start, clause.sentence, open, listTail, m.lexicon);
     if (set.length === 0 && subjects.length === 0) set = correctedFacts(clause.text, clause.start, open, leadIn, m.lexicon);
     if (set.length === 0 && justSet.sentence === clause.sentence) set = negatedAfter(clause.text, clause.start, products, justSet.facts, message, m.lexicon);

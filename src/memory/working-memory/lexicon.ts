@@ -84,6 +84,7 @@ export interface WordLists {
   jobNouns: readonly string[];
   selfCorrection: readonly string[];
   oldValueMarkers: readonly string[];
+  inventoryLeads: readonly string[];
   changeLeads: readonly string[];
   correctedValueLeads: readonly string[];
 }
@@ -225,6 +226,7 @@ export function compileLexicon(vocabulary: WmVocabulary): Lexicon {
     jobNouns: Object.keys(s.jobNouns),
     selfCorrection: t.selfCorrection,
     oldValueMarkers: t.oldValueMarkers,
+    inventoryLeads: t.inventoryLeads,
     changeLeads: t.changeLeads,
     correctedValueLeads: t.correctedValueLeads,
   };

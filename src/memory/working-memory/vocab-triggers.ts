@@ -96,6 +96,11 @@ export interface TriggerVocabulary {
   readonly oldValueMarkers: readonly string[];
   /** Just before the new value of a change: 提到, 提前到, 升到, "moved to", "bumped to". */
   readonly changeLeads: readonly string[];
+  /**
+   * A list of the user's setup follows, over the clauses of the sentence ("current stack: next.js 14 frontend; nestjs
+   * api; postgres on rds"): each product named in them is set.
+   */
+  readonly inventoryLeads: readonly string[];
   /** The speaker takes back a value just given: 不对, 记错了, "sorry, actually", "make that" (facts-self-corrected.ts). */
   readonly selfCorrection: readonly string[];
   /** Just before the value that replaces it: 是, 改成, "it's", "make that". */
@@ -186,7 +191,7 @@ export const TRIGGER_VOCABULARY: TriggerVocabulary = {
     '停止维护', '卸了', '卸载了', '卸掉了', '已卸载',
     // Not renewed: 那套明年到期就不续了.
     '不续了', '不续费了', '不再续费', '不续约了', '不再续约',
-    'cancel 掉', 'cancel掉', '取消掉',
+    'cancel 掉', 'cancel掉', '取消掉', '先 cancel', '先cancel', 'scrap 掉', 'scrap掉', 'kill 掉', 'kill掉', '砍掉',
     // Put on hold, taken offline for good (已经下线: a future 再下线 is no drop yet).
     'hold 住', 'hold住', '先 hold 住', '先不排期', '不排期', 'forget 吧', 'forget 掉', 'forget掉', 'shelve 掉', 'shelve掉', 'drop 了', 'drop了', 'is shelved', 'is on hold', 'are on hold', '已经下线', '已下线', '已经下线了',
     'is off the table', 'is off', 'is cancelled', 'is canceled', 'is dead', 'is out', 'is void', 'is scrapped',
@@ -207,7 +212,7 @@ export const TRIGGER_VOCABULARY: TriggerVocabulary = {
     'honestly', 'guys', 'team', 'btw', 'also', 'instead', 'totally', 'completely', 'can you', 'could you', 'you can',
     'we', 'i', 'they', 'the team', 'our team', 'we just', 'we finally', 'we already', 'we have', "we've", 'i have',
     "i've",
-    'finally', 'already', 'last year', 'recently',
+    'finally', 'already', 'last year', 'recently', 'fyi', 'btw,', 'heads up', 'heads-up', 'quick update', 'update:', 'psa', 'note:',
   ],
   forgetSubjects: ['我', '我们', '他', '她', '你', '咱', '都', '又', '差点', '竟然', '居然'],
   topicNouns: [
@@ -262,6 +267,8 @@ export const TRIGGER_VOCABULARY: TriggerVocabulary = {
     'not yet decided',
     'deciding between', 'choosing between', 'evaluating', 'comparing', 'compare', 'try', 'trying', 'tbd', 'or',
     '比较一下', '对比一下', '比一比',
+    // Someone's proposal is not yet a decision ("Dan suggested we swap pip for uv"; 领导提议换成 Doris).
+    'suggested', 'suggests', 'proposed', 'proposes', 'is pushing for', 'wants us to', '提议', '建议我们', '建议换', '建议改',
   ],
   conditional: [
     '如果', '要是', '假如', '假设', '万一', '的话', '若', 'if', 'unless', 'in case', 'suppose', 'supposing', 'assuming', 'what if',
@@ -288,7 +295,8 @@ export const TRIGGER_VOCABULARY: TriggerVocabulary = {
     '隔壁', '同事', '他那边', '她那边', '朋友', '同学', '旧公司', '上家公司', '前公司', '老东家', '上一家公司', '以前的公司', '之前的公司', '他们公司', '他们组', '他们团队',
     '他们那边', '人家', '竞品', '搭过', '做过', '作者', '博主', '博客', '博文', '一篇文章', '文章里', '他们把', '他们用', '他们换', '他们在用', 'team 那边', '组那边',
     'the author', "the author's",
-    '上说', '上面说', 'according to', 'says that',
+    '上说', '上面说', 'according to', 'says that', 'per the docs', 'per the documentation', 'the docs say', 'the docs said', '文档说',
+    '文档里说', '官方文档',
     '有人', 'someone', 'somebody', 'runs their', 'run their', 'their own',
     '教程', '课程里', '书上', '书里', '视频里', '示例项目', 'tutorial', 'tutorials', 'the course', 'the book', 'the guide', 'this guide',
     'blog post', 'the sample project',
@@ -322,6 +330,7 @@ export const TRIGGER_VOCABULARY: TriggerVocabulary = {
     '请', '不用', '不要', '别', '给我', 'please', "don't", 'do not', 'i', "i'm", "i've", "i'll", 'me', 'my', 'we', "we're", "we've", "we'll", 'us', 'our', 'ours', 'mine', 'but', 'decided', 'chose',
     'went with', 'settled', 'picked', 'going with', 'switch', 'switched', 'moving', 'moved', 'instead', 'whereas', 'while we',
   ],
+  inventoryLeads: ['stack:', 'tech stack:', 'our stack:', 'current stack:', 'setup:', 'our setup:', 'current setup:', '技术栈：', '技术栈:', '技术栈是', '环境：', '环境:'],
   oldValueMarkers: [
     '原来是', '本来是', '之前是', '以前是', '原先是', '原定', '原定是', '从', 'used to be', 'was originally', 'originally', 'from',
   ],

@@ -4,7 +4,7 @@
  * slot, and clauses that go on about someone else's setup. Examples are our own wording.
  */
 import { describe, expect, it } from 'vitest';
-import { facts, values } from './helpers.ts';
+import { deprecated, facts, values } from './helpers.ts';
 
 describe('a value taken back in the same message', () => {
   it('keeps the value that replaced it, in either language', () => {
@@ -80,6 +80,44 @@ describe('clauses that go on about someone else', () => {
     expect(facts('隔壁组用 RabbitMQ，我们用 Pulsar。')).toEqual(['message queue=Pulsar']);
     expect(facts('同事推荐了 Valkey，最后定了用 Valkey。')).toEqual(['cache=Valkey']);
     expect(facts('以后回复用英文，方便我转给同事，不用太详细。')).toEqual(['answer language=English', 'answer length=short']);
+  });
+});
+
+describe('more that the eighth round found', () => {
+  it('reads a day of the month said alone after a word that introduces a date', () => {
+    expect(values('Let us book the venue for the 28th.', 'date')).toEqual(['2026-02-28']);
+    expect(values('The cutover moved to the 9th; tell the team.', 'date')).toEqual(['2026-03-09']);
+    // Not a floor, a chapter, or a day of every month.
+    expect(values('The meeting room is on the 3rd floor.', 'date')).toEqual([]);
+    expect(values('Jump to the 5th chapter.', 'date')).toEqual([]);
+    expect(values('The gym fee is due on the 1st, $60 a month.', 'date')).toEqual([]);
+  });
+
+  it('sets no value from what the docs say, and nothing a colleague only proposed', () => {
+    expect(facts('Per the docs, App Runner defaults to 100 requests per instance.')).toEqual([]);
+    expect(facts('Mira suggested we swap npm for pnpm everywhere. Thoughts?')).toEqual([]);
+    expect(facts('领导提议把消息队列换成 Pulsar。')).toEqual([]);
+  });
+
+  it('reads a setup list over the clauses after "stack:", one value a slot', () => {
+    expect(facts('current stack: sveltekit frontend; fastapi backend; mysql on rds; deploys via github actions')).toEqual([
+      'frontend framework=sveltekit',
+      'framework=fastapi',
+      'database=mysql',
+      'CI=github actions',
+    ]);
+  });
+
+  it('takes the budget from the clause after the one that names it, after a word of time', () => {
+    expect(facts('设备预算批下来了，一年5万元，下个月采购。')).toEqual(['budget=50000 CNY']);
+    // A thing's price after the budget word is not the budget.
+    expect(facts('预算有点紧，酒店1200元一晚太贵了。')).toEqual([]);
+  });
+
+  it('voids a plan said void in mixed Chinese and English, and a move off after "fyi"', () => {
+    expect(facts('fyi we moved off MongoDB last sprint.')).toEqual(['database≠MongoDB']);
+    expect(deprecated('刚才说的 partitioning 方案 scrap 掉吧，先不拆表。')).toEqual(['partitioning 方案']);
+    expect(deprecated('监控迁移 plan 先 cancel，下个月再说。')).toEqual(['监控迁移 plan']);
   });
 });
 
