@@ -50,18 +50,55 @@ function spotsOf(kind: Kind, subject: string, clauses: readonly Clause[], entiti
     return entities.filter((e) => e.type === kind).map((e) => ({ start: e.start, end: e.end, value: e.value }));
   }
   const out: Spot[] = [];
+  // A number inside an amount, a date or an address is that entity's, not a bare value ("make that $150").
+  // (Matches come in text order, so one pointer walks the entities, sorted by start, once.)
+  const others = entities.filter((e) => e.type !== 'version');
+  let e = 0;
+  const inEntity = (start: number, end: number): boolean => {
+    while (e < others.length && others[e]!.end <= start) e++;
+    for (let i = e; i < others.length && others[i]!.start < end; i++) if (start < others[i]!.end) return true;
+    return false;
+  };
   for (const c of clauses) {
     if (kind === 'product') {
       for (const p of lexicon.products(c.text)) if (p.subject === subject) out.push({ start: c.start + p.start, end: c.start + p.valueEnd, value: p.value });
       continue;
     }
     const re = kind === 'version' ? VERSION : kind === 'number' ? NUMBER : REGION;
-    for (const m of c.text.matchAll(re)) out.push({ start: c.start + m.index, end: c.start + m.index + m[0].length, value: m[0] });
+    for (const m of c.text.matchAll(re)) {
+      const start = c.start + m.index;
+      if (!inEntity(start, start + m[0].length)) out.push({ start, end: start + m[0].length, value: m[0] });
+    }
   }
   return out;
 }
 
-const clauseAt = (clauses: readonly Clause[], at: number): Clause | undefined => clauses.find((c) => at >= c.start && at < c.end);
+/** How far after a value its correction word may begin (3306，不对; "$450. Actually, make that…"; …1万5千元。刚算了一下机票，还是改成…). */
+const MARKER_REACH = 24;
+
+/** The index of the first item starting at or after `at` (items sorted by start). */
+function firstFrom<T extends { start: number }>(items: readonly T[], at: number): number {
+  let lo = 0;
+  let hi = items.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if (items[mid]!.start < at) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
+
+/** The first item starting at or after `at` that passes `test`, looking no further than `limit`. */
+function findFrom<T extends { start: number }>(items: readonly T[], at: number, limit: number, test: (item: T) => boolean): T | undefined {
+  for (let i = firstFrom(items, at); i < items.length && items[i]!.start <= limit; i++) if (test(items[i]!)) return items[i];
+  return undefined;
+}
+
+function clauseAt(clauses: readonly Clause[], at: number): Clause | undefined {
+  const i = firstFrom(clauses, at + 1) - 1;
+  const c = clauses[i];
+  return c !== undefined && at >= c.start && at < c.end ? c : undefined;
+}
 
 /** The clause's text before `at`, without the spaces, currency signs and 了 just before it (提前到了周四). */
 function textBefore(clause: Clause, at: number): string {
@@ -79,13 +116,26 @@ export function selfCorrected<F extends Found<Fact>>(facts: readonly F[], clause
   const corrects = clauses.some((c) => lexicon.has('selfCorrection', c.text));
   const changes = clauses.some((c) => lexicon.has('oldValueMarkers', c.text));
   if (!corrects && !changes) return [...facts];
+  const textBetween = (from: number, to: number): string =>
+    clauses
+      .filter((c) => c.end > from && c.start < to)
+      .map((c) => c.text.slice(Math.max(0, from - c.start), Math.min(c.text.length, to - c.start)))
+      .join(' ');
   const markers = clauses.flatMap((c) => lexicon.words('selfCorrection', c.text).map((m) => ({ start: c.start + m.start, end: c.start + m.end })));
+  // Spots by kind (and slot, for products), worked out once: a long paste has thousands of facts and clauses.
+  const spotCache = new Map<string, Spot[]>();
+  const spotsFor = (kind: Kind, subject: string): Spot[] => {
+    const key = kind === 'product' ? `product\u0000${subject}` : kind;
+    let spots = spotCache.get(key);
+    if (spots === undefined) spotCache.set(key, (spots = spotsOf(kind, subject, clauses, entities, lexicon)));
+    return spots;
+  };
   return facts.map((f) => {
     if (f.item.op !== 'set') return f;
     const kind = kindOf(f.item.value);
-    const spots = spotsOf(kind, f.item.subject, clauses, entities, lexicon);
+    const spots = spotsFor(kind, f.item.subject);
     const same = (s: Spot): boolean => s.value.toLowerCase() === f.item.value.toLowerCase();
-    const first = spots.find((s) => s.start >= f.at && same(s)) ?? spots.find(same);
+    const first = findFrom(spots, f.at, Infinity, same) ?? spots.find(same);
     if (first === undefined) return f;
     let current: Spot = first;
     let value = f.item.value;
@@ -110,9 +160,11 @@ export function selfCorrected<F extends Found<Fact>>(facts: readonly F[], clause
 
   /** The first value of the kind after a correction word that follows `current`. */
   function corrected(current: Spot, value: string, spots: readonly Spot[], marks: ReadonlyArray<{ start: number; end: number }>): Spot | undefined {
-    const marker = marks.find((m) => m.start >= current.end);
-    if (marker === undefined) return undefined;
-    return spots.find((s) => s.start >= marker.end && s.start - marker.end <= REACH && s.value.toLowerCase() !== value.toLowerCase());
+    const marker = findFrom(marks, current.end, current.end + MARKER_REACH, () => true);
+    // "…port is 8001; the budget is 300, sorry, make that 350": a correction takes back the value just before it,
+    // not one with another value or slot between them.
+    if (marker === undefined || /\d/.test(textBetween(current.end, marker.start)) || lexicon.subjects(textBetween(current.end, marker.start)).length > 0) return undefined;
+    return findFrom(spots, marker.end, marker.end + REACH, (s) => s.value.toLowerCase() !== value.toLowerCase());
   }
 
   /** When `current` is marked old (原来是, 从, "from" in a clause of change), the next value of its kind led by a word of change. */
@@ -127,6 +179,6 @@ export function selfCorrected<F extends Found<Fact>>(facts: readonly F[], clause
       const text = textBefore(clauseAt(all, s.start) ?? clause, s.start);
       return endsWith(lex, 'changeLeads', text) || (from && /\bto$/i.test(text));
     };
-    return spots.find((s) => s.start >= current.end && s.start - current.end <= CHANGE_REACH && s.value.toLowerCase() !== value.toLowerCase() && leads(s));
+    return findFrom(spots, current.end, current.end + CHANGE_REACH, (s) => s.value.toLowerCase() !== value.toLowerCase() && leads(s));
   }
 }

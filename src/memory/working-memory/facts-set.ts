@@ -176,7 +176,7 @@ export function setFacts(
       setProduct(p);
       continue;
     }
-    const after = text.slice(p.valueEnd, p.valueEnd + 12);
+    const after = text.slice(p.valueEnd, p.valueEnd + 24);
     const post = lexicon.words('setAfter', after).find((w) => after.slice(0, w.start).trim() === '');
     // A product given its role is a statement of setup: PostgreSQL 16 as the database, React for the frontend.
     const role = ROLE.exec(text.slice(p.valueEnd));
@@ -260,8 +260,8 @@ export function setFacts(
     const modifier = /^(?:[A-Za-z][\w-]*(?:\s+[A-Za-z][\w-]*)?|[\u4e00-\u9fff]{1,4})\s*$/.exec(between)?.[0].trim();
     if (role === null && modifier !== undefined && /\s(?:for|as)$/i.test(modifier)) continue;
     if (modifier === undefined || modifier === '' || /^[\d一二两三四五六七八九十几多]/.test(modifier)) continue;
-    // 打算把数据库换成…: a function word before the slot word is no value of it.
-    if (/^(?:把|将|给|让|对|在|从|跟|和|这个|那个|这|那|所有|全部)$/.test(modifier)) continue;
+    // 打算把数据库换成…, 想换台 laptop: a function or measure word before the slot word is no value of it.
+    if (/^(?:把|将|给|让|对|在|从|跟|和|这个|那个|这|那|所有|全部|台|个|套|款|部|只|份|种|一台|一个|一套|一款)$/.test(modifier)) continue;
     // "what we pin in CI", "everything in CI": a preposition ends no name.
     if (/(?:^|\s)(?:in|on|at|to|into|onto|for|of|with|from|by|via|through|inside)$/i.test(modifier)) continue;
     if (lexicon.words('vagueModifiers', modifier).some((w) => w.surface.length === modifier.length)) continue;

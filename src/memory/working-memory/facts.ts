@@ -138,7 +138,12 @@ export function findFacts(
     // list already gave ("prod runs PostgreSQL 16.2, and staging is still on 14.11").
     if (set.length === 0 && inventory === clause.sentence && drops.unsets.length === 0)
       set = open.filter((p, i) => !open.slice(0, i).some((q) => q.subject === p.subject) && !facts.some((f) => f.item.op === 'set' && f.item.subject === p.subject)).map((p) => ({ item: productValue(p, m.lexicon), at: clause.start + p.start }));
-    if (m.lexicon.has('inventoryLeads', clause.text)) inventory = clause.sentence;
+    const inventoryLead = m.lexicon.words('inventoryLeads', clause.text)[0];
+    if (inventoryLead !== undefined) {
+      inventory = clause.sentence;
+      // "Stack for the new service: Go 1.22, …": the list may begin in the lead's own clause.
+      if (set.length === 0) set = open.filter((p) => p.start >= inventoryLead.end).map((p) => ({ item: productValue(p, m.lexicon), at: clause.start + p.start }));
+    }
     if (set.length === 0 && subjects.length === 0) set = continuedFacts(clause.text, clause.start, clause.sentence, open, listTail, m.lexicon);
     if (set.length === 0 && subjects.length === 0) set = correctedFacts(clause.text, clause.start, open, leadIn, m.lexicon);
     if (set.length === 0 && justSet.sentence === clause.sentence) set = negatedAfter(clause.text, clause.start, products, justSet.facts, message, m.lexicon);

@@ -140,7 +140,8 @@ export const TRIGGER_VOCABULARY: TriggerVocabulary = {
   setAfter: [
     '就行', '就好', '就可以', '就够了', '够用了', '足够了', '即可', '吧', '好了', 'it is', 'is fine', 'is the choice', 'wins', 'for now',
     'is enough', 'is good enough', 'will do', 'should be enough', 'should do', 'works for us', 'is our pick', 'stays',
-    'remains', '留着', '照旧', '上跑', '上运行', '上面跑',
+    'remains', '留着', '照旧', '上跑', '上运行', '上面跑', 'is what we run', 'is what we use', 'is what we use for', 'is what we run for',
+    'sits in front of', 'is in front of', 'handles our', 'handles all our',
   ],
   copulas: ['是', '为', '用的是', '选的是', '走', ':', '=', 'is', 'will be', "'s", 'are', 'should be'],
   connectors: ['to', 'into', 'with', 'onto', '成', '为', '到', '至'],
@@ -188,7 +189,7 @@ export const TRIGGER_VOCABULARY: TriggerVocabulary = {
     '别用了', '别再用了', '不要用了', '不要再用了', '不再用了', 'cancel 了', 'cancel了', 'cancel 掉', 'cancel掉',
     // Shelved, retired, uninstalled (卸了又装 is not: drops.ts).
     '先放一放', '放一放', '先放放', '先放一边', '不搞了', '先不搞了', '不弄了', '先不弄了', '退役', '退役了', '不再维护', '不维护了',
-    '停止维护', '卸了', '卸载了', '卸掉了', '已卸载',
+    '停止维护', '卸了', '卸载了', '卸掉了', '已卸载', '已经 decommission 了', 'decommission 了', 'decommission了', '已经 decommission',
     // Not renewed: 那套明年到期就不续了.
     '不续了', '不续费了', '不再续费', '不续约了', '不再续约',
     'cancel 掉', 'cancel掉', '取消掉', '先 cancel', '先cancel', 'scrap 掉', 'scrap掉', 'kill 掉', 'kill掉', '砍掉',
@@ -301,6 +302,7 @@ export const TRIGGER_VOCABULARY: TriggerVocabulary = {
     '教程', '课程里', '书上', '书里', '视频里', '示例项目', 'tutorial', 'tutorials', 'the course', 'the book', 'the guide', 'this guide',
     'blog post', 'the sample project',
     "a friend's", 'a friend', 'my friend', "my friend's", 'friends', 'another team', 'other teams', 'the other team',
+    'previous company', 'former company', 'previous job', 'last company', 'old company', 'ex-company', 'previous employer',
     'another company', 'other companies', 'my old company', 'my previous company', 'my last company', 'my old job',
     'my previous job', 'my last job', 'his team', 'her team', 'their team', "his company", "her company", "a colleague's",
     "my colleague's", 'a colleague', 'my coworker', "my coworker's", "a coworker's", 'a competitor', "competitor's", 'competitors', 'years ago',
@@ -330,7 +332,7 @@ export const TRIGGER_VOCABULARY: TriggerVocabulary = {
     '请', '不用', '不要', '别', '给我', 'please', "don't", 'do not', 'i', "i'm", "i've", "i'll", 'me', 'my', 'we', "we're", "we've", "we'll", 'us', 'our', 'ours', 'mine', 'but', 'decided', 'chose',
     'went with', 'settled', 'picked', 'going with', 'switch', 'switched', 'moving', 'moved', 'instead', 'whereas', 'while we',
   ],
-  inventoryLeads: ['stack:', 'tech stack:', 'our stack:', 'current stack:', 'setup:', 'our setup:', 'current setup:', '技术栈：', '技术栈:', '技术栈是', '环境：', '环境:'],
+  inventoryLeads: ['stack:', 'stack for', 'the stack is', 'tech stack is', 'tech stack:', 'our stack:', 'current stack:', 'setup:', 'our setup:', 'current setup:', '技术栈：', '技术栈:', '技术栈是', '环境：', '环境:'],
   oldValueMarkers: [
     '原来是', '本来是', '之前是', '以前是', '原先是', '原定', '原定是', '从', 'used to be', 'was originally', 'originally', 'from',
   ],

@@ -24,6 +24,11 @@ describe('a value taken back in the same message', () => {
       'deadline=2026-05-20',
       'budget=300 USD',
     ]);
+    // A correction takes back the value just before it, not one with another slot's value between them.
+    expect(facts("The admin port is 7001, actually it's 7002; the budget is $300, sorry, make that $350.", '2026-05-01T09:00:00+00:00')).toEqual([
+      'admin port=7002',
+      'budget=350 USD',
+    ]);
     // A question after the correction word does not replace anything.
     expect(facts('数据库端口是 5433，不对吗，是 5434 吗？')).toEqual(['database port=5433']);
   });
@@ -118,6 +123,24 @@ describe('more that the eighth round found', () => {
     expect(facts('fyi we moved off MongoDB last sprint.')).toEqual(['database≠MongoDB']);
     expect(deprecated('刚才说的 partitioning 方案 scrap 掉吧，先不拆表。')).toEqual(['partitioning 方案']);
     expect(deprecated('监控迁移 plan 先 cancel，下个月再说。')).toEqual(['监控迁移 plan']);
+  });
+});
+
+describe('what the batches scored on the finished rules still found', () => {
+  it('reads a product given its role after it', () => {
+    expect(facts('Buildkite is what we run for CI.')).toEqual(['CI=Buildkite']);
+    expect(facts('HAProxy sits in front of the API pods.')).toEqual(['load balancer=HAProxy']);
+    expect(facts('Stack for the billing service: Go 1.23, Echo, MySQL.')).toEqual(['go version=1.23', 'framework=Echo', 'database=MySQL']);
+    expect(facts('Kafka 已经 decommission 了，事件都走 Pulsar。')).toEqual(['message queue≠Kafka', 'message queue=Pulsar']);
+  });
+
+  it('drops nothing the user only asks not to be suggested, and reads no measure word as a value', () => {
+    expect(facts('编辑器我一直用 Neovim，不要再推荐 Cursor 了。')).toEqual(['editor=Neovim']);
+    expect(facts('想换台 laptop，ThinkPad 还是 MacBook？')).toEqual([]);
+  });
+
+  it("keeps a previous company's setup out, in either language", () => {
+    expect(facts('我 previous company 用的是 Nomad，所以 Kubernetes 不太熟。')).toEqual([]);
   });
 });
 
