@@ -4,8 +4,8 @@ import { formatNumber, parseNumber, ZH_NUMERAL_CHARS } from './numbers.ts';
 import { alternation, escapeRegExp } from './text.ts';
 import type { EntityVocabulary } from './vocab-entities.ts';
 
-/** Digits with Chinese units between them: 1万5千, 2万5 (colloquial: 25,000), 1千2. */
-const MIXED = `\\d+万\\d(?:千)?|\\d+千\\d(?:百)?`;
+/** Digits with Chinese units between them: 1万5千, 2万5 (colloquial: 25,000), 1万5百 (10,500), 1千2; no unit may follow. */
+const MIXED = `(?:\\d+万\\d[千百]?|\\d+千\\d百?)(?![\\d百千万亿])`;
 const NUMBER = `(?:${MIXED}|\\d{1,3}(?:,\\d{3})+(?:\\.\\d+)?|\\d+(?:\\.\\d+)?|[${ZH_NUMERAL_CHARS}]+)`;
 const DIGITS = `(?:${MIXED}|\\d{1,3}(?:,\\d{3})+(?:\\.\\d+)?|\\d+(?:\\.\\d+)?)`;
 

@@ -97,8 +97,22 @@ export function correctedFacts(text: string, start: number, products: readonly P
   return [{ item: right, at: start + first.start }, ...(taken !== null && taken.subject === right.subject ? [{ item: taken, at: start + first.start }] : [])];
 }
 
-/** A product set as named (a runtime with a version: that runtime's version). */
-export const productValue = (p: ProductMark, lexicon: Lexicon): Fact => valueOf(p, 'set', lexicon);
+/**
+ * The products of a clause in a setup list ("current stack: next.js frontend; postgres on rds; …"), from `from` on:
+ * one value a slot per clause ("postgres on rds" names the database and where it runs), and none for a slot the list
+ * already gave (`given`: "prod runs PostgreSQL 16.2, and staging is still on 14.11"). With `given` null (the lead's own
+ * clause, "Stack: Prometheus + Grafana, …") every product after `from` stands, as a list in one clause does.
+ */
+export function listedFacts(products: readonly ProductMark[], start: number, from: number, given: ReadonlySet<string> | null, lexicon: Lexicon): Array<Found<Fact>> {
+  const taken = new Set(given);
+  const out: Array<Found<Fact>> = [];
+  for (const p of products) {
+    if (p.start < from || (given !== null && taken.has(p.subject))) continue;
+    taken.add(p.subject);
+    out.push({ item: valueOf(p, 'set', lexicon), at: start + p.start });
+  }
+  return out;
+}
 
 /** A product as its slot's value: a runtime with a version is that runtime's version (Python 3.12 → python version). */
 function valueOf(p: ProductMark, op: Fact['op'], lexicon: Lexicon): Fact {

@@ -116,11 +116,15 @@ export function selfCorrected<F extends Found<Fact>>(facts: readonly F[], clause
   const corrects = clauses.some((c) => lexicon.has('selfCorrection', c.text));
   const changes = clauses.some((c) => lexicon.has('oldValueMarkers', c.text));
   if (!corrects && !changes) return [...facts];
-  const textBetween = (from: number, to: number): string =>
-    clauses
-      .filter((c) => c.end > from && c.start < to)
-      .map((c) => c.text.slice(Math.max(0, from - c.start), Math.min(c.text.length, to - c.start)))
-      .join(' ');
+  /** The message's text from `from` to `to` (clause by clause; what lies between clauses is punctuation). */
+  const textBetween = (from: number, to: number): string => {
+    const parts: string[] = [];
+    for (let i = Math.max(0, firstFrom(clauses, from + 1) - 1); i < clauses.length && clauses[i]!.start < to; i++) {
+      const c = clauses[i]!;
+      if (c.end > from) parts.push(c.text.slice(Math.max(0, from - c.start), Math.min(c.text.length, to - c.start)));
+    }
+    return parts.join(' ');
+  };
   const markers = clauses.flatMap((c) => lexicon.words('selfCorrection', c.text).map((m) => ({ start: c.start + m.start, end: c.start + m.end })));
   // Spots by kind (and slot, for products), worked out once: a long paste has thousands of facts and clauses.
   const spotCache = new Map<string, Spot[]>();
@@ -140,27 +144,29 @@ export function selfCorrected<F extends Found<Fact>>(facts: readonly F[], clause
     let current: Spot = first;
     let value = f.item.value;
     for (;;) {
-      const next: Spot | undefined = (corrects ? corrected(current, value, spots, markers) : undefined) ?? (changes ? changed(current, value, spots, clauses, lexicon) : undefined);
-      if (next === undefined || !stated(next, f.item.subject, clauses)) break;
-      const clause = clauseAt(clauses, next.start)!;
-      const before = textBefore(clause, next.start);
-      const led = endsWith(lexicon, 'correctedValueLeads', before) || endsWith(lexicon, 'changeLeads', before) || markers.some((m) => m.end <= next.start && next.start - m.end <= 2);
+      const next: Spot | undefined = (corrects ? corrected(current, value, spots) : undefined) ?? (changes ? changed(current, value, spots) : undefined);
+      if (next === undefined || !stated(next, f.item.subject)) break;
+      const before = textBefore(clauseAt(clauses, next.start)!, next.start);
+      const led =
+        endsWith(lexicon, 'correctedValueLeads', before) ||
+        endsWith(lexicon, 'changeLeads', before) ||
+        findFrom(markers, next.start - 40, next.start, (m) => m.end <= next.start && next.start - m.end <= 2) !== undefined;
       if (!led) break;
       value = next.value;
       current = next;
     }
     return value === f.item.value ? f : { ...f, item: { ...f.item, value }, at: current.start };
 
-    function stated(spot: Spot, subject: string, all: readonly Clause[]): boolean {
-      const clause = clauseAt(all, spot.start);
+    function stated(spot: Spot, subject: string): boolean {
+      const clause = clauseAt(clauses, spot.start);
       if (clause === undefined || clause.question || clause.tentative || clause.notOurs) return false;
       return lexicon.subjects(clause.text).every((s) => s.subject === subject);
     }
   });
 
   /** The first value of the kind after a correction word that follows `current`. */
-  function corrected(current: Spot, value: string, spots: readonly Spot[], marks: ReadonlyArray<{ start: number; end: number }>): Spot | undefined {
-    const marker = findFrom(marks, current.end, current.end + MARKER_REACH, () => true);
+  function corrected(current: Spot, value: string, spots: readonly Spot[]): Spot | undefined {
+    const marker = findFrom(markers, current.end, current.end + MARKER_REACH, () => true);
     // "…port is 8001; the budget is 300, sorry, make that 350": a correction takes back the value just before it,
     // not one with another value or slot between them.
     if (marker === undefined || /\d/.test(textBetween(current.end, marker.start)) || lexicon.subjects(textBetween(current.end, marker.start)).length > 0) return undefined;
@@ -168,16 +174,16 @@ export function selfCorrected<F extends Found<Fact>>(facts: readonly F[], clause
   }
 
   /** When `current` is marked old (原来是, 从, "from" in a clause of change), the next value of its kind led by a word of change. */
-  function changed(current: Spot, value: string, spots: readonly Spot[], all: readonly Clause[], lex: Lexicon): Spot | undefined {
-    const clause = clauseAt(all, current.start);
+  function changed(current: Spot, value: string, spots: readonly Spot[]): Spot | undefined {
+    const clause = clauseAt(clauses, current.start);
     if (clause === undefined) return undefined;
     const before = textBefore(clause, current.start);
-    const old = lex.words('oldValueMarkers', before).find((m) => m.end === before.length);
+    const old = lexicon.words('oldValueMarkers', before).find((m) => m.end === before.length);
     const from = old !== undefined && /^from$/i.test(old.surface);
     if (old === undefined || (from && !CHANGED.test(before))) return undefined;
     const leads = (s: Spot): boolean => {
-      const text = textBefore(clauseAt(all, s.start) ?? clause, s.start);
-      return endsWith(lex, 'changeLeads', text) || (from && /\bto$/i.test(text));
+      const text = textBefore(clauseAt(clauses, s.start) ?? clause, s.start);
+      return endsWith(lexicon, 'changeLeads', text) || (from && /\bto$/i.test(text));
     };
     return findFrom(spots, current.end, current.end + CHANGE_REACH, (s) => s.value.toLowerCase() !== value.toLowerCase() && leads(s));
   }

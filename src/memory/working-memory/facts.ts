@@ -3,7 +3,7 @@
  * decision word leads to it (用 / switch to / go with), when a slot word names it (数据库是 MySQL), or by a slot's
  * own rule (budget, deadline, region…). Questions, maybes and hypotheses set nothing.
  */
-import { carriedFacts, continuedFacts, correctedFacts, productValue, endsOnSetProduct, negatedAfter, type ListFound, type ListTail } from './facts-continued.ts';
+import { carriedFacts, continuedFacts, correctedFacts, endsOnSetProduct, listedFacts, negatedAfter, type ListFound, type ListTail } from './facts-continued.ts';
 import type { Clause } from './clauses.ts';
 import { findDrops, type Found, type UnsetFound } from './drops.ts';
 import { findEventFacts, type EventMatchers } from './facts-events.ts';
@@ -134,15 +134,15 @@ export function findFacts(
     }).filter((x) => x !== null);
     let set: Array<Found<Fact> | ListFound> = setFacts(clause, open, subjects, local, m.lexicon, products.length === 0 ? (lastUnsetSubject ?? carried) : null, dropped, voided);
     if (carried !== null && subjects.length === 0 && set.every((f) => f.item.op === 'set')) set = carriedFacts(clause.text, clause.start, open, carried, set, m.lexicon);
-    // One value a slot per clause ("postgres on rds" names the database and where it runs), and none for a slot the
-    // list already gave ("prod runs PostgreSQL 16.2, and staging is still on 14.11").
-    if (set.length === 0 && inventory === clause.sentence && drops.unsets.length === 0)
-      set = open.filter((p, i) => !open.slice(0, i).some((q) => q.subject === p.subject) && !facts.some((f) => f.item.op === 'set' && f.item.subject === p.subject)).map((p) => ({ item: productValue(p, m.lexicon), at: clause.start + p.start }));
+    if (set.length === 0 && inventory === clause.sentence && drops.unsets.length === 0) {
+      const given = new Set(facts.filter((f) => f.item.op === 'set').map((f) => f.item.subject));
+      set = listedFacts(open, clause.start, 0, given, m.lexicon);
+    }
     const inventoryLead = m.lexicon.words('inventoryLeads', clause.text)[0];
     if (inventoryLead !== undefined) {
       inventory = clause.sentence;
       // "Stack for the new service: Go 1.22, …": the list may begin in the lead's own clause.
-      if (set.length === 0) set = open.filter((p) => p.start >= inventoryLead.end).map((p) => ({ item: productValue(p, m.lexicon), at: clause.start + p.start }));
+      if (set.length === 0) set = listedFacts(open, clause.start, inventoryLead.end, null, m.lexicon);
     }
     if (set.length === 0 && subjects.length === 0) set = continuedFacts(clause.text, clause.start, clause.sentence, open, listTail, m.lexicon);
     if (set.length === 0 && subjects.length === 0) set = correctedFacts(clause.text, clause.start, open, leadIn, m.lexicon);

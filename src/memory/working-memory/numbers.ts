@@ -53,9 +53,12 @@ export function parseNumber(s: string): number | null {
   if (/^\d{1,3}(?:,\d{3})+(?:\.\d+)?$/.test(t)) return Number(t.replace(/,/g, ''));
   if (/^\d+(?:\.\d+)?$/.test(t)) return Number(t);
   if (/^\.\d+$/.test(t)) return Number(t);
-  // 1万5千 / 2万5 (the next unit down implied) / 1千2
-  const mixed = /^(\d+)(万|千)(\d)(?:千|百)?$/.exec(t);
-  if (mixed !== null) return Number(mixed[1]) * (mixed[2] === '万' ? 10_000 : 1000) + Number(mixed[3]) * (mixed[2] === '万' ? 1000 : 100);
+  // 1万5千 / 2万5 (the next unit down implied) / 1万5百 / 1千2
+  const mixed = /^(\d+)(?:万(\d)([千百]?)|千(\d)百?)$/.exec(t);
+  if (mixed !== null) {
+    const [, head, wan, unit, qian] = mixed;
+    return wan !== undefined ? Number(head) * 10_000 + Number(wan) * (unit === '百' ? 100 : 1000) : Number(head) * 1000 + Number(qian) * 100;
+  }
   return parseZhInteger(t);
 }
 

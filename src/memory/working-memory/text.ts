@@ -24,7 +24,7 @@ export function prepareText(text: string, maxChars: number): PreparedText {
   for (let i = 0; i < raw.length; i++) {
     const c = raw.charCodeAt(i);
     // A full-width comma between digits parts two numbers (¥2,499，618 活动价), never thousands: it stays.
-    if (c === 0xff0c && /\d/.test(raw[i - 1] ?? '') && /[\d０-９]/.test(raw[i + 1] ?? '')) norm += raw[i];
+    if (c === 0xff0c && /[\d０-９]/.test(raw[i - 1] ?? '') && /[\d０-９]/.test(raw[i + 1] ?? '')) norm += raw[i];
     else if (c >= 0xff01 && c <= 0xff5e) norm += String.fromCharCode(c - 0xfee0);
     else if (c === 0x3000) norm += ' ';
     else norm += raw[i];

@@ -57,6 +57,7 @@ describe('numbers written half in Chinese', () => {
     expect(values('旅行预算1万2千元，机票另算', 'amount')).toEqual(['12000 CNY']);
     expect(values('年终奖预算 3万5，别超', 'amount')).toEqual(['35000 CNY']);
     expect(values('单价 4千5 元', 'amount')).toEqual(['4500 CNY']);
+    expect(values('预算1万5百元', 'amount')).toEqual(['10500 CNY']);
   });
 
   it('never reads a full-width comma between two numbers as a thousands separator', () => {
