@@ -35,8 +35,9 @@ export function compileAmountMatchers(vocab: EntityVocabulary): AmountMatchers {
   const wordAlt = alternation(Object.keys(vocab.currencyWords));
   return {
     prefixed: new RegExp(`(?<![A-Za-z0-9])(${symbols}|${codes.join('|')})\\s?(${DIGITS})${multiplier}`, 'g'),
-    suffixed: new RegExp(`(?<![\\d.,${ZH_NUMERAL_CHARS}])(${NUMBER})${multiplier}\\s?(${wordAlt})`, 'g'),
-    bare: new RegExp(`(?<![\\d.,])(?:(${MIXED})|(${DIGITS})\\s?(万|千|亿))(?![\\d元块美欧英日港])`, 'g'),
+    // (A comma before the number stops a match only after a digit: "1,234" is one number, "预算，6000 元" holds one.)
+    suffixed: new RegExp(`(?<![\\d.${ZH_NUMERAL_CHARS}])(?<!\\d,)(${NUMBER})${multiplier}\\s?(${wordAlt})`, 'g'),
+    bare: new RegExp(`(?<![\\d.])(?<!\\d,)(?:(${MIXED})|(${DIGITS})\\s?(万|千|亿))(?![\\d元块美欧英日港])`, 'g'),
     moneyContext: new RegExp(alternation(vocab.moneyContext), 'i'),
     symbols: vocab.currencySymbols,
     words: new Map(Object.entries(vocab.currencyWords).map(([w, c]) => [w.toLowerCase(), c])),

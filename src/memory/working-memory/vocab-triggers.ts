@@ -344,7 +344,8 @@ export const TRIGGER_VOCABULARY: TriggerVocabulary = {
   ],
   selfCorrection: [
     '不对', '不是不是', '记错了', '说错了', '写错了', '搞错了', '看错了', '打错了', '更正', '纠正', '准确地说', '准确来说', '确切地说',
-    '还是改成', '还是改为', '还是定', '算了', 'correction', 'actually', 'sorry', 'i mean', 'no wait', 'wait', 'scratch that', 'make that',
+    '还是改成', '还是改为', '还是定', '算了', '哦不', '噢不', '啊不', '不不', 'correction', 'actually', 'sorry', 'i mean', 'i meant', 'no wait',
+    'wait', 'scratch that', 'make that', 'or rather', 'no,', '— no', '- no',
     'make it', 'oops', 'my bad', 'i misspoke', 'i mistyped', 'typo',
   ],
   correctedValueLeads: [

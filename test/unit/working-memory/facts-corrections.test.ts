@@ -16,6 +16,9 @@ describe('a value taken back in the same message', () => {
     expect(facts('装修预算定在8万元。跟家里商量了一下，还是改成6万元吧。')).toEqual(['budget=60000 CNY']);
     expect(facts('截止日期是4月10号，sorry 记错了，是4月17号。')).toEqual(['deadline=2026-04-17']);
     expect(facts('部署区域是 ap-south-1，更正一下，是 ap-southeast-2。')).toEqual(['region=ap-southeast-2']);
+    expect(facts('缓存端口是 7001，哦不，7002。')).toEqual(['cache port=7002']);
+    expect(facts('The release deadline is March 20 — no, March 27.')).toEqual(['deadline=2026-03-27']);
+    expect(facts('预算 5000 元，呃不对，6000 元。')).toEqual(['budget=6000 CNY']);
   });
 
   it('leaves the value alone when what follows the correction word is about something else', () => {
@@ -58,6 +61,8 @@ describe('numbers written half in Chinese', () => {
     expect(values('年终奖预算 3万5，别超', 'amount')).toEqual(['35000 CNY']);
     expect(values('单价 4千5 元', 'amount')).toEqual(['4500 CNY']);
     expect(values('预算1万5百元', 'amount')).toEqual(['10500 CNY']);
+    // An amount right after a Chinese comma is an amount (it was lost: the folded comma read as a thousands separator).
+    expect(values('酒店订好了，1200元一晚。', 'amount')).toEqual(['1200 CNY']);
   });
 
   it('never reads a full-width comma between two numbers as a thousands separator', () => {
