@@ -14,6 +14,7 @@
 import type { Clause } from './clauses.ts';
 import type { Found } from './drops.ts';
 import type { Lexicon } from './lexicon.ts';
+import { escapeRegExp } from './text.ts';
 import type { EntitySpan, Fact } from './types.ts';
 
 type Kind = 'amount' | 'date' | 'version' | 'number' | 'region' | 'product';
@@ -134,6 +135,17 @@ export function selfCorrected<F extends Found<Fact>>(facts: readonly F[], clause
     if (spots === undefined) spotCache.set(key, (spots = spotsOf(kind, subject, clauses, entities, lexicon)));
     return spots;
   };
+  // The runtime's name at the end of a text, by version slot ("node version" → /node\s*$/), compiled once each.
+  const runtimes = new Map<string, RegExp | null>();
+  const runtimeBefore = (subject: string): RegExp | null => {
+    let re = runtimes.get(subject);
+    if (re === undefined) {
+      const named = / version$/.test(subject) ? subject.slice(0, -' version'.length) : '';
+      re = named === '' ? null : new RegExp(`(?<![\\w.])${escapeRegExp(named)}\\s*$`, 'i');
+      runtimes.set(subject, re);
+    }
+    return re;
+  };
   return facts.map((f) => {
     if (f.item.op !== 'set') return f;
     const kind = kindOf(f.item.value);
@@ -143,14 +155,18 @@ export function selfCorrected<F extends Found<Fact>>(facts: readonly F[], clause
     if (first === undefined) return f;
     let current: Spot = first;
     let value = f.item.value;
+    const runtime = runtimeBefore(f.item.subject);
     for (;;) {
       const next: Spot | undefined = (corrects ? corrected(current, value, spots) : undefined) ?? (changes ? changed(current, value, spots) : undefined);
       if (next === undefined || !stated(next, f.item.subject)) break;
-      const before = textBefore(clauseAt(clauses, next.start)!, next.start);
+      // "Node 18 — sorry, I mean Node 20": a version's runtime named again before it leads to it like the value.
+      const said = textBefore(clauseAt(clauses, next.start)!, next.start);
+      const before = runtime === null ? said : said.replace(runtime, '').trimEnd();
+      const at = next.start - (said.length - before.length);
       const led =
         endsWith(lexicon, 'correctedValueLeads', before) ||
         endsWith(lexicon, 'changeLeads', before) ||
-        findFrom(markers, next.start - 40, next.start, (m) => m.end <= next.start && next.start - m.end <= 2) !== undefined;
+        findFrom(markers, at - 40, at, (m) => m.end <= at && at - m.end <= 2) !== undefined;
       if (!led) break;
       value = next.value;
       current = next;

@@ -44,6 +44,7 @@ describe('a value changed from an old one in the same message', () => {
     expect(facts('We pushed the deadline from March 12 to March 19.')).toEqual(['deadline=2026-03-19']);
     expect(facts('Node 版本是 18.20，wait 不对，上个月已经升到 20.11.1 了。')).toEqual(['node version=20.11.1']);
     expect(facts('My laptop runs Fedora 39 — actually no, I upgraded, it’s Fedora 40.')).toEqual(['os=Fedora 40']);
+    expect(facts("We're on Python 3.11 — sorry, I mean Python 3.12, we upgraded in May.")).toEqual(['python version=3.12']);
   });
 
   it('reads "from … to …" without a word of change as a span, not a change', () => {
