@@ -8,6 +8,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { page, userEvent } from 'vitest/browser';
 import { readModelCache } from '../../../src/ui/data/model-cache.ts';
 import { BACKEND_STORAGE_KEY } from '../../../src/ui/qwen-chat-app.ts';
+import { TINY_MODEL_URL } from '../helpers.ts';
 import { freshStart, messageTexts, mountApp, resetAppStorage, send, shadow, unmountApp, waitForReply, waitReady } from './app-helpers.ts';
 
 beforeEach(() => freshStart());
@@ -16,12 +17,19 @@ afterEach(async () => {
   await resetAppStorage();
 });
 
+/**
+ * The test model under a URL of its own (the dev server ignores the query), for a first run that must really
+ * download: under the shared URL, a file an earlier test's worker still held open could survive `resetAppStorage`,
+ * and the engine, starting from cached weights, was ready before the message was sent (once in a full run).
+ */
+const FIRST_RUN_MODEL = `${TINY_MODEL_URL}?model-manager-first-run`;
+
 const manager = () => shadow(document.querySelector('qwen-chat-app')!.shadowRoot!.querySelector('qwen-model-manager'));
 
 describe('first run and the model manager', () => {
   // Engine start and a reply, each with its own wait: one 30 s wait for both timed out once on a loaded machine.
   it('a message sent while the engine starts is shown and stored at once, and answered once the engine is ready', { timeout: 120_000 }, async () => {
-    const { app } = mountApp();
+    const { app } = mountApp({ ggufUrl: FIRST_RUN_MODEL });
     await expect.poll(() => app.engine.status).toBe('loading');
     await send('What does the deploy script do first?');
     await expect.poll(() => messageTexts(app, 'user')).toEqual(['What does the deploy script do first?']);
