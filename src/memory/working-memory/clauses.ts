@@ -140,6 +140,8 @@ export function splitClauses(raw: string, norm: string, m: ClauseMatchers): Clau
         m.questionWords.test(text) ||
         (!politeRequest && m.questionStart.test(trimmed)) ||
         (piece === last && asks && !politeRequest);
+      // Someone else's clause, or one that goes on about them without bringing the user back (…，部署在 Heroku 上).
+      theirs = heard || m.notOurs.test(text) || (theirs && !m.ownAgain.test(text));
       clauses.push({
         start: piece.start,
         end: piece.end,
@@ -148,7 +150,7 @@ export function splitClauses(raw: string, norm: string, m: ClauseMatchers): Clau
         question,
         tentative: undecided || index >= hypotheticalFrom || m.undecided.test(text),
         narrative: m.narrative.test(text.replace(m.narrativePurposes, ' ')),
-        notOurs: (theirs = heard || m.notOurs.test(text) || (theirs && !m.ownAgain.test(text))),
+        notOurs: theirs,
       });
     }
   });

@@ -24,18 +24,28 @@ const REACH = 48;
 /** How far after the old value the new one may stand (预算原来是15万元，跟家里商量了一下，提到18万元). */
 const CHANGE_REACH = 60;
 
-const REGION = /\b[a-z]{2,}(?:-[a-z]+)+-\d+[a-z]?\b/gi;
 const NUMBER = /(?<![\w.:/-])\d+(?![\w.:/-]|\.\d)/g;
 const VERSION = /(?<![\w.])v?\d+(?:\.\d+)+(?![\w.])/gi;
 /** "from" marks an old value only in a clause that says something changed. */
 const CHANGED = /\b(?:mov|push|chang|bump|rais|lower|upgrad|increas|decreas|cut|reduc|switch|shift|extend|migrat)\w*\b/i;
 
-function kindOf(value: string): Kind {
+/** Region codes as the region slot reads them (`regionPattern`, vocab-subjects.ts): anywhere, and as a whole value. */
+const regionPatterns = new WeakMap<Lexicon, { any: RegExp; whole: RegExp }>();
+function regions(lexicon: Lexicon): { any: RegExp; whole: RegExp } {
+  let re = regionPatterns.get(lexicon);
+  if (re === undefined) {
+    const pattern = lexicon.vocabulary.subjects.regionPattern;
+    regionPatterns.set(lexicon, (re = { any: new RegExp(pattern, 'g'), whole: new RegExp(`^(?:${pattern})$`) }));
+  }
+  return re;
+}
+
+function kindOf(value: string, lexicon: Lexicon): Kind {
   if (/^\d+(?:\.\d+)? [A-Z]{3}$/.test(value)) return 'amount';
   if (/^\d{4}-\d{2}-\d{2}$/.test(value)) return 'date';
   if (/^v?\d+(?:\.\d+)+$/i.test(value)) return 'version';
   if (/^\d+$/.test(value)) return 'number';
-  if (/^[a-z]{2,}(?:-[a-z]+)+-\d+[a-z]?$/i.test(value)) return 'region';
+  if (regions(lexicon).whole.test(value)) return 'region';
   return 'product';
 }
 
@@ -65,7 +75,7 @@ function spotsOf(kind: Kind, subject: string, clauses: readonly Clause[], entiti
       for (const p of lexicon.products(c.text)) if (p.subject === subject) out.push({ start: c.start + p.start, end: c.start + p.valueEnd, value: p.value });
       continue;
     }
-    const re = kind === 'version' ? VERSION : kind === 'number' ? NUMBER : REGION;
+    const re = kind === 'version' ? VERSION : kind === 'number' ? NUMBER : regions(lexicon).any;
     for (const m of c.text.matchAll(re)) {
       const start = c.start + m.index;
       if (!inEntity(start, start + m[0].length)) out.push({ start, end: start + m[0].length, value: m[0] });
@@ -148,7 +158,7 @@ export function selfCorrected<F extends Found<Fact>>(facts: readonly F[], clause
   };
   return facts.map((f) => {
     if (f.item.op !== 'set') return f;
-    const kind = kindOf(f.item.value);
+    const kind = kindOf(f.item.value, lexicon);
     const spots = spotsFor(kind, f.item.subject);
     const same = (s: Spot): boolean => s.value.toLowerCase() === f.item.value.toLowerCase();
     const first = findFrom(spots, f.at, Infinity, same) ?? spots.find(same);
