@@ -110,6 +110,25 @@ export function compileDateMatchers(vocab: DateVocabulary, dayNounFollowers: str
   };
 }
 
+/**
+ * A bare weekday right beside a calendar date names that date's day (3月13日（周五）, "Friday, March 13", 3月13日
+ * Friday): it is no date of its own, when it is that date's weekday (6月12号，周四下午 names another day). (A
+ * calendar date is written with a digit or 月; relative ones are not.)
+ */
+function besideCalendarDate(scan: EntityScan, start: number, end: number, weekday: number): boolean {
+  const text = scan.text;
+  return scan.found.some(
+    (e) =>
+      e.type === 'date' &&
+      e.relative !== true &&
+      /[\d月]/.test(text.slice(e.start, e.end)) &&
+      weekdayOf(ymdOf(e.value)) === weekday &&
+      ((e.end <= start && /^[\s,，、(（]*$/.test(text.slice(e.end, start))) || (e.start >= end && /^[\s,，、)）]*$/.test(text.slice(end, e.start)))),
+  );
+}
+
+const ymdOf = (iso: string): YMD => ({ year: +iso.slice(0, 4), month: +iso.slice(5, 7), day: +iso.slice(8, 10) });
+
 /** `relative`: said relative to the day of writing (yesterday, last Friday, 3天前), not a calendar date or a bare weekday. */
 function add(scan: EntityScan, date: YMD | null, start: number, end: number, relative = false): void {
   if (date !== null && isValidDate(date.year, date.month, date.day)) scan.add('date', isoDate(date), start, end, start, relative);
@@ -160,6 +179,7 @@ export function scanWordDates(scan: EntityScan, m: DateMatchers): void {
   }
   for (const x of text.matchAll(m.zhWeekday)) {
     if (recurring(x.index)) continue;
+    if (x[1] === undefined && besideCalendarDate(scan, x.index, x.index + x[0].length, m.vocab.zhWeekdays[x[2]!]!)) continue;
     const week = x[1] === undefined ? null : m.vocab.zhWeekPrefixes[x[1]]!;
     add(scan, weekdayDate(today, m.vocab.zhWeekdays[x[2]!]!, week), x.index, x.index + x[0].length, week !== null);
   }
@@ -201,6 +221,7 @@ function scanEnglishDates(scan: EntityScan, m: DateMatchers, today: YMD, recurri
     if (prefix === undefined && recurring(x.index)) continue;
     const weekday = m.vocab.enWeekdays[name.toLowerCase()];
     if (weekday === undefined) continue;
+    if (prefix === undefined && besideCalendarDate(scan, x.index, x.index + x[0].length, weekday)) continue;
     const week = prefix === undefined ? null : (m.vocab.enWeekPrefixes[prefix] ?? null);
     // Said on a Sunday, "last Friday" is two days ago: English counts that week from Sunday (on any other day
     // the Monday-first week gives the same day). 上周五 keeps the Monday-first calendar.

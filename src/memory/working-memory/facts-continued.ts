@@ -174,3 +174,18 @@ export function carriedFacts(
   const value = valueOf(only, 'set', lexicon);
   return [{ item: value.subject === only.subject ? { ...value, subject: carried } : value, at: start + only.start }];
 }
+
+/** A clause that only makes the version just set exact: 具体是 17.0.10, "to be exact, 20.11.1". */
+const EXACTLY = /^\s*(?:具体(?:是|为|来说是|版本是)|准确(?:地)?(?:说|来说)?是|确切(?:地)?(?:说|来说)?是|精确(?:地)?(?:说|来说)?是|(?:to be (?:exact|precise)|specifically|exactly|precisely)\s*,?\s*(?:it's\s+|it is\s+)?)\s*v?(\d+(?:\.\d+)+)\s*[.。!！]?\s*$/i;
+
+/**
+ * JDK 从 8 升到了 17，具体是 17.0.10: the version slot the clause before set takes the exact version, when it begins
+ * with the one set.
+ */
+export function refinedVersion(text: string, start: number, justSet: readonly Fact[]): Found<Fact>[] {
+  const exact = EXACTLY.exec(text);
+  if (exact === null) return [];
+  const value = exact[1]!;
+  const last = [...justSet].reverse().find((f) => /version$/i.test(f.subject) && value.startsWith(`${f.value.replace(/^v/i, '')}.`));
+  return last === undefined ? [] : [{ item: { subject: last.subject, value, op: 'set' }, at: start + exact.index }];
+}

@@ -24,6 +24,8 @@ const REACH = 48;
 /** How far after the old value the new one may stand (预算原来是15万元，跟家里商量了一下，提到18万元). */
 const CHANGE_REACH = 60;
 
+/** A product's value with its version: Ubuntu 20.04, Python 3.12. */
+const VERSIONED_PRODUCT = /^(.*\S)\s+(v?\d+(?:\.\d+)+)$/i;
 const NUMBER = /(?<![\w.:/-])\d+(?![\w.:/-]|\.\d)/g;
 const VERSION = /(?<![\w.])v?\d+(?:\.\d+)+(?![\w.])/gi;
 /** "from" marks an old value only in a clause that says something changed. */
@@ -159,12 +161,22 @@ export function selfCorrected<F extends Found<Fact>>(facts: readonly F[], clause
   return facts.map((f) => {
     if (f.item.op !== 'set') return f;
     const kind = kindOf(f.item.value, lexicon);
+    const found = follow(f, kind, f.item.value);
+    if (found !== null) return { ...f, item: { ...f.item, value: found.value }, at: found.at };
+    // "the build boxes run Ubuntu 20.04 — they're actually 22.04": a product's version corrected on its own.
+    const versioned = kind === 'product' ? VERSIONED_PRODUCT.exec(f.item.value) : null;
+    const version = versioned === null ? null : follow(f, 'version', versioned[2]!);
+    return version === null ? f : { ...f, item: { ...f.item, value: `${versioned![1]} ${version.value}` }, at: version.at };
+  });
+
+  /** The value that replaced `start` (a value of `kind` at or after the fact), or null when none did. */
+  function follow(f: Found<Fact>, kind: Kind, start: string): { value: string; at: number } | null {
     const spots = spotsFor(kind, f.item.subject);
-    const same = (s: Spot): boolean => s.value.toLowerCase() === f.item.value.toLowerCase();
+    const same = (s: Spot): boolean => s.value.toLowerCase() === start.toLowerCase();
     const first = findFrom(spots, f.at, Infinity, same) ?? spots.find(same);
-    if (first === undefined) return f;
+    if (first === undefined) return null;
     let current: Spot = first;
-    let value = f.item.value;
+    let value = start;
     const runtime = runtimeBefore(f.item.subject);
     for (;;) {
       const next: Spot | undefined = (corrects ? corrected(current, value, spots) : undefined) ?? (changes ? changed(current, value, spots) : undefined);
@@ -181,14 +193,14 @@ export function selfCorrected<F extends Found<Fact>>(facts: readonly F[], clause
       value = next.value;
       current = next;
     }
-    return value === f.item.value ? f : { ...f, item: { ...f.item, value }, at: current.start };
+    return value === start ? null : { value, at: current.start };
 
     function stated(spot: Spot, subject: string): boolean {
       const clause = clauseAt(clauses, spot.start);
       if (clause === undefined || clause.question || clause.tentative || clause.notOurs) return false;
       return lexicon.subjects(clause.text).every((s) => s.subject === subject);
     }
-  });
+  }
 
   /** The first value of the kind after a correction word that follows `current`. */
   function corrected(current: Spot, value: string, spots: readonly Spot[]): Spot | undefined {

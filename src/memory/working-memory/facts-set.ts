@@ -26,9 +26,21 @@ const INSTANCE_AFTER = /^\s*(?:cluster|clusters|instance|instances|primary|repli
 const NOT_THERE = /(?:\b(?:not|no longer|never)\s+(?:on|in|at)|不在|没在|不再在|不放在)\s*$/i;
 /** A runtime's version said with the word runtime right after it: Node 20 runtime, Python 3.12 运行时. */
 const RUNTIME_WORD = /^\s*(?:runtime|运行时)(?![A-Za-z])/i;
-/** After a runtime name: its version said as such (Node 版本是 22.3.0, Go version 1.22, 从 3.9 升级到 3.12). */
+/** Machines, then a copula, just before an operating system: 服务器都是 …, 这台云服务器是 …, "the build box is …". */
+const MACHINE_IS =
+  /(?:服务器|机器|主机|虚拟机|开发机|工作站|笔记本|电脑|节点|\b(?:servers?|machines?|box(?:es)?|hosts?|VMs?|nodes?|laptop|desktop|workstation))\s*(?:都|全|也|全部|统一|(?:all|also)\b)?\s*(?:是|用的是|装的是|跑的是|\b(?:is|are|run|runs)\b)\s*(?:on\s+)?$/i;
+/** Before a runtime with its version, in a statement of what the user builds: on, in, with, using. */
+const ON_RUNTIME = /\b(?:on|in|with|using)\s+$/i;
+/** What is built on it, said before it: writing this service in…, a Rails monolith on…, our API runs on…. */
+const BUILT_ON =
+  /\b(?:writ(?:e|es|ing|ten)|built|build(?:s|ing)?|develop(?:s|ed|ing)?|cod(?:e|ed|ing)|runs?|running|monolith|service|app|api|backend|project|stack)\b/i;
+/** Just before a runtime with its version: what the user's code is built for. */
+const TARGETS = /\btarget(?:s|ed|ing)?\s+$/i;
+/** The user's own: a statement about something else's runtime ("Django 5 runs on Python 3.10") sets nothing. */
+const OURS = /\b(?:we|we're|our|ours|i|i'm|my|us)\b/i;
+/** After a runtime name: its version said as such (Node 版本是 22.3.0, Go version 1.22, 升级到 3.12; a move from a version is facts-runtime-moves.ts's). */
 const VERSION_WORD =
-  /^\s*(?:的)?\s*(?:(?:版本号?|version|工具链|toolchain)\s*(?:是|为|统一|:|=|is pinned to|is pinned at|is locked to|is locked at|is|用的是|统一用|用|锁在|锁定在|锁定为|锁定|固定在|固定为|固定成|固定|定在|锁|统一成|统一为|统一到|改成|改为|升到|升级到|pinned to|pinned at|locked to|locked at|stays at|stays on)?|用的是|统一用|用|是|:|=|锁在|锁定在|锁定为|固定在|固定为|is pinned to|is pinned at|is locked to|is locked at|pinned to|pinned at|(?:(?:从|from)\s*v?[\d.]+\s*)?(?:升级到|升到|升级成|换成|改成|改为|统一成|统一为|统一到|降级到|降到|upgraded to|upgrade to|to))\s*(v?\d+(?:\.\d+)*)(?![\w.])/i;
+  /^\s*(?:的)?\s*(?:(?:版本号?|version|工具链|toolchain)\s*(?:是|为|统一|:|=|is pinned to|is pinned at|is locked to|is locked at|is|用的是|统一用|用|锁在|锁定在|锁定为|锁定|固定在|固定为|固定成|固定|定在|锁|统一成|统一为|统一到|改成|改为|升到|升级到|pinned to|pinned at|locked to|locked at|stays at|stays on)?|(?:(?:我们|我|咱们|这边)\s*)?(?:(?:现在|目前|以后|今后|都|已经|就|全部|统一)\s*)*(?:统一用|统一成|统一到|都用|(?:upgrade|upgraded|bump|bumped|升级|升)\s*(?:到|to))|用的是|统一用|用|是|:|=|锁在|锁定在|锁定为|固定在|固定为|is pinned to|is pinned at|is locked to|is locked at|pinned to|pinned at|is now|is|(?:升级到|升到|升级成|换成|改成|改为|统一成|统一为|统一到|降级到|降到|upgraded to|upgrade to|to))\s*(v?\d+(?:\.\d+)*)(?![\w.])(?!\s*(?:年|个|天|月|周|岁|小时|次|%|years?\b|months?\b|days?\b|weeks?\b|times\b))/i;
 /** After any other product: its version, said with the word version (Consul 的版本是 1.17.2, the Vault version is 1.15). */
 const NAMED_VERSION =
   /^\s*(?:的)?\s*(?:版本号?|version)\s*(?:是|为|:|=|is pinned to|is locked to|is|用的是|锁在|锁定在|锁定为|固定在|固定为|定在|pinned to|pinned at|locked to|locked at)\s*(v?\d+(?:\.\d+)+)(?![\w.])/i;
@@ -148,6 +160,16 @@ export function setFacts(
       emit(r.subject, r.version, p.start);
       continue;
     }
+    // "a Rails monolith on Ruby 3.3", "I'm writing this service in Go 1.22": the runtime what the user builds runs on.
+    // "we target Java 11", "the service targets Java 21": the runtime it is built for.
+    const before = text.slice(Math.max(0, p.start - 12), p.start);
+    const builtOn = ON_RUNTIME.test(before) && OURS.test(text) && BUILT_ON.test(text.slice(0, p.start));
+    const targeted = TARGETS.test(before) && (OURS.test(text) || BUILT_ON.test(text.slice(0, p.start)));
+    if (r !== null && (builtOn || targeted)) {
+      used.add(p.start);
+      emit(r.subject, r.version, p.start);
+      continue;
+    }
     const after = text.slice(p.valueEnd);
     const named = subject === undefined && p.value === p.surface ? (NAMED_VERSION.exec(after) ?? LINKED_VERSION.exec(after)) : null;
     if (named !== null) {
@@ -172,7 +194,9 @@ export function setFacts(
       !NOT_THERE.test(text.slice(Math.max(0, p.start - 16), p.start));
     // "Our Kafka 3.6 cluster has three brokers", 我们的 Redis 集群: what the user runs, named as theirs.
     const owned = OWNED_BEFORE.test(text.slice(Math.max(0, p.start - 8), p.start)) && INSTANCE_AFTER.test(text.slice(p.valueEnd));
-    if (locative || owned) {
+    // 服务器都是 Debian 12, 我这台云服务器是 Ubuntu 22.04: the machines' system named as what they are.
+    const machines = p.subject === 'os' && MACHINE_IS.test(text.slice(Math.max(0, p.start - 24), p.start));
+    if (locative || owned || machines) {
       setProduct(p);
       continue;
     }

@@ -121,6 +121,23 @@ export interface SpecialContext {
   readonly answersNamed: boolean;
 }
 
+/** A clause that gives the value instead of the one the clause before took back (…，不是 X，是 Y; "not X, it's Y"). */
+const INSTEAD = /^\s*(?:而|其实|应该|实际上|实际)?是(?!不是)|^\s*(?:(?:but|it's|it is|it’s)\b)/i;
+const TAKEN_BACK_BEFORE = /(?:不是|并不是|并非|\b(?:not|isn't|is not|wasn't)(?:\s+(?:on|the))?)\s*$/i;
+const TAKEN_BACK = /不是|并非|\b(?:not|isn't|wasn't)\b/i;
+/** A cap on the answers' length: under 200 words, no more than 5 sentences (the unit as said, plural). */
+const ANSWER_CAP = /\b(?:under|within|below|no more than|not more than|at most|less than|fewer than|max(?:imum)?(?:\s+of)?)\s+(\d+)\s+(words|sentences|lines|paragraphs|bullet points)\b/i;
+/** The answers themselves named (a cap said of a report or an essay is not theirs). */
+const ANSWERS_NAMED = /\b(?:answers?|repl(?:y|ies)|responses?|keep (?:it|them|your))\b/i;
+/** A form asked for on its own: "Bullet points only", 分点列出就好, bullet points 就好. */
+const FORM_ALONE = /\b(?:bullet(?:ed)?[ -]?points?|bullets|numbered list)\s+(?:only|please|are better)\b|(?:列表|分点|表格|要点|bullet points)\s*(?:就好|就行|就可以|即可|列出)/i;
+/** Just before a form: it is refused (别用表格, "no tables", "don't use bullet points"). */
+const REFUSED_BEFORE = /(?:别用?|不要用?|不用|不想要|避免|\b(?:no|not|don't use|do not use|without|stop using|avoid|instead of|rather than))\s*(?:(?:any|the|markdown|[\u4e00-\u9fff]{1,4}|太多的?)\s*)?$/i;
+/** After a form: allowed or limited, not asked for ("bullet points are fine", bullet points 不要太多). */
+const ALLOWED_AFTER = /^\s*(?:are fine|is fine|are ok|are okay|are allowed|不要太多|别太多|不用太多|也行|也可以)/i;
+/** After a length word: the answers described ("the short ones", "the long ones"), not asked for. */
+const DESCRIBED_AFTER = /^\s*ones\b/i;
+
 export function findSpecialFacts(clause: Clause, entities: readonly EntitySpan[], m: SpecialMatchers, context: SpecialContext): Found<Fact>[] {
   const { budgetNamed, deadlineNamed, sentenceDates, leadIn, answersNamed } = context;
   const out: Found<Fact>[] = [];
@@ -160,7 +177,9 @@ export function findSpecialFacts(clause: Clause, entities: readonly EntitySpan[]
   if (deadlineWords.length > 0) {
     // 截止时间老板还没说, the deadline isn't set yet: no date is the deadline.
     const known = !UNSETTLED.test(text);
-    const date = known ? (dates.find((d) => deadlineWords.some((w) => w.end <= d.start)) ?? dates[0]) : undefined;
+    // (截止日期不是周五，是下周一; "not March 10 but March 13": a date said not to be it is not.)
+    const said = dates.filter((d) => !TAKEN_BACK_BEFORE.test(text.slice(Math.max(0, d.start - 12), d.start)));
+    const date = known ? (said.find((d) => deadlineWords.some((w) => w.end <= d.start)) ?? said[0]) : undefined;
     const fromSentence = known && sentenceDates.length === 1 ? sentenceDates[0] : undefined;
     if (date !== undefined) set('deadline', date.value, date.start);
     else if (fromSentence !== undefined)
@@ -171,6 +190,8 @@ export function findSpecialFacts(clause: Clause, entities: readonly EntitySpan[]
     const due = dates.find((d) => /^\s*(?:[^，。,.;；\s]{0,8}?(?:点|:\d{2})(?:半|钟|\d{1,2}分)?\s*|(?:下班|收工|中午|午饭|放学)\s*)?(?:之前|以前|前(?![天年])|为止)/.test(text.slice(d.end)) || /\b(?:by|before|no later than)\s*$/i.test(text.slice(Math.max(0, d.start - 16), d.start)));
     // "我不觉得周五之前能改完", "I doubt it's done before Friday": a guess about when, not when it is due.
     if (due !== undefined && !GUESS.test(text) && !deadlineNamed) set('deadline', due.value, due.start);
+    // deadline 改了，不是 3月10日，是 3月13日: the date said instead of the one the clause before took back.
+    else if (deadlineNamed && dates.length === 1 && INSTEAD.test(text) && TAKEN_BACK.test(leadIn)) set('deadline', dates[0]!.value, dates[0]!.start);
   }
 
   // A region: set, or dropped (别再用 cn-hangzhou 了; region 从 A 换到 B 了 drops A); one the message only forbids
@@ -228,7 +249,10 @@ export function findSpecialFacts(clause: Clause, entities: readonly EntitySpan[]
   // Answer length: a length word said of the answers (keep replies brief, 回答简短一点).
   // (The answers may be named earlier in the sentence: 以后回答都用中文，代码注释也是，简短一点.)
   if (answersNamed || lex.has('answerLengthContext', text)) {
+    const cap = ANSWER_CAP.exec(text);
     for (const w of lex.words('answerLengths', text)) {
+      // "the short ones keep skipping…": answers described, not asked for.
+      if (DESCRIBED_AFTER.test(text.slice(w.end))) continue;
       const value =
         lex.vocabulary.subjects.answerLengths[w.surface] ??
         Object.entries(lex.vocabulary.subjects.answerLengths).find(
@@ -236,6 +260,23 @@ export function findSpecialFacts(clause: Clause, entities: readonly EntitySpan[]
         )?.[1];
       if (value !== undefined) {
         set('answer length', value, w.start);
+        break;
+      }
+    }
+    // "Keep answers under 200 words": a cap in words, sentences or lines is the length asked for.
+    if (cap !== null && ANSWERS_NAMED.test(text)) set('answer length', `under ${cap[1]} ${cap[2]!.toLowerCase()}`, cap.index);
+  }
+
+  // Answer format: the form asked of the answers ("format your answers as bullet points", 用列表就行, "Bullet points
+  // only"), never one refused (别用表格) or a table asked for once ("give me a table of the results").
+  const formAsked = ANSWERS_NAMED.test(text) || lex.has('answerWords', text) || answersNamed || FORM_ALONE.test(text);
+  if (formAsked) {
+    for (const w of lex.words('answerFormats', text)) {
+      if (REFUSED_BEFORE.test(text.slice(Math.max(0, w.start - 24), w.start)) || ALLOWED_AFTER.test(text.slice(w.end))) continue;
+      const formats = lex.vocabulary.subjects.answerFormats;
+      const value = formats[w.surface] ?? formats[w.surface.toLowerCase()];
+      if (value !== undefined) {
+        set('answer format', value, w.start);
         break;
       }
     }

@@ -3,8 +3,9 @@
  * decision word leads to it (用 / switch to / go with), when a slot word names it (数据库是 MySQL), or by a slot's
  * own rule (budget, deadline, region…). Questions, maybes and hypotheses set nothing.
  */
-import { carriedFacts, continuedFacts, correctedFacts, endsOnSetProduct, listedFacts, negatedAfter, type ListFound, type ListTail } from './facts-continued.ts';
+import { carriedFacts, continuedFacts, correctedFacts, endsOnSetProduct, listedFacts, negatedAfter, refinedVersion, type ListFound, type ListTail } from './facts-continued.ts';
 import type { Clause } from './clauses.ts';
+import { runtimeMoves } from './facts-runtime-moves.ts';
 import { findDrops, type Found, type UnsetFound } from './drops.ts';
 import { findEventFacts, type EventMatchers } from './facts-events.ts';
 import { findLanguageFacts, withoutRedundantProhibitions } from './facts-language.ts';
@@ -106,7 +107,10 @@ export function findFacts(
       .subjects(clause.text)
       .filter(free)
       .filter((s) => !products.some((p) => s.start < p.end && p.start < s.end));
-    const drops = findDrops(clause, m.lexicon, m.topics, products);
+    // A runtime moved between versions (从 8 升到了 17) is its version slot's, not a switch away from the runtime.
+    const moves = clause.notOurs ? null : runtimeMoves(clause.text, clause.start, products, m.lexicon);
+    const drops = findDrops(clause, m.lexicon, m.topics, moves === null || moves.used.size === 0 ? products : products.filter((p) => !moves.used.has(p.start)));
+    for (const start of moves?.used ?? []) drops.consumed.add(start);
     if (clause.notOurs) {
       deprecations.push(...drops.deprecations);
       continue;
@@ -122,6 +126,7 @@ export function findFacts(
     // 用 Python 写一个快速排序: a request for one task, not a choice (以后都用 Python 写 is one).
     const task = m.lexicon.has('taskVerbs', clause.text) && !m.lexicon.has('standing', clause.text);
     if (clause.narrative || task) continue;
+    facts.push(...(moves?.facts ?? []));
     const open = products.filter((p) => !drops.consumed.has(p.start));
     // A dropped product still counts as named: the new slot value cannot be a word next to it. A slot word that
     // ended the sentence before names the slot of this one's value (测试环境的消息队列。现在跑的是 NSQ。).
@@ -147,7 +152,8 @@ export function findFacts(
     if (set.length === 0 && subjects.length === 0) set = continuedFacts(clause.text, clause.start, clause.sentence, open, listTail, m.lexicon);
     if (set.length === 0 && subjects.length === 0) set = correctedFacts(clause.text, clause.start, open, leadIn, m.lexicon);
     if (set.length === 0 && justSet.sentence === clause.sentence) set = negatedAfter(clause.text, clause.start, products, justSet.facts, message, m.lexicon);
-    justSet = { sentence: clause.sentence, facts: set.filter((f) => f.item.op === 'set').map((f) => f.item) };
+    if (set.length === 0 && justSet.sentence === clause.sentence) set = refinedVersion(clause.text, clause.start, justSet.facts);
+    justSet = { sentence: clause.sentence, facts: [...(moves?.facts ?? []), ...set].filter((f) => f.item.op === 'set').map((f) => f.item) };
     facts.push(...set);
     const tail = endsOnSetProduct(clause.text, open, new Set(set.map((f) => f.at - clause.start)));
     const listAt = set.find((f) => 'listAt' in f)?.listAt ?? clause.start;

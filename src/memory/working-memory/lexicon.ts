@@ -81,6 +81,7 @@ export interface WordLists {
   emailWords: readonly string[];
   languages: readonly string[];
   answerLengths: readonly string[];
+  answerFormats: readonly string[];
   jobNouns: readonly string[];
   selfCorrection: readonly string[];
   oldValueMarkers: readonly string[];
@@ -223,6 +224,7 @@ export function compileLexicon(vocabulary: WmVocabulary): Lexicon {
     emailWords: s.emailWords,
     languages: Object.keys(s.languages),
     answerLengths: Object.keys(s.answerLengths),
+    answerFormats: Object.keys(s.answerFormats),
     jobNouns: Object.keys(s.jobNouns),
     selfCorrection: t.selfCorrection,
     oldValueMarkers: t.oldValueMarkers,

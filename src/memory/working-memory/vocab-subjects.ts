@@ -31,6 +31,11 @@ export interface SubjectVocabulary {
   readonly languageObjects: Readonly<Record<string, string>>;
   /** Length preferences → the normal form of `answer length`. */
   readonly answerLengths: Readonly<Record<string, string>>;
+  /**
+   * The form asked of the answers → the value of `answer format` (English normalised, Chinese as written): "use
+   * bullet points", 用列表就行. Only where the answers are named or the form is asked for alone ("Bullet points only").
+   */
+  readonly answerFormats: Readonly<Record<string, string>>;
   /** A length word sets `answer length` only next to one of these (回答简短一点, keep replies brief). */
   readonly answerLengthContext: readonly string[];
   /** Cloud region codes (eu-central-1, cn-hangzhou, us-central1), as a regular-expression source. */
@@ -224,6 +229,11 @@ export const SUBJECT_VOCABULARY: SubjectVocabulary = {
     terse: 'short', 'to the point': 'short', detailed: 'detailed', 'in detail': 'detailed', 'more detail': 'detailed',
     thorough: 'detailed', longer: 'detailed', 'in depth': 'detailed', 'in-depth': 'detailed', 'go into detail': 'detailed', 'into detail': 'detailed',
     'without long explanations': 'short', 'no long explanations': 'short', 'skip the explanations': 'short', 不用解释: 'short', 不要长篇大论: 'short',
+  },
+  answerFormats: {
+    'bullet points': 'bullet points', 'bullet point': 'bullet points', bullets: 'bullet points', 'bullet list': 'bullet points',
+    'bulleted list': 'bullet points', 'bullet-point': 'bullet points', 'numbered list': 'numbered list', 'numbered lists': 'numbered list',
+    'numbered steps': 'numbered list', tables: 'table', 'a table': 'table', 'in a table': 'table', 列表: '列表', 表格: '表格', 分点: '分点', 编号列表: '编号列表',
   },
   answerLengthContext: [
     '回答', '回复', '答案', '以后', '之后', '今后', '尽量', '一律', '保持', '一直',

@@ -351,7 +351,7 @@ export const TRIGGER_VOCABULARY: TriggerVocabulary = {
   correctedValueLeads: [
     '是', '为', '改成', '改为', '改到', '定成', '定在', '定为', '应该是', '其实是', '升到', '升级到', '换成', '提到', '调到', '降到', '涨到',
     '已经是', '现在是', 'upgraded to', 'moved to', 'now', "it's", 'it’s', 'it is', 'its', "it'll be", "that's", 'that’s', 'should be',
-    'make that', 'make it', 'to', 'is', '=',
+    'make that', 'make it', 'to', 'is', 'on', '=',
   ],
   remember: [
     '记住', '请记住', '记一下', '记下来', '别忘了', '不要忘记', 'remember this', 'remember that', 'keep in mind', 'note that',

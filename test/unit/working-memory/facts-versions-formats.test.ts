@@ -1,0 +1,107 @@
+/**
+ * Found by the helper batches' misses (issue 19) and kept general: a runtime moved between versions, a runtime named
+ * as what the user's code runs on, an operating system named as what the machines are, the form and the length
+ * asked of the answers, a date corrected against the one taken back, and a weekday written beside its own date.
+ * Examples are our own wording.
+ */
+import { describe, expect, it } from 'vitest';
+import { facts, values } from './helpers.ts';
+
+describe('a runtime moved from one version to another', () => {
+  it('sets the runtime’s version slot to the new version, in either language', () => {
+    expect(facts('We migrated the ETL scripts from Python 3.8 to 3.10 yesterday.')).toEqual(['python version=3.10']);
+    expect(facts('our JDK went from 11 to 21 over the holidays')).toEqual(['java version=21']);
+    expect(facts('后端的 JDK 从 11 升到了 21，Gradle 也顺便升了。')).toEqual(['java version=21']);
+    expect(facts('We bumped Go from 1.21 to 1.22 across the monorepo.')).toEqual(['go version=1.22']);
+    expect(facts('Python 版本从 3.11 降到了 3.10，有个依赖不兼容。')).toEqual(['python version=3.10']);
+  });
+
+  it('takes the exact version said right after it', () => {
+    expect(facts('JDK 从 11 升到了 21，具体是 21.0.2，启动脚本要改吗？')).toEqual(['java version=21.0.2']);
+    expect(facts("We're on Node 22, to be exact 22.4.1.")).toEqual(['node version=22.4.1']);
+    // A "more exact" version that is not the one just set refines nothing.
+    expect(facts('Python 版本是 3.12，具体是 3.11.9。')).toEqual(['python version=3.12']);
+  });
+
+  it('sets nothing for a range a library supports, a move only planned, or a question', () => {
+    expect(facts('The SDK supports Python from 3.8 to 3.12.')).toEqual([]);
+    expect(facts('下个月打算把 Python 从 3.10 升到 3.12。')).toEqual([]);
+    expect(facts('Is it safe to move Node from 18 to 22 in one go?')).toEqual([]);
+  });
+});
+
+describe('a runtime named as what the user builds on', () => {
+  it('sets its version slot after on, in, with or target', () => {
+    expect(facts("I'm building the billing worker in Go 1.23.")).toEqual(['go version=1.23']);
+    expect(facts('Our storefront is a Rails monolith on Ruby 3.2.')).toContain('ruby version=3.2');
+    expect(facts('Heads-up: we target Java 17, not 21, because of the client’s app server.')).toEqual(['java version=17']);
+    expect(facts('Node is 22.4.1 on every CI runner now.')).toEqual(['node version=22.4.1']);
+    expect(facts('Node 我们现在统一用 22 了。')).toEqual(['node version=22']);
+    expect(facts('JDK 统一 upgrade 到 21。')).toEqual(['java version=21']);
+  });
+
+  it('sets nothing for what a guide targets or a number of years', () => {
+    expect(facts('This tutorial targets Java 8 readers.')).toEqual([]);
+    expect(facts('I read that in Python 3.13 the GIL can be turned off.')).toEqual([]);
+    expect(facts('Python 用 3 个 venv 分开装。')).toEqual([]);
+  });
+});
+
+describe('an operating system named as what the machines are', () => {
+  it('sets os', () => {
+    expect(facts('我们的服务器都是 Debian 12。')).toEqual(['os=Debian 12']);
+    expect(facts('这台云主机是 Ubuntu 24.04，2 核 4G。')).toEqual(['os=Ubuntu 24.04']);
+    expect(facts('All our build servers are on Rocky Linux 9.')).toEqual(['os=Rocky Linux 9']);
+  });
+
+  it('takes a version corrected on its own', () => {
+    expect(facts('Earlier I said the runners use Ubuntu 20.04; they are actually on 22.04.')).toEqual(['os=Ubuntu 22.04']);
+    expect(facts('系统是 Ubuntu 22.04，不对，是 24.04。')).toEqual(['os=Ubuntu 24.04']);
+  });
+
+  it('sets nothing for a question about it', () => {
+    expect(facts('Is the server Ubuntu 22.04 or 24.04?')).toEqual([]);
+  });
+});
+
+describe('how the answers should look', () => {
+  it('sets answer format from a form asked of the answers', () => {
+    expect(facts('From now on, please put your answers in bullet points.')).toEqual(['answer format=bullet points']);
+    expect(facts('回答用列表就行，手机上看方便。')).toEqual(['answer format=列表']);
+    expect(facts('Numbered list please, nothing else.')).toEqual(['answer format=numbered list']);
+  });
+
+  it('sets no format that is refused, allowed or limited, or a table asked for once', () => {
+    expect(facts('以后回复别用 markdown 表格。')).toEqual([]);
+    expect(facts('Keep replies short, bullet points are fine.')).toEqual(['answer length=short']);
+    expect(facts('回答里 bullet points 不要太多。')).toEqual([]);
+    expect(facts('Give me a table of last month’s costs by service.')).toEqual([]);
+  });
+
+  it('reads a cap on the answers’ length, and only the answers’', () => {
+    expect(facts('Please keep answers under 150 words.')).toEqual(['answer length=under 150 words']);
+    expect(facts('The design doc must stay under 3000 words.')).toEqual([]);
+    // "the long ones" describes answers; the length asked for is the one before it.
+    expect(facts('Make your answers short from now on; the long ones bury the command I need.')).toEqual(['answer length=short']);
+  });
+});
+
+describe('a deadline corrected against the date taken back', () => {
+  it('keeps the date said instead, not the one said not to be it', () => {
+    expect(facts('deadline 改了，不是 3月20日，是 3月27日。')).toEqual(['deadline=2026-03-27']);
+    expect(facts('截止日期不是周五，是下周一。')).toEqual(['deadline=2026-03-09']);
+    expect(facts('The deadline is not March 20 but March 27.')).toEqual(['deadline=2026-03-27']);
+  });
+});
+
+describe('a weekday written beside its own date', () => {
+  it('is that date, not a second one', () => {
+    expect(values('评审会在 3月13日（周五）。', 'date')).toEqual(['2026-03-13']);
+    expect(values('The launch is Friday, March 13.', 'date')).toEqual(['2026-03-13']);
+    expect(values('Launch: March 13, Friday.', 'date')).toEqual(['2026-03-13']);
+  });
+
+  it('is a day of its own when it is not that date’s weekday', () => {
+    expect(values('验收改到6月12号，周四先交测试报告。', 'date')).toEqual(['2026-06-12', '2026-03-05']);
+  });
+});
