@@ -22,12 +22,16 @@ const WINDOWS_PATH = /(?<![A-Za-z0-9_])[A-Za-z]:[\\/](?:[^\\/\s:*?"<>|，。；�
 /** `main.py:42` is a file and a line, not a host and a port. */
 const FILE_EXTENSIONS =
   /\.(?:py|js|mjs|cjs|ts|tsx|jsx|go|rs|rb|java|kt|c|h|cc|cpp|hpp|cs|php|swift|txt|md|json|ya?ml|toml|ini|cfg|conf|log|sh|bash|html?|css|scss|vue|svelte|sql|xml|lock|env|gradle|properties|lua|pl|r|scala|dart|ex|exs|erl|zig)$/i;
+/** A comma, then a plain word to the end of the match (no more path, query or fragment). */
+const WORD_AFTER_COMMA = /,(?=[A-Za-z][A-Za-z-]*$)/;
 const URL_TRAILING = '.,;:!?)]}\'"…';
 const PATH_TRAILING = '.,;:!?)]}\'"…-';
 
 export function scanUrls(scan: EntityScan): void {
   for (const m of scan.text.matchAll(URL_RE)) {
-    let value = trimTrailing(m[0], URL_TRAILING);
+    // "…/v2，health check…": a comma (a folded full-width one, mostly) before a plain word ends the URL.
+    const cut = WORD_AFTER_COMMA.exec(m[0]);
+    let value = trimTrailing(cut === null ? m[0] : m[0].slice(0, cut.index), URL_TRAILING);
     // A closing bracket that the URL opened belongs to it (wiki links); otherwise it is the sentence's.
     const full = m[0];
     if (full.length > value.length && full[value.length] === ')' && value.includes('('))

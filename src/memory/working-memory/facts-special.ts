@@ -56,7 +56,7 @@ const corrected = (text: string, at: number): boolean =>
   /(?:不是|而不是|并非|而非|打成了?|写成了?|写错成|敲成|not|instead of|rather than|isn't|wasn't)\s*$/i.test(text.slice(Math.max(0, at - 12), at));
 
 /** Whose a phone or an email is, just before its word, when it is not the user's: 客服电话, the hotel's email. */
-const OTHERS_BEFORE = /(?:客服|售后|前台|公司|酒店|餐厅|医院|物业|快递|商家|卖家|官方|银行|学校|(?:他|她|他们)的?|(?:support|hotel|office|company|bank|school|restaurant|landlord|vendor)(?:'s)?|his|her|their)\s*$/i;
+const OTHERS_BEFORE = /(?:客服|售后|前台|公司|酒店|餐厅|医院|物业|快递|商家|卖家|官方|银行|学校|客户|用户|同事|房东|(?:他|她|他们)的?|(?:support|hotel|office|company|bank|school|restaurant|landlord|vendor|customer|client|colleague)(?:'s)?|his|her|their)\s*$/i;
 
 /** A value the message says not to use: 别再建到 us-east-1 去了, don't deploy to eu-west-1. */
 const avoided = (text: string, at: number): boolean =>

@@ -129,6 +129,9 @@ function allMatches(re: RegExp, text: string): Mark[] {
   return out;
 }
 
+/** The rest of a version after a name that ends in its major number (Vue 3 → Vue 3.4). */
+const MINOR = /^(?:\.\d+)+(?![\w.])/;
+
 /** Keeps the longest of overlapping marks, earliest first. */
 function dropOverlaps<T extends Mark>(marks: T[]): T[] {
   marks.sort((a, b) => a.start - b.start || b.end - a.end);
@@ -288,7 +291,8 @@ export function compileLexicon(vocabulary: WmVocabulary): Lexicon {
       // The end of a compound name is not the product: ingress-nginx, kube-prometheus, spring-data-redis.
       if (m.start >= 2 && text[m.start - 1] === '-' && /[A-Za-z0-9]/.test(text[m.start - 2]!)) return;
       const after = text.slice(m.end, m.end + 32);
-      const version = (info.numbered ? numbered : dotted).exec(after) ?? whole.exec(after);
+      // A name that ends in its major version goes on with the rest of it: Vue 3.4 is not Vue 3.
+      const version = (/\d$/.test(m.surface) ? MINOR.exec(after) : null) ?? (info.numbered ? numbered : dotted).exec(after) ?? whole.exec(after);
       const valueEnd = version === null ? m.end : m.end + version[0].length;
       const value = (info.name ?? m.surface) + text.slice(m.end, valueEnd);
       marks.push({ ...m, subject: info.subject, alsoFills: info.alsoFills, value, valueEnd });

@@ -212,8 +212,9 @@ export const PRODUCT_GROUPS: readonly ProductGroup[] = [
     exactNames: ['Make', 'Ninja', 'Meson', 'Ant', 'Nx',
   ] },
   {
-    subject: 'bundler', names: ['Vite', 'Webpack', 'esbuild', 'Turbopack', 'Rspack', 'Rolldown', 'SWC', 'tsup'],
-    exactNames: ['Rollup', 'Parcel', 'Babel',
+    // Bundlers fill the build tool slot: every labeller but the first named Vite or webpack so (issue 19).
+    subject: 'build tool', names: ['Vite', 'Webpack', 'esbuild', 'Turbopack', 'Rspack', 'Rolldown', 'SWC', 'tsup', 'Create React App'],
+    exactNames: ['Rollup', 'Parcel', 'Babel', 'CRA',
   ] },
   {
     subject: 'test framework', names: ['Vitest', 'Jasmine', 'pytest', 'unittest', 'JUnit', 'JUnit 5', 'TestNG',

@@ -306,6 +306,8 @@ export const TRIGGER_VOCABULARY: TriggerVocabulary = {
     'another company', 'other companies', 'my old company', 'my previous company', 'my last company', 'my old job',
     'my previous job', 'my last job', 'his team', 'her team', 'their team', "his company", "her company", "a colleague's",
     "my colleague's", 'a colleague', 'my coworker', "my coworker's", "a coworker's", 'a competitor', "competitor's", 'competitors', 'years ago',
+    'my roommate', "my roommate's", 'roommate', "my wife's", "my husband's", "my partner's", "my brother's", "my sister's", "my dad's",
+    "my mom's", "my boss's", '室友', '我室友', '我老婆的', '我老公的', '我哥的', '我姐的', '我弟的', '我妹的', '我爸的', '我妈的',
   ],
   hearsay: ['听说', '据说', '听人说', 'i heard', 'i hear', 'heard that', 'rumour has it', 'rumor has it', 'apparently'],
   undecidedSentence: ['先别定', '还没想好', '还在比较', '还在 compare', '还在compare', '还在对比', 'still deciding', 'still weighing', "haven't decided", 'not decided yet', 'undecided'],

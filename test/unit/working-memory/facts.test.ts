@@ -15,7 +15,7 @@ describe('decisions and preferences', () => {
       'infrastructure as code=Pulumi',
       'CI=Buildkite',
     ]);
-    expect(facts('前端打包工具就用 Vite 吧，webpack 太慢了。')).toEqual(['bundler=Vite']);
+    expect(facts('前端打包工具就用 Vite 吧，webpack 太慢了。')).toEqual(['build tool=Vite']);
     expect(facts('直接 canary release 就行。')).toEqual(['deployment strategy=canary release']);
     expect(facts('Postgres it is.')).toEqual(['database=Postgres']);
   });
