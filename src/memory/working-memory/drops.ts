@@ -101,7 +101,9 @@ function switchedFrom(clause: Clause, products: readonly ProductMark[], result: 
     if (left.length > 0) {
       for (const p of left) {
         if (result.consumed.has(p.start)) continue;
-        result.unsets.push({ item: { subject: named ?? (next !== undefined && p.alsoFills.includes(next.subject) ? next.subject : p.subject), value: p.value, op: 'unset' }, at: clause.start + p.start, alsoFills: p.alsoFills });
+        // (A slot word that neither product can fill names something else: "moved the frontend build from webpack".)
+        const fits = named !== undefined && [p, next].some((q) => q !== undefined && (q.subject === named || q.alsoFills.includes(named)));
+        result.unsets.push({ item: { subject: fits ? named! : next !== undefined && p.alsoFills.includes(next.subject) ? next.subject : p.subject, value: p.value, op: 'unset' }, at: clause.start + p.start, alsoFills: p.alsoFills });
         result.consumed.add(p.start);
       }
     } else if (next !== undefined && /^[A-Za-z][\w.+#-]*$/.test(m[1]!.trim()) && /[A-Z0-9]/.test(m[1]!)) {

@@ -47,6 +47,8 @@ export interface DateMatchers {
   readonly enAgo: RegExp;
   readonly enSlash: RegExp;
   readonly enBareOrdinal: RegExp;
+  /** "the 15th of next month", "the 3rd of this month". */
+  readonly enOrdinalOfMonth: RegExp;
   readonly recurrence: RegExp;
 }
 
@@ -106,6 +108,7 @@ export function compileDateMatchers(vocab: DateVocabulary, dayNounFollowers: str
     // stop or a word that ends the phrase (not "the 3rd floor", "the 5th chapter").
     enBareOrdinal:
       /(?<![A-Za-z])(?:on|for|by|to|until|till|before|after|from|due|starting)\s+the\s+(\d{1,2})(?:st|nd|rd|th)(?=\s*(?:[,.;:!?)]|$)|\s+(?:at|and|or|but|so|when|if|then|instead|please|morning|afternoon|evening|night|latest|at the latest)\b)/gi,
+    enOrdinalOfMonth: /(?<![A-Za-z])(?:the\s+)?(\d{1,2})(?:st|nd|rd|th)\s+of\s+(next|this|last)\s+month\b/gi,
     recurrence: new RegExp(`(?:${alternation(vocab.recurrenceWords)})\\s*$`, 'i'),
   };
 }
@@ -161,6 +164,11 @@ export function scanWordDates(scan: EntityScan, m: DateMatchers): void {
     const day = small(x[2]!);
     if (day !== null)
       add(scan, shiftMonth(today, m.vocab.zhMonthPrefixes[x[1]!]!, day), x.index, x.index + x[0].length, true);
+  }
+  for (const x of text.matchAll(m.enOrdinalOfMonth)) {
+    const day = Number(x[1]);
+    const shift = { next: 1, this: 0, last: -1 }[x[2]!.toLowerCase() as 'next' | 'this' | 'last'];
+    if (day >= 1 && day <= 31) add(scan, shiftMonth(today, shift, day), x.index, x.index + x[0].length, true);
   }
   for (const x of text.matchAll(m.enBareOrdinal)) {
     const day = Number(x[1]);

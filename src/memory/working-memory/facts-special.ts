@@ -56,7 +56,11 @@ const corrected = (text: string, at: number): boolean =>
   /(?:不是|而不是|并非|而非|打成了?|写成了?|写错成|敲成|not|instead of|rather than|isn't|wasn't)\s*$/i.test(text.slice(Math.max(0, at - 12), at));
 
 /** Whose a phone or an email is, just before its word, when it is not the user's: 客服电话, the hotel's email. */
-const OTHERS_BEFORE = /(?:客服|售后|前台|公司|酒店|餐厅|医院|物业|快递|商家|卖家|官方|银行|学校|客户|用户|同事|房东|(?:他|她|他们)的?|(?:support|hotel|office|company|bank|school|restaurant|landlord|vendor|customer|client|colleague)(?:'s)?|his|her|their)\s*$/i;
+const OTHERS_BEFORE = /(?:客服|售后|前台|公司|酒店|餐厅|医院|物业|快递|商家|卖家|官方|银行|学校|客户|用户|同事|房东|诊所|门诊|医生|快递员|值班|中介|师傅|司机|老师|(?:他|她|他们)的?|(?:support|hotel|office|company|bank|school|restaurant|landlord|vendor|customer|client|colleague)(?:'s)?|his|her|their)\s*$/i;
+
+/** Alerts, then a word that sends them somewhere (the address follows): "alerts should go to", 告警邮件以后统一发到. */
+const ALERTS_TO =
+  /(?:\b(?:alert(?:s|ing)?(?:\s+e-?mails?)?|pages)\b[^,，.。;；]{0,24}?\b(?:go(?:es)?|be sent|sent|get sent|route[ds]?|routed)\s+(?:out\s+)?to\b|(?:告警|报警|\balerts?\b)\s*(?:邮件|通知)?[^,，.。;；]{0,12}?(?:发到|发给|发送到|推送到|转到))/i;
 
 /** A value the message says not to use: 别再建到 us-east-1 去了, don't deploy to eu-west-1. */
 const avoided = (text: string, at: number): boolean =>
@@ -327,6 +331,13 @@ export function findSpecialFacts(clause: Clause, entities: readonly EntitySpan[]
   };
   own('phone', 'phoneWords');
   own('email', 'emailWords');
+
+  // Where alerts go: an address after alerts and a word of sending (alert emails go to …, 告警邮件都发到 …).
+  const alertTo = ALERTS_TO.exec(text);
+  if (alertTo !== null) {
+    const to = entities.find((e) => e.type === 'email' && e.start >= alertTo.index + alertTo[0].length && e.start - (alertTo.index + alertTo[0].length) <= 12);
+    if (to !== undefined && !corrected(text, to.start)) set('alert email', to.value, to.start);
+  }
 
   // Name: 我叫小王, my name is Alex, call me Sam.
   for (const intro of lex.words('nameIntros', text)) {

@@ -348,4 +348,6 @@ export const RUNTIME_VERSION_SUBJECTS: Readonly<Record<string, string>> = {
   go: 'go version', golang: 'go version', ruby: 'ruby version', php: 'php version', '.net': '.net version',
   dotnet: '.net version', rust: 'rust version', kotlin: 'kotlin version', typescript: 'typescript version',
   deno: 'deno version', bun: 'bun version', perl: 'perl version', swift: 'swift version', scala: 'scala version',
+  // A cluster's version is its own slot too (labellers: 升到 Kubernetes 1.30.4 → kubernetes version).
+  kubernetes: 'kubernetes version', k8s: 'kubernetes version',
 };

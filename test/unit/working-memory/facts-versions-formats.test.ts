@@ -105,3 +105,55 @@ describe('a weekday written beside its own date', () => {
     expect(values('验收改到6月12号，周四先交测试报告。', 'date')).toEqual(['2026-06-12', '2026-03-05']);
   });
 });
+
+describe('a cluster’s version', () => {
+  it('is the kubernetes version slot, however the cluster is named', () => {
+    expect(facts('Prod got upgraded to Kubernetes 1.31.2 on Monday.')).toEqual(['kubernetes version=1.31.2']);
+    expect(facts('我们的 k8s 版本是 1.29.8。')).toEqual(['kubernetes version=1.29.8']);
+    // Named without a version it is still the orchestrator.
+    expect(facts('我们的服务全部跑在 Kubernetes 上。')).toEqual(['container orchestration=Kubernetes']);
+  });
+});
+
+describe('where alerts go', () => {
+  it('sets alert email from an address alerts are sent to', () => {
+    expect(facts('From Monday, alerts should go to Pager-Team@Example.net.')).toEqual(['alert email=pager-team@example.net']);
+    expect(facts('以后告警邮件统一发到 sre@example.cn。')).toEqual(['alert email=sre@example.cn']);
+  });
+
+  it('sets nothing for a question or for an address that is not where alerts go', () => {
+    expect(facts('Should alerts go to sre@example.cn or to the team channel?')).toEqual([]);
+    expect(facts('My work address is me@example.net, alerts are noisy today.')).not.toContain('alert email=me@example.net');
+  });
+});
+
+describe('numbers and names that belong to someone else', () => {
+  it('does not take a customer’s, a clinic’s or a duty line’s phone as the user’s', () => {
+    expect(facts('客户电话 139-0000-1234，让我今天回个电话。')).not.toContain('phone=139-0000-1234');
+    expect(facts('周五看牙，诊所电话 021-5555 0101。')).toEqual([]);
+    expect(facts('我的手机号是 139-0000-1234。')).toEqual(['phone=139-0000-1234']);
+  });
+
+  it('does not take a roommate’s setup as the user’s', () => {
+    expect(facts('My roommate runs Fedora 40 with Sway.')).toEqual([]);
+  });
+});
+
+describe('values read whole', () => {
+  it('reads a minor version after a name that ends in its major one', () => {
+    expect(facts('前端用的是 Vue 3.5。')).toEqual(['frontend framework=Vue 3.5']);
+  });
+
+  it('fills the build tool slot with a bundler', () => {
+    expect(facts('We moved the frontend build from webpack to Vite.')).toEqual(['build tool≠webpack', 'build tool=Vite']);
+  });
+
+  it('ends a URL at a comma before a plain word', () => {
+    expect(values('接口是 https://api.example.net/v3，docs 还没更新。', 'url')).toEqual(['https://api.example.net/v3']);
+    expect(values('pin: https://maps.example.net/@31.2,121.4,12z', 'url')).toEqual(['https://maps.example.net/@31.2,121.4,12z']);
+  });
+
+  it('reads "the 15th of next month" as a date', () => {
+    expect(values('The audit is due the 20th of next month.', 'date')).toEqual(['2026-04-20']);
+  });
+});
