@@ -16,6 +16,8 @@ import type { Lexicon, Mark, ProductMark, SubjectMark } from './lexicon.ts';
 import type { TopicRules } from './topic.ts';
 import type { EntitySpan, Fact } from './types.ts';
 
+/** A question that asks which of the things named: 哪个, which one, 还是. */
+const ASKS_WHICH = /哪个|哪一个|哪种|哪家|哪款|\bwhich\b|还是/i;
 const MASKING: ReadonlySet<string> = new Set(['url', 'email', 'path', 'hostport', 'ipv4', 'ipv6', 'order_id', 'phone']);
 /** Where a service runs (a region, a port, an address): a story of the past says where it ran once. */
 const isPlacement = (subject: string): boolean => subject === 'region' || /(?:^|\s)(?:port|address|url)$/.test(subject);
@@ -78,6 +80,8 @@ export function findFacts(
     }
     byClause.set(clause, inside);
   }
+  // Sentences that ask which one ("Redis 和 Memcached 做缓存，哪个更适合…？"): candidates named there are compared, not chosen.
+  const asksWhich = new Set(clauses.filter((c) => c.question && ASKS_WHICH.test(c.text)).map((c) => c.sentence));
   let answersNamed = false;
   /** The sentence a setup list began in ("current stack: …"): its later clauses name the user's products. */
   let inventory = -1;
@@ -126,6 +130,7 @@ export function findFacts(
     // 用 Python 写一个快速排序: a request for one task, not a choice (以后都用 Python 写 is one).
     const task = m.lexicon.has('taskVerbs', clause.text) && !m.lexicon.has('standing', clause.text);
     if (clause.narrative || task) continue;
+    if (asksWhich.has(clause.sentence) && products.some((p, i) => products.some((q, j) => j > i && q.subject === p.subject))) continue;
     facts.push(...(moves?.facts ?? []));
     const open = products.filter((p) => !drops.consumed.has(p.start));
     // A dropped product still counts as named: the new slot value cannot be a word next to it. A slot word that

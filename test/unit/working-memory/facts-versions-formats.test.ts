@@ -157,3 +157,11 @@ describe('values read whole', () => {
     expect(values('The audit is due the 20th of next month.', 'date')).toEqual(['2026-04-20']);
   });
 });
+
+describe('candidates compared in a question that asks which', () => {
+  it('sets nothing for the candidates, and keeps a setup said beside another question', () => {
+    expect(facts('Kafka 和 Pulsar 做消息队列，哪个运维更省心？')).toEqual([]);
+    expect(facts('Postgres or MySQL for the new billing service, which one would you pick?')).toEqual([]);
+    expect(facts('我们用 Kafka 做消息队列，哪个 Go client 比较稳？')).toEqual(['message queue=Kafka']);
+  });
+});
