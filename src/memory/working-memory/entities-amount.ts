@@ -46,6 +46,15 @@ export function compileAmountMatchers(vocab: EntityVocabulary): AmountMatchers {
   };
 }
 
+/**
+ * The amount as labelled: cents kept as written (£74.50, ¥3,280.50 → 3280.50), thousands separators dropped; a sum
+ * with a multiplier or in Chinese numerals as its number.
+ */
+function written(numberText: string, multiplier: string | undefined, n: number): string {
+  const plain = numberText.replace(/[,，\s]/g, '');
+  return multiplier === undefined && /^\d+\.\d{1,2}$/.test(plain) ? plain : formatNumber(n);
+}
+
 function value(numberText: string, multiplier: string | undefined, m: AmountMatchers): number | null {
   const n = parseNumber(numberText);
   if (n === null) return null;
@@ -58,7 +67,7 @@ export function scanAmounts(scan: EntityScan, m: AmountMatchers): void {
     const currency = m.symbols[match[1]!] ?? m.words.get(match[1]!.toLowerCase());
     const n = value(match[2]!, match[3], m);
     if (currency === undefined || n === null) continue;
-    scan.add('amount', `${formatNumber(n)} ${currency}`, match.index, match.index + match[0].length);
+    scan.add('amount', `${written(match[2]!, match[3], n)} ${currency}`, match.index, match.index + match[0].length);
   }
   for (const match of text.matchAll(m.suffixed)) {
     const word = match[3]!;
@@ -75,7 +84,7 @@ export function scanAmounts(scan: EntityScan, m: AmountMatchers): void {
     const currency = m.words.get(word.toLowerCase()) ?? m.words.get(word);
     const n = value(match[1]!, match[2], m);
     if (currency === undefined || n === null || n === 0) continue;
-    scan.add('amount', `${formatNumber(n)} ${currency}`, match.index, end);
+    scan.add('amount', `${written(match[1]!, match[2], n)} ${currency}`, match.index, end);
   }
   scanBareYuan(scan, m);
 }

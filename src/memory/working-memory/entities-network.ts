@@ -17,7 +17,8 @@ const IP_HOSTPORT = new RegExp(`(?<![\\w.])(${IPV4}):(\\d{1,5})(?![\\w:-]|\\.\\w
 const DOMAIN_HOSTPORT =
   /(?<![\w.@/-])((?:[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?\.)+[A-Za-z]{2,63}):(\d{1,5})(?![\w:-]|\.\w)/g;
 const BARE_HOSTPORT = /(?<![\w.@/:-])([a-z][a-z0-9_-]{1,62}):(\d{2,5})(?![\w:-]|\.\w)/g;
-const UNIX_PATH = /(?<![\w.:/~\\<>)\]-])(?:~\/|\/)[A-Za-z0-9._@+%=~-][A-Za-z0-9._@+%=~\-/]*/g;
+// A glob's star belongs to the path (~/logs/worker-*.log, /var/log/*); markdown's ** around it does not.
+const UNIX_PATH = /(?<![\w.:/~\\<>)\]-])(?:~\/|\/)[A-Za-z0-9._@+%=~*-][A-Za-z0-9._@+%=~*\-/]*/g;
 const WINDOWS_PATH = /(?<![A-Za-z0-9_])[A-Za-z]:[\\/](?:[^\\/\s:*?"<>|，。；、,;）)]+[\\/]?)*/g;
 /** `main.py:42` is a file and a line, not a host and a port. */
 const FILE_EXTENSIONS =
@@ -96,7 +97,7 @@ export function scanIpv4(scan: EntityScan, vocab: EntityVocabulary): void {
 export function scanPaths(scan: EntityScan): void {
   for (const re of [UNIX_PATH, WINDOWS_PATH]) {
     for (const m of scan.text.matchAll(re)) {
-      const value = trimTrailing(m[0], PATH_TRAILING);
+      const value = trimTrailing(m[0].replace(/\*\*+$/, ''), PATH_TRAILING);
       if (re === UNIX_PATH && (!/[A-Za-z]/.test(value) || value.length < 3)) continue;
       if (re === WINDOWS_PATH && value.length < 3) continue;
       scan.add('path', value, m.index, m.index + value.length);

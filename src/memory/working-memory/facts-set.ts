@@ -267,6 +267,8 @@ export function setFacts(
           : undefined;
     // "the repo is at C:\\src": a value never starts with a preposition.
     if (value !== undefined && /^(?:at|in|on|under|inside|from|to|for|of|with|by|via)\b/i.test(value)) continue;
+    // "the DB is on port 5433": a port, a version or an address said of the slot is its own slot's value.
+    if (value !== undefined && /^(?:port|ports|version|address|host|ip)\b/i.test(value)) continue;
     // 跑在 self-hosted 的 GitLab runner 上: a word before 的 describes what follows; it is not the value.
     const describes = value !== undefined && /^\s*的/.test(text.slice(pos + value.length));
     if (value !== undefined && !describes && !STOP_VALUES.test(value) && !lexicon.has('negations', value))

@@ -165,3 +165,27 @@ describe('candidates compared in a question that asks which', () => {
     expect(facts('我们用 Kafka 做消息队列，哪个 Go client 比较稳？')).toEqual(['message queue=Kafka']);
   });
 });
+
+describe('entities as labelled', () => {
+  it('keeps an amount’s cents as written', () => {
+    expect(values('The hotel was £182.40 a night.', 'amount')).toEqual(['182.40 GBP']);
+    expect(values('这个月电费 ¥1,096.30。', 'amount')).toEqual(['1096.30 CNY']);
+    expect(values('预算 1.5万元。', 'amount')).toEqual(['15000 CNY']);
+  });
+
+  it('keeps a glob in a path, not the markdown around it', () => {
+    expect(values('日志都在 /srv/app/logs/api-*.log 里。', 'path')).toEqual(['/srv/app/logs/api-*.log']);
+    expect(values('first edit **/etc/resolv.conf**', 'path')).toEqual(['/etc/resolv.conf']);
+  });
+});
+
+describe('values that are not the slot’s', () => {
+  it('does not take "port 5433" as the database', () => {
+    expect(facts('The reporting DB is on port 6543 now.')).not.toContain('database=port 6543');
+  });
+
+  it('sets nothing for a change still waiting on approval', () => {
+    expect(facts('已经提了申请，把 Kafka 升到 3.7.1，批下来再说。')).toEqual([]);
+    expect(facts('审批流程改成两级了，预算 8000 元。')).toEqual(['budget=8000 CNY']);
+  });
+});
