@@ -44,7 +44,7 @@ export interface TriggerVocabulary {
   readonly topicQualifiers: readonly string[];
   /**
    * Words that point at a topic (那个, this): when a topic is only a generic noun (问题), the phrase from the last of
-   * them on is kept and what was before dropped (刚才那个问题 → 那个问题).
+   * them on is kept, with a time word right before it, and what was before dropped (前面讨论的那个方案 → 那个方案).
    */
   readonly topicPointers: readonly string[];
   /** End an object: and, but, we'll, 改用. */
@@ -194,7 +194,7 @@ export const TRIGGER_VOCABULARY: TriggerVocabulary = {
     '不续了', '不续费了', '不再续费', '不续约了', '不再续约',
     'cancel 掉', 'cancel掉', '取消掉', '先 cancel', '先cancel', 'scrap 掉', 'scrap掉', 'kill 掉', 'kill掉', '砍掉',
     // Put on hold, taken offline for good (已经下线: a future 再下线 is no drop yet).
-    'hold 住', 'hold住', '先 hold 住', '先不排期', '不排期', 'forget 吧', 'forget 掉', 'forget掉', 'shelve 掉', 'shelve掉', 'drop 了', 'drop了', 'is shelved', 'is on hold', 'are on hold', '已经下线', '已下线', '已经下线了',
+    'hold 住', 'hold住', '先 hold 住', '先不排期', '不排期', 'forget 吧', 'ignore 吧', 'ignore 掉', 'ignore掉', 'skip 吧', 'forget 掉', 'forget掉', 'shelve 掉', 'shelve掉', 'drop 了', 'drop了', 'is shelved', 'is on hold', 'are on hold', '已经下线', '已下线', '已经下线了',
     'is off the table', 'is off', 'is cancelled', 'is canceled', 'is dead', 'is out', 'is void', 'is scrapped',
     'is dropped', 'is no longer needed', "isn't needed anymore", 'is not needed anymore', 'is gone', 'are gone', 'are out', 'are dropped', 'was dropped', 'were dropped', 'got dropped', 'was removed', 'is retired', 'are retired', 'can go',
     'is decommissioned', 'was decommissioned', 'has been decommissioned', 'is being decommissioned',

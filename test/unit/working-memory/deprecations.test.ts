@@ -17,9 +17,12 @@ describe('deprecated topics', () => {
     expect(deprecated('Scrap that plan, we will start over.')).toEqual(['that plan']);
     expect(deprecated('刚才说的都不算，我们从头来。')).toEqual(['刚才说的']);
     expect(deprecated('这个需求不做了。')).toEqual(['这个需求']);
-    // …the pointing word, not the words before it that say when it was said.
-    expect(deprecated('刚刚那个问题作废，是我看错日志了。')).toEqual(['那个问题']);
+    // …the pointing word with a time word right before it (as every helper labeller wrote 刚才那个问题), not the
+    // words further before it that say when or how it was said.
+    expect(deprecated('刚刚那个问题作废，是我看错日志了。')).toEqual(['刚刚那个问题']);
     expect(deprecated('前面讨论的那个方案作废。')).toEqual(['那个方案']);
+    // (in mixed text too: ignore 吧 voids a topic as 不用管了 does)
+    expect(deprecated('刚才那个问题 ignore 吧，我重启一下就好了。')).toEqual(['刚才那个问题']);
   });
 
   it('keeps 那个 as a pointer, not a lead-in word, and takes no particle or 掉 for the topic', () => {

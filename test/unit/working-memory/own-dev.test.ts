@@ -51,8 +51,7 @@ describe('our own working-memory dev set', () => {
 /**
  * Batches labelled by helpers who saw only the conventions (test/fixtures/wm-blind-helpers.jsonl; README, "A seventh
  * round", "An eighth round" and "A ninth round"): other people's labels, so the floors sit below the own set's. Today
- * (1,320 messages): F1 0.905, facts P 0.859 / R 0.764, deprecations F1 0.935 (five labellers keep 刚才 in 刚才那个问题,
- * which the rules drop).
+ * (1,320 messages): F1 0.907, facts P 0.859 / R 0.764, deprecations F1 0.969.
  */
 describe("the helper-labelled batches", () => {
   const helpers = readLabelled(readFileSync(new URL('../../fixtures/wm-blind-helpers.jsonl', import.meta.url), 'utf8'));
@@ -65,6 +64,6 @@ describe("the helper-labelled batches", () => {
     expect(report.overall.f1).toBeGreaterThanOrEqual(0.9);
     expect(report.parts.facts.precision).toBeGreaterThanOrEqual(0.85);
     expect(report.parts.facts.recall).toBeGreaterThanOrEqual(0.76);
-    expect(report.parts.deprecate.f1).toBeGreaterThanOrEqual(0.92);
+    expect(report.parts.deprecate.f1).toBeGreaterThanOrEqual(0.95);
   });
 });
