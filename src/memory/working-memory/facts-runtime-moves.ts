@@ -10,6 +10,7 @@
  */
 import type { Found } from './drops.ts';
 import type { Lexicon, ProductMark } from './lexicon.ts';
+import { escapeRegExp } from './text.ts';
 import type { Fact } from './types.ts';
 
 const VERSION = String.raw`v?(\d+(?:\.\d+)*)(?![\w.])(?!\s*(?:年|个|天|月|周|岁|小时|次|%|years?\b|months?\b|days?\b|weeks?\b|times\b|percent\b))`;
@@ -17,14 +18,32 @@ const VERSION = String.raw`v?(\d+(?:\.\d+)*)(?![\w.])(?!\s*(?:年|个|天|月|�
 const TO = String.raw`\s*(?:都|已经|也)?\s*(?:(?:升级|升|换|切换|切|迁移|迁|改|降级|降|回退|退)\s*)?(?:到|成|至|to|->|→)\s*了?\s*`;
 /** A word that says the version changed (not a range a library supports). */
 const CHANGE =
-  /升|换|迁|切|改|降|回退|\b(?:upgrad(?:e|ed|es|ing)|bump(?:ed|s|ing)?|mov(?:e|ed|es|ing)|migrat(?:e|ed|es|ing)|switch(?:ed|es|ing)?|went|gone|goes|go|downgrad(?:e|ed|es|ing)|rolled back|roll back|jump(?:ed|s)?|updat(?:e|ed|es|ing))\b/i;
+  /升|换|迁|切|改|降|回退|\b(?:upgrad(?:e|ed|es|ing)|bump(?:ed|s|ing)?|mov(?:e|ed|es|ing)|migrat(?:e|ed|es|ing)|switch(?:ed|es|ing)?|went|gone|downgrad(?:e|ed|es|ing)|rolled back|roll back|jump(?:ed|s)?|updat(?:e|ed|es|ing))\b/i;
 /** Said of what a library or tool supports, not of the user's setup. */
 const RANGE = /\b(?:supports?|supported|compatible|works? (?:with|on)|tested (?:on|with)|ranges?)\b|支持|兼容|适配|范围/i;
 const FROM = /(?:从|由|\bfrom)\s*$/i;
 /** A move planned or asked about is not made yet: 打算把 Python 从 3.9 升到 3.12, "we plan to move Node from 18 to 20". */
-const PLANNED = /打算|计划|准备|想|要|考虑|可能|\b(?:plan(?:s|ned|ning)?|going to|gonna|want(?:s|ed)? to|will|'ll|should|thinking|considering|might|may|could|would|if)\b/i;
+const PLANNED = /打算|计划|准备|想要|想把|要把|考虑|可能|是否|能不能|\b(?:plan(?:s|ned|ning)?|going to|gonna|want(?:s|ed)? to|will|'ll|should|thinking|considering|might|may|could|would|if)\b/i;
 
-const escape = (s: string): string => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+/** The two patterns a runtime's name is read with, compiled once a name. */
+const patterns = new Map<string, { move: RegExp; onward: RegExp }>();
+function patternsFor(surface: string): { move: RegExp; onward: RegExp } {
+  let p = patterns.get(surface);
+  if (p === undefined) {
+    const name = escapeRegExp(surface);
+    p = {
+      // Python 从 3.9 升到了 3.12; "our JDK went from 11 to 21"; "Python version from 3.9 to 3.11".
+      move: new RegExp(
+        String.raw`^\s*(?:的)?\s*(?:版本号?|version)?\s*(?:(?:has|have|just|also|all|already|都|已经|也|刚|刚刚)\s*)*(?:[a-z]+\s+)?(?:从|由|from)\s*${VERSION}${TO}(?:${name}\s*)?${VERSION}`,
+        'i',
+      ),
+      // "from Python 3.9 to 3.11", 从 Node 18 升到 Node 20.
+      onward: new RegExp(String.raw`^${TO}(?:${name}\s*)?${VERSION}`, 'i'),
+    };
+    patterns.set(surface, p);
+  }
+  return p;
+}
 
 /** The version moves said of the clause's runtimes, with the starts of the products they used. */
 export function runtimeMoves(text: string, at: number, products: readonly ProductMark[], lexicon: Lexicon): { facts: Found<Fact>[]; used: Set<number> } {
@@ -35,21 +54,12 @@ export function runtimeMoves(text: string, at: number, products: readonly Produc
   for (const p of products) {
     const subject = lexicon.vocabulary.runtimes[p.surface.toLowerCase()];
     if (subject === undefined) continue;
-    const name = escape(p.surface);
     const after = text.slice(p.valueEnd);
     const own = p.value.slice(p.surface.length).trim();
+    const { move, onward } = patternsFor(p.surface);
     let value: string | undefined;
-    if (own === '') {
-      // Python 从 3.9 升到了 3.12; "our JDK went from 11 to 21"; "Python version from 3.9 to 3.11".
-      const move = new RegExp(
-        String.raw`^\s*(?:的)?\s*(?:版本号?|version)?\s*(?:(?:has|have|just|also|all|already|都|已经|也|刚|刚刚)\s*)*(?:[a-z]+\s+)?(?:从|由|from)\s*${VERSION}${TO}(?:${name}\s*)?${VERSION}`,
-        'i',
-      );
-      value = move.exec(after)?.[2];
-    } else if (FROM.test(text.slice(Math.max(0, p.start - 8), p.start))) {
-      // "from Python 3.9 to 3.11", 从 Node 18 升到 Node 20.
-      value = new RegExp(String.raw`^${TO}(?:${name}\s*)?${VERSION}`, 'i').exec(after)?.[1];
-    }
+    if (own === '') value = move.exec(after)?.[2];
+    else if (FROM.test(text.slice(Math.max(0, p.start - 8), p.start))) value = onward.exec(after)?.[1];
     if (value === undefined) continue;
     used.add(p.start);
     if (planned) continue;

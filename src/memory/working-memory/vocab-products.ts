@@ -212,7 +212,7 @@ export const PRODUCT_GROUPS: readonly ProductGroup[] = [
     exactNames: ['Make', 'Ninja', 'Meson', 'Ant', 'Nx',
   ] },
   {
-    // Bundlers fill the build tool slot: every labeller but the first named Vite or webpack so (issue 19).
+    // Bundlers fill the build tool slot: all five helper labellers who named Vite or webpack wrote it so (issue 19).
     subject: 'build tool', names: ['Vite', 'Webpack', 'esbuild', 'Turbopack', 'Rspack', 'Rolldown', 'SWC', 'tsup', 'Create React App'],
     exactNames: ['Rollup', 'Parcel', 'Babel', 'CRA',
   ] },
