@@ -36,9 +36,11 @@ const BUILT_ON =
   /\b(?:writ(?:e|es|ing|ten)|built|build(?:s|ing)?|develop(?:s|ed|ing)?|cod(?:e|ed|ing)|runs?|running|monolith|service|app|api|backend|project|stack)\b/i;
 /** Just before a runtime with its version: what the user's code is built for. */
 const TARGETS = /\btarget(?:s|ed|ing)?\s+$/i;
+/** Before a runtime with its version and 上: the user's code stands there (还在, 我们的服务都在; not 这个库在). */
+const STANDS_ON = /(?:还|都|仍然|依然|我们|我|咱们|项目|repo|代码|服务)[^，,。;；库包]{0,6}在\s*$/i;
 /** The user's own: a statement about something else's runtime ("Django 5 runs on Python 3.10") sets nothing. */
 const OURS = /\b(?:we|we're|our|ours|i|i'm|my|us)\b/i;
-/** After a runtime name: its version said as such (Node 版本是 22.3.0, Go version 1.22, 升级到 3.12; a move from a version is facts-runtime-moves.ts's). */
+/** After a runtime name: its version said as such (Node 版本是 22.3.0, Go version 1.22, 升级到 3.12; a move from a version is facts-version-moves.ts's). */
 const VERSION_WORD =
   /^\s*(?:的)?\s*(?:(?:版本号?|version|工具链|toolchain)\s*(?:是|为|统一|:|=|is pinned to|is pinned at|is locked to|is locked at|is|用的是|统一用|用|锁在|锁定在|锁定为|锁定|固定在|固定为|固定成|固定|定在|锁|统一成|统一为|统一到|改成|改为|升到|升级到|pinned to|pinned at|locked to|locked at|stays at|stays on)?|(?:(?:我们|我|咱们|这边)\s*)?(?:(?:现在|目前|以后|今后|都|已经|就|全部|统一)\s*)*(?:统一用|统一成|统一到|都用|(?:upgrade|upgraded|bump|bumped|升级|升)\s*(?:到|to))|用的是|统一用|用|是|:|=|锁在|锁定在|锁定为|固定在|固定为|is pinned to|is pinned at|is locked to|is locked at|pinned to|pinned at|is now|is|(?:升级到|升到|升级成|换成|改成|改为|统一成|统一为|统一到|降级到|降到|upgraded to|upgrade to|to))\s*(v?\d+(?:\.\d+)*)(?![\w.])(?!\s*(?:年|个|天|月|周|岁|小时|次|%|years?\b|months?\b|days?\b|weeks?\b|times\b))/i;
 /** After any other product: its version, said with the word version (Consul 的版本是 1.17.2, the Vault version is 1.15). */
@@ -165,7 +167,9 @@ export function setFacts(
     const before = text.slice(Math.max(0, p.start - 12), p.start);
     const builtOn = ON_RUNTIME.test(before) && OURS.test(text) && BUILT_ON.test(text.slice(0, p.start));
     const targeted = TARGETS.test(before) && (OURS.test(text) || BUILT_ON.test(text.slice(0, p.start)));
-    if (r !== null && (builtOn || targeted)) {
+    // repo 还在 Python 3.9 上, 我们在 Node 16 上: where the user's code stands.
+    const standsOn = STANDS_ON.test(text.slice(Math.max(0, p.start - 16), p.start)) && /^\s*上/.test(text.slice(p.valueEnd));
+    if (r !== null && (builtOn || targeted || standsOn)) {
       used.add(p.start);
       emit(r.subject, r.version, p.start);
       continue;

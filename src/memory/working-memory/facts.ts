@@ -5,7 +5,7 @@
  */
 import { carriedFacts, continuedFacts, correctedFacts, endsOnSetProduct, listedFacts, negatedAfter, refinedVersion, type ListFound, type ListTail } from './facts-continued.ts';
 import type { Clause } from './clauses.ts';
-import { runtimeMoves } from './facts-runtime-moves.ts';
+import { versionMoves } from './facts-version-moves.ts';
 import { findDrops, type Found, type UnsetFound } from './drops.ts';
 import { findEventFacts, type EventMatchers } from './facts-events.ts';
 import { findLanguageFacts, withoutRedundantProhibitions } from './facts-language.ts';
@@ -111,8 +111,8 @@ export function findFacts(
       .subjects(clause.text)
       .filter(free)
       .filter((s) => !products.some((p) => s.start < p.end && p.start < s.end));
-    // A runtime moved between versions (从 8 升到了 17) is its version slot's, not a switch away from the runtime.
-    const moves = clause.notOurs ? null : runtimeMoves(clause.text, clause.start, products, m.lexicon);
+    // A runtime or product moved between versions (从 8 升到了 17) is its version slot's, not a switch away from it.
+    const moves = clause.notOurs ? null : versionMoves(clause.text, clause.start, products, m.lexicon);
     const drops = findDrops(clause, m.lexicon, m.topics, moves === null || moves.used.size === 0 ? products : products.filter((p) => !moves.used.has(p.start)));
     for (const start of moves?.used ?? []) drops.consumed.add(start);
     if (clause.notOurs) {

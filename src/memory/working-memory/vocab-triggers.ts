@@ -353,7 +353,7 @@ export const TRIGGER_VOCABULARY: TriggerVocabulary = {
     'make it', 'oops', 'my bad', 'i misspoke', 'i mistyped', 'typo',
   ],
   correctedValueLeads: [
-    '是', '为', '改成', '改为', '改到', '定成', '定在', '定为', '应该是', '其实是', '升到', '升级到', '换成', '提到', '调到', '降到', '涨到',
+    '是', '为', '改成', '改为', '改到', '定成', '定在', '定为', '应该是', '其实是', '升到', '升级到', '升级成', '升成', '换成', '迁到', '提到', '调到', '降到', '涨到',
     '已经是', '现在是', 'upgraded to', 'moved to', 'now', "it's", 'it’s', 'it is', 'its', "it'll be", "that's", 'that’s', 'should be',
     'make that', 'make it', 'to', 'is', 'on', '=',
   ],

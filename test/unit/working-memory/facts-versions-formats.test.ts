@@ -189,3 +189,18 @@ describe('values that are not the slot’s', () => {
     expect(facts('审批流程改成两级了，预算 8000 元。')).toEqual(['budget=8000 CNY']);
   });
 });
+
+describe('the last mend: a product’s version moved, a runtime the code stands on, a correction that upgrades', () => {
+  it('sets a product’s version slot when it moves between versions', () => {
+    expect(facts('上周把 Flink 从 1.17 升到了 1.18.1。')).toEqual(['flink version=1.18.1']);
+    expect(facts('We upgraded Postgres from 15 to 17 over the weekend.')).toEqual(['postgres version=17']);
+  });
+
+  it('sets the runtime the user’s code still stands on', () => {
+    expect(facts('我们的脚本还在 Python 3.8 上，别用海象运算符以外的新语法。')).toContain('python version=3.8');
+  });
+
+  it('takes a value the correction says it was upgraded to', () => {
+    expect(facts('数据库是 MySQL 5.7，哦不对，上个月已经升级成 MySQL 8.0 了。')).toEqual(['database=MySQL 8.0']);
+  });
+});

@@ -1,7 +1,9 @@
 /**
- * A runtime moved from one version to another: "We moved the notebooks from Python 3.9 to 3.11", 我们的 JDK 从 8
- * 升到了 17, "our JDK went from 11 to 21", "upgraded Node 18 to Node 20". The runtime's version slot takes the new
- * version. The old one is not unset: the slot is overwritten, and most labellers write the set alone.
+ * A runtime or product moved from one version to another: "We moved the notebooks from Python 3.9 to 3.11", 我们的
+ * JDK 从 8 升到了 17, "our JDK went from 11 to 21", "upgraded Node 18 to Node 20", 我们把 Spark 从 3.3 升到了 3.5.1. The
+ * version slot takes the new version: a runtime's own (`python version`), else the product's (`spark version`, as
+ * "Consul 的版本是 1.17.2" sets `consul version`). The old one is not unset: the slot is overwritten, and most
+ * labellers write the set alone.
  *
  * Before this rule, "from Python 3.9 to 3.11" read as a switch away from Python (programming language ≠ Python 3.9),
  * and 从 8 升到了 17 set nothing (了 stood between the verb and the version).
@@ -45,15 +47,14 @@ function patternsFor(surface: string): { move: RegExp; onward: RegExp } {
   return p;
 }
 
-/** The version moves said of the clause's runtimes, with the starts of the products they used. */
-export function runtimeMoves(text: string, at: number, products: readonly ProductMark[], lexicon: Lexicon): { facts: Found<Fact>[]; used: Set<number> } {
+/** The version moves said of the clause's runtimes and products, with the starts of the products they used. */
+export function versionMoves(text: string, at: number, products: readonly ProductMark[], lexicon: Lexicon): { facts: Found<Fact>[]; used: Set<number> } {
   const facts: Found<Fact>[] = [];
   const used = new Set<number>();
   if (!CHANGE.test(text) || RANGE.test(text)) return { facts, used };
   const planned = PLANNED.test(text);
   for (const p of products) {
-    const subject = lexicon.vocabulary.runtimes[p.surface.toLowerCase()];
-    if (subject === undefined) continue;
+    const subject = lexicon.vocabulary.runtimes[p.surface.toLowerCase()] ?? `${p.surface.toLowerCase()} version`;
     const after = text.slice(p.valueEnd);
     const own = p.value.slice(p.surface.length).trim();
     const { move, onward } = patternsFor(p.surface);
