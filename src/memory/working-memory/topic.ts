@@ -29,14 +29,14 @@ export function trimPunctuation(s: string): string {
   return s.replace(EDGE_PUNCTUATION, '');
 }
 
+/** A time word just before a pointing word: 刚才 in 刚才那个问题. */
+const TIME_BEFORE_POINTER = /(?:刚才|刚刚|之前|前面|上面|先前|上次)$/;
+
 /**
  * The topic as written, without the words that only point at it (之前说的, that, the). When nothing but a generic
  * noun would remain (这个问题 → 问题) the pointing word stays, since it is what identifies it, with a time word right
  * before it (刚才那个问题), and what came before them goes (前面讨论的那个方案 → 那个方案).
  */
-/** A time word just before a pointing word: 刚才 in 刚才那个问题. */
-const TIME_BEFORE_POINTER = /(?:刚才|刚刚|之前|前面|上面|先前|上次)$/;
-
 export function topicPhrase(object: string, rules: TopicRules): string {
   const written = trimPunctuation(object).replace(/^(?:the|a|an)\s+/i, '');
   let stripped = written;
@@ -54,7 +54,7 @@ export function topicPhrase(object: string, rules: TopicRules): string {
   if (stripped !== '' && !rules.onlyGeneric.test(stripped)) return stripped;
   const pointer = [...written.matchAll(rules.pointers)].at(-1);
   if (pointer === undefined) return written;
-  // 刚才那个问题 stays whole, as every other labeller wrote it (and the shared set keeps 这个问题): a time word right
+  // 刚才那个问题 stays whole, as every helper labeller wrote it (and the shared set keeps 这个问题): a time word right
   // before the pointer is part of what names a generic topic.
   const when = TIME_BEFORE_POINTER.exec(written.slice(0, pointer.index));
   return written.slice(when === null ? pointer.index : when.index);
