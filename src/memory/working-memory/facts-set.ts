@@ -36,6 +36,8 @@ const BUILT_ON =
   /\b(?:writ(?:e|es|ing|ten)|built|build(?:s|ing)?|develop(?:s|ed|ing)?|cod(?:e|ed|ing)|runs?|running|monolith|service|app|api|backend|project|stack)\b/i;
 /** Just before a runtime with its version: what the user's code is built for. */
 const TARGETS = /\btarget(?:s|ed|ing)?\s+$/i;
+/** Before an operating system and 上: the user works there (我在 Windows 上, 我们都在 Mac 上). */
+const USER_ON = /(?:我|我们|咱们)(?:都|也|现在|平时|一直)?在\s*$/;
 /** Before a runtime with its version and 上: the user's code stands there (还在, 我们的服务都在; not 这个库在). */
 const STANDS_ON = /(?:还|都|仍然|依然|我们|我|咱们|项目|repo|代码|服务)[^，,。;；库包]{0,6}在\s*$/i;
 /** The user's own: a statement about something else's runtime ("Django 5 runs on Python 3.10") sets nothing. */
@@ -198,8 +200,12 @@ export function setFacts(
       !NOT_THERE.test(text.slice(Math.max(0, p.start - 16), p.start));
     // "Our Kafka 3.6 cluster has three brokers", 我们的 Redis 集群: what the user runs, named as theirs.
     const owned = OWNED_BEFORE.test(text.slice(Math.max(0, p.start - 8), p.start)) && INSTANCE_AFTER.test(text.slice(p.valueEnd));
-    // 服务器都是 Debian 12, 我这台云服务器是 Ubuntu 22.04: the machines' system named as what they are.
-    const machines = p.subject === 'os' && MACHINE_IS.test(text.slice(Math.max(0, p.start - 24), p.start));
+    // 服务器都是 Debian 12, 我这台云服务器是 Ubuntu 22.04: the machines' system named as what they are; 我在 Windows 上:
+    // the one the user works on.
+    const machines =
+      p.subject === 'os' &&
+      (MACHINE_IS.test(text.slice(Math.max(0, p.start - 24), p.start)) ||
+        (USER_ON.test(text.slice(Math.max(0, p.start - 8), p.start)) && /^\s*上/.test(text.slice(p.valueEnd))));
     if (locative || owned || machines) {
       setProduct(p);
       continue;

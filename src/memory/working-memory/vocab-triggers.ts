@@ -120,7 +120,7 @@ export const TRIGGER_VOCABULARY: TriggerVocabulary = {
     'pick', 'picked', 'opt for', 'opted for', 'prefer', 'prefers', 'preferred', 'switch', 'switching', 'switched',
     'move', 'moving', 'moved', 'migrate', 'migrating', 'migrated', 'adopt', 'adopting', 'adopted', "i'm on", 'i am on',
     "we're on", 'we are on', 'is on', 'are on', 'running', 'run on', 'runs on', 'runs', 'run', 'we run', 'deploy on',
-    'deploy to',
+    'deploy to', 'we self-host', 'self-host', 'self-hosting',
     'deployed on', 'deployed to', 'host on', 'hosted on', 'built with', 'build with', 'built on', 'based on',
     'standardize on', 'standardise on', 'standardizing on', 'standardising on', 'standardized on', 'standardised on', 'go for', 'going for', 'rely on', 'keep using', 'hosted in', 'is hosted on',
     'servers are in', 'servers are on', 'lives on', 'live in', 'lives in', 'live on', 'managed in', 'is managed in', 'managed by', 'is managed by', 'written in', 'built in', 'coded in', 'implemented in', 'upgrade to', 'upgraded to', 'served by', 'upgrade everything to', 'upgrade it to', 'upgrade them to',
@@ -142,6 +142,9 @@ export const TRIGGER_VOCABULARY: TriggerVocabulary = {
     'is enough', 'is good enough', 'will do', 'should be enough', 'should do', 'works for us', 'is our pick', 'stays',
     'remains', '留着', '照旧', '上跑', '上运行', '上面跑', 'is what we run', 'is what we use', 'is what we use for', 'is what we run for',
     'sits in front of', 'is in front of', 'handles our', 'handles all our',
+    // Self-hosted: Prometheus 是我们自己搭的, "Grafana is self-hosted".
+    '是我们自己搭的', '是自己搭的', '是我们自建的', '是自建的', '是我们自己部署的', '是自己部署的', '是我们自己维护的', 'is self-hosted',
+    'is self hosted', 'is self-managed',
   ],
   copulas: ['是', '为', '用的是', '选的是', '走', ':', '=', 'is', 'will be', "'s", 'are', 'should be'],
   connectors: ['to', 'into', 'with', 'onto', '成', '为', '到', '至'],

@@ -204,3 +204,19 @@ describe('the last mend: a product’s version moved, a runtime the code stands 
     expect(facts('数据库是 MySQL 5.7，哦不对，上个月已经升级成 MySQL 8.0 了。')).toEqual(['database=MySQL 8.0']);
   });
 });
+
+describe('after the notes: where the user works, what the team hosts itself, a runtime written with v', () => {
+  it('sets os for the system the user says they are on', () => {
+    expect(facts('我在 Windows 上，conda 装不上 psycopg2。')).toEqual(['os=Windows']);
+    expect(facts('这个库在 Windows 上有 bug。')).toEqual([]);
+  });
+
+  it('sets a product the team hosts itself', () => {
+    expect(facts('Grafana 是我们自己搭的，账号找运维要。')).toEqual(['monitoring=Grafana']);
+    expect(facts('We self-host Prometheus on two small VMs.')).toEqual(['monitoring=Prometheus']);
+  });
+
+  it('reads a runtime’s version written with a v', () => {
+    expect(facts('Prod runs Node v22.4.1 now.')).toEqual(['node version=v22.4.1']);
+  });
+});
