@@ -36,6 +36,8 @@ const BUILT_ON =
   /\b(?:writ(?:e|es|ing|ten)|built|build(?:s|ing)?|develop(?:s|ed|ing)?|cod(?:e|ed|ing)|runs?|running|monolith|service|app|api|backend|project|stack)\b/i;
 /** Just before a runtime with its version: what the user's code is built for. */
 const TARGETS = /\btarget(?:s|ed|ing)?\s+$/i;
+/** After a product: 上, closing 在 … 上 (我在 Windows 上, 还在 Python 3.9 上). */
+const ON_AFTER = /^\s*上/;
 /** Before an operating system and 上: the user works there (我在 Windows 上, 我们都在 Mac 上). */
 const USER_ON = /(?:我|我们|咱们)(?:都|也|现在|平时|一直)?在\s*$/;
 /** Before a runtime with its version and 上: the user's code stands there (还在, 我们的服务都在; not 这个库在). */
@@ -170,7 +172,7 @@ export function setFacts(
     const builtOn = ON_RUNTIME.test(before) && OURS.test(text) && BUILT_ON.test(text.slice(0, p.start));
     const targeted = TARGETS.test(before) && (OURS.test(text) || BUILT_ON.test(text.slice(0, p.start)));
     // repo 还在 Python 3.9 上, 我们在 Node 16 上: where the user's code stands.
-    const standsOn = STANDS_ON.test(text.slice(Math.max(0, p.start - 16), p.start)) && /^\s*上/.test(text.slice(p.valueEnd));
+    const standsOn = STANDS_ON.test(text.slice(Math.max(0, p.start - 16), p.start)) && ON_AFTER.test(text.slice(p.valueEnd));
     if (r !== null && (builtOn || targeted || standsOn)) {
       used.add(p.start);
       emit(r.subject, r.version, p.start);
@@ -205,7 +207,7 @@ export function setFacts(
     const machines =
       p.subject === 'os' &&
       (MACHINE_IS.test(text.slice(Math.max(0, p.start - 24), p.start)) ||
-        (USER_ON.test(text.slice(Math.max(0, p.start - 8), p.start)) && /^\s*上/.test(text.slice(p.valueEnd))));
+        (USER_ON.test(text.slice(Math.max(0, p.start - 8), p.start)) && ON_AFTER.test(text.slice(p.valueEnd))));
     if (locative || owned || machines) {
       setProduct(p);
       continue;

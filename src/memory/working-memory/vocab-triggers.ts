@@ -120,7 +120,7 @@ export const TRIGGER_VOCABULARY: TriggerVocabulary = {
     'pick', 'picked', 'opt for', 'opted for', 'prefer', 'prefers', 'preferred', 'switch', 'switching', 'switched',
     'move', 'moving', 'moved', 'migrate', 'migrating', 'migrated', 'adopt', 'adopting', 'adopted', "i'm on", 'i am on',
     "we're on", 'we are on', 'is on', 'are on', 'running', 'run on', 'runs on', 'runs', 'run', 'we run', 'deploy on',
-    'deploy to', 'we self-host', 'self-host', 'self-hosting',
+    'deploy to', 'self-host', 'self-hosting',
     'deployed on', 'deployed to', 'host on', 'hosted on', 'built with', 'build with', 'built on', 'based on',
     'standardize on', 'standardise on', 'standardizing on', 'standardising on', 'standardized on', 'standardised on', 'go for', 'going for', 'rely on', 'keep using', 'hosted in', 'is hosted on',
     'servers are in', 'servers are on', 'lives on', 'live in', 'lives in', 'live on', 'managed in', 'is managed in', 'managed by', 'is managed by', 'written in', 'built in', 'coded in', 'implemented in', 'upgrade to', 'upgraded to', 'served by', 'upgrade everything to', 'upgrade it to', 'upgrade them to',
