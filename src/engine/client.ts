@@ -22,6 +22,7 @@ import type {
   RequestMap,
   WorkerMessage,
 } from './protocol.ts';
+import { alignEngineSteps, wallNow, type LoadRoundTrip } from './start-steps.ts';
 
 export type ChatEvent = { type: 'delta'; text: string } | { type: 'final'; result: ChatResult };
 
@@ -88,8 +89,13 @@ export class EngineClient {
     return this._worker !== null;
   }
 
-  load(payload: LoadPayload, options: { onProgress?: (p: LoadProgress) => void; signal?: AbortSignal } = {}): Promise<LoadResult> {
-    return this._request('load', payload, options.signal, (p) => options.onProgress?.(p));
+  /** Loads the model; the result's steps are on this page's clock (see `alignEngineSteps`). */
+  async load(payload: LoadPayload, options: { onProgress?: (p: LoadProgress) => void; signal?: AbortSignal } = {}): Promise<LoadResult> {
+    const result = await this._request('load', payload, options.signal, (p) => options.onProgress?.(p));
+    const trip: LoadRoundTrip = { receivedAt: wallNow() };
+    if (payload.requestedAt !== undefined) trip.requestedAt = payload.requestedAt;
+    if (result.sentAt !== undefined) trip.sentAt = result.sentAt;
+    return { ...result, steps: alignEngineSteps(result.steps, trip) };
   }
 
   /** Streams text deltas, then one final record with the engine's counters. */

@@ -207,6 +207,7 @@ export class EngineHandler {
           modelUrl: info.modelUrl,
           contextWindow: payload.contextWindow,
           steps: [...steps, ...(info.steps ?? [])],
+          sentAt: wallNow(),
         };
         if (info.threads !== undefined) result.threads = info.threads;
         if (notice !== undefined) result.fallbackNotice = notice;

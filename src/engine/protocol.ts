@@ -109,6 +109,8 @@ export interface LoadResult {
   threads?: number;
   /** Each step of this load, timed (wall-clock ms). */
   steps: EngineStep[];
+  /** The worker's wall clock when it made this result (the client puts the steps on the page's clock with it). */
+  sentAt?: number;
 }
 
 export interface ChatOptions {

@@ -1,7 +1,9 @@
 /**
  * The steps of starting the assistant, each timed, so the model panel and `bench:start` can say where a start
- * went. Times cross the worker boundary as wall-clock milliseconds (`performance.timeOrigin + performance.now()`,
- * the same clock in every thread of the page) and are shown relative to the page's own navigation start.
+ * went. Times cross the worker boundary as wall-clock milliseconds (`performance.timeOrigin + performance.now()`)
+ * and are shown relative to the page's own navigation start. Each thread reads the wall clock once, when it starts,
+ * for its `timeOrigin`, so a worker started after the system clock was set (an NTP step) is off the page by that
+ * much: `alignEngineSteps` takes such an offset out.
  */
 
 /** Engine steps, timed in the engine worker (or the thread that loads the engine). */
@@ -70,6 +72,34 @@ export function readingWeights(progress: { phase: string; step?: EngineStepName 
 
 /** Wall-clock ms with sub-ms precision, comparable across the page and its workers. */
 export const wallNow = (): number => performance.timeOrigin + performance.now();
+
+/** What the page knows of one load's round trip, for `alignEngineSteps`. */
+export interface LoadRoundTrip {
+  /** Page clock: when the page asked for the load (the `worker` step's start). */
+  requestedAt?: number;
+  /** Worker clock: when the worker made its result. */
+  sentAt?: number;
+  /** Page clock: when the page received that result. */
+  receivedAt: number;
+}
+
+/**
+ * The engine's steps on the page's clock. The worker's clock may differ from the page's by a wall-clock step taken
+ * between their starts (14 s once, in CI: the memory seemed to load before the engine read its weights). Causality
+ * bounds the difference: the worker took the request (the `worker` step's end) after the page sent it, and made its
+ * result before the page received it. Clocks within those bounds are taken to agree, the usual case, left exact;
+ * outside them the nearest bound is taken, off by no more than a message's latency.
+ */
+export function alignEngineSteps(steps: readonly EngineStep[], trip: LoadRoundTrip): EngineStep[] {
+  if (trip.sentAt === undefined) return [...steps];
+  const took = steps.find((s) => s.name === 'worker');
+  const earliest = trip.sentAt - trip.receivedAt;
+  const latest = took !== undefined && trip.requestedAt !== undefined ? took.end - trip.requestedAt : Number.POSITIVE_INFINITY;
+  const offset = Math.max(earliest, Math.min(0, latest));
+  if (offset === 0) return [...steps];
+  // The `worker` step starts on the page's clock (the request); every other time is the worker's.
+  return steps.map((step) => ({ ...step, start: step.name === 'worker' ? step.start : step.start - offset, end: step.end - offset }));
+}
 
 /** A wall-clock step as this page shows it (ms since its navigation start), rounded to 0.1 ms. */
 export function pageStep(step: TimedStep): StartStep {

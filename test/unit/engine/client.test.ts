@@ -2,7 +2,8 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { NO_GPU } from '../../../src/engine/probe-gpu.ts';
 import { EngineClient, HEARTBEAT_INTERVAL_MS, HEARTBEAT_TIMEOUT_MS } from '../../../src/engine/client.ts';
 import { EngineHandler } from '../../../src/engine/handler.ts';
-import type { ClientMessage, WorkerMessage } from '../../../src/engine/protocol.ts';
+import type { ClientMessage, LoadResult, WorkerMessage } from '../../../src/engine/protocol.ts';
+import { alignEngineSteps, wallNow } from '../../../src/engine/start-steps.ts';
 import { AssistantError } from '../../../src/shared/errors.ts';
 import { ScriptedBackend, type Script } from './scripted-backend.ts';
 
@@ -13,6 +14,11 @@ class InProcessWorker extends EventTarget {
   frozen = false;
   /** Simulates a thread busy until then (Date.now()): messages both ways wait, as they queue behind a long task. */
   busyUntil = 0;
+  /**
+   * Simulates a worker started after the system clock was set forward (or back) by this many ms: its
+   * `timeOrigin`, so every wall-clock time it reports, is off the page's by that much.
+   */
+  clockAheadMs = 0;
   private readonly _handler: EngineHandler;
   constructor(script: Script) {
     super();
@@ -21,7 +27,7 @@ class InProcessWorker extends EventTarget {
       probeGpu: async () => NO_GPU,
       post: (message: WorkerMessage) => {
         if (this.terminated || this.frozen) return;
-        const data = structuredClone(message);
+        const data = this._onWorkerClock(structuredClone(message));
         setTimeout(() => this.dispatchEvent(new MessageEvent('message', { data })), Math.max(0, this.busyUntil - Date.now()));
       },
     });
@@ -33,6 +39,14 @@ class InProcessWorker extends EventTarget {
   }
   terminate(): void {
     this.terminated = true;
+  }
+  private _onWorkerClock(message: WorkerMessage): WorkerMessage {
+    if (this.clockAheadMs === 0 || message.type !== 'result' || message.method !== 'load') return message;
+    const result = message.result as LoadResult;
+    const ahead = (t: number) => t + this.clockAheadMs;
+    // The `worker` step starts at the page's own `requestedAt`; every other time was read on the worker's clock.
+    const steps = result.steps.map((s) => ({ ...s, start: s.name === 'worker' ? s.start : ahead(s.start), end: ahead(s.end) }));
+    return { ...message, result: { ...result, steps, sentAt: ahead(result.sentAt!) } };
   }
 }
 
@@ -109,6 +123,28 @@ describe('EngineClient', () => {
     expect(workers).toHaveLength(2);
   });
 
+  it('puts a load\'s steps on the page\'s clock when the worker\'s clock was set 14 s off the page\'s, either way', async () => {
+    for (const clockAheadMs of [14_000, -14_000]) {
+      const { client, workers } = makeClient({}, null);
+      const requestedAt = wallNow();
+      const loading = client.load({ ...LOAD, requestedAt });
+      workers[0]!.clockAheadMs = clockAheadMs;
+      const { steps } = await loading;
+      const returnedAt = wallNow();
+      expect(steps.map((s) => s.name)).toEqual(['worker', 'engine-code', 'model-load']);
+      // Every step between the request and the result, in order, as the memory's own steps are timed beside them.
+      expect(steps[0]!.start).toBe(requestedAt);
+      for (const [i, step] of steps.entries()) {
+        expect(step.end, step.name).toBeGreaterThanOrEqual(step.start);
+        expect(step.end, step.name).toBeLessThanOrEqual(returnedAt);
+        // (The scripted backend's model-load began 5 ms before it ended, whatever ran before it.)
+        if (i > 0 && step.name !== 'model-load') expect(step.start, step.name).toBeGreaterThanOrEqual(steps[i - 1]!.end - 0.001);
+        if (i > 0) expect(step.end, step.name).toBeGreaterThanOrEqual(steps[i - 1]!.end - 0.001);
+      }
+      client.terminate('done');
+    }
+  });
+
   it('declares a silent worker dead through the heartbeat, so nothing waits forever', async () => {
     const { client, workers } = makeClient({ deltas: ['a'], delayMs: 1_000 }, 100);
     await client.load(LOAD);
@@ -175,3 +211,26 @@ describe('EngineClient liveness with the shipped heartbeat (fake time)', () => {
   });
 });
 
+
+describe('alignEngineSteps', () => {
+  const steps = [
+    { name: 'worker' as const, start: 1_000, end: 1_120 },
+    { name: 'engine-code' as const, start: 1_120, end: 1_300 },
+    { name: 'model-load' as const, start: 1_300, end: 2_000, readBytes: 10, readMs: 3 },
+  ];
+
+  it('leaves the times exact when the two clocks agree, even over a slow message', () => {
+    expect(alignEngineSteps(steps, { requestedAt: 1_000, sentAt: 2_001, receivedAt: 2_250 })).toEqual(steps);
+  });
+
+  it('takes out the offset of a worker clock set ahead, to within the message latency, and keeps the step details', () => {
+    const ahead = steps.map((s) => ({ ...s, start: s.name === 'worker' ? s.start : s.start + 14_000, end: s.end + 14_000 }));
+    const aligned = alignEngineSteps(ahead, { requestedAt: 1_000, sentAt: 16_001, receivedAt: 2_003 });
+    expect(aligned.map((s) => [s.start, s.end])).toEqual([
+      [1_000, 1_122],
+      [1_122, 1_302],
+      [1_302, 2_002],
+    ]);
+    expect(aligned[2]).toMatchObject({ readBytes: 10, readMs: 3 });
+  });
+});
