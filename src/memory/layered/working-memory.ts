@@ -120,9 +120,16 @@ export class SessionWorkingMemory implements WorkingMemoryPort {
     }
     // An event's time is a slot like a fact's: "standup moved to Friday" overwrites the standup's earlier time.
     for (const f of [...extraction.facts, ...(extraction.events ?? [])]) {
-      const id = `fact:${f.subject}`;
-      if (f.op === 'set') put({ kind: 'fact', name: f.subject, value: f.value, lastAt: now, expiresAt, sourceTurnId: turnId }, id);
-      else if (state.items.get(id)?.value.toLowerCase() === f.value.toLowerCase() || f.value === '') state.items.delete(id);
+      if (f.op === 'set') {
+        const subject = this._slotFor(state, f.subject, f.value);
+        put({ kind: 'fact', name: subject, value: f.value, lastAt: now, expiresAt, sourceTurnId: turnId }, `fact:${subject}`);
+        continue;
+      }
+      // "Nginx 不用了" drops Nginx from whichever of its roles holds it (web server, or reverse proxy).
+      for (const subject of new Set([f.subject, ...this._extractor.rolesOf(f.value)])) {
+        const id = `fact:${subject}`;
+        if (state.items.get(id)?.value.toLowerCase() === f.value.toLowerCase() || (f.value === '' && subject === f.subject)) state.items.delete(id);
+      }
     }
     // A bare correction ("Actually it's 8444, not 8443.") goes to the fact it corrects: the one holding the value it
     // replaces, else the newest fact whose value is of the same kind (a number for a number).
@@ -143,6 +150,27 @@ export class SessionWorkingMemory implements WorkingMemoryPort {
       const lower = topic.toLowerCase();
       for (const [id, item] of state.items) if (lower.includes(item.value.toLowerCase())) state.items.delete(id);
     }
+  }
+
+  /**
+   * One role, one slot: a product that fills two slots (Nginx is a web server and a reverse proxy) replaces a value
+   * held under the other name when that value fills both as well. "我们用 Nginx 做反向代理" then "算了，还是用
+   * Apache 吧" (no slot named: the product's own, web server) overwrites the reverse proxy; "反向代理换成 Caddy"
+   * after "我们用 Nginx" moves the role to the slot the user named. Gunicorn, a web server only, stays beside nginx.
+   */
+  private _slotFor(state: SessionState, subject: string, value: string): string {
+    if (state.items.has(`fact:${subject}`)) return subject;
+    const roles = this._extractor.rolesOf(value);
+    if (!roles.includes(subject)) return subject;
+    for (const [id, item] of state.items) {
+      if (item.kind !== 'fact' || item.name === subject || !roles.includes(item.name)) continue;
+      if (!this._extractor.rolesOf(item.value).includes(subject)) continue;
+      // The product's own slot was not named: the user's earlier name for the role stands.
+      if (subject === roles[0]) return item.name;
+      state.items.delete(id);
+      return subject;
+    }
+    return subject;
   }
 
   items(sessionId: string, now: number): WmItem[] {

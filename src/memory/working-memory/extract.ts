@@ -41,6 +41,11 @@ export interface Extractor {
    * 上个月). A question naming one asks about what happened in it.
    */
   monthsNamed(text: string, now: Instant): string[];
+  /**
+   * The slots a fact's value can fill when it names a known product: its own first, then the others it also fills
+   * (Nginx: web server, reverse proxy); [] for any other value. Working memory keeps one role under one name with it.
+   */
+  rolesOf(value: string): readonly string[];
 }
 
 export const DEFAULT_MAX_CHARS = 12_000;
@@ -80,6 +85,11 @@ export function createExtractor(options: ExtractorOptions = {}): Extractor {
       const spans = findEntities(norm, local, entityMatchers);
       return findMonths(norm, spans, findDateMentions(norm, local, spans, mentionMatchers), mentionMatchers);
     },
+    rolesOf(value) {
+      if (typeof value !== 'string') return [];
+      const product = lexicon.products(value).find((p) => p.start === 0 && p.valueEnd >= value.trim().length);
+      return product === undefined ? [] : [product.subject, ...product.alsoFills];
+    },
     extract(text, now) {
       const local = toLocalTime(now);
       if (typeof text !== 'string' || text.trim() === '') return { entities: [], facts: [], deprecate: [] };
@@ -95,7 +105,8 @@ export function createExtractor(options: ExtractorOptions = {}): Extractor {
       };
       const pin = lexicon.has('remember', norm);
       const correction = facts.length === 0 ? bareCorrection(norm) : null;
-      const mentions = [...new Set(lexicon.products(norm).sort((a, b) => a.start - b.start).map((p) => p.surface))];
+      // Each product by its name, also of a pair that fills one slot (Prometheus + Grafana).
+      const mentions = [...new Set(lexicon.products(norm).sort((a, b) => a.start - b.start).flatMap((p) => p.surface.split(/\s*\+\s*/)))];
       lexicon.scope('');
       return {
         ...extraction,

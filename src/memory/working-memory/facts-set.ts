@@ -53,6 +53,8 @@ const NAMED_VERSION =
 /** After any other product, its version said without the word version: Rails 用 7.1, our Kafka is 3.6.1 (a dot needed). */
 const LINKED_VERSION =
   /^\s*(?:的)?\s*(?:用的是|是|为|用|:|=|is|升到|升级到|upgraded to|锁在|锁定在|固定在|stays at|is pinned to|is pinned at|is locked to|is locked at|pinned to|pinned at|locked to|locked at)\s*(v?\d+(?:\.\d+)+)(?![\w.])/i;
+/** Just before a product in front of the user's service: "sits behind nginx", "runs behind an AWS ALB". */
+const BEHIND = /\b(?:sits?|sitting|runs?|running|is|are|lives?|stays?)\s+behind\s+(?:(?:an?|the|our)\s+)?$/i;
 const ROLE = /^\s*(?:as\b|做|当|作为|来做|来当|for\b|用作|用于)\s*(?:(?:the|an|a|our|my)\b|我们的|我们)?\s*/i;
 const FILLER = new RegExp(
   // A word for what the slot is made of may follow it: monitoring stack is…, DNS 服务商是…
@@ -141,7 +143,10 @@ export function setFacts(
     if (named !== undefined && !/^\s*for\b/i.test(role![0])) return named.subject;
     // 我们的 DNS 托管在 Cloudflare: a slot word before it that the product also fills names its role here.
     const also = subjects.find((s) => s.end <= p.start && p.alsoFills.some((f) => f.toLowerCase() === s.subject.toLowerCase()));
-    return also?.subject ?? p.subject;
+    if (also !== undefined) return also.subject;
+    // "The API sits behind nginx": a web server in front of the user's service is its reverse proxy.
+    if (BEHIND.test(text.slice(Math.max(0, p.start - 24), p.start)) && p.alsoFills.includes('reverse proxy')) return 'reverse proxy';
+    return p.subject;
   };
   const setProduct = (p: ProductMark): void => {
     used.add(p.start);
@@ -176,6 +181,11 @@ export function setFacts(
     if (r !== null && (builtOn || targeted || standsOn)) {
       used.add(p.start);
       emit(r.subject, r.version, p.start);
+      continue;
+    }
+    // "Our API sits behind nginx", "both sit behind Cloudflare": what stands in front of the user's service.
+    if (r === null && BEHIND.test(text.slice(Math.max(0, p.start - 24), p.start))) {
+      setProduct(p);
       continue;
     }
     const after = text.slice(p.valueEnd);

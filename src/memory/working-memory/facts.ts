@@ -222,7 +222,7 @@ function replacements(facts: readonly Found<Fact>[], unclaimed: ReadonlyArray<{ 
 
 /**
  * Each fact once. Of values set for one slot in different clauses the last clause's stand (计划用 Nginx，算了
- * 还是用 Apache); values listed in one clause all stand (Prometheus + Grafana).
+ * 还是用 Apache); values listed in one clause all stand (Redis 和 Memcached 都用).
  */
 function dedupeFacts(facts: ReadonlyArray<Found<Fact> | ListFound>, clauses: readonly Clause[]): Fact[] {
   // A list cut at its commas counts as the clause it began in.

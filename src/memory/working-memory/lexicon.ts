@@ -310,7 +310,7 @@ export function compileLexicon(vocabulary: WmVocabulary): Lexicon {
       const info = lowerBesideCjk.get(m.surface);
       if (info !== undefined && besideCjk(text, m)) mark(m, info);
     }
-    return dropOverlaps(marks);
+    return joinedByPlus(dropOverlaps(marks), text);
   }
 
   function findSubjects(text: string): SubjectMark[] {
@@ -323,4 +323,19 @@ export function compileLexicon(vocabulary: WmVocabulary): Lexicon {
     }
     return dropOverlaps(marks);
   }
+}
+
+/**
+ * Products of one slot written with a plus between them are one value (monitoring: Prometheus + Grafana), as
+ * labellers write it: the slot holds the pair, not the second alone.
+ */
+function joinedByPlus(marks: ProductMark[], text: string): ProductMark[] {
+  const out: ProductMark[] = [];
+  for (const mark of marks) {
+    const last = out[out.length - 1];
+    if (last !== undefined && last.subject === mark.subject && /^\s*\+\s*$/.test(text.slice(last.valueEnd, mark.start))) {
+      out[out.length - 1] = { ...last, end: mark.end, surface: text.slice(last.start, mark.end), value: `${last.value} + ${mark.value}`, valueEnd: mark.valueEnd };
+    } else out.push(mark);
+  }
+  return out;
 }

@@ -22,10 +22,13 @@ export interface ProductGroup {
 
 export const PRODUCT_GROUPS: readonly ProductGroup[] = [
   {
-    subject: 'web server', names: ['Nginx', 'Apache', 'Apache httpd', 'httpd', 'Caddy', 'OpenResty', 'Tengine',
-    'Lighttpd', 'IIS', 'Tomcat', 'Jetty', 'Traefik', 'Gunicorn', 'uWSGI', 'Uvicorn',
-  ] },
-  { subject: 'load balancer', names: ['HAProxy', 'Envoy', 'ELB', 'ALB', 'NLB', 'LVS', 'MetalLB', 'SLB', 'CLB'], exactNames: ['F5'], alsoFills: ['web server'] },
+    // The servers that also stand in front of others as their reverse proxy (its own slot when a message names it).
+    subject: 'web server', names: ['Nginx', 'Apache', 'Apache httpd', 'httpd', 'Caddy', 'OpenResty', 'Tengine', 'Lighttpd', 'IIS', 'Traefik'],
+    alsoFills: ['reverse proxy'],
+  },
+  // Application servers: behind a proxy, never one.
+  { subject: 'web server', names: ['Tomcat', 'Jetty', 'Gunicorn', 'uWSGI', 'Uvicorn'] },
+  { subject: 'load balancer', names: ['HAProxy', 'Envoy', 'ELB', 'ALB', 'NLB', 'LVS', 'MetalLB', 'SLB', 'CLB'], exactNames: ['F5'], alsoFills: ['web server', 'reverse proxy'] },
   {
     subject: 'database',
     names: [

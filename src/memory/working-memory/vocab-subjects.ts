@@ -75,7 +75,9 @@ export const SUBJECT_VOCABULARY: SubjectVocabulary = {
     'log format': ['日志格式', 'log format', 'logging format'],
     'data warehouse': ['数据仓库', '数仓', 'data warehouse'],
     cache: ['缓存', 'cache', 'caching', '缓存层', 'cache layer'],
-    'web server': ['web server', 'webserver', 'web 服务器', 'http server', 'http 服务器', 'reverse proxy', '反向代理'],
+    'web server': ['web server', 'webserver', 'web 服务器', 'http server', 'http 服务器'],
+    // Its own slot, as labellers file it: the web servers also fill it (`alsoFills`) when the message names it.
+    'reverse proxy': ['reverse proxy', 'reverse-proxy', '反向代理', '反代'],
     'load balancer': ['负载均衡', 'load balancer', 'load balancing'],
     'message queue': [
       '消息队列', 'message queue', 'MQ', 'job queue', 'message broker', '消息中间件', 'event bus', 'queue', '队列',

@@ -87,7 +87,7 @@ describe('working memory in the record store', () => {
     const third = new DurableWorkingMemory(store);
     await third.load(key);
     const text = third.render(key, 'zh', T0 + 2 * HOUR);
-    expect(text).toContain('web server = Apache');
+    expect(text).toContain('reverse proxy = Apache');
     expect(text).not.toContain('Nginx');
   });
 

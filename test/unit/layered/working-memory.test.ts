@@ -7,16 +7,36 @@ describe('working memory in the pipeline', () => {
     const { memory } = await pipeline();
     const c = chat(memory, 'u', 's', T0);
     const first = await c.user('我们计划用Nginx做反向代理，服务器IP是192.168.1.20');
-    expect(first.report.memory.working.text).toContain('web server = Nginx');
+    expect(first.report.memory.working.text).toContain('reverse proxy = Nginx');
     await c.bot('好的，Nginx 的反向代理配置如下……');
+    // No slot named this time: Apache takes the role the user gave Nginx (one role, one slot).
     const second = await c.user('算了，还是用Apache吧');
     const wm = second.report.memory.working.text;
-    expect(wm).toContain('web server = Apache');
+    expect(wm).toContain('reverse proxy = Apache');
     expect(wm).not.toContain('Nginx');
     expect(wm).toContain('192.168.1.20');
     // It rides in the newest user message, labelled in the conversation's language.
     expect(second.extras.startsWith('[工作记忆]\n')).toBe(true);
-    expect(second.messages.at(-1)!.content).toContain('web server = Apache');
+    expect(second.messages.at(-1)!.content).toContain('reverse proxy = Apache');
+  });
+
+  it('one role, one slot: the reverse proxy named later replaces the web server that played it, and an app server stays beside it', async () => {
+    const { memory } = await pipeline();
+    const c = chat(memory, 'u', 's', T0);
+    await c.user('我们用 Nginx。');
+    const moved = await c.user('反向代理换成 Caddy 了。');
+    expect(moved.report.memory.working.text).toContain('reverse proxy = Caddy');
+    expect(moved.report.memory.working.text).not.toContain('Nginx');
+
+    const d = chat(memory, 'u', 's2', T0);
+    await d.user('Our Flask app runs on Gunicorn.');
+    const both = await d.user('The API sits behind nginx.');
+    expect(both.report.memory.working.text).toContain('web server = Gunicorn');
+    expect(both.report.memory.working.text).toContain('reverse proxy = nginx');
+    // Dropped by name, nginx leaves the role it held; Gunicorn is untouched.
+    const dropped = await d.user('nginx 不用了。');
+    expect(dropped.report.memory.working.text).not.toContain('nginx');
+    expect(dropped.report.memory.working.text).toContain('web server = Gunicorn');
   });
 
   it("a port is a slot of its service, and a bare correction (\"actually it's 8444\") overwrites the fact it corrects", async () => {

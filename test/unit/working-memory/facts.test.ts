@@ -22,7 +22,12 @@ describe('decisions and preferences', () => {
 
   it('keeps the newer of two values for one slot (计划用 Nginx，算了还是用 Apache), but a list in one clause whole', () => {
     expect(facts('我们计划用Nginx，算了还是用Apache。')).toEqual(['web server=Apache']);
-    expect(facts('监控这块我们定了 Prometheus + Grafana。')).toEqual(['monitoring=Prometheus', 'monitoring=Grafana']);
+    expect(facts('监控这块我们定了 Prometheus 和 Grafana。')).toEqual(['monitoring=Prometheus', 'monitoring=Grafana']);
+    // Joined by a plus, a pair is one value, as labellers write it.
+    expect(facts('监控这块我们定了 Prometheus + Grafana。')).toEqual(['monitoring=Prometheus + Grafana']);
+    expect(facts('We switched monitoring over to Grafana + Alertmanager last week.')).toEqual(['monitoring=Grafana + Alertmanager']);
+    // Of two slots, each keeps its own.
+    expect(facts('前端用 Vue 3 + Pinia。')).toEqual(['frontend framework=Vue 3', 'state management=Pinia']);
   });
 
   it('reads statements of setup: slot word + is, where things run, what they are written in', () => {

@@ -1,0 +1,28 @@
+/**
+ * A slot named by the role a product plays (issue 19's helper batches): a web server in front of the user's service
+ * is their reverse proxy when the message says so (反代, 反向代理, "sits behind nginx"), and two products joined by a
+ * plus fill one slot together. Examples are our own wording.
+ */
+import { describe, expect, it } from 'vitest';
+import { facts } from './helpers.ts';
+
+describe('the reverse proxy, a role a web server plays', () => {
+  it('is the slot when the message names it, in either language', () => {
+    expect(facts('反代从 Apache 换成 Traefik 了。')).toEqual(['reverse proxy≠Apache', 'reverse proxy=Traefik']);
+    expect(facts('反向代理就用 OpenResty 吧。')).toEqual(['reverse proxy=OpenResty']);
+    expect(facts('We picked Caddy as our reverse proxy.')).toEqual(['reverse proxy=Caddy']);
+  });
+
+  it('is what the user’s service sits behind, and a CDN there stays a CDN', () => {
+    expect(facts('The billing service sits behind Traefik.')).toEqual(['reverse proxy=Traefik']);
+    expect(facts('Our docs site runs behind Cloudflare.')).toEqual(['CDN=Cloudflare']);
+    // Behind in time, or asked about: nothing.
+    expect(facts('We are behind on the MySQL upgrade.')).toEqual([]);
+    expect(facts('Can Caddy run behind Cloudflare?')).toEqual([]);
+  });
+
+  it('is not named without its word: a web server alone stays a web server, an app server never a proxy', () => {
+    expect(facts('我们的站点用 Caddy。')).toEqual(['web server=Caddy']);
+    expect(facts('The API runs on Gunicorn behind the load balancer.')).toEqual(['web server=Gunicorn']);
+  });
+});
