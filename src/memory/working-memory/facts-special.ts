@@ -142,6 +142,11 @@ const ALLOWED_AFTER = /^\s*(?:are fine|is fine|are ok|are okay|are allowed|不�
 /** After a length word: the answers described ("the short ones", "the long ones"), not asked for. */
 const DESCRIBED_AFTER = /^\s*ones\b/i;
 
+/** Before "up to": a rise, not a cap ("rent went up to $2,150"). */
+const ROSE_BEFORE = /\b(?:went|goes|go|gone|going|rose|risen|jumped|climbed|increased|raised)\s*$/i;
+/** "capping everything else at $3,000", "I limit it at 500": a cap set, a few words before its amount. */
+const CAPPING_AT = /\b(?:capping|cap|capped|limiting|limit)\b[^.;,，。\d$€£¥]{0,32}?\bat\s*$/i;
+
 export function findSpecialFacts(clause: Clause, entities: readonly EntitySpan[], m: SpecialMatchers, context: SpecialContext): Found<Fact>[] {
   const { budgetNamed, deadlineNamed, sentenceDates, leadIn, answersNamed } = context;
   const out: Found<Fact>[] = [];
@@ -164,14 +169,20 @@ export function findSpecialFacts(clause: Clause, entities: readonly EntitySpan[]
   // budget, this one its amount.
   const restated =
     righted === undefined && budgetWords.length === 0 && lex.has('budgetWords', leadIn) && !/\d/.test(leadIn)
-      ? amounts.find((a) => /^\s*(?:还是|仍然是|依然是|仍是|照旧是?|维持在?|保持在?|定在|就|是|still|it's|it is|stays at|remains|一年|每年|全年|每月|一个月|每个月|每季度|总共|总计|一共|大概|大约|约|per year|a year|per month|a month)?\s*$/i.test(text.slice(0, a.start)))
+      ? amounts.find(
+          (a) =>
+            /^\s*(?:还是|仍然是|依然是|仍是|照旧是?|维持在?|保持在?|定在|就|是|still|it's|it is|stays at|remains|一年|每年|全年|每月|一个月|每个月|每季度|总共|总计|一共|大概|大约|约|per year|a year|per month|a month)?\s*$/i.test(text.slice(0, a.start)) ||
+            // …，这个季度云资源一共 ¥150,000 / …，原来批的是20万元 (the old one: facts-self-corrected.ts follows it to the new).
+            /^[^\d，,。；;]{0,12}?(?:一共|总共|总计|合计|共计)\s*$|^\s*(?:原来|原本|本来|之前|以前)[^\d，,。；;]{0,4}?是\s*$/.test(text.slice(0, a.start)),
+        )
       : undefined;
   const budget =
     righted ??
     restated ??
     meant.find((a) => budgetWords.some((w) => w.end <= a.start)) ??
     meant.find((a) => budgetWords.length > 0 && a.start >= 0) ??
-    (budgetNamed ? undefined : amounts.find((a) => capsBefore.some((c) => c.end <= a.start && a.start - c.end <= 6))) ??
+    (budgetNamed ? undefined : amounts.find((a) => capsBefore.some((c) => c.end <= a.start && a.start - c.end <= 6 && !ROSE_BEFORE.test(text.slice(0, c.start))))) ??
+    (budgetNamed ? undefined : amounts.find((a) => CAPPING_AT.test(text.slice(Math.max(0, a.start - 48), a.start)))) ??
     (budgetNamed ? undefined : amounts.find((a) => capsAfter.some((c) => c.start >= a.end && c.start - a.end <= 2)));
   if (budget !== undefined) set('budget', budget.value, budget.start);
 

@@ -342,12 +342,14 @@ export const TRIGGER_VOCABULARY: TriggerVocabulary = {
   inventoryLeads: ['stack:', 'stack for', 'the stack is', 'tech stack is', 'tech stack:', 'our stack:', 'current stack:', 'setup:', 'our setup:', 'current setup:', '技术栈：', '技术栈:', '技术栈是', '环境：', '环境:'],
   oldValueMarkers: [
     '原来是', '本来是', '之前是', '以前是', '原先是', '原定', '原定是', '从', 'used to be', 'was originally', 'originally', 'from',
+    '原来批的是', '原来定的是', '本来定的是', '原本是', '原本定的是', 'was', 'had been',
   ],
   changeLeads: [
     '提到', '提高到', '提前到', '推迟到', '推到', '延到', '延后到', '延期到', '改到', '改成', '改为', '换成', '换到', '升到', '升级到', '调到',
     '调整到', '降到', '降低到', '涨到', '加到', '增加到', '减到', '减少到', '砍到', '缩短到', '延长到', '挪到', '迁到',
     'moved to', 'moved it to', 'pushed to', 'pushed it to', 'pushed back to', 'bumped to', 'bumped it to', 'raised to', 'lowered to',
     'cut to', 'upgraded to', 'increased to', 'reduced to', 'changed to', 'switched to', 'extended to', 'shifted to', 'now',
+    '现在', '现在是', '只剩', '只剩下', '剩下', 'down to', 'up to', 'now it is', "now it's",
   ],
   selfCorrection: [
     '不对', '不是不是', '记错了', '说错了', '写错了', '搞错了', '看错了', '打错了', '更正', '纠正', '准确地说', '准确来说', '确切地说',

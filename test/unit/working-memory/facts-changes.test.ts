@@ -1,0 +1,30 @@
+/**
+ * A value changed in the same message, said the everyday way (issue 19's helper batches): the old one after "was"
+ * or 原来批的是, the new one after "pushed it to" or 现在只剩; a budget whose amount comes a clause after the word; a
+ * rise ("went up to") that is no cap, and a cap set a few words before its amount. Examples are our own wording.
+ */
+import { describe, expect, it } from 'vitest';
+import { facts } from './helpers.ts';
+
+const NOW = '2026-05-12T10:00:00+08:00';
+
+describe('a value changed in the same message', () => {
+  it('the deadline that was, and the one it was moved to', () => {
+    expect(facts('The deadline was June 2, but legal pushed it to June 9.', NOW)).toEqual(['deadline=2026-06-09']);
+    expect(facts('The review deadline had been May 20; now it is May 22.', NOW)).toEqual(['deadline=2026-05-22']);
+  });
+
+  it('a budget cut or raised from what was approved', () => {
+    expect(facts('经费又砍了，原来批的是8万元，现在只剩5万元。', NOW)).toEqual(['budget=50000 CNY']);
+    expect(facts('预算调整了，原本是3000元，现在是4500元。', NOW)).toEqual(['budget=4500 CNY']);
+  });
+
+  it('a budget named in one clause and its amount in the next', () => {
+    expect(facts('预算定下来了，今年服务器一共 ¥60,000。', NOW)).toEqual(['budget=60000 CNY']);
+  });
+
+  it('a rise is not a cap; a cap set a few words before its amount is', () => {
+    expect(facts('Our electricity bill went up to $310 this month, so I am capping eating out at $200.', NOW)).toEqual(['budget=200 USD']);
+    expect(facts('Tickets went up to $95.', NOW)).toEqual([]);
+  });
+});
