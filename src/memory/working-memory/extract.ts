@@ -9,6 +9,7 @@ import { compileEntityMatchers, findEntities, type EntityMatchers } from './enti
 import { compileEventMatchers } from './facts-events.ts';
 import { compileSpecialMatchers } from './facts-special.ts';
 import { findFacts, type FactMatchers } from './facts.ts';
+import { mistakenSlotRestated } from './facts-mistaken.ts';
 import { toLocalTime } from './instant.ts';
 import { compileLexicon } from './lexicon.ts';
 import { prepareText } from './text.ts';
@@ -97,7 +98,12 @@ export function createExtractor(options: ExtractorOptions = {}): Extractor {
       lexicon.scope(norm);
       const spans = findEntities(norm, local, entityMatchers);
       const clauses = splitClauses(raw, norm, clauseMatchers);
-      const { facts, deprecate, events } = findFacts(clauses, spans, factMatchers, quotedSpans(norm));
+      const found = findFacts(clauses, spans, factMatchers, quotedSpans(norm));
+      const { deprecate, events } = found;
+      let facts = found.facts;
+      // 刚才端口说错了，应该是 8444: the slot and its righted value, a clause apart, read as the plain statement.
+      const restated = facts.length === 0 ? mistakenSlotRestated(norm, lexicon) : null;
+      if (restated !== null) facts = findFacts(splitClauses(restated, restated, clauseMatchers), findEntities(restated, local, entityMatchers), factMatchers).facts;
       const extraction: Extraction = {
         entities: spans.map(({ type, value }) => ({ type, value })),
         facts,

@@ -1,7 +1,8 @@
 /**
  * A value changed in the same message, said the everyday way (issue 19's helper batches): the old one after "was"
  * or 原来批的是, the new one after "pushed it to" or 现在只剩; a budget whose amount comes a clause after the word; a
- * rise ("went up to") that is no cap, and a cap set a few words before its amount. Examples are our own wording.
+ * rise ("went up to") that is no cap, and a cap set a few words before its amount; a slot said wrong and righted a
+ * clause later (端口说错了，应该是 …). Examples are our own wording.
  */
 import { describe, expect, it } from 'vitest';
 import { facts } from './helpers.ts';
@@ -26,5 +27,18 @@ describe('a value changed in the same message', () => {
   it('a rise is not a cap; a cap set a few words before its amount is', () => {
     expect(facts('Our electricity bill went up to $310 this month, so I am capping eating out at $200.', NOW)).toEqual(['budget=200 USD']);
     expect(facts('Tickets went up to $95.', NOW)).toEqual([]);
+  });
+});
+
+describe('a slot said wrong, righted a clause later', () => {
+  it('takes the righted value, not the one taken back, in either language', () => {
+    expect(facts('抱歉，网关端口我记错了，应该是 9443，不是 9444。', NOW)).toEqual(['port=9443']);
+    expect(facts('时区我填错了，不是 Europe/Paris，应该是 Europe/Berlin。', NOW)).toEqual(['timezone=Europe/Berlin']);
+    expect(facts('The cache I mentioned was wrong: it is Memcached, not Redis.', NOW)).toEqual(['cache=Memcached']);
+  });
+
+  it('sets nothing when the mistake is not about a value, or two values are given', () => {
+    expect(facts('The test I wrote is wrong, it keeps timing out.', NOW)).toEqual([]);
+    expect(facts('端口说错了，可能是 8080 也可能是 8081。', NOW)).toEqual([]);
   });
 });
