@@ -70,7 +70,9 @@ function endOfObject(text: string, from: number, lexicon: Lexicon): number {
     if (/^to$/i.test(stop.surface) && MOVE_BEFORE.test(text.slice(from, stop.start))) continue;
     end = stop.start;
   }
-  return Math.min(end, from + 48);
+  // A long object is cut after 64 characters, at the end of the word there rather than inside it.
+  const cap = from + 64;
+  return end <= cap ? end : Math.min(end, cap + /^[\w.+#-]*/.exec(text.slice(cap))![0].length);
 }
 
 function negatedBefore(clause: string, at: number, lexicon: Lexicon): boolean {

@@ -86,6 +86,12 @@ describe('deprecated topics', () => {
     expect(deprecated('Delete the temp files.')).toEqual([]);
   });
 
+  it('what was said or told earlier is the topic it was about; "from before" says when, not what', () => {
+    expect(deprecated('Scrap what I said earlier about splitting the billing service.')).toEqual(['splitting the billing service']);
+    expect(deprecated('Forget what I told you yesterday about the staging load balancer rewrite.')).toEqual(['staging load balancer rewrite']);
+    expect(deprecated('Never mind the cron syntax question from before.')).toEqual(['cron syntax question']);
+  });
+
   it('an integration called off is a topic; 先不排期 shelves a request', () => {
     expect(deprecated('Never mind the Salesforce integration.')).toEqual(['Salesforce integration']);
     expect(deprecated('导出 PDF 的需求先不排期。')).toEqual(['导出 PDF 的需求']);
