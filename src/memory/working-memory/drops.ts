@@ -87,7 +87,7 @@ function negatedBefore(clause: string, at: number, lexicon: Lexicon): boolean {
 const FROM_TO_ZH = /(?:从|由|把)\s*([^\s，,。；;][^，,。；;]{0,23}?)\s*(?:都|全部|全)?\s*(?:换到|换成|迁到|迁移到|迁去|切到|切换到|改到|改成|搬到|转到)/g;
 /** "We swapped Celery for Dramatiq": the first is left. */
 const SWAPPED_EN = /\bswap(?:ped|ping|s)?\s+(?:out\s+)?([A-Za-z][\w.+#-]*(?:\s+[A-Z0-9][\w.+#-]*){0,2})\s+(?:for|with)\b/gi;
-const FROM_TO_EN = /\b(?:switch(?:ed|es|ing)?|migrat(?:e|ed|es|ing)|mov(?:e|ed|es|ing)|chang(?:e|ed|es|ing))\b[^,;.]{0,24}?\b(?:from|off(?:\s+of)?)\s+([A-Za-z][\w.+#-]*(?:\s+[A-Z0-9][\w.+#-]*){0,2})\s+(?:over\s+)?(?:to|onto|into)\b/gi;
+const FROM_TO_EN = /\b(?:switch(?:ed|es|ing)?|migrat(?:e|ed|es|ing)|mov(?:e|ed|es|ing)|chang(?:e|ed|es|ing)|roll(?:ed|s|ing)?\s+[\w\s]{0,24}?back|downgrad(?:e|ed|es|ing))\b[^,;.]{0,24}?\b(?:from|off(?:\s+of)?)\s+([A-Za-z][\w.+#-]*(?:\s+[A-Z0-9][\w.+#-]*){0,2})\s+(?:over\s+)?(?:to|onto|into)\b/gi;
 
 function switchedFrom(clause: Clause, products: readonly ProductMark[], result: DropResult, lexicon: Lexicon): void {
   const text = clause.text;

@@ -291,6 +291,8 @@ export function compileLexicon(vocabulary: WmVocabulary): Lexicon {
       // The end of a compound name is not the product: ingress-nginx, kube-prometheus, spring-data-redis.
       if (m.start >= 2 && text[m.start - 1] === '-' && /[A-Za-z0-9]/.test(text[m.start - 2]!)) return;
       const after = text.slice(m.end, m.end + 32);
+      // "VS Code with the Vim extension", Vim 模式: an editor's mode or plugin in another editor is not the editor.
+      if (info.subject === 'editor' && EDITOR_ADD_ON.test(after)) return;
       // A name that ends in its major version goes on with the rest of it: Vue 3.4 is not Vue 3.
       const version = (/\d$/.test(m.surface) ? MINOR.exec(after) : null) ?? (info.numbered ? numbered : dotted).exec(after) ?? whole.exec(after);
       const valueEnd = version === null ? m.end : m.end + version[0].length;
@@ -324,6 +326,9 @@ export function compileLexicon(vocabulary: WmVocabulary): Lexicon {
     return dropOverlaps(marks);
   }
 }
+
+/** After an editor's name: it is a plugin or a mode of another editor (the Vim extension, Emacs keybindings). */
+const EDITOR_ADD_ON = /^\s*(?:extension|plugin|add-on|addon|mode|keybindings?|key bindings|bindings|emulation|插件|扩展|模式|键位)/i;
 
 /**
  * Products of one slot written with a plus between them are one value (monitoring: Prometheus + Grafana), as

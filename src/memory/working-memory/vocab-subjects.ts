@@ -236,6 +236,7 @@ export const SUBJECT_VOCABULARY: SubjectVocabulary = {
     'bullet points': 'bullet points', 'bullet point': 'bullet points', bullets: 'bullet points', 'bullet list': 'bullet points',
     'bulleted list': 'bullet points', 'bullet-point': 'bullet points', 'numbered list': 'numbered list', 'numbered lists': 'numbered list',
     'numbered steps': 'numbered list', tables: 'table', 'a table': 'table', 'in a table': 'table', 列表: '列表', 表格: '表格', 分点: '分点', 编号列表: '编号列表',
+    markdown: 'Markdown', 'in markdown': 'Markdown',
   },
   answerLengthContext: [
     '回答', '回复', '答案', '以后', '之后', '今后', '尽量', '一律', '保持', '一直',

@@ -134,6 +134,7 @@ export const TRIGGER_VOCABULARY: TriggerVocabulary = {
     'our app is', 'our app is a', 'our app is an', 'the app is', 'the app is a', 'our project is', 'our project is a',
     'our backend is', 'our frontend is', 'our site is', '我们的项目是', '项目是', '我们的 app 是', '我们的app是',
     'pin', 'pins', 'pinned', 'pinning', 'pinned to', 'pin to', 'pinned at', 'locked to', '锁定在', '锁定到', '锁在', '锁死在', '固定用',
+    '直接上', '全部上', '都上', '改上', '就上', 'pay for',
   ],
   locatives: ['在', '跑在', '放在', '部署在', 'on', 'in', 'at', 'onto'],
   locativeSubjects: ['cloud provider', 'hosting', 'region'],
@@ -289,7 +290,7 @@ export const TRIGGER_VOCABULARY: TriggerVocabulary = {
   commentStarts: ['which', 'which is', 'though', 'although', 'but', 'and that', 'that is', 'that\'s', '不过', '但是', '但', '虽然', '只是'],
   narrative: [
     '以前', '之前用', '原来用', '之前一直', '以前一直', '原来一直', '曾经', '过去', '当时', '的时候', '时候', '报错', '出错', '失败', '挂了', '挂过', '出过', '崩了', '崩过', '卡住', '卡在',
-    '做了个', '做了一个', '写了个', '写了一个', '试了', '试过', '用过',
+    '做了个', '做了一个', '写了个', '写了一个', '试了', '试过', '用过', '试着', '尝试着',
     'used to', 'previously', 'back then', 'when i', 'when we', 'while', 'error', 'errors', 'fails', 'failed', 'crash',
     'crashes', 'crashed', 'broken', 'breaks', 'stuck',
     // Mixed: 升级到 22 之后 build 就 fail 了 (a story of a failure, like 失败).

@@ -1,0 +1,34 @@
+/**
+ * Everyday ways of saying a choice, and of saying what is not one (issue 19's tenth round of helper batches):
+ * 直接上 X, "we'll just pay for X", a rollback from one version to another, answers asked in Markdown; an editor's
+ * plugin named in another editor, and a move only tried. Examples are our own wording.
+ */
+import { describe, expect, it } from 'vitest';
+import { facts } from './helpers.ts';
+
+describe('a choice said the everyday way', () => {
+  it('直接上 X, and paying for a service rather than running one', () => {
+    expect(facts('搜索这块不折腾了，直接上 Meilisearch。')).toEqual(['search engine=Meilisearch']);
+    expect(facts("Scrap the self-hosted Prometheus plan; we'll pay for Datadog.")).toEqual(['monitoring=Datadog']);
+  });
+
+  it('a rollback from one version to another leaves the first', () => {
+    expect(facts('We rolled the gateway back from Kong 3.5 to Kong 3.3 last night.')).toEqual(['API gateway≠Kong 3.5', 'API gateway=Kong 3.3']);
+  });
+
+  it('answers asked in Markdown; Markdown tables forbidden set nothing', () => {
+    expect(facts('Please format every answer in Markdown.')).toEqual(['answer format=Markdown']);
+    expect(facts('以后回答别用 markdown 表格。')).toEqual([]);
+  });
+});
+
+describe('what is not a choice', () => {
+  it("an editor's plugin or mode inside another editor is not the editor", () => {
+    expect(facts('I use Sublime Text with the Vim mode on.')).toEqual(['editor=Sublime Text']);
+    expect(facts('我用 Zed，开着 Emacs 键位。')).toEqual(['editor=Zed']);
+  });
+
+  it('a move only tried, and given up, sets nothing', () => {
+    expect(facts('试着把 Node 升到 22，结果 sharp 编译不过，先不升了。')).toEqual([]);
+  });
+});
