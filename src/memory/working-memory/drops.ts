@@ -173,8 +173,8 @@ export function findDrops(clause: Clause, lexicon: Lexicon, rules: TopicRules, p
     const surface = text.slice(from + complement, end);
     // 作废吧, drop 了: a particle after the drop word is not what it drops.
     if (/^[\s吧了啊呀嘛呢哦]*$/.test(surface)) continue;
-    // 不要再推荐 Warp 了, "stop suggesting Deno": what to suggest, not what the user drops.
-    if (SUGGEST_VERB.test(surface)) continue;
+    // 不要再推荐 Warp 了, "stop suggesting Deno", "skip any Heroku suggestions": what to suggest, not what the user drops.
+    if (SUGGEST_VERB.test(surface) || SUGGESTIONS_OF.test(surface)) continue;
     const lead = complement + surface.length - surface.trimStart().length;
     classify({ start: from + lead, end: from + surface.trimEnd().length, surface: surface.trim() }, trigger);
   }
@@ -212,6 +212,8 @@ export function findDrops(clause: Clause, lexicon: Lexicon, rules: TopicRules, p
 }
 
 /** A verb of suggesting right after a drop word (再推荐, recommending): the drop is of the suggestion. */
+/** A drop of suggestions of a thing ("skip any Heroku suggestions", 别给我推荐的 X): not of the thing. */
+const SUGGESTIONS_OF = /^\s*(?:any|all|the)?\s*[\w.+#-]+(?:\s+[\w.+#-]+)?\s+(?:suggestions?|recommendations?|advice|tips)\b/i;
 const SUGGEST_VERB = /^\s*(?:再|又)?\s*(?:给我)?\s*(?:推荐|提起|提到|安利|recommend|suggest|mention|bring up)/i;
 
 function isLeadIn(before: string, lexicon: Lexicon): boolean {

@@ -53,6 +53,9 @@ const NAMED_VERSION =
 /** After any other product, its version said without the word version: Rails 用 7.1, our Kafka is 3.6.1 (a dot needed). */
 const LINKED_VERSION =
   /^\s*(?:的)?\s*(?:用的是|是|为|用|:|=|is|升到|升级到|upgraded to|锁在|锁定在|固定在|stays at|is pinned to|is pinned at|is locked to|is locked at|pinned to|pinned at|locked to|locked at)\s*(v?\d+(?:\.\d+)+)(?![\w.])/i;
+/** Just before the tool the user deploys with: "deploy with", "deploys go through", 部署用, deploy 用. */
+const DEPLOYS_WITH =
+  /(?:\bdeploy(?:s|ed|ing)?\s+(?:everything\s+|it\s+|them\s+)?(?:with|using|via|through)|\bdeploy(?:ment)?s?\s+(?:is|are|goes|go)\s+(?:through|via)|(?<!持续)部署(?:统一|都|全部|还|还是|一直)?(?:在)?(?:用|走|使用|交给)|\bdeploy\s*(?:用|走))\s*(?:the\s+)?$/i;
 /** Just before a product in front of the user's service: "sits behind nginx", "runs behind an AWS ALB". */
 const BEHIND = /\b(?:sits?|sitting|runs?|running|is|are|lives?|stays?)\s+behind\s+(?:(?:an?|the|our)\s+)?$/i;
 const ROLE = /^\s*(?:as\b|做|当|作为|来做|来当|for\b|用作|用于)\s*(?:(?:the|an|a|our|my)\b|我们的|我们)?\s*/i;
@@ -144,6 +147,8 @@ export function setFacts(
     // 我们的 DNS 托管在 Cloudflare: a slot word before it that the product also fills names its role here.
     const also = subjects.find((s) => s.end <= p.start && p.alsoFills.some((f) => f.toLowerCase() === s.subject.toLowerCase()));
     if (also !== undefined) return also.subject;
+    // "We deploy with Argo CD", 部署用 Ansible: the tool the user deploys with, named by that verb.
+    if (DEPLOYS_WITH.test(text.slice(Math.max(0, p.start - 24), p.start)) && p.alsoFills.includes('deployment tool')) return 'deployment tool';
     // "The API sits behind nginx": a web server in front of the user's service is its reverse proxy.
     if (BEHIND.test(text.slice(Math.max(0, p.start - 24), p.start)) && p.alsoFills.includes('reverse proxy')) return 'reverse proxy';
     return p.subject;

@@ -85,12 +85,12 @@ export const PRODUCT_GROUPS: readonly ProductGroup[] = [
       exactNames: ['Travis', 'Drone', 'Woodpecker', 'Tekton', 'Bamboo',
     ],
   },
-  { subject: 'CD', names: ['Argo CD', 'ArgoCD', 'FluxCD', 'Spinnaker', 'Octopus Deploy'], exactNames: ['Flux'], asWrittenOnly: ['Flux'] },
+  { subject: 'CD', names: ['Argo CD', 'ArgoCD', 'FluxCD', 'Spinnaker', 'Octopus Deploy'], exactNames: ['Flux'], asWrittenOnly: ['Flux'], alsoFills: ['deployment tool'] },
   {
     subject: 'infrastructure as code', names: ['Terraform', 'OpenTofu', 'Pulumi', 'CloudFormation', 'AWS CDK', 'CDK',
     'Crossplane'], exactNames: ['Bicep',
   ] },
-  { subject: 'configuration management', names: ['Ansible', 'SaltStack'], exactNames: ['Chef', 'Puppet', 'Salt'], asWrittenOnly: ['Chef', 'Salt'] },
+  { subject: 'configuration management', names: ['Ansible', 'SaltStack'], exactNames: ['Chef', 'Puppet', 'Salt'], asWrittenOnly: ['Chef', 'Salt'], alsoFills: ['deployment tool'] },
   {
     subject: 'container orchestration',
     names: [

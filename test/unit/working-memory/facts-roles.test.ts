@@ -1,7 +1,7 @@
 /**
  * A slot named by the role a product plays (issue 19's helper batches): a web server in front of the user's service
  * is their reverse proxy when the message says so (反代, 反向代理, "sits behind nginx"), and two products joined by a
- * plus fill one slot together. Examples are our own wording.
+ * plus fill one slot together; the tool the user deploys with is the deployment tool. Examples are our own wording.
  */
 import { describe, expect, it } from 'vitest';
 import { facts } from './helpers.ts';
@@ -24,5 +24,18 @@ describe('the reverse proxy, a role a web server plays', () => {
   it('is not named without its word: a web server alone stays a web server, an app server never a proxy', () => {
     expect(facts('我们的站点用 Caddy。')).toEqual(['web server=Caddy']);
     expect(facts('The API runs on Gunicorn behind the load balancer.')).toEqual(['web server=Gunicorn']);
+  });
+});
+
+describe('the deployment tool, named by the verb', () => {
+  it('is what the user deploys with; CD named as such stays CD', () => {
+    expect(facts('We deploy everything with Spinnaker now.')).toEqual(['deployment tool=Spinnaker']);
+    expect(facts('部署统一用 Flux。')).toEqual(['deployment tool=Flux']);
+    expect(facts('持续部署用 Spinnaker。')).toEqual(['CD=Spinnaker']);
+  });
+
+  it("asks not to hear of a product without dropping it; another team's tool is not the user's", () => {
+    expect(facts('We deploy with Spinnaker, so skip any Jenkins X suggestions.')).toEqual(['deployment tool=Spinnaker']);
+    expect(facts('他们 team 用的是 Spinnaker，我们的部署还在用 Ansible。')).toEqual(['deployment tool=Ansible']);
   });
 });
