@@ -231,15 +231,16 @@ export const SUBJECT_VOCABULARY: SubjectVocabulary = {
     thorough: 'detailed', longer: 'detailed', 'in depth': 'detailed', 'in-depth': 'detailed', 'go into detail': 'detailed', 'into detail': 'detailed',
     'without long explanations': 'short', 'no long explanations': 'short', 'skip the explanations': 'short',
     'skip the long explanations': 'short', 'no long essays': 'short', 'no essays': 'short', 不用解释: 'short', 不要长篇大论: 'short',
+    说重点: 'short', 讲重点: 'short', 挑重点: 'short', 别讲那么长: 'short', 别说那么多: 'short', 别写那么长: 'short', 'get to the point': 'short',
   },
   answerFormats: {
     'bullet points': 'bullet points', 'bullet point': 'bullet points', bullets: 'bullet points', 'bullet list': 'bullet points',
     'bulleted list': 'bullet points', 'bullet-point': 'bullet points', 'numbered list': 'numbered list', 'numbered lists': 'numbered list',
-    'numbered steps': 'numbered list', tables: 'table', 'a table': 'table', 'in a table': 'table', 列表: '列表', 表格: '表格', 分点: '分点', 编号列表: '编号列表',
+    'numbered steps': 'numbered list', tables: 'tables', 'a table': 'table', 'in a table': 'table', 列表: '列表', 表格: '表格', 分点: '分点', 编号列表: '编号列表',
     markdown: 'Markdown', 'in markdown': 'Markdown',
   },
   answerLengthContext: [
-    '回答', '回复', '答案', '以后', '之后', '今后', '尽量', '一律', '保持', '一直',
+    '回答', '回复', '答案', '以后', '之后', '今后', '尽量', '一律', '保持', '一直', '给我讲', '跟我讲', '给我说',
     'keep it', 'keep them', 'keep answers', 'keep replies', 'keep responses', 'keep your', 'answer', 'answers',
     'reply', 'replies', 'response', 'responses', 'be', 'always', 'from now on', 'explanation', 'explanations', '解释',
   ],
@@ -260,10 +261,14 @@ export const SUBJECT_VOCABULARY: SubjectVocabulary = {
     '|[东西][一二三四五六七八九十]{1,2}区|北京时间',
     '|(?<![A-Za-z])(?:PST|PDT|EST|EDT|CST|CET|CEST|JST|KST|IST|BST|AEST|SGT|HKT)(?![A-Za-z])',
   ].join(''),
-  timezoneWords: ['时区', 'timezone', 'time zone', "i'm in", 'i am in', 'we are in', "we're in", '我在', '我们在'],
+  timezoneWords: [
+    '时区', 'timezone', 'time zone', "i'm in", 'i am in', 'we are in', "we're in", '我在', '我们在',
+    // "give any times in SGT", 时间都按 CET: the times the user asks for.
+    'times in', 'time in', 'all times in', '时间按', '时间都按', '时间用', '时间都用',
+  ],
   allergyPatterns: [
     // The user's own (我对…, or a clause that starts with 对), not a child's (孩子对青霉素过敏).
-    '(?:我|本人|(?<![\\u4e00-\\u9fff]))对\\s*([\\u4e00-\\u9fffA-Za-z ]{1,12}?)\\s*过敏',
+    '(?:我|本人|^\\s*)对\\s*([\\u4e00-\\u9fffA-Za-z ]{1,12}?)\\s*过敏',
     "(?:i'm|i am|i'm severely|i am severely)\\s+allergic\\s+to\\s+([A-Za-z][A-Za-z -]{1,24}?)(?=[,.;!?]|\\s+(?:and|so|but)\\b|$)",
   ],
   diets: {

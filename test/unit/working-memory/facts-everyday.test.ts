@@ -1,7 +1,9 @@
 /**
  * Everyday ways of saying a choice, and of saying what is not one (issue 19's tenth round of helper batches):
  * 直接上 X, "we'll just pay for X", a rollback from one version to another, answers asked in Markdown; an editor's
- * plugin named in another editor, and a move only tried. Examples are our own wording.
+ * plugin named in another editor, and a move only tried; the time zone the user wants times in, a diet taken up,
+ * answers asked to keep to the point; a child's allergy, a parent's phone and a choice not yet made. Examples are our
+ * own wording.
  */
 import { describe, expect, it } from 'vitest';
 import { facts } from './helpers.ts';
@@ -30,5 +32,20 @@ describe('what is not a choice', () => {
 
   it('a move only tried, and given up, sets nothing', () => {
     expect(facts('试着把 Node 升到 22，结果 sharp 编译不过，先不升了。')).toEqual([]);
+  });
+});
+
+describe('about the user, said in passing', () => {
+  it('the zone the user wants times in; a diet taken up; answers kept to the point', () => {
+    expect(facts('Please give all times in JST while I am in Osaka.')).toEqual(['timezone=JST']);
+    expect(facts('以后时间都按 UTC+8 来写。')).toEqual(['timezone=UTC+8']);
+    expect(facts("I'm going vegan from next week, so keep dairy out of the plans.")).toEqual(['diet=vegan']);
+    expect(facts('以后回答别讲那么长，说重点就行。')).toEqual(['answer length=short']);
+  });
+
+  it("a child's allergy and a parent's phone are theirs; a choice not yet made sets nothing", () => {
+    expect(facts('我 son 对芒果过敏，夏令营的饭能单独安排吗？')).toEqual([]);
+    expect(facts('我妈手机号是 139-0000-1111，帮我提醒她周日复诊。')).toEqual([]);
+    expect(facts('队列用 NATS 还是 Kafka 我还没 decide。')).toEqual([]);
   });
 });
