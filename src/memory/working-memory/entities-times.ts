@@ -11,7 +11,8 @@ import type { DateVocabulary } from './vocab-dates.ts';
 type Period = 'am' | 'pm' | 'night' | 'noon' | 'small';
 
 const HOUR = `(\\d{1,2}|[${ZH_NUMERAL_CHARS}]{1,3})`;
-const MINUTES = `(?:\\s*(半|一刻|三刻|整|(\\d{1,2}|[${ZH_NUMERAL_CHARS}]{1,3})\\s*分?))?`;
+// A minute in one Chinese numeral needs its 分 (8点一分); 早上8点一开放 is "as soon as it opens at eight".
+const MINUTES = `(?:\\s*(半|一刻|三刻|整|(\\d{1,2}|[${ZH_NUMERAL_CHARS}]{2,3}|[${ZH_NUMERAL_CHARS}](?=\\s*分))\\s*分?))?`;
 const RANGE_TAIL = new RegExp(`^\\s*(?:到|至|-|~|～|—|–)\\s*${HOUR}\\s*(?:点|时)${MINUTES}`);
 const EN_TIME = /(?<![\w:.])(\d{1,2})(?::([0-5]\d))?\s?(am|pm|a\.m\.|p\.m\.)(?![A-Za-z])/gi;
 const CLOCK = /(?<![\w:.\/])([01]?\d|2[0-3]):([0-5]\d)(?::[0-5]\d(?:\.\d+)?)?(?![\w:]|\.\d)/g;

@@ -310,7 +310,8 @@ export function setFacts(
     // "went with Quickwit for search", "picked Quickwit as the search engine": a name given its role.
     const role = /^([A-Z][\w.+#-]*(?:\s+[A-Z0-9][\w.+#-]*)?)\s+(?:for|as)\s+(?:(?:the|our|a|an)\s+)?$/.exec(between);
     if (role !== null) between = role[1]!;
-    const modifier = /^(?:[A-Za-z][\w-]*(?:\s+[A-Za-z][\w-]*)?|[\u4e00-\u9fff]{1,4})\s*$/.exec(between)?.[0].trim();
+    // (One Han character between is part of a word, not a value: 选课系统 is a course-selection system.)
+    const modifier = /^(?:[A-Za-z][\w-]*(?:\s+[A-Za-z][\w-]*)?|[\u4e00-\u9fff]{2,4})\s*$/.exec(between)?.[0].trim();
     if (role === null && modifier !== undefined && /\s(?:for|as)$/i.test(modifier)) continue;
     if (modifier === undefined || modifier === '' || /^[\d一二两三四五六七八九十几多]/.test(modifier)) continue;
     // 打算把数据库换成…, 想换台 laptop: a function or measure word before the slot word is no value of it.

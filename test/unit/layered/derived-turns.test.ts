@@ -10,7 +10,7 @@ import { SessionWorkingMemory } from '../../../src/memory/layered/working-memory
 import { DERIVATION_VERSION, deriveTurn, stampOf } from '../../../src/ui/controllers/derived-turns.ts';
 
 /** The version and the hash of the examples' derivations it was pinned with. */
-const PINNED = '6:1j2u9qr';
+const PINNED = '7:1i8v3o9';
 
 const T = Date.UTC(2025, 2, 6, 9, 30); // a Thursday
 const EXAMPLES = [
@@ -26,6 +26,7 @@ const EXAMPLES = [
   '这次团建预算1万5千元，不对，是2万元。套餐原价¥3,199，128 元的耳机另付。',
   'The review is booked for the 20th. Rent is due on the 1st, $900 a month. 酒店订好了，1200元一晚。',
   '评审定在3月14日（周五），周四先彩排。',
+  '选课系统早上8点一开放就卡，下午三点二十五再试。',
 ];
 
 const derivations = () => {
@@ -47,6 +48,9 @@ describe('the kept per-message derivations', () => {
     expect(derivations()[8]!.dates).toEqual(['2025-06-08', '2025-06-10']);
     // A weekday written beside its own date is that date; another weekday is a day of its own.
     expect(derivations()[11]!.dates).toEqual(['2025-03-14', '2025-03-06']);
+    // 8点一开放 is "as soon as it opens at eight", not 8:01.
+    expect(derivations()[12]!.entities).toEqual(expect.arrayContaining(['time:08:00', 'time:15:25']));
+    expect(derivations()[12]!.entities).not.toContain('time:08:01');
   });
 
   it('are pinned to DERIVATION_VERSION: a change of the rules needs a bump', () => {

@@ -133,6 +133,8 @@ describe('times', () => {
     expect(times('晚上十点到十二点，中午12点半吃饭，上午九点一刻')).toEqual(['22:00', '00:00', '12:30', '09:15']);
     expect(times('下午2点到4点')).toEqual(['14:00', '16:00']);
     expect(times('前天晚上9点起就一直告警')).toEqual(['21:00']);
+    // A minute in one Chinese numeral needs its 分: 8点一开放 is "once it opens at eight".
+    expect(times('早上8点一开放就满了，晚上七点五分再试，下午三点二十五截止')).toEqual(['08:00', '19:05', '15:25']);
   });
 
   it('turns am/pm into 24 h', () => {
