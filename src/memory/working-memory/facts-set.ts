@@ -147,6 +147,8 @@ export function setFacts(
     // 我们的 DNS 托管在 Cloudflare: a slot word before it that the product also fills names its role here.
     const also = subjects.find((s) => s.end <= p.start && p.alsoFills.some((f) => f.toLowerCase() === s.subject.toLowerCase()));
     if (also !== undefined) return also.subject;
+    // 告警走飞书, "alerts go to Slack": a chat tool the alerts are sent to is their channel.
+    if (p.alsoFills.includes('alert channel') && subjects.some((s) => s.end <= p.start && s.subject === 'alerting')) return 'alert channel';
     // "We deploy with Argo CD", 部署用 Ansible: the tool the user deploys with, named by that verb.
     if (DEPLOYS_WITH.test(text.slice(Math.max(0, p.start - 24), p.start)) && p.alsoFills.includes('deployment tool')) return 'deployment tool';
     // "The API sits behind nginx": a web server in front of the user's service is its reverse proxy.

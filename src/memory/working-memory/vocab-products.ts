@@ -278,7 +278,7 @@ export const PRODUCT_GROUPS: readonly ProductGroup[] = [
   {
     subject: 'chat tool', names: ['Microsoft Teams', 'MS Teams', '钉钉', 'DingTalk', '飞书', 'Lark', 'Feishu', '企业微信',
     'WeCom', 'Telegram', 'Mattermost', 'Rocket.Chat', '腾讯会议', 'Google Meet'], exactNames: ['Slack', 'Discord', 'Zoom',
-  ] },
+  ], alsoFills: ['alert channel'] },
   {
     subject: 'project management', names: ['Jira', 'Trello', 'Asana', 'ClickUp', 'Monday.com', '禅道', 'TAPD',
     'Teambition', 'YouTrack', 'Redmine'], exactNames: ['Linear', 'Basecamp',

@@ -175,7 +175,7 @@ export const TRIGGER_VOCABULARY: TriggerVocabulary = {
   dropBefore: [
     '不用', '不再用', '不再使用', '别用', '不要用', '去掉', '去除', '删掉', '移除', '弃用', '停用', '放弃', '取消', '忘掉', '忘记',
     '忘了', '不考虑', '推翻', '废弃', '撤销', '作废', '抛弃', '丢掉', '扔掉', '干掉', '砍掉', '下掉', '拿掉', '不要',
-    '别管', '不用管', '不要再用', '别再用',
+    '别管', '不用管', '不要再用', '别再用', '不打算用', '不打算再用', '不准备用', '不准备再用',
     'drop', 'dropping', 'stop using', 'no longer use', 'no longer using', 'get rid of', 'getting rid of', 'ditch',
     'ditching', 'remove', 'removing', 'abandon', 'abandoning', 'forget', 'forget about', 'scrap', 'scrapping',
     'scratch', 'discard', 'ignore', 'disregard', 'never mind', 'nevermind', 'cancel', 'kill', 'toss', 'throw out',
@@ -185,7 +185,7 @@ export const TRIGGER_VOCABULARY: TriggerVocabulary = {
     'not going ahead with', 'not moving forward with', 'not going forward with', "won't go ahead with",
     'uninstalled', 'uninstalling', 'cancelled', 'canceled', 'delete', 'deleted', 'shelve', 'shelved', 'ripped out', 'ripping out', "don't bother with", 'do not bother with',
   ],
-  dropBeforeNeedsLe: ['不用', '不要', '别用', '不要用', '不想用', '不要再用', '别再用'],
+  dropBeforeNeedsLe: ['不用', '不要', '别用', '不要用', '不想用', '不要再用', '别再用', '不打算用', '不打算再用', '不准备用', '不准备再用'],
   dropAfter: [
     '不用了', '就不用了', '先不用了', '也不用了', '不要了', '不需要了', '不用', '作废', '作废了', '算了', '就算了', '不算', '不算数',
     '放弃', '先放弃', '放弃了', '取消', '取消了', '不考虑了', '先不考虑', '推翻', '弃用', '停用', '废掉', '废弃', '废弃了', '作罢',

@@ -49,3 +49,16 @@ describe('about the user, said in passing', () => {
     expect(facts('队列用 NATS 还是 Kafka 我还没 decide。')).toEqual([]);
   });
 });
+
+describe('ops choices said in passing', () => {
+  it('where the alerts go, a tool dropped with 不打算用…了, a budget cut to what is left', () => {
+    expect(facts('日志用 Loki，告警统一发到钉钉群。')).toEqual(['logging=Loki', 'alert channel=钉钉']);
+    expect(facts('我们平时用钉钉沟通。')).toEqual(['chat tool=钉钉']);
+    expect(facts('CI 不打算用 Travis 了，换成 GitHub Actions。')).toEqual(['CI≠Travis', 'CI=GitHub Actions']);
+    expect(facts('预算又砍了，现在只剩8万元。')).toEqual(['budget=80000 CNY']);
+  });
+
+  it("a supplier's contact is theirs", () => {
+    expect(facts('供应商的邮箱是 sales@parts-vendor.example，帮我写封询价邮件。')).toEqual([]);
+  });
+});
