@@ -183,6 +183,8 @@ export function findDrops(clause: Clause, lexicon: Lexicon, rules: TopicRules, p
     if (NOT_DROPPED_BEFORE.test(head)) continue;
     // 卸了又装, 取消了再订: undone at once, not dropped.
     if (/^\s*(?:又|再|重)/.test(text.slice(trigger.end))) continue;
+    // 配置不用改了, 不用担心: no need to change it (it stays as it is), not a drop.
+    if (/^不用$/.test(trigger.surface) && /^\s*(?:改|动|调|修|换|重启|担心|操心)/.test(text.slice(trigger.end))) continue;
     // 消息队列不用 RabbitMQ 了: the word drops the product after it (a drop before its object), not the words before.
     if (products.some((p) => p.start >= trigger.end && /^\s*$/.test(text.slice(trigger.end, p.start)))) continue;
     const lead = head.length - head.replace(LEAD_FILLERS, '').length;

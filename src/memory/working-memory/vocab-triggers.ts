@@ -192,7 +192,7 @@ export const TRIGGER_VOCABULARY: TriggerVocabulary = {
     '不做了', '先搁置', '搁置', 'drop 掉', 'drop掉', '撤回', 'forget it', 'forget about it',
     '别用了', '别再用了', '不要用了', '不要再用了', '不再用了', 'cancel 了', 'cancel了', 'cancel 掉', 'cancel掉',
     // Shelved, retired, uninstalled (卸了又装 is not: drops.ts).
-    '先放一放', '放一放', '先放放', '先放一边', '不搞了', '先不搞了', '不弄了', '先不弄了', '退役', '退役了', '不再维护', '不维护了',
+    '先放一放', '放一放', '先放放', '先放一边', '不搞了', '先不搞了', '不弄了', '先不弄了', '先不管了', '不管了', '就不管了', '退役', '退役了', '不再维护', '不维护了',
     '停止维护', '卸了', '卸载了', '卸掉了', '已卸载', '已经 decommission 了', 'decommission 了', 'decommission了', '已经 decommission',
     // Not renewed: 那套明年到期就不续了.
     '不续了', '不续费了', '不再续费', '不续约了', '不再续约',
@@ -222,7 +222,7 @@ export const TRIGGER_VOCABULARY: TriggerVocabulary = {
   forgetSubjects: ['我', '我们', '他', '她', '你', '咱', '都', '又', '差点', '竟然', '居然'],
   topicNouns: [
     '方案', '计划', '想法', '思路', '主意', '提议', '建议', '设计', '需求', '问题', '要求', '话题', '讨论', '结论', '决定', '安排',
-    '消息', '那句话', '那段', '版本', '路线', '架构方案', '选型', '事', '事情', '部分',
+    '消息', '那句话', '那段', '版本', '路线', '架构方案', '选型', '事', '事情', '部分', '配置',
     'idea', 'ideas', 'plan', 'plans', 'approach', 'proposal', 'suggestion', 'design', 'question', 'request',
     'requirement', 'message', 'topic', 'option', 'solution', 'strategy', 'decision', 'discussion', 'thread', 'part',
     'draft', 'spec', 'route', 'thing', 'issue', 'ticket', 'notes', 'note', 'integration', 'stuff', 'one', 'what i said', 'what we said', 'what i just said', 'what i told you', 'what i mentioned', 'feature', '功能',

@@ -86,6 +86,11 @@ describe('deprecated topics', () => {
     expect(deprecated('Delete the temp files.')).toEqual([]);
   });
 
+  it('先不管了 sets a question or a configuration aside; 不用改了 keeps it as it is', () => {
+    expect(deprecated('刚才说的 Vite 配置先不管了。')).toEqual(['Vite 配置']);
+    expect(deprecated('Nginx 配置不用改了，就这样。')).toEqual([]);
+  });
+
   it('what was said or told earlier is the topic it was about; "from before" says when, not what', () => {
     expect(deprecated('Scrap what I said earlier about splitting the billing service.')).toEqual(['splitting the billing service']);
     expect(deprecated('Forget what I told you yesterday about the staging load balancer rewrite.')).toEqual(['staging load balancer rewrite']);
