@@ -213,9 +213,9 @@ export function findDrops(clause: Clause, lexicon: Lexicon, rules: TopicRules, p
   }
 }
 
-/** A verb of suggesting right after a drop word (再推荐, recommending): the drop is of the suggestion. */
-/** A drop of suggestions of a thing ("skip any Heroku suggestions", 别给我推荐的 X): not of the thing. */
+/** A drop of suggestions of a thing ("skip any Heroku suggestions", "drop the Kafka recommendations"): not of the thing. */
 const SUGGESTIONS_OF = /^\s*(?:any|all|the)?\s*[\w.+#-]+(?:\s+[\w.+#-]+)?\s+(?:suggestions?|recommendations?|advice|tips)\b/i;
+/** A verb of suggesting right after a drop word (再推荐, recommending): the drop is of the suggestion. */
 const SUGGEST_VERB = /^\s*(?:再|又)?\s*(?:给我)?\s*(?:推荐|提起|提到|安利|recommend|suggest|mention|bring up)/i;
 
 function isLeadIn(before: string, lexicon: Lexicon): boolean {
