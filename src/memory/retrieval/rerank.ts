@@ -13,9 +13,10 @@
 import { gatherCandidates, type GatherContext, type GatherOptions } from './candidates.ts';
 import type { IntentTag } from './intent.ts';
 import { intentFit } from './intent.ts';
+import { rolesNamedBy } from './addressed.ts';
 import { asksAboutUser, isHypothetical } from './persona.ts';
 import type { RetrievalQuery } from './query.ts';
-import type { TurnEntry } from './records.ts';
+import type { TurnEntry, TurnRole } from './records.ts';
 import { dayOf } from './render.ts';
 import { LastMemo, type SharedSearch } from './search-memo.ts';
 import { terms } from './text-terms.ts';
@@ -149,7 +150,10 @@ export function rankCandidates(
     maxLexical = Math.max(maxLexical, lexical.bySlot[slots[i]!]!);
     maxPiece = Math.max(maxPiece, pieceScore[i]!);
   }
-  const own = ownFeaturesOf(query, ctx, options, offsetMinutes, found.search);
+  // Turns with roles, not names: the roles whose names the question says, from how the candidates address them.
+  const turnAt = ctx.turnAt;
+  const namedRoles = turnAt === undefined ? new Set<TurnRole>() : rolesNamedBy(query.message, candidateTurns(slots, ids.length, turnAt));
+  const own = ownFeaturesOf(query, ctx, options, offsetMinutes, found.search, namedRoles);
   const coverageQuery = shard.turns.prepareCoverage(query.terms, COVERAGE_PRIOR);
   const links = ctx.links;
   const matchOf = (slot: number): number => {
@@ -231,12 +235,20 @@ type OwnFeatures = Pick<Features, 'entities' | 'speaker' | 'date' | 'recency' | 
  */
 const ownMemos: SlotMemos<OwnFeatures> = new WeakMap();
 
+function* candidateTurns(slots: ArrayLike<number>, n: number, turnAt: (slot: number) => TurnEntry | undefined): Generator<TurnEntry> {
+  for (let i = 0; i < n; i++) {
+    const turn = turnAt(slots[i]!);
+    if (turn !== undefined) yield turn;
+  }
+}
+
 function ownFeaturesOf(
   query: RetrievalQuery,
   ctx: CandidateContext,
   options: RerankOptions,
   offsetMinutes: number,
   search: SharedSearch,
+  namedRoles: ReadonlySet<TurnRole>,
 ): (id: string, slot: number) => OwnFeatures {
   const speakerTerms = new Set(terms(query.message));
   const named = new Map<string, boolean>();
@@ -254,7 +266,7 @@ function ownFeaturesOf(
     const shared = turn === undefined ? 0 : countShared(turn.entities, query.entities);
     // (The day is only needed when the query names one.)
     const dated = turn !== undefined && (query.dates.length > 0 || query.months.length > 0) && isDated(turn, query.dates, query.months, offsetMinutes);
-    const speaker = turn?.speaker !== undefined && names(turn.speaker) ? 1 : 0;
+    const speaker = turn === undefined ? 0 : turn.speaker !== undefined ? (names(turn.speaker) ? 1 : 0) : namedRoles.has(turn.role) ? 1 : 0;
     return {
       entities: Math.min(1, shared / 3),
       speaker,

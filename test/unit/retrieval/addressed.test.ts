@@ -1,0 +1,73 @@
+/**
+ * A name the question says, in turns that carry roles rather than names (the app's chat, a transcript replayed as
+ * user and assistant): the side the other side addresses by that name. Examples are our own wording.
+ */
+import { beforeAll, describe, expect, it } from 'vitest';
+import type { CachedTokenCounter } from '../../../src/context/tokens.ts';
+import { LABELS } from '../../../src/memory/layered/labels.ts';
+import { rolesNamedBy } from '../../../src/memory/retrieval/addressed.ts';
+import { buildQuery } from '../../../src/memory/retrieval/query.ts';
+import type { TurnEntry } from '../../../src/memory/retrieval/records.ts';
+import { RetrievalIndex } from '../../../src/memory/retrieval/retrieval-index.ts';
+import { retrieve } from '../../../src/memory/retrieval/retriever.ts';
+import { realCounter } from '../context/helpers.ts';
+
+const T0 = Date.UTC(2024, 4, 2, 9);
+const said = (id: string, seq: number, role: 'user' | 'assistant', text: string): TurnEntry => ({
+  id, userId: 'u', sessionId: 'S', seq, role, time: T0 + seq * 60_000, text, entities: [], dates: [], tags: [],
+});
+
+describe('rolesNamedBy', () => {
+  const chat = [
+    said('a', 1, 'user', 'I finally planted the tomatoes on the balcony.'),
+    said('b', 2, 'assistant', 'Nice work, Maya! Tomatoes love that sun.'),
+    said('c', 3, 'user', 'The basil came up too.'),
+    said('d', 4, 'assistant', 'Thanks for the update, Maya. Keep them watered.'),
+    said('e', 5, 'assistant', 'Hey Maya, how is the garden?'),
+  ];
+
+  it('names the side the other side addresses by that name', () => {
+    expect([...rolesNamedBy('What did Maya plant on the balcony?', chat)]).toEqual(['user']);
+    const theirs = chat.map((t) => ({ ...t, role: t.role === 'user' ? ('assistant' as const) : ('user' as const) }));
+    expect([...rolesNamedBy('What did Maya plant on the balcony?', theirs)]).toEqual(['assistant']);
+  });
+
+  it('says nothing from one address, from a name both sides use, or from a first word', () => {
+    expect(rolesNamedBy('What did Maya plant?', chat.slice(0, 2)).size).toBe(0);
+    const both = [...chat, said('f', 6, 'user', 'Thanks, Maya, you are sweet.'), said('g', 7, 'user', 'Hey Maya!')];
+    expect(rolesNamedBy('What did Maya plant?', both).size).toBe(0);
+    expect(rolesNamedBy('Nice, what grew?', chat).size).toBe(0);
+    // Turns with speaker names (a transcript) are left to the names themselves.
+    expect(rolesNamedBy('What did Maya plant?', chat.map((t) => ({ ...t, speaker: t.role === 'user' ? 'Maya' : 'Sam' }))).size).toBe(0);
+  });
+});
+
+describe('in retrieval', () => {
+  let counter: CachedTokenCounter;
+  beforeAll(async () => {
+    counter = await realCounter();
+  });
+
+  it("brings the named person's own turn ahead of the turns that only address them", () => {
+    const index = new RetrievalIndex();
+    index.addTurn(said('t1', 1, 'user', 'We finally took the ferry out to the island for the lighthouse tour.'));
+    index.addTurn(said('t2', 2, 'assistant', 'That sounds lovely, Maya! Was the island busy?'));
+    index.addTurn(said('t3', 3, 'user', 'Quiet, mostly birds.'));
+    index.addTurn(said('t4', 4, 'assistant', 'Thanks for sharing, Maya. Islands are the best.'));
+    index.addTurn(said('t5', 5, 'assistant', 'Hey Maya, any island plans for the summer?'));
+    const r = retrieve(index, {
+      query: buildQuery({ message: 'Which island tour did Maya take?', entities: [], dates: [] }),
+      scope: { userId: 'u', sessionId: 'S', otherSessions: true, docs: false },
+      exclude: new Set(),
+      budget: 300,
+      now: T0 + 10 * 60_000,
+      counter,
+      labels: LABELS.en,
+      offsetMinutes: 0,
+    });
+    const speaker = new Map(r.candidates.map((c) => [c.id, c.features.speaker]));
+    expect(speaker.get('t1')).toBe(1);
+    expect(speaker.get('t2')).toBe(0);
+    expect(r.candidates[0]!.id).toBe('t1');
+  });
+});
