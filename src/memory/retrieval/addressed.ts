@@ -20,7 +20,11 @@ const MIN_SHARE = 0.8;
 const patterns = new Map<string, RegExp>();
 function addressOf(name: string): RegExp {
   let re = patterns.get(name);
-  if (re === undefined) patterns.set(name, (re = new RegExp(`(?:${LEAD}|^\\s*)${name}${TAIL}`, 'i')));
+  if (re === undefined) {
+    // (A long chat asks about many words that look like names: the cache stays small.)
+    if (patterns.size >= 256) patterns.clear();
+    patterns.set(name, (re = new RegExp(`(?:${LEAD}|^\\s*)${name}${TAIL}`, 'i')));
+  }
   return re;
 }
 
