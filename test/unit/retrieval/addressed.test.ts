@@ -4,13 +4,11 @@
  */
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { CachedTokenCounter } from '../../../src/context/tokens.ts';
-import { LABELS } from '../../../src/memory/layered/labels.ts';
 import { rolesNamedBy } from '../../../src/memory/retrieval/addressed.ts';
-import { buildQuery } from '../../../src/memory/retrieval/query.ts';
 import type { TurnEntry } from '../../../src/memory/retrieval/records.ts';
 import { RetrievalIndex } from '../../../src/memory/retrieval/retrieval-index.ts';
-import { retrieve } from '../../../src/memory/retrieval/retriever.ts';
 import { realCounter } from '../context/helpers.ts';
+import { searchConversation } from './search-conversation.ts';
 
 const T0 = Date.UTC(2024, 4, 2, 9);
 const said = (id: string, seq: number, role: 'user' | 'assistant', text: string): TurnEntry => ({
@@ -55,16 +53,7 @@ describe('in retrieval', () => {
     index.addTurn(said('t3', 3, 'user', 'Quiet, mostly birds.'));
     index.addTurn(said('t4', 4, 'assistant', 'Thanks for sharing, Maya. Islands are the best.'));
     index.addTurn(said('t5', 5, 'assistant', 'Hey Maya, any island plans for the summer?'));
-    const r = retrieve(index, {
-      query: buildQuery({ message: 'Which island tour did Maya take?', entities: [], dates: [] }),
-      scope: { userId: 'u', sessionId: 'S', otherSessions: true, docs: false },
-      exclude: new Set(),
-      budget: 300,
-      now: T0 + 10 * 60_000,
-      counter,
-      labels: LABELS.en,
-      offsetMinutes: 0,
-    });
+    const r = searchConversation(index, 'Which island tour did Maya take?', { now: T0 + 10 * 60_000, counter });
     const speaker = new Map(r.candidates.map((c) => [c.id, c.features.speaker]));
     expect(speaker.get('t1')).toBe(1);
     expect(speaker.get('t2')).toBe(0);

@@ -1,13 +1,11 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { CachedTokenCounter } from '../../../src/context/tokens.ts';
-import { LABELS } from '../../../src/memory/layered/labels.ts';
 import { isHypothetical, isSelfStatement } from '../../../src/memory/retrieval/persona.ts';
-import { buildQuery } from '../../../src/memory/retrieval/query.ts';
 import type { TurnEntry } from '../../../src/memory/retrieval/records.ts';
 import { RetrievalIndex } from '../../../src/memory/retrieval/retrieval-index.ts';
 import { DEFAULT_WEIGHTS } from '../../../src/memory/retrieval/rerank.ts';
-import { retrieve } from '../../../src/memory/retrieval/retriever.ts';
 import { realCounter } from '../context/helpers.ts';
+import { searchConversation } from './search-conversation.ts';
 
 let counter: CachedTokenCounter;
 beforeAll(async () => {
@@ -51,17 +49,7 @@ describe('persona in retrieval', () => {
     index.addTurn(turn('t3', 3, 'Ben', 'Cool. Hiking sounds fun.'));
   });
   const search = (message: string, persona = DEFAULT_WEIGHTS.persona, over = index) =>
-    retrieve(over, {
-      rerank: { weights: { ...DEFAULT_WEIGHTS, persona } },
-      query: buildQuery({ message, entities: [], dates: [] }),
-      scope: { userId: 'u', sessionId: 'S', otherSessions: true, docs: false },
-      exclude: new Set(),
-      budget: 300,
-      now: T0 + 10 * 60_000,
-      counter,
-      labels: LABELS.en,
-      offsetMinutes: 0,
-    });
+    searchConversation(over, message, { now: T0 + 10 * 60_000, counter, rerank: { weights: { ...DEFAULT_WEIGHTS, persona } } });
 
   it('favours what the named person says about themselves when the question is a conjecture about them', () => {
     const r = search('Would Anna enjoy a weekend at the lake in the mountains?');
