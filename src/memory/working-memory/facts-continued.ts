@@ -121,36 +121,6 @@ function valueOf(p: ProductMark, op: Fact['op'], lexicon: Lexicon): Fact {
   return runtime !== undefined && version !== '' ? { subject: runtime, value: version, op } : { subject: p.subject, value: p.value, op };
 }
 
-/** A clause that only says what it is not: "…, not 3.9", "…, not Django", 而不是 MySQL. */
-const NOT_ONLY = /^\s*(?:not|rather than|instead of|而不是|不是)\s+(.+?)[\s.。!！]*$/i;
-
-/** Says the message corrects what was said before. */
-const CORRECTING = /correction|\bactually\b|\bi (?:misread|mistyped|misspoke|was wrong)|\bsorry\b|更正|纠正|说错了?|写错了?|搞错了?|看错了?|打错了?/i;
-
-/**
- * What a correction takes back after the clause before set a value: "Correction: we're on Python 3.11, not 3.9"
- * unsets python version 3.9. Only in a message that says it corrects, and only a value of the slot just set: "we use
- * Postgres, not MySQL" is a contrast, and drops nothing (as 用飞书，不用钉钉 in our set).
- */
-export function negatedAfter(
-  text: string,
-  start: number,
-  products: readonly ProductMark[],
-  justSet: readonly Fact[],
-  message: string,
-  lexicon: Lexicon,
-): Found<Fact>[] {
-  const not = NOT_ONLY.exec(text);
-  if (not === null || justSet.length === 0 || !CORRECTING.test(message)) return [];
-  const last = justSet[justSet.length - 1]!;
-  const bareVersion = /^v?\d+(?:\.\d+)+$/.exec(not[1]!.trim());
-  if (bareVersion !== null && /version$/i.test(last.subject)) return [{ item: { subject: last.subject, value: bareVersion[0], op: 'unset' }, at: start }];
-  const p = products[0];
-  if (p === undefined || products.length > 1) return [];
-  const item = valueOf(p, 'unset', lexicon);
-  return item.subject === last.subject ? [{ item, at: start + p.start }] : [];
-}
-
 /** A clause that only names the value: "It's NATS.", 用 Nacos。, 选的是 Pulsar. */
 const ONLY_NAMES = /^\s*(?:it['’]s|it is|it['’]ll be|that['’]s|that is|we picked|we chose|we went with|went with|是|就是|用|用的是|选的是|定的是|选了|定了)\s*$/i;
 

@@ -3,7 +3,7 @@
  * decision word leads to it (用 / switch to / go with), when a slot word names it (数据库是 MySQL), or by a slot's
  * own rule (budget, deadline, region…). Questions, maybes and hypotheses set nothing.
  */
-import { carriedFacts, continuedFacts, correctedFacts, endsOnSetProduct, listedFacts, negatedAfter, refinedVersion, type ListFound, type ListTail } from './facts-continued.ts';
+import { carriedFacts, continuedFacts, correctedFacts, endsOnSetProduct, listedFacts, refinedVersion, type ListFound, type ListTail } from './facts-continued.ts';
 import type { Clause } from './clauses.ts';
 import { versionMoves } from './facts-version-moves.ts';
 import { findDrops, type Found, type UnsetFound } from './drops.ts';
@@ -58,7 +58,6 @@ export function findFacts(
   let listTail: ListTail | null = null;
   // What the clause before set, for a clause that only takes a value back ("…3.11, not 3.9").
   let justSet: { sentence: number; facts: Fact[] } = { sentence: -1, facts: [] };
-  const message = clauses.map((c) => c.text).join(' ');
   const lastOfSentence = new Set(clauses.filter((c, i) => clauses[i + 1]?.sentence !== c.sentence));
   const budgetNamed = clauses.some((c) => !c.question && !c.tentative && m.lexicon.has('budgetWords', c.text));
   const deadlineNamed = clauses.some((c) => !c.question && !c.tentative && m.lexicon.has('deadlineWords', c.text));
@@ -156,7 +155,6 @@ export function findFacts(
     }
     if (set.length === 0 && subjects.length === 0) set = continuedFacts(clause.text, clause.start, clause.sentence, open, listTail, m.lexicon);
     if (set.length === 0 && subjects.length === 0) set = correctedFacts(clause.text, clause.start, open, leadIn, m.lexicon);
-    if (set.length === 0 && justSet.sentence === clause.sentence) set = negatedAfter(clause.text, clause.start, products, justSet.facts, message, m.lexicon);
     if (set.length === 0 && justSet.sentence === clause.sentence) set = refinedVersion(clause.text, clause.start, justSet.facts);
     justSet = { sentence: clause.sentence, facts: [...(moves?.facts ?? []), ...set].filter((f) => f.item.op === 'set').map((f) => f.item) };
     facts.push(...set);
