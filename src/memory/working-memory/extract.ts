@@ -6,6 +6,7 @@
 import { compileClauseMatchers, quotedSpans, splitClauses, type ClauseMatchers } from './clauses.ts';
 import { compileDateMentionMatchers, findDateMentions, findMonths } from './date-mentions.ts';
 import { compileEntityMatchers, findEntities, type EntityMatchers } from './entities.ts';
+import { withoutPassingToday } from './entities-today.ts';
 import { compileEventMatchers } from './facts-events.ts';
 import { compileSpecialMatchers } from './facts-special.ts';
 import { findFacts, type FactMatchers } from './facts.ts';
@@ -105,7 +106,7 @@ export function createExtractor(options: ExtractorOptions = {}): Extractor {
       const restated = facts.length === 0 ? mistakenSlotRestated(norm, lexicon) : null;
       if (restated !== null) facts = findFacts(splitClauses(restated, restated, clauseMatchers), findEntities(restated, local, entityMatchers), factMatchers).facts;
       const extraction: Extraction = {
-        entities: spans.map(({ type, value }) => ({ type, value })),
+        entities: withoutPassingToday(spans, norm, local).map(({ type, value }) => ({ type, value })),
         facts,
         deprecate,
       };

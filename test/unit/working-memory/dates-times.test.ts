@@ -9,7 +9,7 @@ const times = (text: string, now = '2026-03-04T10:00:00+08:00'): string[] => val
 describe('relative dates in Chinese', () => {
   const wed = '2026-03-04T10:00:00+08:00';
   it('resolves day words', () => {
-    expect(dates('今天、明天、后天、大后天', wed)).toEqual(['2026-03-04', '2026-03-05', '2026-03-06', '2026-03-07']);
+    expect(dates('今天下午3点、明天、后天、大后天', wed)).toEqual(['2026-03-04', '2026-03-05', '2026-03-06', '2026-03-07']);
     expect(dates('昨天晚上和前天和大前天', wed)).toEqual(['2026-03-03', '2026-03-02', '2026-03-01']);
     expect(dates('今晚8点和明早', wed)).toEqual(['2026-03-04', '2026-03-05']);
   });
@@ -72,9 +72,9 @@ describe('relative dates in Chinese', () => {
 describe('relative dates in English', () => {
   const wed = '2026-03-04T10:00:00+08:00';
   it('resolves day words, weekdays and counts', () => {
-    expect(dates('today, tomorrow and yesterday', wed)).toEqual(['2026-03-04', '2026-03-05', '2026-03-03']);
+    expect(dates('today at 3pm, tomorrow and yesterday', wed)).toEqual(['2026-03-04', '2026-03-05', '2026-03-03']);
     expect(dates('the day after tomorrow', wed)).toEqual(['2026-03-06']);
-    expect(dates('It crashed last night, the fix went out this morning.', wed)).toEqual(['2026-03-03', '2026-03-04']);
+    expect(dates('It crashed last night, the fix went out at 9:15 this morning.', wed)).toEqual(['2026-03-03', '2026-03-04']);
     expect(dates('due Friday', wed)).toEqual(['2026-03-06']);
     expect(dates('next Friday', wed)).toEqual(['2026-03-13']);
     expect(dates('last Monday and this Sunday', wed)).toEqual(['2026-02-23', '2026-03-08']);
@@ -111,12 +111,26 @@ describe('relative dates in English', () => {
 });
 
 describe('time zones', () => {
+  it('keeps today only with a clock time, a rule that starts from it, or a due day, as labellers write it', () => {
+    const wed = '2026-03-04T10:00:00+08:00';
+    // Said in passing, the message's own day is no date worth keeping.
+    expect(dates('今天好累，陪我聊聊天吧。', wed)).toEqual([]);
+    expect(dates('The build server has been flaky since this morning.', wed)).toEqual([]);
+    expect(dates('今晚加班，晚饭随便吃点。', wed)).toEqual([]);
+    expect(dates('今天早上9点开始接口一直超时。', wed)).toEqual(['2026-03-04']);
+    expect(dates('The demo is tonight at 8pm.', wed)).toEqual(['2026-03-04']);
+    expect(dates('从今天起，日志都按 UTC 记。', wed)).toEqual(['2026-03-04']);
+    expect(dates('Starting today, all reviews need two approvals.', wed)).toEqual(['2026-03-04']);
+    expect(dates('周报今天下班前要交。', wed)).toEqual(['2026-03-04']);
+    expect(dates('The invoice is due today.', wed)).toEqual(['2026-03-04']);
+  });
+
   it('reads the calendar in the message’s own offset', () => {
     // 23:30 in New York is already the next day in UTC; "tomorrow" is still New York's tomorrow.
     expect(dates('tomorrow', '2026-03-04T23:30:00-05:00')).toEqual(['2026-03-05']);
     // 01:00 in Shanghai is the previous day in UTC.
     expect(dates('明天', '2026-03-05T01:00:00+08:00')).toEqual(['2026-03-06']);
-    expect(dates('today', '2026-03-04T20:00:00Z')).toEqual(['2026-03-04']);
+    expect(dates('due today', '2026-03-04T20:00:00Z')).toEqual(['2026-03-04']);
     expect(dates('next Monday', '2026-03-08T23:59:00+14:00')).toEqual(['2026-03-09']);
   });
 
