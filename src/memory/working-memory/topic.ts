@@ -51,13 +51,18 @@ export function topicPhrase(object: string, rules: TopicRules): string {
     }
   }
   stripped = trimPunctuation(stripped);
-  if (stripped !== '' && !rules.onlyGeneric.test(stripped)) return stripped;
+  if (stripped !== '' && (!rules.onlyGeneric.test(stripped) || namesTwoNouns(stripped, rules))) return stripped;
   const pointer = [...written.matchAll(rules.pointers)].at(-1);
   if (pointer === undefined) return written;
   // 刚才那个问题 stays whole, as every helper labeller wrote it (and the shared set keeps 这个问题): a time word right
   // before the pointer is part of what names a generic topic.
   const when = TIME_BEFORE_POINTER.exec(written.slice(0, pointer.index));
   return written.slice(when === null ? pointer.index : when.index);
+}
+
+/** Two topic nouns together name a kind of topic (migration plan, 迁移计划), as a name would: no pointer needed. */
+function namesTwoNouns(phrase: string, rules: TopicRules): boolean {
+  return (phrase.match(new RegExp(rules.topicNoun.source, 'gi')) ?? []).length >= 2;
 }
 
 /** Words that identify a topic: Latin words and Han runs, minus generic nouns and pointing words. */

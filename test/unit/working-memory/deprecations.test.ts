@@ -25,6 +25,12 @@ describe('deprecated topics', () => {
     expect(deprecated('刚才那个问题 ignore 吧，我重启一下就好了。')).toEqual(['刚才那个问题']);
   });
 
+  it('drops the pointing words before two topic nouns, which name a kind of topic as a name does', () => {
+    expect(deprecated('Forget that rollout plan, the release is frozen.')).toEqual(['rollout plan']);
+    expect(deprecated('这个升级方案作废，先稳定版本。')).toEqual(['升级方案']);
+    expect(deprecated('那个 refactor plan 先不做了。')).toEqual(['refactor plan']);
+  });
+
   it('keeps 那个 as a pointer, not a lead-in word, and takes no particle or 掉 for the topic', () => {
     expect(deprecated('那个拆库的想法先作废吧，量还没上来。')).toEqual(['拆库的想法']);
     expect(deprecated('cancel 掉那个 Helm chart 重写的计划。')).toEqual(['Helm chart 重写的计划']);
