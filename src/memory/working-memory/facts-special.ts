@@ -145,6 +145,11 @@ const DESCRIBED_AFTER = /^\s*ones\b/i;
 
 /** Before "up to": a rise, not a cap ("rent went up to $2,150"). */
 const ROSE_BEFORE = /\b(?:went|goes|go|gone|going|rose|risen|jumped|climbed|increased|raised)\s*$/i;
+/** Before the amount a sum moved from, and between it and the amount it moved to (从8000元提到1.2万元, from $5k to $8k). */
+const SUM_MOVED_FROM = /(?:从|由|\bfrom)\s*$/i;
+const SUM_MOVED_TO = /^[^\d，,。；;]{0,10}?(?:到|至|成|\bto)\s*$/i;
+/** A word of change: without one, 从5000元到8000元 is a range. */
+const SUM_CHANGED = /提|涨|升|降|加|砍|改|调|增|减|\b(?:rais|increas|cut|went|go|gone|mov|chang|bump|lower|reduc|drop|grew|grow|slash|trim)\w*/i;
 /** "capping everything else at $3,000", "I limit it at 500": a cap set, a few words before its amount. */
 const CAPPING_AT = /\b(?:capping|cap|capped|limiting|limit)\b[^.;,，。\d$€£¥]{0,32}?\bat\s*$/i;
 
@@ -177,9 +182,13 @@ export function findSpecialFacts(clause: Clause, entities: readonly EntitySpan[]
             /^[^\d，,。；;]{0,12}?(?:一共|总共|总计|合计|共计)\s*$|^\s*(?:原来|原本|本来|之前|以前)[^\d，,。；;]{0,4}?是\s*$|^\s*(?:现在|目前)?(?:只剩下?|剩下|还剩)\s*$/.test(text.slice(0, a.start)),
         )
       : undefined;
+  // 预算从8000元提到1.2万元 / "the budget went from $5,000 to $8,000": the amount it went to, also when the clause
+  // before names the budget (预算改一下，从8000元提到1.2万元).
+  const movedTo = !SUM_CHANGED.test(text) ? undefined : amounts.find((a, i) => i > 0 && SUM_MOVED_FROM.test(text.slice(0, amounts[i - 1]!.start)) && SUM_MOVED_TO.test(text.slice(amounts[i - 1]!.end, a.start)));
   const budget =
     righted ??
     restated ??
+    (movedTo !== undefined && (budgetWords.length > 0 || lex.has('budgetWords', leadIn)) ? movedTo : undefined) ??
     meant.find((a) => budgetWords.some((w) => w.end <= a.start)) ??
     meant.find((a) => budgetWords.length > 0 && a.start >= 0) ??
     (budgetNamed ? undefined : amounts.find((a) => capsBefore.some((c) => c.end <= a.start && a.start - c.end <= 6 && !ROSE_BEFORE.test(text.slice(0, c.start))))) ??

@@ -2,7 +2,7 @@
  * A value changed in the same message, said the everyday way (issue 19's helper batches): the old one after "was"
  * or 原来批的是, the new one after "pushed it to" or 现在只剩; a budget whose amount comes a clause after the word; a
  * rise ("went up to") that is no cap, and a cap set a few words before its amount; a slot said wrong and righted a
- * clause later (端口说错了，应该是 …). Examples are our own wording.
+ * clause later (端口说错了，应该是 …); a budget moved from one sum to another; a rollback. Examples are our own wording.
  */
 import { describe, expect, it } from 'vitest';
 import { facts } from './helpers.ts';
@@ -18,6 +18,18 @@ describe('a value changed in the same message', () => {
   it('a budget cut or raised from what was approved', () => {
     expect(facts('经费又砍了，原来批的是8万元，现在只剩5万元。', NOW)).toEqual(['budget=50000 CNY']);
     expect(facts('预算调整了，原本是3000元，现在是4500元。', NOW)).toEqual(['budget=4500 CNY']);
+  });
+
+  it('a budget moved from one sum to another takes the second; a range with no word of change keeps the first', () => {
+    expect(facts('Finance raised our cloud budget from $4,000 to $6,500.', NOW)).toEqual(['budget=6500 USD']);
+    expect(facts('团建预算变了，从6000元加到9000元。', NOW)).toEqual(['budget=9000 CNY']);
+    expect(facts('预算从3000元到5000元都行。', NOW)).toEqual(['budget=3000 CNY']);
+  });
+
+  it('a version or product rolled back to is set', () => {
+    expect(facts('We rolled back to MySQL 5.7 after the upgrade broke replication.', NOW)).toEqual(['database=MySQL 5.7']);
+    expect(facts('Node 还是退回 18 吧，20 跟老插件不兼容。', NOW)).toEqual(['node version=18']);
+    expect(facts('我们把 Go 回退到 1.21 了。', NOW)).toEqual(['go version=1.21']);
   });
 
   it('a budget named in one clause and its amount in the next', () => {
