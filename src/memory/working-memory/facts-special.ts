@@ -43,8 +43,8 @@ export function compileSpecialMatchers(lexicon: Lexicon): SpecialMatchers {
     region: new RegExp(s.regionPattern, 'g'),
     timezone: new RegExp(s.timezonePattern, 'gi'),
     allergies: s.allergyPatterns.map((p) => new RegExp(p, 'gi')),
-    // (I went vegetarian, going vegan from now on: a diet taken up.)
-    diet: new RegExp(`(?:我|i'm|i am|we're|we are|本人|\\bwent|\\bgoing|\\bgone|\\bturned)[^,，。.;；]{0,6}?(${alternation(Object.keys(s.diets))})`, 'i'),
+    // (I went vegetarian, going vegan from now on, I've been vegetarian since May: a diet taken up or kept.)
+    diet: new RegExp(`(?:我|i'm|i am|we're|we are|本人|\\bwent|\\bgoing|\\bgone|\\bturned|\\b(?:i've|i have|we've|we have) been)[^,，。.;；]{0,6}?(${alternation(Object.keys(s.diets))})`, 'i'),
     logLevel: new RegExp(s.logLevelPattern, 'gi'),
   };
 }

@@ -95,7 +95,8 @@ export const SUBJECT_VOCABULARY: SubjectVocabulary = {
     'container orchestration': ['容器编排', 'orchestration', 'orchestrator', '编排'],
     'container runtime': ['容器运行时', 'container runtime', '容器化'],
     'cloud provider': ['云厂商', '云服务商', '云平台', '云服务', 'cloud provider', 'cloud'],
-    hosting: ['hosting', '托管平台', '部署平台'],
+    // (Hosted on: what the labellers file there, whatever else the product is: "hosted on AWS", host 在腾讯云上.)
+    hosting: ['hosting', '托管平台', '部署平台', 'hosted on', 'hosted in', 'host 在', 'host在', 'hosting 在'],
     CDN: ['CDN'],
     DNS: ['DNS', 'DNS 服务商', 'DNS 服务', 'DNS provider', 'DNS server'],
     'object storage': ['对象存储', 'object storage', 'blob storage', '文件存储', 'file storage'],
@@ -237,7 +238,8 @@ export const SUBJECT_VOCABULARY: SubjectVocabulary = {
     'bullet points': 'bullet points', 'bullet point': 'bullet points', bullets: 'bullet points', 'bullet list': 'bullet points',
     'bulleted list': 'bullet points', 'bullet-point': 'bullet points', 'numbered list': 'numbered list', 'numbered lists': 'numbered list',
     'numbered steps': 'numbered list', tables: 'tables', 'a table': 'table', 'in a table': 'table', 列表: '列表', 表格: '表格', 分点: '分点', 编号列表: '编号列表',
-    markdown: 'Markdown', 'in markdown': 'Markdown',
+    markdown: 'Markdown', 'in markdown': 'Markdown', 'markdown table': 'Markdown table', 'markdown tables': 'Markdown tables',
+    'markdown 表格': 'Markdown 表格',
   },
   answerLengthContext: [
     '回答', '回复', '答案', '以后', '之后', '今后', '尽量', '一律', '保持', '一直', '给我讲', '跟我讲', '给我说',
@@ -260,9 +262,11 @@ export const SUBJECT_VOCABULARY: SubjectVocabulary = {
     '|(?<![A-Za-z])(?:Asia|Europe|America|Africa|Australia|Pacific|Atlantic|Indian)/[A-Z][A-Za-z_]+(?:/[A-Z][A-Za-z_]+)?',
     '|[东西][一二三四五六七八九十]{1,2}区|北京时间',
     '|(?<![A-Za-z])(?:PST|PDT|EST|EDT|CST|CET|CEST|JST|KST|IST|BST|AEST|SGT|HKT)(?![A-Za-z])',
+    '|(?<![A-Za-z])(?:Pacific|Eastern|Central|Mountain)\\s+[Tt]ime(?![A-Za-z])',
   ].join(''),
   timezoneWords: [
-    '时区', 'timezone', 'time zone', "i'm in", 'i am in', 'we are in', "we're in", '我在', '我们在',
+    '时区', 'timezone', 'time zone', "i'm in", 'i am in', 'we are in', "we're in", "i'm on", 'i am on', "we're on", 'we are on',
+    '我在', '我们在',
     // "give any times in SGT", 时间都按 CET: the times the user asks for.
     'times in', 'time in', 'all times in', '时间按', '时间都按', '时间用', '时间都用',
   ],

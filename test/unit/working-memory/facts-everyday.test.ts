@@ -1,9 +1,9 @@
 /**
- * Everyday ways of saying a choice, and of saying what is not one (issue 19's tenth round of helper batches):
- * 直接上 X, "we'll just pay for X", a rollback from one version to another, answers asked in Markdown; an editor's
- * plugin named in another editor, and a move only tried; the time zone the user wants times in, a diet taken up,
- * answers asked to keep to the point; a child's allergy, a parent's phone and a choice not yet made. Examples are our
- * own wording.
+ * Everyday ways of saying a choice, and of saying what is not one (issue 19's helper batches): 直接上 X, "we'll just
+ * pay for X", a rollback from one version to another, answers asked in Markdown (or a Markdown table); a site hosted
+ * on a cloud; an editor's plugin named in another editor, and a move only tried; the time zone the user wants times
+ * in (Pacific time too), a diet taken up or kept, answers asked to keep to the point; a child's allergy, a parent's
+ * phone and a choice not yet made. Examples are our own wording.
  */
 import { describe, expect, it } from 'vitest';
 import { facts } from './helpers.ts';
@@ -21,6 +21,13 @@ describe('a choice said the everyday way', () => {
   it('answers asked in Markdown; Markdown tables forbidden set nothing', () => {
     expect(facts('Please format every answer in Markdown.')).toEqual(['answer format=Markdown']);
     expect(facts('以后回答别用 markdown 表格。')).toEqual([]);
+    // The table kept with it, as labellers write it.
+    expect(facts('回答统一用 Markdown table，方便我贴进文档。')).toEqual(['answer format=Markdown table']);
+  });
+
+  it('what a site is hosted on is its hosting, a cloud provider too', () => {
+    expect(facts('Our marketing site is hosted on Azure.')).toEqual(['hosting=Azure']);
+    expect(facts('官网 host 在阿里云上，最近打开很慢。')).toEqual(['hosting=阿里云']);
   });
 });
 
@@ -41,6 +48,9 @@ describe('about the user, said in passing', () => {
     expect(facts('以后时间都按 UTC+8 来写。')).toEqual(['timezone=UTC+8']);
     expect(facts("I'm going vegan from next week, so keep dairy out of the plans.")).toEqual(['diet=vegan']);
     expect(facts('以后回答别讲那么长，说重点就行。')).toEqual(['answer length=short']);
+    expect(facts("I've been pescatarian for a year, so fish is fine.")).toEqual(['diet=pescatarian']);
+    expect(facts('My brother has been vegan since college.')).toEqual([]);
+    expect(facts("Heads up, I'm on Eastern time this month.")).toEqual(['timezone=Eastern time']);
   });
 
   it("a child's allergy and a parent's phone are theirs; a choice not yet made sets nothing", () => {
