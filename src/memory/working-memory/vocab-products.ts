@@ -23,12 +23,15 @@ export interface ProductGroup {
 export const PRODUCT_GROUPS: readonly ProductGroup[] = [
   {
     // The servers that also stand in front of others as their reverse proxy (its own slot when a message names it).
-    subject: 'web server', names: ['Nginx', 'Apache', 'Apache httpd', 'httpd', 'Caddy', 'OpenResty', 'Tengine', 'Lighttpd', 'IIS', 'Traefik'],
+    subject: 'web server', names: ['Nginx', 'Apache', 'Apache httpd', 'httpd', 'Caddy', 'OpenResty', 'Tengine', 'Lighttpd', 'IIS'],
     alsoFills: ['reverse proxy'],
   },
+  // (Traefik is also a cluster's ingress controller, when a message names that slot.)
+  { subject: 'web server', names: ['Traefik'], alsoFills: ['reverse proxy', 'ingress controller'] },
+  { subject: 'ingress controller', names: ['ingress-nginx', 'nginx-ingress', 'Contour', 'Kong Ingress', 'Emissary-ingress', 'HAProxy Ingress'] },
   // Application servers: behind a proxy, never one.
   { subject: 'web server', names: ['Tomcat', 'Jetty', 'Gunicorn', 'uWSGI', 'Uvicorn'] },
-  { subject: 'load balancer', names: ['HAProxy', 'Envoy', 'ELB', 'ALB', 'NLB', 'LVS', 'MetalLB', 'SLB', 'CLB'], exactNames: ['F5'], alsoFills: ['web server', 'reverse proxy'] },
+  { subject: 'load balancer', names: ['HAProxy', 'Envoy', 'ELB', 'ALB', 'NLB', 'LVS', 'MetalLB', 'SLB', 'CLB'], exactNames: ['F5'], alsoFills: ['web server', 'reverse proxy', 'ingress controller'] },
   {
     subject: 'database',
     names: [
@@ -275,6 +278,25 @@ export const PRODUCT_GROUPS: readonly ProductGroup[] = [
     subject: 'payment provider', names: ['Stripe', 'PayPal', '支付宝', 'Alipay', '微信支付', 'WeChat Pay', 'Adyen',
     'Braintree', 'Lemon Squeezy', '银联', 'UnionPay'], exactNames: ['Paddle',
   ] },
+  // A small business's tools (helper labellers' names for them, four or more times each).
+  {
+    subject: 'accounting software', names: ['QuickBooks', 'QuickBooks Online', 'Xero', 'NetSuite', 'FreshBooks', 'Zoho Books',
+    '用友', '金蝶', '金蝶云星空', '金蝶精斗云', '金蝶KIS', '畅捷通'],
+  },
+  {
+    subject: 'e-commerce platform', names: ['Shopify', 'WooCommerce', 'Magento', 'BigCommerce', 'PrestaShop', '有赞', '微店',
+    '淘宝', '天猫', '拼多多', '抖店'], exactNames: ['Etsy'],
+  },
+  { subject: 'POS system', names: ['客如云', '美团收银', '银豹', 'Lightspeed POS', 'Square POS'], exactNames: ['Toast', 'Clover'] },
+  {
+    subject: 'courier', names: ['顺丰', '顺丰速运', '中通', '圆通', '韵达', '申通', '极兔', '京东物流', '德邦', 'DHL', 'FedEx', 'USPS'],
+    exactNames: ['EMS', 'UPS'],
+  },
+  { subject: 'delivery platform', names: ['美团外卖', '饿了么', 'Uber Eats', 'DoorDash', 'Deliveroo', 'Grubhub'] },
+  {
+    subject: 'experiment tracking', names: ['Weights & Biases', 'W&B', 'wandb', 'MLflow', 'TensorBoard', 'ClearML', 'Aim'],
+    exactNames: ['Comet', 'Neptune'],
+  },
   {
     subject: 'chat tool', names: ['Microsoft Teams', 'MS Teams', '钉钉', 'DingTalk', '飞书', 'Lark', 'Feishu', '企业微信',
     'WeCom', 'Telegram', 'Mattermost', 'Rocket.Chat', '腾讯会议', 'Google Meet'], exactNames: ['Slack', 'Discord', 'Zoom',
