@@ -57,7 +57,7 @@ const corrected = (text: string, at: number): boolean =>
   /(?:不是|而不是|并非|而非|打成了?|写成了?|写错成|敲成|not|instead of|rather than|isn't|wasn't)\s*$/i.test(text.slice(Math.max(0, at - 12), at));
 
 /** Whose a phone or an email is, just before its word, when it is not the user's: 客服电话, the hotel's email. */
-const OTHERS_BEFORE = /(?:客服|售后|前台|公司|酒店|餐厅|医院|物业|快递|商家|卖家|官方|银行|学校|客户|用户|同事|房东|诊所|门诊|医生|快递员|值班|中介|师傅|司机|老师|(?:他|她|他们)的?|我?(?:爸|妈|爸爸|妈妈|老婆|老公|女儿|儿子|孩子|家人|爷爷|奶奶)的?|(?:供应商|厂商|厂家|对方|联系人)[^，。,.]{0,6}?的?|(?:supplier|contact|their contact)(?:'s)?|(?:my\s+)?(?:dad|mom|mum|father|mother|wife|husband|son|daughter|kid|parents)(?:'s)?|(?:support|hotel|office|company|bank|school|restaurant|landlord|vendor|customer|client|colleague)(?:'s)?|his|her|their)\s*$/i;
+const OTHERS_BEFORE = /(?:客服|售后|前台|公司|酒店|餐厅|医院|物业|快递|商家|卖家|官方|银行|学校|客户|用户|同事|房东|诊所|门诊|医生|快递员|值班|中介|师傅|司机|老师|(?:他|她|他们)的?|我?(?:爸|妈|爸爸|妈妈|老婆|老公|女儿|儿子|孩子|家人|爷爷|奶奶)的?|(?:供应商|厂商|厂家|对方|联系人)[^，。,.]{0,6}?的?|(?:supplier|contact|their contact)(?:'s)?|(?:my\s+)?(?:dad|mom|mum|father|mother|wife|husband|son|daughter|kid|parents)(?:'s)?|(?:support|hotel|office|company|bank|school|restaurant|landlord|vendor|customer|client|colleague|team|department|helpdesk|help desk|IT)(?:'s)?|his|her|their|技术支持|部门|团队|运维组|IT\s*部?的?)\s*$/i;
 
 /** Alerts, then a word that sends them somewhere (the address follows): "alerts should go to", 告警邮件以后统一发到. */
 const ALERTS_TO =
@@ -345,7 +345,9 @@ export function findSpecialFacts(clause: Clause, entities: readonly EntitySpan[]
   // only one of its clause when the clause before says so (手机号换了，新的是 …).
   const own = (type: 'phone' | 'email', list: 'phoneWords' | 'emailWords'): void => {
     // 客服电话, the hotel's email: a number or address named as someone else's is not the user's.
-    const words = lex.words(list, text).filter((w) => !OTHERS_BEFORE.test(text.slice(Math.max(0, w.start - 6), w.start)));
+    const words = lex.words(list, text).filter((w) => !OTHERS_BEFORE.test(text.slice(Math.max(0, w.start - 9), w.start)));
+    // …邮箱是 X，电话 Y: a bare contact word right after someone else's contact goes on about them.
+    if (othersContact(leadIn, lex) && /^\s*(?:电话|手机|座机|邮箱|phone|tel|email|e-mail)/i.test(text)) return;
     const ofType = entities.filter((e) => e.type === type && !corrected(text, e.start));
     const found = ofType.find((e) => words.some((w) => near(w, e, 16))) ?? (ofType.length === 1 && lex.has(list, leadIn) ? ofType[0] : undefined);
     if (found !== undefined) set(type, found.value, found.start);
@@ -400,4 +402,11 @@ function serviceName(before: string, m: SpecialMatchers, lex: Lexicon): string |
   // 数据库端口 → database port; a Chinese name the vocabulary does not know names nothing.
   if (/[\u4e00-\u9fff]/.test(name)) return lex.subjects(name).find((s) => s.end === name.length)?.subject ?? null;
   return name.toLowerCase();
+}
+
+/** A clause that gives someone else's contact (供应商的邮箱是 …, the hotel's phone is …). */
+function othersContact(clause: string, lex: Lexicon): boolean {
+  if (clause === '') return false;
+  const words = [...lex.words('phoneWords', clause), ...lex.words('emailWords', clause)];
+  return words.some((w) => OTHERS_BEFORE.test(clause.slice(Math.max(0, w.start - 9), w.start)));
 }
