@@ -44,9 +44,12 @@ const USER_ON = /(?:我|我们|咱们)(?:都|也|现在|平时|一直)?在\s*$/;
 const STANDS_ON = /(?:还|都|仍然|依然|我们|我|咱们|项目|repo|代码|服务)[^，,。;；库包]{0,6}在\s*$/i;
 /** The user's own: a statement about something else's runtime ("Django 5 runs on Python 3.10") sets nothing. */
 const OURS = /\b(?:we|we're|our|ours|i|i'm|my|us)\b/i;
-/** After a runtime name: its version said as such (Node 版本是 22.3.0, Go version 1.22, 升级到 3.12; a move from a version is facts-version-moves.ts's). */
+/**
+ * After a runtime name: its version said as such (Node 版本是 22.3.0, Go version 1.22, 升级到 3.12, k8s 集群是 v1.28.5; a
+ * move from a version is facts-version-moves.ts's).
+ */
 const VERSION_WORD =
-  /^\s*(?:的)?\s*(?:(?:版本号?|version|工具链|toolchain)\s*(?:是|为|统一|:|=|is pinned to|is pinned at|is locked to|is locked at|is|用的是|统一用|用|锁在|锁定在|锁定为|锁定|固定在|固定为|固定成|固定|定在|锁|统一成|统一为|统一到|改成|改为|升到|升级到|pinned to|pinned at|locked to|locked at|stays at|stays on)?|(?:(?:我们|我|咱们|这边)\s*)?(?:(?:现在|目前|以后|今后|都|已经|就|全部|统一|还是|先)\s*)*(?:统一用|统一成|统一到|都用|(?:upgrade|upgraded|bump|bumped|升级|升)\s*(?:到|to)|退回到?|回退到|降回到?|(?:rolled|roll) back to|revert(?:ed)? to|downgrad(?:e|ed) to)|用的是|统一用|用|是|:|=|锁在|锁定在|锁定为|固定在|固定为|is pinned to|is pinned at|is locked to|is locked at|pinned to|pinned at|is now|is|(?:升级到|升到|升级成|换成|改成|改为|统一成|统一为|统一到|降级到|降到|upgraded to|upgrade to|to))\s*(v?\d+(?:\.\d+)*)(?![\w.])(?!\s*(?:年|个|天|月|周|岁|小时|次|%|years?\b|months?\b|days?\b|weeks?\b|times\b))/i;
+  /^\s*(?:的)?\s*(?:(?:集群|cluster)\s*(?:的)?\s*)?(?:(?:版本号?|version|工具链|toolchain)\s*(?:是|为|统一|:|=|is pinned to|is pinned at|is locked to|is locked at|is|用的是|统一用|用|锁在|锁定在|锁定为|锁定|固定在|固定为|固定成|固定|定在|锁|统一成|统一为|统一到|改成|改为|升到|升级到|pinned to|pinned at|locked to|locked at|stays at|stays on)?|(?:(?:我们|我|咱们|这边)\s*)?(?:(?:现在|目前|以后|今后|都|已经|就|全部|统一|还是|先)\s*)*(?:统一用|统一成|统一到|都用|(?:upgrade|upgraded|bump|bumped|升级|升)\s*(?:到|to)|退回到?|回退到|降回到?|(?:rolled|roll) back to|revert(?:ed)? to|downgrad(?:e|ed) to)|用的是|统一用|用|是|:|=|锁在|锁定在|锁定为|固定在|固定为|is pinned to|is pinned at|is locked to|is locked at|pinned to|pinned at|is now on|is now|is on|is running|is|(?:升级到|升到|升级成|换成|改成|改为|统一成|统一为|统一到|降级到|降到|upgraded to|upgrade to|to))\s*(v?\d+(?:\.\d+)*)(?![\w.])(?!\s*(?:年|个|天|月|周|岁|小时|次|%|years?\b|months?\b|days?\b|weeks?\b|times\b))/i;
 /** After any other product: its version, said with the word version (Consul 的版本是 1.17.2, the Vault version is 1.15). */
 const NAMED_VERSION =
   /^\s*(?:的)?\s*(?:版本号?|version)\s*(?:是|为|:|=|is pinned to|is locked to|is|用的是|锁在|锁定在|锁定为|固定在|固定为|定在|pinned to|pinned at|locked to|locked at)\s*(v?\d+(?:\.\d+)+)(?![\w.])/i;

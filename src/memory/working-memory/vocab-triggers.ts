@@ -318,7 +318,7 @@ export const TRIGGER_VOCABULARY: TriggerVocabulary = {
     'my uncle', "my uncle's", 'my aunt', "my aunt's", '表哥', '表姐', '表弟', '表妹', '堂哥', '堂姐', '邻居', '室友的', '我室友', '我老婆的', '我老公的', '我哥的', '我姐的', '我弟的', '我妹的', '我爸的', '我妈的',
   ],
   hearsay: ['听说', '据说', '听人说', 'i heard', 'i hear', 'heard that', 'rumour has it', 'rumor has it', 'apparently'],
-  undecidedSentence: ['先别定', '还没想好', '还在比较', '还在 compare', '还在compare', '还在对比', '还没 decide', '还没decide', '没 decide', 'still deciding', 'still weighing', "haven't decided", 'not decided yet', 'undecided',
+  undecidedSentence: ['先别定', '还没拍板', '没拍板', '还没敲定', '还没最终定', "hasn't signed off", "haven't signed off", 'not signed off', '还没想好', '还在比较', '还在 compare', '还在compare', '还在对比', '还没 decide', '还没decide', '没 decide', 'still deciding', 'still weighing', "haven't decided", 'not decided yet', 'undecided',
     // A change asked for and waiting on approval: 申请把 Redis 升到 7.2，下周审批, "pending approval".
     '待审批', '等审批', '审批中', '审批通过后', '审批下来', '待批', '批下来再说', '等批复', 'pending approval', 'awaiting approval', 'waiting for approval', 'once it is approved', "once it's approved"],
   narrativePurposes: [

@@ -112,6 +112,9 @@ describe('a cluster’s version', () => {
     expect(facts('我们的 k8s 版本是 1.29.8。')).toEqual(['kubernetes version=1.29.8']);
     // Named without a version it is still the orchestrator.
     expect(facts('我们的服务全部跑在 Kubernetes 上。')).toEqual(['container orchestration=Kubernetes']);
+    // …and with the cluster between the name and its version.
+    expect(facts('我们 K8s 集群是 v1.30.2，监控用 Prometheus。')).toEqual(['kubernetes version=v1.30.2', 'monitoring=Prometheus']);
+    expect(facts('Our Kubernetes cluster is on 1.30.')).toEqual(['kubernetes version=1.30']);
   });
 });
 
@@ -186,6 +189,8 @@ describe('values that are not the slot’s', () => {
 
   it('sets nothing for a change still waiting on approval', () => {
     expect(facts('已经提了申请，把 Kafka 升到 3.7.1，批下来再说。')).toEqual([]);
+    // …or one the person who decides has not signed off.
+    expect(facts('数据库用 MySQL 还是继续用 Oracle，老板还没拍板。')).toEqual([]);
     expect(facts('审批流程改成两级了，预算 8000 元。')).toEqual(['budget=8000 CNY']);
   });
 });
