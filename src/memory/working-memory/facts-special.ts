@@ -61,7 +61,7 @@ const OTHERS_BEFORE = /(?:客服|售后|前台|公司|酒店|餐厅|医院|物�
 
 /** Alerts, then a word that sends them somewhere (the address follows): "alerts should go to", 告警邮件以后统一发到. */
 const ALERTS_TO =
-  /(?:\b(?:alert(?:s|ing)?(?:\s+e-?mails?)?|pages)\b[^,，.。;；]{0,24}?\b(?:go(?:es)?|be sent|sent|get sent|route[ds]?|routed)\s+(?:out\s+)?to\b|(?:告警|报警|\balerts?\b)\s*(?:邮件|通知)?[^,，.。;；]{0,12}?(?:发到|发给|发送到|推送到|转到))/i;
+  /(?:\b(?:alert(?:s|ing)?(?:\s+e-?mails?)?|pages)\b[^,，.。;；]{0,24}?\b(?:go(?:es)?|be sent|sent|get sent|route[ds]?|routed)\s+(?:out\s+)?to\b|(?:告警|报警|\balerts?\b)\s*(?:邮件|通知)?[^,，.。;；]{0,12}?(?:发到|发给|发送到|推送到|转到|(?:收件|接收)?邮箱(?:地址)?\s*(?:改成|换成|改为|是|为|用)))/i;
 
 /** A value the message says not to use: 别再建到 us-east-1 去了, don't deploy to eu-west-1. */
 const avoided = (text: string, at: number): boolean =>
@@ -134,8 +134,8 @@ const TAKEN_BACK = /不是|并非|\b(?:not|isn't|wasn't)\b/i;
 const ANSWER_CAP = /\b(?:under|within|below|no more than|not more than|at most|less than|fewer than|max(?:imum)?(?:\s+of)?)\s+(\d+)\s+(words|sentences|lines|paragraphs|bullet points)\b/i;
 /** The answers themselves named (a cap said of a report or an essay is not theirs). */
 const ANSWERS_NAMED = /\b(?:answers?|repl(?:y|ies)|responses?|keep (?:it|them|your))\b/i;
-/** A form asked for on its own: "Bullet points only", 分点列出就好, bullet points 就好. */
-const FORM_ALONE = /\b(?:bullet(?:ed)?[ -]?points?|bullets|numbered list)\s+(?:only|please|are better)\b|(?:列表|分点|表格|要点|bullet points)\s*(?:就好|就行|就可以|即可|列出)/i;
+/** A form asked for on its own: "Bullet points only", 分点列出就好, bullet points 就好, 以后用表格形式给我. */
+const FORM_ALONE = /\b(?:bullet(?:ed)?[ -]?points?|bullets|numbered list)\s+(?:only|please|are better)\b|(?:列表|分点|表格|要点|bullet points)\s*(?:就好|就行|就可以|即可|列出)|(?:以后|今后|之后|统一|一律)\s*(?:都)?\s*用\s*(?:列表|分点|表格|要点)(?:的)?\s*(?:形式|格式)?\s*(?:给我|发我|回我|列给我)/i;
 /** Just before a form: it is refused (别用表格, "no tables", "don't use bullet points"). */
 const REFUSED_BEFORE = /(?:别用?|不要用?|不用|不想要|避免|\b(?:no|not|don't use|do not use|without|stop using|avoid|instead of|rather than))\s*(?:(?:any|the|markdown|[\u4e00-\u9fff]{1,4}|太多的?)\s*)?$/i;
 /** After a form: allowed or limited, not asked for ("bullet points are fine", bullet points 不要太多). */
@@ -359,7 +359,12 @@ export function findSpecialFacts(clause: Clause, entities: readonly EntitySpan[]
   const alertTo = ALERTS_TO.exec(text);
   if (alertTo !== null) {
     const to = entities.find((e) => e.type === 'email' && e.start >= alertTo.index + alertTo[0].length && e.start - (alertTo.index + alertTo[0].length) <= 12);
-    if (to !== undefined && !corrected(text, to.start)) set('alert email', to.value, to.start);
+    if (to !== undefined && !corrected(text, to.start)) {
+      // Where alerts go is not the user's own address (告警邮箱是 …).
+      const own = out.findIndex((f) => f.item.subject === 'email' && f.item.value === to.value);
+      if (own >= 0) out.splice(own, 1);
+      set('alert email', to.value, to.start);
+    }
   }
 
   // Name: 我叫小王, my name is Alex, call me Sam.

@@ -69,6 +69,7 @@ describe('how the answers should look', () => {
     expect(facts('From now on, please put your answers in bullet points.')).toEqual(['answer format=bullet points']);
     expect(facts('回答用列表就行，手机上看方便。')).toEqual(['answer format=列表']);
     expect(facts('Numbered list please, nothing else.')).toEqual(['answer format=numbered list']);
+    expect(facts('周报以后都用表格形式发我。')).toEqual(['answer format=表格']);
   });
 
   it('sets no format that is refused, allowed or limited, or a table asked for once', () => {
@@ -122,6 +123,8 @@ describe('where alerts go', () => {
   it('sets alert email from an address alerts are sent to', () => {
     expect(facts('From Monday, alerts should go to Pager-Team@Example.net.')).toEqual(['alert email=pager-team@example.net']);
     expect(facts('以后告警邮件统一发到 sre@example.cn。')).toEqual(['alert email=sre@example.cn']);
+    // The alerts' mailbox changed is theirs too, not the user's own address.
+    expect(facts('告警的收件邮箱改成 noc@example.cn 了。')).toEqual(['alert email=noc@example.cn']);
   });
 
   it('sets nothing for a question or for an address that is not where alerts go', () => {
