@@ -49,7 +49,7 @@ const OURS = /\b(?:we|we're|our|ours|i|i'm|my|us)\b/i;
  * move from a version is facts-version-moves.ts's).
  */
 const VERSION_WORD =
-  /^\s*(?:的)?\s*(?:(?:集群|cluster)\s*(?:的)?\s*)?(?:(?:版本号?|version|工具链|toolchain)\s*(?:是|为|统一|:|=|is pinned to|is pinned at|is locked to|is locked at|is|用的是|统一用|用|锁在|锁定在|锁定为|锁定|固定在|固定为|固定成|固定|定在|锁|统一成|统一为|统一到|改成|改为|升到|升级到|pinned to|pinned at|locked to|locked at|stays at|stays on)?|(?:(?:我们|我|咱们|这边)\s*)?(?:(?:现在|目前|以后|今后|都|已经|就|全部|统一|还是|先)\s*)*(?:统一用|统一成|统一到|都用|(?:upgrade|upgraded|bump|bumped|升级|升)\s*(?:到|to)|退回到?|回退到|降回到?|(?:rolled|roll) back to|revert(?:ed)? to|downgrad(?:e|ed) to)|用的是|统一用|用|是|:|=|锁在|锁定在|锁定为|固定在|固定为|is pinned to|is pinned at|is locked to|is locked at|pinned to|pinned at|is now on|is now|is on|is running|is|(?:升级到|升到|升级成|换成|改成|改为|统一成|统一为|统一到|降级到|降到|upgraded to|upgrade to|to))\s*(v?\d+(?:\.\d+)*)(?![\w.])(?!\s*(?:年|个|天|月|周|岁|小时|次|%|years?\b|months?\b|days?\b|weeks?\b|times\b))/i;
+  /^\s*(?:的)?\s*(?:(?:集群|cluster)\s*(?:的)?\s*)?(?:(?:版本号?|version|工具链|toolchain)\s*(?:是|为|统一\s*(?:升到|升级到|改成|改为|用|到)?|:|=|is pinned to|is pinned at|is locked to|is locked at|is|用的是|统一用|用|锁在|锁定在|锁定为|锁定|固定在|固定为|固定成|固定|定在|锁|统一成|统一为|统一到|改成|改为|升到|升级到|pinned to|pinned at|locked to|locked at|stays at|stays on)?|(?:(?:我们|我|咱们|这边)\s*)?(?:(?:现在|目前|以后|今后|都|已经|就|全部|统一|还是|先)\s*)*(?:统一用|统一成|统一到|都用|(?:upgrade|upgraded|bump|bumped|升级|升)\s*(?:到|to)|退回到?|回退到|降回到?|(?:rolled|roll) back to|revert(?:ed)? to|downgrad(?:e|ed) to)|用的是|统一用|用|是|:|=|锁在|锁定在|锁定为|固定在|固定为|is pinned to|is pinned at|is locked to|is locked at|pinned to|pinned at|is now on|is now|is on|is running|is|(?:升级到|升到|升级成|换成|改成|改为|统一成|统一为|统一到|降级到|降到|upgraded to|upgrade to|to))\s*(v?\d+(?:\.\d+)*)(?![\w.])(?!\s*(?:年|个|天|月|周|岁|小时|次|%|years?\b|months?\b|days?\b|weeks?\b|times\b))/i;
 /** After any other product: its version, said with the word version (Consul 的版本是 1.17.2, the Vault version is 1.15). */
 const NAMED_VERSION =
   /^\s*(?:的)?\s*(?:版本号?|version)\s*(?:是|为|:|=|is pinned to|is locked to|is|用的是|锁在|锁定在|锁定为|固定在|固定为|定在|pinned to|pinned at|locked to|locked at)\s*(v?\d+(?:\.\d+)+)(?![\w.])/i;
@@ -58,7 +58,9 @@ const LINKED_VERSION =
   /^\s*(?:的)?\s*(?:用的是|是|为|用|:|=|is|升到|升级到|upgraded to|锁在|锁定在|固定在|stays at|is pinned to|is pinned at|is locked to|is locked at|pinned to|pinned at|locked to|locked at)\s*(v?\d+(?:\.\d+)+)(?![\w.])/i;
 /** Just before the tool the user deploys with: "deploy with", "deploys go through", 部署用, deploy 用. */
 const DEPLOYS_WITH =
-  /(?:\bdeploy(?:s|ed|ing)?\s+(?:everything\s+|it\s+|them\s+)?(?:with|using|via|through)|\bdeploy(?:ment)?s?\s+(?:is|are|goes|go)\s+(?:through|via)|(?<!持续)部署(?:统一|都|全部|还|还是|一直)?(?:在)?(?:用|走|使用|交给)|\bdeploy\s*(?:用|走))\s*(?:the\s+)?$/i;
+  /(?:\bdeploy(?:s|ed|ing)?\s+(?:everything\s+|it\s+|them\s+)?(?:with|using|via|through)|\bdeploy(?:ment)?s?\s+(?:is|are|goes|go)\s+(?:through|via)|(?<!持续)部署(?:统一|都|全部|还|还是|一直)?(?:在)?(?:用|走|使用|交给)(?:的是)?|\bdeploy\s*(?:用|走)(?:的是)?)\s*(?:the\s+)?$/i;
+/** Around the tool the user deploys with, named before the verb: 用 Ansible 部署, "we use Ansible to deploy". */
+const DEPLOYS_BY = { before: /(?:用|使用|\buse[sd]?|\busing)\s*$/i, after: /^\s*(?:来|去|做)?\s*(?:部署|发布|上线|\bto\s+deploy\b|\bfor\s+deploy(?:s|ments?)?\b)/i };
 /** Just before a product in front of the user's service: "sits behind nginx", "runs behind an AWS ALB". */
 const BEHIND = /\b(?:sits?|sitting|runs?|running|is|are|lives?|stays?)\s+behind\s+(?:(?:an?|the|our)\s+)?$/i;
 const ROLE = /^\s*(?:as\b|做|当|作为|来做|来当|for\b|用作|用于)\s*(?:(?:the|an|a|our|my)\b|我们的|我们)?\s*/i;
@@ -152,8 +154,9 @@ export function setFacts(
     if (also !== undefined) return also.subject;
     // 告警走飞书, "alerts go to Slack": a chat tool the alerts are sent to is their channel.
     if (p.alsoFills.includes('alert channel') && subjects.some((s) => s.end <= p.start && s.subject === 'alerting')) return 'alert channel';
-    // "We deploy with Argo CD", 部署用 Ansible: the tool the user deploys with, named by that verb.
-    if (DEPLOYS_WITH.test(text.slice(Math.max(0, p.start - 24), p.start)) && p.alsoFills.includes('deployment tool')) return 'deployment tool';
+    // "We deploy with Argo CD", 部署用 Ansible, 用 Ansible 部署: the tool the user deploys with, named by that verb.
+    const deploysBy = DEPLOYS_BY.before.test(text.slice(Math.max(0, p.start - 8), p.start)) && DEPLOYS_BY.after.test(text.slice(p.valueEnd));
+    if ((deploysBy || DEPLOYS_WITH.test(text.slice(Math.max(0, p.start - 24), p.start))) && p.alsoFills.includes('deployment tool')) return 'deployment tool';
     // "The API sits behind nginx": a web server in front of the user's service is its reverse proxy.
     if (BEHIND.test(text.slice(Math.max(0, p.start - 24), p.start)) && p.alsoFills.includes('reverse proxy')) return 'reverse proxy';
     return p.subject;

@@ -87,7 +87,10 @@ export const PRODUCT_GROUPS: readonly ProductGroup[] = [
       'TeamCity', 'Azure Pipelines', 'Azure DevOps', 'Bitbucket Pipelines', 'AppVeyor', 'Gitea Actions', '云效'],
       exactNames: ['Travis', 'Drone', 'Woodpecker', 'Tekton', 'Bamboo',
     ],
+    // (部署还是 Jenkins, 用 Jenkins 部署: a CI server the user deploys with.)
+    alsoFills: ['deployment tool'],
   },
+  { subject: 'deployment tool', names: ['Helm', 'Kustomize', 'Skaffold', 'Capistrano', 'Kamal', 'Deployer'], exactNames: ['Fabric'] },
   { subject: 'CD', names: ['Argo CD', 'ArgoCD', 'FluxCD', 'Spinnaker', 'Octopus Deploy'], exactNames: ['Flux'], asWrittenOnly: ['Flux'], alsoFills: ['deployment tool'] },
   {
     subject: 'infrastructure as code', names: ['Terraform', 'OpenTofu', 'Pulumi', 'CloudFormation', 'AWS CDK', 'CDK',

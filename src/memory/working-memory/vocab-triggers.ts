@@ -117,7 +117,7 @@ export const TRIGGER_VOCABULARY: TriggerVocabulary = {
     '降回', '降回到', '存到', '存进', '放到',
     'use', 'using', 'uses', 'go with', 'going with', 'went with', 'stick with', 'sticking with', 'stick to',
     'stay with',
-    'staying with', 'stay on', 'settle on', 'settled on', 'decided on', 'decide on', 'choose', 'chose', 'chosen',
+    'staying with', 'stay on', 'staying on', 'stays on', 'settle on', 'settled on', 'decided on', 'decide on', 'choose', 'chose', 'chosen',
     'pick', 'picked', 'opt for', 'opted for', 'prefer', 'prefers', 'preferred', 'switch', 'switching', 'switched',
     'move', 'moving', 'moved', 'migrate', 'migrating', 'migrated', 'adopt', 'adopting', 'adopted', "i'm on", 'i am on',
     "we're on", 'we are on', 'is on', 'are on', 'running', 'run on', 'runs on', 'runs', 'run', 'we run', 'deploy on',

@@ -26,10 +26,11 @@ describe('a value changed in the same message', () => {
     expect(facts('预算从3000元到5000元都行。', NOW)).toEqual(['budget=3000 CNY']);
   });
 
-  it('a version or product rolled back to is set', () => {
+  it('a version or product rolled back to, or stayed on, is set', () => {
     expect(facts('We rolled back to MySQL 5.7 after the upgrade broke replication.', NOW)).toEqual(['database=MySQL 5.7']);
     expect(facts('Node 还是退回 18 吧，20 跟老插件不兼容。', NOW)).toEqual(['node version=18']);
     expect(facts('我们把 Go 回退到 1.21 了。', NOW)).toEqual(['go version=1.21']);
+    expect(facts("We're staying on Meilisearch.", NOW)).toEqual(['search engine=Meilisearch']);
   });
 
   it('a budget named in one clause and its amount in the next', () => {

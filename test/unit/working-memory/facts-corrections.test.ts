@@ -116,7 +116,8 @@ describe('more that the eighth round found', () => {
       'frontend framework=sveltekit',
       'framework=fastapi',
       'database=mysql',
-      'CI=github actions',
+      // (What the user deploys via is the deployment tool, as helper labellers file 部署还是 Jenkins.)
+      'deployment tool=github actions',
     ]);
   });
 

@@ -34,6 +34,15 @@ describe('the deployment tool, named by the verb', () => {
     expect(facts('持续部署用 Spinnaker。')).toEqual(['CD=Spinnaker']);
   });
 
+  it('is named before the verb too (用 Ansible 部署, "use Jenkins to deploy"), and a chart or overlay tool is one', () => {
+    expect(facts('我们用 Salt 部署，脚本在 ~/ops/deploy.sh。')).toEqual(['deployment tool=Salt']);
+    expect(facts('We use Jenkins to deploy the API.')).toEqual(['deployment tool=Jenkins']);
+    expect(facts('deploy 用的是 Ansible。')).toEqual(['deployment tool=Ansible']);
+    expect(facts('Kustomize 不用了，以后都用 Helm。')).toEqual(['deployment tool≠Kustomize', 'deployment tool=Helm']);
+    // Named as CI, Jenkins stays CI.
+    expect(facts('我们 CI 用 Jenkins。')).toEqual(['CI=Jenkins']);
+  });
+
   it("asks not to hear of a product without dropping it; another team's tool is not the user's", () => {
     expect(facts('We deploy with Spinnaker, so skip any Jenkins X suggestions.')).toEqual(['deployment tool=Spinnaker']);
     expect(facts('他们 team 用的是 Spinnaker，我们的部署还在用 Ansible。')).toEqual(['deployment tool=Ansible']);

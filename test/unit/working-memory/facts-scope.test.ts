@@ -178,7 +178,8 @@ describe('hearsay, places left, material about a product, compound names', () =>
   });
 
   it('does not read the end of a compound name as the product', () => {
-    expect(facts('We deploy kube-prometheus with Helm.')).toEqual([]);
+    // (Helm is what the user deploys with; kube-prometheus is not Prometheus.)
+    expect(facts('We deploy kube-prometheus with Helm.')).toEqual(['deployment tool=Helm']);
     // ingress-nginx is a product of its own, not Nginx.
     expect(facts('网关用的是 ingress-nginx。')).toEqual(['ingress controller=ingress-nginx']);
   });

@@ -116,6 +116,8 @@ describe('a cluster’s version', () => {
     // …and with the cluster between the name and its version.
     expect(facts('我们 K8s 集群是 v1.30.2，监控用 Prometheus。')).toEqual(['kubernetes version=v1.30.2', 'monitoring=Prometheus']);
     expect(facts('Our Kubernetes cluster is on 1.30.')).toEqual(['kubernetes version=1.30']);
+    // A version slot moved for everyone: 版本统一升到 ….
+    expect(facts('Go 版本统一升到 1.23。')).toEqual(['go version=1.23']);
   });
 });
 
