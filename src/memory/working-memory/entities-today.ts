@@ -7,8 +7,9 @@
 import { isoDate } from './instant.ts';
 import type { EntitySpan, LocalTime } from './types.ts';
 
-/** How near a clock time must be to the day word to go with it (今天早上8点半: two characters between). */
-const TIME_REACH = 8;
+/** How near a clock time must be to the day word to go with it, in its clause (今天的周会推迟到下午4:30). */
+const TIME_REACH = 16;
+const CLAUSE_BREAK = /[，,。;；!！?？\n]|\.\s/;
 /** Just before the day word: a rule that starts from it (从今天起, starting today, as of today). */
 const STARTS_FROM = /(?:从|自|由|starting|start|from|as of|effective|beginning)\s*$/i;
 /** Just after it: 从今天开始 / 今天起. */
@@ -20,7 +21,11 @@ export function withoutPassingToday(spans: readonly EntitySpan[], text: string, 
   const today = isoDate(now);
   return spans.filter((s) => {
     if (s.type !== 'date' || s.relative !== true || s.value !== today) return true;
-    const near = spans.some((t) => t.type === 'time' && t.start < s.end + TIME_REACH && t.end > s.start - TIME_REACH);
+    const near = spans.some((t) => {
+      if (t.type !== 'time') return false;
+      const between = t.start >= s.end ? text.slice(s.end, t.start) : text.slice(t.end, s.start);
+      return between.length <= TIME_REACH && !CLAUSE_BREAK.test(between);
+    });
     if (near) return true;
     const before = text.slice(Math.max(0, s.start - 12), s.start);
     const after = text.slice(s.end, s.end + 12);

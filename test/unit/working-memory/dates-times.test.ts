@@ -119,6 +119,8 @@ describe('time zones', () => {
     expect(dates('今晚加班，晚饭随便吃点。', wed)).toEqual([]);
     expect(dates('今天早上9点开始接口一直超时。', wed)).toEqual(['2026-03-04']);
     expect(dates('The demo is tonight at 8pm.', wed)).toEqual(['2026-03-04']);
+    expect(dates('今天的例会改到下午5:15。', wed)).toEqual(['2026-03-04']);
+    expect(dates('今天好累，晚上8点还要加班。', wed)).toEqual([]);
     expect(dates('从今天起，日志都按 UTC 记。', wed)).toEqual(['2026-03-04']);
     expect(dates('Starting today, all reviews need two approvals.', wed)).toEqual(['2026-03-04']);
     expect(dates('周报今天下班前要交。', wed)).toEqual(['2026-03-04']);
