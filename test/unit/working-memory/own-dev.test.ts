@@ -50,21 +50,21 @@ describe('our own working-memory dev set', () => {
 
 /**
  * Batches labelled by helpers who saw only the conventions (test/fixtures/wm-blind-helpers.jsonl; README, "A seventh
- * round" to "A last check"): other people's labels, so the floors sit below the own set's. Today (2,160
- * messages): F1 0.900, facts P 0.869 / R 0.739, deprecations F1 0.926 (the last rounds brought recall and
- * deprecations down: their batches name slots no vocabulary has, and void topics in words of their own).
+ * round" to "A twelfth round"): other people's labels, so the floors sit below the own set's. Today (2,560
+ * messages): F1 0.905, facts P 0.879 / R 0.749, deprecations F1 0.945 (recall stays low: their batches name slots
+ * no vocabulary has, and void topics in words of their own).
  */
 describe("the helper-labelled batches", () => {
   const helpers = readLabelled(readFileSync(new URL('../../fixtures/wm-blind-helpers.jsonl', import.meta.url), 'utf8'));
 
   it('are well-formed, and the extractor keeps what it gets right on them', () => {
     expect(helpers.errors).toEqual([]);
-    expect(helpers.items.length).toBeGreaterThanOrEqual(2160);
+    expect(helpers.items.length).toBeGreaterThanOrEqual(2560);
     const extractor = createExtractor();
     const report = scoreMessages(helpers.items.map((label) => ({ label, got: extractor.extract(label.text, label.now) })));
-    expect(report.overall.f1).toBeGreaterThanOrEqual(0.89);
-    expect(report.parts.facts.precision).toBeGreaterThanOrEqual(0.85);
-    expect(report.parts.facts.recall).toBeGreaterThanOrEqual(0.73);
-    expect(report.parts.deprecate.f1).toBeGreaterThanOrEqual(0.92);
+    expect(report.overall.f1).toBeGreaterThanOrEqual(0.9);
+    expect(report.parts.facts.precision).toBeGreaterThanOrEqual(0.87);
+    expect(report.parts.facts.recall).toBeGreaterThanOrEqual(0.74);
+    expect(report.parts.deprecate.f1).toBeGreaterThanOrEqual(0.94);
   });
 });
