@@ -32,7 +32,7 @@ import { DEFAULT_GATE_OPTIONS, gate, type GateOptions } from './session-gate.ts'
 import { SessionHistories, type SessionHistory } from './session-history.ts';
 import { recallCue } from './recall-request.ts';
 import { SessionWorkingMemory, isoAt, renderWmLine, type Observation, type WorkingMemoryPort } from './working-memory.ts';
-import { dateMentions, monthsNamed, type DateMention, type Extraction } from '../working-memory/index.ts';
+import { dateMentions, entitiesWithPassingDates, monthsNamed, type DateMention, type Extraction } from '../working-memory/index.ts';
 
 export interface LayeredMemoryOptions {
   readonly store: ChunkStore;
@@ -462,8 +462,9 @@ export class LayeredMemory {
   }
 
   private _turnEntry(input: MessageInput, role: TurnRole, extraction: Extraction, seq: number): TurnEntry {
-    const typed = extraction.entities.map((e) => `${e.type}:${e.value.toLowerCase()}`);
-    const dates = extraction.entities.filter((e) => e.type === 'date').map((e) => e.value);
+    const entities = entitiesWithPassingDates(extraction);
+    const typed = entities.map((e) => `${e.type}:${e.value.toLowerCase()}`);
+    const dates = entities.filter((e) => e.type === 'date').map((e) => e.value);
     return {
       id: input.id ?? `${input.sessionId}/${seq}`,
       userId: input.userId,

@@ -5,7 +5,7 @@
  * (今天下班前要交, "due today"). The others leave the entity list; facts still read every date.
  */
 import { isoDate } from './instant.ts';
-import type { EntitySpan, LocalTime } from './types.ts';
+import type { Entity, EntitySpan, Extraction, LocalTime } from './types.ts';
 
 /** How near a clock time must be to the day word to go with it, in its clause (今天的周会推迟到下午4:30). */
 const TIME_REACH = 16;
@@ -31,4 +31,13 @@ export function withoutPassingToday(spans: readonly EntitySpan[], text: string, 
     const after = text.slice(s.end, s.end + 12);
     return STARTS_FROM.test(before) || STARTS_AFTER.test(after) || DUE.test(before) || DUE.test(after);
   });
+}
+
+/**
+ * The entities retrieval indexes for a message: its entities and the days it names in passing (an extraction's
+ * `passingDates`), so a question about that day still finds a turn that only said "today".
+ */
+export function entitiesWithPassingDates(extraction: Pick<Extraction, 'entities' | 'passingDates'>): Entity[] {
+  const passing = extraction.passingDates ?? [];
+  return passing.length === 0 ? [...extraction.entities] : [...extraction.entities, ...passing.map((value) => ({ type: 'date' as const, value }))];
 }

@@ -105,8 +105,10 @@ export function createExtractor(options: ExtractorOptions = {}): Extractor {
       // 刚才端口说错了，应该是 8444: the slot and its righted value, a clause apart, read as the plain statement.
       const restated = facts.length === 0 ? mistakenSlotRestated(norm, lexicon) : null;
       if (restated !== null) facts = findFacts(splitClauses(restated, restated, clauseMatchers), findEntities(restated, local, entityMatchers), factMatchers).facts;
+      const kept = withoutPassingToday(spans, norm, local);
+      const passingDates = [...new Set(spans.filter((e) => e.type === 'date' && !kept.includes(e)).map((e) => e.value))];
       const extraction: Extraction = {
-        entities: withoutPassingToday(spans, norm, local).map(({ type, value }) => ({ type, value })),
+        entities: kept.map(({ type, value }) => ({ type, value })),
         facts,
         deprecate,
       };
@@ -121,6 +123,7 @@ export function createExtractor(options: ExtractorOptions = {}): Extractor {
         ...(correction === null ? {} : { correction }),
         ...(events.length === 0 ? {} : { events }),
         ...(mentions.length === 0 ? {} : { mentions }),
+        ...(passingDates.length === 0 ? {} : { passingDates }),
       };
     },
   };

@@ -5,6 +5,7 @@
  * outside this folder imports from here.
  */
 export { createExtractor, dateMentions, monthsNamed, type Extractor } from './extract.ts';
+export { entitiesWithPassingDates } from './entities-today.ts';
 export type { Extraction } from './types.ts';
 export { productNames, type ProductNames } from './product-names.ts';
 export type { DateMention, MentionedTime } from '../../shared/date-mention.ts';

@@ -56,6 +56,12 @@ export interface Extraction {
   readonly events?: readonly Fact[];
   /** Known products the message names, in text order (Redis, Caddy): what it may be about. Not part of the labels. */
   readonly mentions?: readonly string[];
+  /**
+   * Today said in passing (今天好累, "since this morning"), ISO: no entity, as labellers write it (entities-today.ts),
+   * but still a day the message names, which retrieval indexes beside its dates (a question about that day finds it).
+   * Not part of the labels.
+   */
+  readonly passingDates?: readonly string[];
 }
 
 /** An entity found in the text, with where: spans keep entities from nesting and feed the fact rules. */

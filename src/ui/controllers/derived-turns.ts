@@ -14,12 +14,13 @@
 import { hashString } from '../../memory/embedders/index.ts';
 import type { WorkingMemoryPort } from '../../memory/layered/index.ts';
 import { intentTags, keyTerms, type IntentTag } from '../../memory/retrieval/index.ts';
+import { entitiesWithPassingDates } from '../../memory/working-memory/index.ts';
 
 // 3: a host:port before a full stop, "a week before" no date, …; 4: a bare day after a range's first date is in
 // its month (6月8号到10号); 5: sums written half in Chinese (1万5千元), a full-width comma never groups thousands,
 // an amount after a Chinese comma is found (，1200元), "for the 30th" is a date; 7: a one-numeral minute needs 分
-// (8点一开放); 8: "today" said in passing is no date (entities-today.ts).
-export const DERIVATION_VERSION = 8;
+// (8点一开放). ("Today" said in passing left the entities, but is still a date here: `entitiesWithPassingDates`.)
+export const DERIVATION_VERSION = 7;
 
 export interface DerivedTurn {
   /** `stampOf` the message's text when this was worked out. */
@@ -53,12 +54,13 @@ export function isDerivedTurn(v: unknown): v is DerivedTurn {
  */
 export function deriveTurn(text: string, time: number, stamp: string, wm: Pick<WorkingMemoryPort, 'extract'>): DerivedTurn {
   const extraction = wm.extract(text, time);
-  const typed = extraction.entities.map((e) => `${e.type}:${e.value.toLowerCase()}`);
+  const entities = entitiesWithPassingDates(extraction);
+  const typed = entities.map((e) => `${e.type}:${e.value.toLowerCase()}`);
   return {
     stamp,
     head: text.length,
     entities: [...new Set([...typed, ...keyTerms(text)])],
-    dates: [...new Set(extraction.entities.filter((e) => e.type === 'date').map((e) => e.value))],
+    dates: [...new Set(entities.filter((e) => e.type === 'date').map((e) => e.value))],
     tags: intentTags(text),
   };
 }

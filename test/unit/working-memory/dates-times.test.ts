@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { toLocalTime } from '../../../src/memory/working-memory/instant.ts';
 import { AssistantError } from '../../../src/shared/errors.ts';
-import { values } from './helpers.ts';
+import { run, values } from './helpers.ts';
 
 const dates = (text: string, now: string): string[] => values(text, 'date', now);
 const times = (text: string, now = '2026-03-04T10:00:00+08:00'): string[] => values(text, 'time', now);
@@ -121,6 +121,9 @@ describe('time zones', () => {
     expect(dates('The demo is tonight at 8pm.', wed)).toEqual(['2026-03-04']);
     expect(dates('今天的例会改到下午5:15。', wed)).toEqual(['2026-03-04']);
     expect(dates('今天好累，晚上8点还要加班。', wed)).toEqual([]);
+    // Still a day the message names, for retrieval to index beside its dates.
+    expect(run('今天好累，陪我聊聊天吧。', wed).passingDates).toEqual(['2026-03-04']);
+    expect(run('今天早上9点开始接口一直超时。', wed).passingDates).toBeUndefined();
     expect(dates('从今天起，日志都按 UTC 记。', wed)).toEqual(['2026-03-04']);
     expect(dates('Starting today, all reviews need two approvals.', wed)).toEqual(['2026-03-04']);
     expect(dates('周报今天下班前要交。', wed)).toEqual(['2026-03-04']);
