@@ -287,8 +287,9 @@ export class Bm25Index {
    * A query prepared for `coverage`: its terms' ids (-1 for a term no document holds) and weights × smoothed IDF,
    * and their total. The IDF counts `prior` more documents that hold none of the terms, so a tiny index (one doc,
    * a few turns) still tells a rare term from a missing one, where plain BM25 IDF calls every shared term common.
+   * `unheldShare` scales a term no document holds in the total (1: counted whole).
    */
-  prepareCoverage(query: ReadonlyMap<string, number>, prior: number): CoverageQuery {
+  prepareCoverage(query: ReadonlyMap<string, number>, prior: number, unheldShare: (term: string) => number = () => 1): CoverageQuery {
     const ids: number[] = [];
     const weights: number[] = [];
     let total = 0;
@@ -298,7 +299,7 @@ export class Bm25Index {
       const tid = this._termIds.get(term);
       const df = tid === undefined ? 0 : this._df[tid]!;
       const w = weight * Math.log(1 + (n - df + 0.5) / (df + 0.5));
-      total += w;
+      total += df > 0 ? w : w * unheldShare(term);
       if (df > 0) {
         ids.push(tid!);
         weights.push(w);

@@ -154,7 +154,7 @@ export function rankCandidates(
   const turnAt = ctx.turnAt;
   const namedRoles = turnAt === undefined ? new Set<TurnRole>() : rolesNamedBy(query.message, candidateTurns(slots, ids.length, turnAt));
   const own = ownFeaturesOf(query, ctx, options, offsetMinutes, found.search, namedRoles);
-  const coverageQuery = shard.turns.prepareCoverage(query.terms, COVERAGE_PRIOR);
+  const coverageQuery = shard.turns.prepareCoverage(query.terms, COVERAGE_PRIOR, unheldShare);
   const links = ctx.links;
   const matchOf = (slot: number): number => {
     const own = shard.turns.coverage(slot, coverageQuery);
@@ -201,6 +201,15 @@ export function rankCandidates(
 
 /** Documents assumed to hold none of a query's terms when weighing them for `match` (see `Bm25Index.prepareCoverage`). */
 const COVERAGE_PRIOR = 50;
+/**
+ * How much a Chinese query bigram that no turn holds counts in `match`'s whole. Cut into overlapping bigrams, a
+ * Chinese sentence yields about as many that span two words (务在, 器监) as words: no turn holds those, and counted
+ * whole they halve a Chinese question's match against the same evidence in English. A word no turn holds (a Latin
+ * term) still counts whole: a message about something never discussed keeps a match near 0.
+ */
+const UNHELD_BIGRAM_SHARE = 0.25;
+const unheldShare = (term: string): number => (term.length === 3 && term.startsWith('~') ? UNHELD_BIGRAM_SHARE : 1);
+
 /** A turn's match through its exchange: this share of its neighbour's (an answer to a matched question). */
 const EXCHANGE_MATCH = 0.75;
 

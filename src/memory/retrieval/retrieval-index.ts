@@ -40,7 +40,8 @@ export interface RetrievalIndexState {
  * pieces.ts, intent.ts, persona.ts or the built-in embedder's features change what they return;
  * test/unit/retrieval/index-state.test.ts pins the analysis of a set of examples to it.
  */
-export const INDEX_ANALYSIS_VERSION = 1;
+// 2: a concept's English term beside its Chinese words and other spellings (term-aliases.ts).
+export const INDEX_ANALYSIS_VERSION = 2;
 
 /** Date keys as lexical terms: "what did we do on 2024-03-05" meets a turn that said "tomorrow" the day before. */
 export const dateTerm = (iso: string): string => `@${iso}`;

@@ -5,11 +5,14 @@
  *   "political" meets "politics", without a dictionary;
  * - Chinese, Japanese and Korean runs as character bigrams (no spaces to split words on), a lone character as a
  *   unigram; bigrams made only of function characters are dropped;
- * - numbers kept as written (order numbers, years, versions are often what a question is about).
+ * - numbers kept as written (order numbers, years, versions are often what a question is about);
+ * - a concept's English term beside any other spelling of it: 端口 also gives `port`, PG `postgresql`
+ *   (term-aliases.ts).
  * Pure, no DOM.
  */
 
 import { stripDerivation } from './derivation.ts';
+import { TERM_ALIAS_GROUPS } from './term-aliases.ts';
 import { isCjkCodePoint } from '../../shared/cjk.ts';
 
 /** English function words and chat filler: matching on them only adds noise. */
@@ -64,6 +67,38 @@ function undouble(w: string): string {
   return w;
 }
 
+/** Spelling → the stem of its concept's English word, for spellings whose own stem differs (term-aliases.ts). */
+let latinAliases: Map<string, string> | null = null;
+let hanAliasWords: RegExp | null = null;
+let hanAliasStems: Map<string, string> | null = null;
+
+function compileAliases(): void {
+  latinAliases = new Map();
+  hanAliasStems = new Map();
+  for (const [word, spellings] of Object.entries(TERM_ALIAS_GROUPS)) {
+    const own = stem(word);
+    for (const s of spellings) {
+      if (/^[a-z0-9]+$/.test(s)) {
+        if (stem(s) !== own) latinAliases.set(s, own);
+      } else hanAliasStems.set(s, own);
+    }
+  }
+  // Longest first, so 消息队列 is read before 队列.
+  hanAliasWords = new RegExp([...hanAliasStems.keys()].sort((a, b) => b.length - a.length).join('|'), 'g');
+}
+
+function latinAlias(word: string): string | undefined {
+  if (latinAliases === null) compileAliases();
+  return latinAliases!.get(word);
+}
+
+function hanAliases(run: string): string[] {
+  if (hanAliasWords === null) compileAliases();
+  const out: string[] = [];
+  for (const m of run.matchAll(hanAliasWords!)) out.push(hanAliasStems!.get(m[0])!);
+  return out;
+}
+
 export function isStopword(word: string): boolean {
   return EN_STOPWORDS.has(word);
 }
@@ -91,10 +126,13 @@ export function terms(text: string): string[] {
     // Possessives and contractions: caroline's → caroline.
     const bare = word.replace(/['’](?:s|re|ve|ll|d|m|t)$/, '').replace(/['’]/g, '');
     if (bare.length > 0 && (bare.length > 1 || /\d/.test(bare)) && !EN_STOPWORDS.has(bare)) out.push(stem(bare));
+    const alias = latinAlias(bare);
+    if (alias !== undefined) out.push(alias);
     compound.push(bare);
     word = '';
   };
   const endRun = (): void => {
+    if (run.length > 1) out.push(...hanAliases(run.join('')));
     if (run.length === 1) {
       if (!ZH_FUNCTION_CHARS.has(run[0]!)) out.push(`~${run[0]}`);
     } else {

@@ -1,0 +1,77 @@
+/**
+ * One concept said in two languages or two spellings: engineers type 端口 and port, 命名空间 and namespace, PG and
+ * PostgreSQL in the same chat, and ask later in the other words ("PostgreSQL 主库的 IP 是多少？" about "主库是 pg-master-01,
+ * 10.0.3.21"). Data only; a group is a concept, not a loose association, and no single Han character (表, 类) is
+ * a member: inside longer words they mean other things.
+ */
+
+/**
+ * An English word naming the concept → its other spellings: lower-case Latin words (whole words, before stemming)
+ * and Chinese words. A text that says one of them also gets the English word's term (text-terms.ts), so 端口 meets
+ * port, and PG meets PostgreSQL; English text that says the English word itself is unchanged.
+ */
+export const TERM_ALIAS_GROUPS: Readonly<Record<string, readonly string[]>> = {
+  postgresql: ['postgresql', 'postgres', 'pg', 'psql'],
+  kubernetes: ['kubernetes', 'k8s', 'kube'],
+  namespace: ['namespace', 'namespaces', '命名空间'],
+  port: ['port', 'ports', '端口'],
+  replica: ['replica', 'replicas', 'maxreplicas', 'minreplicas', '副本'],
+  database: ['database', 'databases', 'db', '数据库'],
+  primary: ['primary', 'master', '主库', '主节点'],
+  cache: ['cache', 'caching', '缓存'],
+  queue: ['queue', 'queues', 'mq', '队列', '消息队列'],
+  partition: ['partition', 'partitions', '分区'],
+  index: ['index', 'indexes', 'indices', '索引'],
+  field: ['field', 'fields', 'column', 'columns', '字段'],
+  log: ['log', 'logs', 'logging', '日志'],
+  alert: ['alert', 'alerts', 'alerting', 'alertmanager', '告警', '报警'],
+  monitoring: ['monitoring', 'monitor', '监控'],
+  certificate: ['certificate', 'certificates', 'cert', 'certs', 'tls', '证书'],
+  domain: ['domain', 'domains', '域名'],
+  timeout: ['timeout', 'timeouts', '超时'],
+  retry: ['retry', 'retries', '重试'],
+  pool: ['pool', 'pooling', 'pgbouncer', '连接池'],
+  canary: ['canary', '灰度'],
+  rollback: ['rollback', 'rollbacks', '回滚'],
+  deploy: ['deploy', 'deployment', 'deployments', 'deploys', '部署'],
+  config: ['config', 'configuration', 'configs', '配置'],
+  secret: ['secret', 'secrets', '密钥'],
+  permission: ['permission', 'permissions', '权限'],
+  branch: ['branch', 'branches', '分支'],
+  merge: ['merge', 'merged', '合并'],
+  test: ['test', 'tests', 'testing', '测试', '单测'],
+  endpoint: ['endpoint', 'endpoints', 'api', 'apis', '接口'],
+  function: ['function', 'functions', 'func', '函数'],
+  method: ['method', 'methods', '方法'],
+  variable: ['variable', 'variables', 'var', '变量'],
+  parameter: ['parameter', 'parameters', 'param', 'params', '参数'],
+  version: ['version', 'versions', '版本'],
+  dependency: ['dependency', 'dependencies', 'deps', '依赖'],
+  driver: ['driver', 'drivers', '驱动'],
+  backup: ['backup', 'backups', '备份'],
+  cron: ['cron', 'crontab', 'cronjob', '定时任务'],
+  script: ['script', 'scripts', '脚本'],
+  server: ['server', 'servers', '服务器'],
+  disk: ['disk', 'disks', '磁盘', '硬盘'],
+  latency: ['latency', '延迟', '时延'],
+  concurrency: ['concurrency', '并发'],
+  thread: ['thread', 'threads', '线程'],
+  process: ['process', 'processes', '进程'],
+  container: ['container', 'containers', '容器'],
+  cluster: ['cluster', 'clusters', '集群'],
+  environment: ['environment', 'environments', 'env', '环境'],
+  password: ['password', 'passwords', 'passwd', '密码'],
+  gateway: ['gateway', 'gateways', '网关'],
+  proxy: ['proxy', 'proxies', '代理'],
+  upgrade: ['upgrade', 'upgraded', 'upgrades', '升级'],
+  migration: ['migration', 'migrations', 'migrate', '迁移'],
+  release: ['release', 'releases', '发布', '发版'],
+  error: ['error', 'errors', '报错', '错误'],
+  bandwidth: ['bandwidth', '带宽'],
+  memory: ['ram', '内存'],
+  schema: ['schema', 'schemas', '表结构'],
+  table: ['table', 'tables', '数据表'],
+  topic: ['topic', 'topics', '主题'],
+  bucket: ['bucket', 'buckets', '存储桶'],
+};
+
