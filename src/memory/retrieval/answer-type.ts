@@ -52,3 +52,26 @@ export function answerKinds(message: string): AnswerKind[] {
 export function holdsAnswerKind(text: string, kinds: readonly AnswerKind[]): boolean {
   return kinds.some((k) => HOLDS[k].test(text));
 }
+
+/** Words of a question about what was true before or how it changed (用过哪些, 换过吗, "what did it use before"). */
+const PAST_WORDS = {
+  zh: ['以前', '之前', '原来', '原先', '先后', '前后', '换过', '改过', '用过', '升过', '历史', '曾经', '最早', '一开始', '起初', '最初', '当初', '从前', '变过'],
+  en: ['before', 'used to', 'previously', 'originally', 'at first', 'initially', 'earlier', 'history', 'ever', 'changed from', 'at the start', 'in the beginning'],
+};
+const PAST_EN = new RegExp(`\\b(?:${PAST_WORDS.en.map(escapeRegExp).join('|')})\\b`, 'i');
+
+/**
+ * Whether a question asks about the past: when something happened, what was true before, or how it changed. Such a
+ * question is answered by the statements a later one superseded (supersede.ts), so they stay in for it.
+ */
+export function asksAboutThePast(message: string): boolean {
+  if (PAST_EN.test(message) || PAST_WORDS.zh.some((w) => message.includes(w))) return true;
+  // When something happened ("When did…", 哪天合进去的？), not when a standing rule has it ("On which day do deploys
+  // happen?", 现在安排在哪一天？).
+  return answerKinds(message).includes('when') && !PRESENT.test(message) && (PAST_TENSE_EN.test(message) || PAST_TENSE_ZH.test(message));
+}
+
+const PRESENT = /现在|目前|当前|\b(?:now|currently|these days|at the moment)\b/i;
+const PAST_TENSE_EN = /\b(?:did|was|were|had|happened|started|began)\b/i;
+/** 是哪天合进去的？ / 什么时候升级了 / 哪天上过线. */
+const PAST_TENSE_ZH = /的\s*[?？]?\s*$|了|过/;

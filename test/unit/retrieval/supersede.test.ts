@@ -161,6 +161,12 @@ describe('retrieval leaves superseded statements out', () => {
     expect(ask(build(), false).text).toContain('_fn');
   });
 
+  it('shows the old rule to a question about what it was before or when it held, not to one about now', () => {
+    expect(search(build(), 'What did helper function names end with before?').text).toContain('_fn');
+    expect(search(build(), 'When did we first agree on a suffix for helper functions?').text).toContain('_fn');
+    expect(search(build(), 'What do helper function names end with now?').text).not.toContain('_fn');
+  });
+
   it('brings the old rule back when the later message is deleted: nothing was written that needs undoing', () => {
     const index = build();
     expect(ask(index).text).not.toContain('_fn');
