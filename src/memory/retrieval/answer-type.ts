@@ -61,10 +61,11 @@ const PAST_WORDS = {
 const PAST_EN = new RegExp(`\\b(?:${PAST_WORDS.en.map(escapeRegExp).join('|')})\\b`, 'i');
 
 /**
- * Whether a question asks about the past: when something happened, what was true before, or how it changed. Such a
- * question is answered by the statements a later one superseded (supersede.ts), so they stay in for it.
+ * Whether a question asks for values that no longer hold: when something happened, what was true before, or how it
+ * changed. Such a question is answered by the statements a later one superseded (supersede.ts), so the retriever
+ * keeps them in for it. (statements.ts `asksAboutThePast` is narrower and only stops the later-answer pairing.)
  */
-export function asksAboutThePast(message: string): boolean {
+export function asksForEarlierValues(message: string): boolean {
   if (PAST_EN.test(message) || PAST_WORDS.zh.some((w) => message.includes(w))) return true;
   // When something happened ("When did…", 哪天合进去的？), not when a standing rule has it ("On which day do deploys
   // happen?", 现在安排在哪一天？).

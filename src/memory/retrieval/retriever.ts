@@ -4,7 +4,7 @@
  */
 import type { DateMention } from '../../shared/date-mention.ts';
 import { pieceIndex, type LineTable } from './line-text.ts';
-import { answerKinds, asksAboutThePast } from './answer-type.ts';
+import { answerKinds, asksForEarlierValues } from './answer-type.ts';
 import { DEFAULT_PACK_OPTIONS, pack, type PackCandidate, type PackDecision, type PackOptions, type TokenCount } from './pack.ts';
 import type { RetrievalQuery } from './query.ts';
 import type { Piece } from './pieces.ts';
@@ -107,7 +107,7 @@ export function retrieve(index: RetrievalIndex, request: RetrieveRequest): Retri
   const rerank: RerankOptions = { ...poolFor(request.budget), searchDepth: poolFor(Math.max(request.budget, request.searchDepthBudget ?? 0)).poolSize };
   let packOptions: PackOptions = { ...DEFAULT_PACK_OPTIONS, ...request.pack };
   // A question about when, or about what was true before, is answered by what later statements superseded.
-  if (asksAboutThePast(request.query.message)) packOptions = { ...packOptions, supersede: false };
+  if (asksForEarlierValues(request.query.message)) packOptions = { ...packOptions, supersede: false };
   const { scope, query } = request;
   const memory = index.user(scope.userId);
   const excluded = new Set([...request.exclude, ...memory.deprecated]);

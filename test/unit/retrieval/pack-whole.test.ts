@@ -1,7 +1,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { CachedTokenCounter } from '../../../src/context/tokens.ts';
 import { LABELS } from '../../../src/memory/layered/labels.ts';
-import { answerKinds, asksAboutThePast, holdsAnswerKind } from '../../../src/memory/retrieval/answer-type.ts';
+import { answerKinds, asksForEarlierValues, holdsAnswerKind } from '../../../src/memory/retrieval/answer-type.ts';
 import { DEFAULT_PACK_OPTIONS, pack, type PackCandidate } from '../../../src/memory/retrieval/pack.ts';
 import { closeOverCode, codeSpans } from '../../../src/memory/retrieval/pack-forms.ts';
 import { splitPieces } from '../../../src/memory/retrieval/pieces.ts';
@@ -212,14 +212,14 @@ describe('answer kinds', () => {
     expect(answerKinds('The proxy is fine now.')).toEqual([]);
   });
 
-  it('tells a question about the past (what was true before, when something happened) from one about now', () => {
-    expect(asksAboutThePast('网关端口前后用过哪几个？')).toBe(true);
-    expect(asksAboutThePast('FastAPI 是哪天升级的？')).toBe(true);
-    expect(asksAboutThePast('Which region did we use before the move?')).toBe(true);
-    expect(asksAboutThePast('When did the nightly job start failing?')).toBe(true);
-    expect(asksAboutThePast('生产发布现在安排在哪一天？')).toBe(false);
-    expect(asksAboutThePast('On which day of the week do deploys happen?')).toBe(false);
-    expect(asksAboutThePast('What port does the gateway listen on?')).toBe(false);
+  it('tells a question about earlier values (what was true before, when something happened) from one about now', () => {
+    expect(asksForEarlierValues('网关端口前后用过哪几个？')).toBe(true);
+    expect(asksForEarlierValues('FastAPI 是哪天升级的？')).toBe(true);
+    expect(asksForEarlierValues('Which region did we use before the move?')).toBe(true);
+    expect(asksForEarlierValues('When did the nightly job start failing?')).toBe(true);
+    expect(asksForEarlierValues('生产发布现在安排在哪一天？')).toBe(false);
+    expect(asksForEarlierValues('On which day of the week do deploys happen?')).toBe(false);
+    expect(asksForEarlierValues('What port does the gateway listen on?')).toBe(false);
   });
 
   it('tells a turn that holds such an answer', () => {
