@@ -54,7 +54,9 @@ const MARKER_WORDS =
   'now instead anymore more longer going forward today switch switched switching change changed changes changing actually update updated updates updating rather replace replaced replaces replacing move moved moves moving ' +
   'should must always never use using please make sure let want need keep set rule rules convention default ok okay also just still';
 const MARKER_TERMS = new Set(terms(MARKER_WORDS));
-const MARKER_ZH = ['改成', '改为', '改用', '改到', '换成', '换到', '换用', '设置为', '设成', '设为', '调到', '调成', '调整为', '定在', '定为', '放在', '以后', '今后', '现在', '不再', '其实', '统一', '一律', '应该', '必须', '记得', '一定', '默认', '请', '都', '要', '用', '吧'];
+const MARKER_ZH = ['改成', '改为', '改用', '改到', '换成', '换到', '换用', '设置为', '设成', '设为', '调到', '调成', '调整为', '定在', '定为', '放在', '以后', '今后', '现在', '不再', '其实', '统一', '一律', '应该', '必须', '记得', '一定', '默认', '请', '都', '要', '用', '吧',
+  // Naming words introduce a name (叫「订单告警」, 名为 …), as "named" does; pointing words (那边, 这里) say where, not what.
+  '命名为', '名叫', '叫做', '名为', '叫', '那边', '这边', '那里', '这里'];
 
 /**
  * A token that reads as a value: has a digit, an underscore, an inner -./: (release-train, v2.3), camelCase or is

@@ -64,6 +64,10 @@ describe('statements', () => {
     expect(replaces('We hired a carpenter named Tobias for the deck.', 'Our daughter turned two, her name is Mila.')).toBe(false);
     expect(replaces('她的名字改成了 Lina。', '他的名字是 Marco。')).toBe(false);
     expect(replaces('Actually, her name is Mina.', 'Our daughter turned two, her name is Mila.')).toBe(true);
+    // 叫 introduces a name as "named" does, and 那边 says where, not what: two things named are two things.
+    expect(replaces('指标已经加了，叫 order_pending_rows。', '新建了一个群，叫「支付告警」。')).toBe(false);
+    expect(replaces('对了 search 那边 worker_count 还是 6。', '好，这个我让运营那边的 Zoe 来跟。')).toBe(false);
+    expect(replaces('告警群改名了，现在叫「支付值班」。', '新建了一个告警群，叫「支付告警」。')).toBe(true);
     expect(statementOf('Should helper functions end with `_util`?')).toBeNull();
     expect(statementOf('Thanks, that works nicely.')).toBeNull();
   });
