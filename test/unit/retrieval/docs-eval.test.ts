@@ -91,8 +91,9 @@ describe('follow-ups written by others, blind to the code (scripts/eval/data/fol
     const corpus = parseKdConv(JSON.parse(await readFile(new URL('../../../scripts/eval/data/followups-heldout.json', import.meta.url), 'utf8')) as unknown);
     const result = await runDocsEval(corpus, 1024, counter);
     expect(result.n).toBeGreaterThanOrEqual(400);
-    // 0.774 when written (film 0.817, music 0.778, travel 0.750 each on its own); issue 19 asks ≥ 0.60.
-    expect(result.recalled / result.n).toBeGreaterThanOrEqual(0.72);
+    // 0.774 when written (film 0.817, music 0.778, travel 0.750 each on its own), 0.797 since the Chinese query
+    // changes (words that only ask, unheld bigrams); issue 19 asks ≥ 0.60.
+    expect(result.recalled / result.n).toBeGreaterThanOrEqual(0.76);
   });
 });
 
