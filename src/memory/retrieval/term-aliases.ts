@@ -74,4 +74,3 @@ export const TERM_ALIAS_GROUPS: Readonly<Record<string, readonly string[]>> = {
   topic: ['topic', 'topics', '主题'],
   bucket: ['bucket', 'buckets', '存储桶'],
 };
-
