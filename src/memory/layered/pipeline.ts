@@ -219,7 +219,9 @@ export class LayeredMemory {
         systemPrompt: systemPrompt(lang, this._o.systemPrompt?.[lang] ?? BASE_SYSTEM_PROMPT[lang]),
         budgetTokens: b.window,
         reserveTokens: b.reserve,
-        maxExtrasTokens: b.working + b.retrieval + 4,
+        // The block may borrow the input section's spare room (a second pass, below): a cap of working + retrieval
+        // alone cut such a block at its end, with a marker, and lost its newest records.
+        maxExtrasTokens: b.working + b.retrieval + b.input + 4,
         // Earlier memory blocks stay in the history; an over-budget prompt slides its oldest messages out.
         compaction: 'slide',
         // After a compaction the input section stays free, so the next few turns and their deltas append.
