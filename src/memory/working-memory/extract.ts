@@ -106,7 +106,9 @@ export function createExtractor(options: ExtractorOptions = {}): Extractor {
       const restated = facts.length === 0 ? mistakenSlotRestated(norm, lexicon) : null;
       if (restated !== null) facts = findFacts(splitClauses(restated, restated, clauseMatchers), findEntities(restated, local, entityMatchers), factMatchers).facts;
       const kept = withoutPassingToday(spans, norm, local);
-      const passingDates = [...new Set(spans.filter((e) => e.type === 'date' && !kept.includes(e)).map((e) => e.value))];
+      // (A Set: a pasted log holds thousands of entities.)
+      const keptSet = new Set(kept);
+      const passingDates = [...new Set(spans.filter((e) => e.type === 'date' && !keptSet.has(e)).map((e) => e.value))];
       const extraction: Extraction = {
         entities: kept.map(({ type, value }) => ({ type, value })),
         facts,
