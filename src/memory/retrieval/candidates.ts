@@ -1,7 +1,9 @@
 /**
  * Gathering candidates for the reranker from three searches over the allowed sessions: BM25 over whole turns
  * (scored with the exchange around them: a question's words help its answer and back, with pseudo-relevance
- * feedback), BM25 over sentences, and the built-in embedder's vectors. Every stage works on slots of the
+ * feedback), BM25 over sentences, and the built-in embedder's vectors — and, when the query names a day, the turns
+ * written on it (a question "what did I cook on 9 November?" is answered by that day's talk, whatever its words).
+ * Every stage works on slots of the
  * shard's indexes — typed arrays, no per-document maps — and keeps only the pool's best (ties to the document
  * reached first, as a stable sort of everything would). Pure, no DOM.
  */
@@ -42,16 +44,24 @@ export interface GatherContext {
    * differs only in what it leaves out (the pipeline's second pass).
    */
   readonly scopeKey?: string;
+  /** The turns written on the query's days (slots, any order), when it names any; conversations only. */
+  readonly writtenOn?: (days: readonly string[]) => readonly number[];
 }
 
-/** Where a candidate was found, by bit: 1 lexical, 2 sentence, 4 vector. */
+/** Where a candidate was found, by bit: 1 lexical, 2 sentence, 4 vector, 8 written on a day the query names. */
 const LEXICAL = 1;
 const SENTENCE = 2;
 const VECTOR = 4;
+const DAY = 8;
 
 /** The source names of each bit combination, in the order the searches run (shared: candidates never change them). */
-const SOURCE_NAMES: ReadonlyArray<readonly string[]> = Array.from({ length: 8 }, (_, bits) =>
-  Object.freeze([...(bits & LEXICAL ? ['lexical'] : []), ...(bits & SENTENCE ? ['sentence'] : []), ...(bits & VECTOR ? ['vector'] : [])]),
+const SOURCE_NAMES: ReadonlyArray<readonly string[]> = Array.from({ length: 16 }, (_, bits) =>
+  Object.freeze([
+    ...(bits & LEXICAL ? ['lexical'] : []),
+    ...(bits & SENTENCE ? ['sentence'] : []),
+    ...(bits & VECTOR ? ['vector'] : []),
+    ...(bits & DAY ? ['day'] : []),
+  ]),
 );
 
 /** The candidates and what the reranker reads about them; the arrays are by candidate, in the order of `ids`. */
@@ -177,6 +187,13 @@ export function gatherCandidates(query: RetrievalQuery, ctx: GatherContext, opti
     if (slot === undefined) continue;
     vectorRank[slot] = h + 1;
     note(slot, VECTOR);
+  }
+
+  // 4. The day the query names: its turns, the best by BM25 first (then in the order written), `pool` at most.
+  if (query.dates.length > 0 && ctx.writtenOn !== undefined) {
+    const onDay = ctx.writtenOn(query.dates).filter((slot) => excluded[slot] === 0);
+    onDay.sort((a, b) => scores[b]! - scores[a]! || a - b);
+    for (let i = 0; i < onDay.length && i < pool; i++) note(onDay[i]!, DAY);
   }
 
   const n = candidateSlots.length;

@@ -75,7 +75,7 @@ export const DEFAULT_WEIGHTS: RerankWeights = Object.freeze({
   vector: 0.5,
   entities: 0.3,
   speaker: 0.15,
-  date: 0.4,
+  date: 0.8,
   thread: 0.4,
   recency: 0.05,
   cold: -0.05,

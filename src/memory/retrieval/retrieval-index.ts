@@ -44,6 +44,8 @@ export interface RetrievalIndexState {
 export const INDEX_ANALYSIS_VERSION = 2;
 
 /** Date keys as lexical terms: "what did we do on 2024-03-05" meets a turn that said "tomorrow" the day before. */
+const DAY_MS = 86_400_000;
+
 export const dateTerm = (iso: string): string => `@${iso}`;
 
 export interface RetrievalIndexOptions {
@@ -211,6 +213,21 @@ export class UserMemory {
   /** The turn in a slot of the shard's turn index (the record written last for it), or undefined. */
   turnAt(slot: number): TurnEntry | undefined {
     return this._turnAt[slot];
+  }
+
+  /** The slots of the turns written on `days` (ISO, in the user's offset), of one session or of all. */
+  slotsWrittenOn(days: readonly string[], offsetMinutes: number, sessionId?: string): number[] {
+    const spans = days.flatMap((day) => {
+      const start = Date.parse(`${day.slice(0, 10)}T00:00:00Z`) - offsetMinutes * 60_000;
+      return Number.isNaN(start) ? [] : [[start, start + DAY_MS] as const];
+    });
+    const slots: number[] = [];
+    if (spans.length === 0) return slots;
+    for (const turn of this.turns.values()) {
+      if (sessionId !== undefined && turn.sessionId !== sessionId) continue;
+      if (spans.some(([from, to]) => turn.time >= from && turn.time < to)) slots.push(this.shard.turns.slotOf(turn.id)!);
+    }
+    return slots;
   }
 
   /** The turn `offset` places from `id` in its session (-1: the one before), or undefined. */

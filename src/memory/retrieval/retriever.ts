@@ -126,6 +126,7 @@ export function retrieve(index: RetrievalIndex, request: RetrieveRequest): Retri
       now: request.now,
       tags: (slot) => memory.turnAt(slot)?.tags ?? [],
       selfStatement: (id) => memory.selfStatements.has(id),
+      writtenOn: (days) => memory.slotsWrittenOn(days, request.offsetMinutes, scope.otherSessions ? undefined : scope.sessionId),
     },
     rerank,
     request.offsetMinutes,
