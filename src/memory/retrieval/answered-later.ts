@@ -15,7 +15,7 @@
 import type { Piece } from './pieces.ts';
 import type { TurnEntry } from './records.ts';
 import { askedTerms, asksAboutThePast, statementOfCached, type Statement } from './statements.ts';
-import { terms } from './text-terms.ts';
+import { aliasConcepts, terms } from './text-terms.ts';
 
 /** A question about what holds now: "…use now?", "what is the current…", 现在 / 目前. */
 const ASKS_NOW = /\b(?:now|nowadays|currently|current|these days|at the moment|at present|still|any ?more|latest)\b|现在|目前|如今|眼下|最新|当前/i;
@@ -37,6 +37,22 @@ const MIN_ASKED = 2;
 /** …and a later one answers as well when it holds this share of the words the earlier holds. */
 const SHARE_OF_ASKED = 0.6;
 
+/**
+ * The question's words, less numbers (a version's digits are values, not what it asks about), and the concept each
+ * spells: a word and its other spelling (端口 and port) are one.
+ */
+interface Asked {
+  readonly terms: ReadonlySet<string>;
+  readonly concept: ReadonlyMap<string, string>;
+}
+
+function askedOf(question: string): Asked {
+  return { terms: new Set([...askedTerms(question)].filter((t) => !/^\d+$/.test(t))), concept: aliasConcepts(question) };
+}
+
+/** How many concepts `words` spell. */
+const conceptCount = (words: ReadonlySet<string>, asked: Asked): number => new Set([...words].map((t) => asked.concept.get(t) ?? t)).size;
+
 /** A sentence read as a statement, with the question's words it holds (with the sentence before, which may give its subject). */
 interface Said {
   readonly piece: number;
@@ -56,7 +72,7 @@ const isLater = (b: TurnEntry, a: TurnEntry): boolean => (b.sessionId === a.sess
 const carries = (value: string, retired: string): boolean => value === retired || (retired.length >= 3 && (value.endsWith(retired) || value.startsWith(retired)));
 
 /** Reads the sentences around `source.best` (`around` either side) as statements about the question. */
-function read(source: AnswerSource, asked: ReadonlySet<string>, around = source.around ?? AROUND_BEST): Read {
+function read(source: AnswerSource, asked: Asked, around = source.around ?? AROUND_BEST): Read {
   const said: Said[] = [];
   const from = Math.max(0, source.best - around);
   source.pieces.slice(from, source.best + around + 1).forEach((piece, k) => {
@@ -65,7 +81,7 @@ function read(source: AnswerSource, asked: ReadonlySet<string>, around = source.
     const statement = statementOfCached(piece.text, before);
     if (statement === null) return;
     const words = new Set(terms(`${before} ${piece.text}`));
-    said.push({ piece: i, statement, asked: new Set([...asked].filter((t) => words.has(t))) });
+    said.push({ piece: i, statement, asked: new Set([...asked.terms].filter((t) => words.has(t))) });
   });
   const answer = said.reduce<Said | null>((best, s) => (s.asked.size >= MIN_ASKED && (best === null || s.asked.size > best.asked.size) ? s : best), null);
   return { turn: source.turn, said, answer };
@@ -102,8 +118,8 @@ interface Retirement {
 /** Per candidate turn id, its sentences this question finds answered again, otherwise, later by the user. */
 export function answeredLater(question: string, sources: readonly AnswerSource[]): LaterAnswers {
   if (asksAboutThePast(question)) return NO_LATER_ANSWERS;
-  const asked = askedTerms(question);
-  if (asked.size < MIN_ASKED) return NO_LATER_ANSWERS;
+  const asked = askedOf(question);
+  if (asked.terms.size < MIN_ASKED) return NO_LATER_ANSWERS;
   const out = new Map<string, Set<number>>();
   const now = ASKS_NOW.test(question);
   const reads = sources.map((s) => read(s, asked));
@@ -127,6 +143,13 @@ export function answeredLater(question: string, sources: readonly AnswerSource[]
       // now; otherwise two answers add up ("by the water", later "with natural light": both describe the studio).
       if (!later.change && (!now || earlier.narrative || later.narrative)) continue;
       if (!answersAsWell(b.answer.asked, a.answer.asked)) continue;
+      // A later answer that holds one concept of the question in two spellings ("下个版本 3.9.1" for a question about
+      // Xcode's 版本) is another thing's unless it says that something changes.
+      if (!later.change && conceptCount(b.answer.asked, asked) < MIN_ASKED) continue;
+      // A change that names its old value ("端口从 7001 改成 7101") replaces only an answer that gave it.
+      if (later.from.size > 0 && ![...later.from].some((v) => earlier.values.has(v))) continue;
+      // A change that names its old value ("端口从 7001 改成 7101") replaces only an answer that gave it.
+      if (later.from.size > 0 && ![...later.from].some((v) => earlier.values.has(v))) continue;
       const retired = [...earlier.values].filter((v) => ![...later.values].some((w) => carries(v, w) || carries(w, v)));
       if (retired.length === 0 || ![...later.values].some((w) => !earlier.values.has(w))) continue;
       retirements.push({ later: b.turn, retired, kept: later.values });

@@ -5,7 +5,7 @@
  * data, both languages. Pure, no DOM.
  */
 import { productNames } from '../working-memory/index.ts';
-import { terms } from './text-terms.ts';
+import { aliasConcepts, terms } from './text-terms.ts';
 
 export interface Statement {
   /** Content terms (stems, CJK bigrams) without the values and without the words that mark a rule or a change. */
@@ -28,6 +28,13 @@ export interface Statement {
   readonly owner: string | null;
   /** It declares an earlier version void ("the old code is no longer valid", 之前的不用了): a change of the whole. */
   readonly retires: boolean;
+  /**
+   * The values it names as the old ones of a change ("端口从 7001 改成 7101", "moved from 8080 to 9090"): it retires
+   * only a statement that gave one of them (another thing's port, 8080, is not what changed).
+   */
+  readonly from: ReadonlySet<string>;
+  /** Terms that spell one concept twice (端口 and port: aliasConcepts), to count a shared subject by concept. */
+  readonly concepts: ReadonlyMap<string, string>;
   /** Each clause that gives values, with its own subject: a change may be one clause of a sentence that says more. */
   readonly parts: ReadonlyArray<{ readonly subject: ReadonlySet<string>; readonly values: ReadonlySet<string> }>;
 }
@@ -54,7 +61,7 @@ const MARKER_WORDS =
   'now instead anymore more longer going forward today switch switched switching change changed changes changing actually update updated updates updating rather replace replaced replaces replacing move moved moves moving ' +
   'should must always never use using please make sure let want need keep set rule rules convention default ok okay also just still';
 const MARKER_TERMS = new Set(terms(MARKER_WORDS));
-const MARKER_ZH = ['改成', '改为', '改用', '改到', '换成', '换到', '换用', '设置为', '设成', '设为', '调到', '调成', '调整为', '定在', '定为', '放在', '以后', '今后', '现在', '不再', '其实', '统一', '一律', '应该', '必须', '记得', '一定', '默认', '请', '都', '要', '用', '吧',
+const MARKER_ZH = ['改成', '改为', '改用', '改到', '换成', '换到', '换用', '设置为', '设成', '设为', '调到', '调成', '调整为', '定在', '定为', '放在', '以后', '今后', '现在', '不再', '其实', '统一', '一律', '应该', '必须', '记得', '一定', '默认', '请', '都', '要', '用', '吧', '已经',
   // Naming words introduce a name (叫「订单告警」, 名为 …), as "named" does; pointing words (那边, 这里) say where, not what.
   '命名为', '名叫', '叫做', '名为', '叫', '那边', '这边', '那里', '这里'];
 
@@ -149,6 +156,19 @@ const RETIRE_EN = /\b(?:no longer (?:valid|used|in use|applies|active|needed)|(?
 /** Not 过期 / 失效 / 取消: "证书过期了" tells of an event, it retires no rule. */
 const RETIRE_ZH = /不再有效|不再使用|不再用|不用了|作废|废弃|停用/;
 
+/** "from A to B", 从 A 改成 B: A, the old value of a change (a short span before the word that gives the new one). */
+const FROM_TO = /(?:\bfrom\s+|从|由)([^,，;；。.!?！？]{1,30}?)\s*(?:\bto\b|改成|改为|改到|换成|换到|换为|升到|升级到|降到|降级到|调到|调成|调整为|变成|迁到|切到|到)/giu;
+
+/** The values a sentence names as the old ones of a change. */
+function fromValues(sentence: string, values: ReadonlySet<string>): Set<string> {
+  const out = new Set<string>();
+  for (const m of sentence.matchAll(FROM_TO)) {
+    const span = m[1]!.toLowerCase();
+    for (const v of values) if (span.includes(v)) out.add(v);
+  }
+  return out;
+}
+
 /** A number that labels an item ("Step 2:", "Option 3)", 第3个) counts items, it gives no value. */
 const LABEL_NUMBER = /(?<=\p{L}\s?)\d{1,3}(?=\s*[)）:：](?!\d))|(?<=第\s*)\d{1,3}/gu;
 
@@ -217,6 +237,8 @@ export function statementOf(sentence: string, before = ''): Statement | null {
     narrative: tellsThePast(sentence),
     owner,
     retires,
+    from: fromValues(sentence, values),
+    concepts: aliasConcepts(sentence),
     parts,
   };
 }
@@ -310,11 +332,20 @@ export function restates(later: Statement, earlier: Statement): boolean {
   if (!change) return false;
   // His name and her name are two things, though both are "name".
   if (later.owner !== null && earlier.owner !== null && later.owner !== earlier.owner) return false;
-  if (valuesDiffer(later, earlier) && (sameSubject(later.subject, earlier.subject) || (later.change && sameSubject(later.topic, earlier.topic)))) return true;
+  // Without a word of change, two statements share more than one concept of their subjects: "版本 24.3.0" (a
+  // server's) and "下个版本 3.9.1" (the app's) only share 版本.
+  if (valuesDiffer(later, earlier) && (later.change ? sameSubject(later.subject, earlier.subject) || sameSubject(later.topic, earlier.topic) : sameSubject(later.subject, earlier.subject) && sharedConcepts(later, earlier) >= 2)) return true;
   // A change said in one clause of a longer sentence ("Actually, make packing day Saturday, and the courier collects on
   // Monday"): that clause against each of the earlier one's.
   if (!later.change || (later.parts.length < 2 && earlier.parts.length < 2)) return false;
   return later.parts.some((p) => earlier.parts.some((q) => sameSubject(p.subject, q.subject) && valuesDiffer({ ...later, ...p }, { ...earlier, ...q })));
+}
+
+/** The concepts the two subjects share (a word and its other spelling are one). */
+function sharedConcepts(a: Statement, b: Statement): number {
+  const shared = new Set<string>();
+  for (const t of a.subject) if (b.subject.has(t)) shared.add(a.concepts.get(t) ?? b.concepts.get(t) ?? t);
+  return shared.size;
 }
 
 /** At least two shared terms (or all of a one-term subject), and half of the smaller. */
@@ -326,8 +357,11 @@ function sameSubject(a: ReadonlySet<string>, b: ReadonlySet<string>): boolean {
 }
 
 function valuesDiffer(later: Statement, earlier: Statement): boolean {
+  // A change that names the old value retires what gave that value, not another thing's.
+  if (later.from.size > 0 && ![...later.from].some((v) => earlier.values.has(v))) return false;
   const someNew = [...later.values].some((v) => !earlier.values.has(v));
-  const someOld = [...earlier.values].some((v) => !later.values.has(v));
+  // (A value the later one names as the old one is old, though it says it: "from 4000 to 4400".)
+  const someOld = [...earlier.values].some((v) => !later.values.has(v) || later.from.has(v));
   if (!someNew || !someOld) return false;
   // Two values each and none shared: two things described alike ("auth-proxy listens on 8001", "search-gateway
   // listens on 8003"), not one thing changed. A change keeps what names the thing (the API port 8443 → 9417),

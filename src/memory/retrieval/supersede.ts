@@ -70,7 +70,7 @@ function findSuperseded(memory: UserMemory, memo: Memo, turn: TurnEntry, pieces:
     }
     const statement = statementAt(pieces, i);
     if (statement === null) continue;
-    if (laterVersion(memory, memo, turn, i, statement) !== null || repeatsRetired(memory, memo, turn, statement)) (out ??= new Set()).add(i);
+    if (laterVersion(memory, memo, turn, i, statement) !== null || repeatsRetired(memory, memo, turn, statement, pieces[i]!.text)) (out ??= new Set()).add(i);
   }
   return out ?? NONE;
 }
@@ -126,19 +126,19 @@ function laterVersion(memory: UserMemory, memo: Memo, turn: TurnEntry, index: nu
  * Whether the statement repeats a value that a user statement gave and a later one replaced (a retired value):
  * `bulk_void_xq` after "handlers end with _xq" was restated as "…with _md". Only rare values are followed.
  */
-function repeatsRetired(memory: UserMemory, memo: Memo, turn: TurnEntry, statement: Statement): boolean {
+function repeatsRetired(memory: UserMemory, memo: Memo, turn: TurnEntry, statement: Statement, text: string): boolean {
   const { shard } = memory;
   const rare = Math.max(8, RARE_VALUE_SHARE * shard.turns.size);
   for (const value of statement.values) {
     const valueTerms = terms(value);
-    if (valueTerms.length === 0 || valueTerms.some((t) => shard.turns.df(t) > rare)) continue;
+    if (!namesOneThing(value, text) || valueTerms.length === 0 || valueTerms.some((t) => shard.turns.df(t) > rare)) continue;
     for (const slot of sentencesWith(memory, valueTerms, valueTerms.length)) {
       const source = memory.turnAt(shard.pieceTurn[slot]!);
       if (source === undefined || source.role !== 'user' || memory.deprecated.has(source.id) || isLater(source, turn)) continue;
       const index = shard.pieceIndex[slot]!;
       const pieces = shard.chunks.get(source.id)?.pieces;
       const given = pieces === undefined ? null : statementAt(pieces, index);
-      if (given === null || given.subject.size === 0) continue;
+      if (given === null || given.subject.size === 0 || !sameUnit(value, text, pieces![index]!.text)) continue;
       const retired = [...given.values].filter((w) => sameValue(value, w));
       if (retired.length === 0) continue;
       const later = laterVersion(memory, memo, source, index, given);
@@ -146,6 +146,26 @@ function repeatsRetired(memory: UserMemory, memo: Memo, turn: TurnEntry, stateme
     }
   }
   return false;
+}
+
+/** A day of the week, which dates an event when 上/下/last/next come before it ("上周三升级了", "last Friday"). */
+const WEEKDAY = /^(?:(?:周|星期|礼拜)[一二三四五六日天]|monday|tuesday|wednesday|thursday|friday|saturday|sunday)$/i;
+
+/** Whether a value said in `text` names a setting, not the day an event happened. */
+function namesOneThing(value: string, text: string): boolean {
+  if (!WEEKDAY.test(value)) return true;
+  return !new RegExp(`(?:[上下这本]个?)${escapeRegExp(value)}|\\b(?:last|next|this)\\s+${escapeRegExp(value)}`, 'iu').test(text);
+}
+
+/** A bare small number is the same value only with the same unit after it: 10 点 is not 10 公里, "21 days" is "21 days". */
+function sameUnit(value: string, text: string, givenText: string): boolean {
+  if (!/^\d{1,2}$/.test(value)) return true;
+  const unit = (t: string): string | null => {
+    const m = new RegExp(`(?<![\\p{N}.])${value}(?![\\p{N}.])\\s*(\\p{sc=Han}|[\\p{L}%]+)?`, 'iu').exec(t);
+    return m === null ? null : (m[1] ?? '').toLowerCase();
+  };
+  const a = unit(text);
+  return a !== null && a === unit(givenText);
 }
 
 /** The sentence slots that hold one of the `count` rarest of `words`, newest first within each word's. */

@@ -99,6 +99,29 @@ function hanAliases(run: string): string[] {
   return out;
 }
 
+/**
+ * The terms of a text that spell one concept twice (term-aliases.ts): the bigrams of 端口 and `port`, `k8s` and
+ * `kubernet`, each mapped to the concept's English stem. Terms not listed are their own concept.
+ */
+export function aliasConcepts(text: string): Map<string, string> {
+  if (hanAliasWords === null) compileAliases();
+  const out = new Map<string, string>();
+  const normalized = text.normalize('NFKC').toLowerCase();
+  for (const m of normalized.matchAll(hanAliasWords!)) {
+    const concept = hanAliasStems!.get(m[0])!;
+    out.set(concept, concept);
+    const chars = [...m[0]];
+    for (let i = 0; i + 1 < chars.length; i++) out.set(`~${chars[i]}${chars[i + 1]}`, concept);
+  }
+  for (const word of normalized.match(/[a-z0-9]+/g) ?? []) {
+    const concept = latinAliases!.get(word);
+    if (concept === undefined) continue;
+    out.set(concept, concept);
+    out.set(stem(word), concept);
+  }
+  return out;
+}
+
 export function isStopword(word: string): boolean {
   return EN_STOPWORDS.has(word);
 }

@@ -303,3 +303,76 @@ describe('answers given again later, read beyond the candidates compared', () =>
   });
 });
 
+
+describe('changes that belong to another thing', () => {
+  it('reads "from A to B" as retiring only a statement that gave A', () => {
+    const earlier = 'Grafana 在 grafana.ops.lan，端口 3000，数据源叫 prom-main。';
+    // Another service's port moved from its own old value: Grafana's port is not what changed.
+    expect(replaces('对了，billing-api 昨天迁到新集群了，端口从 9100 改成 9140。', earlier)).toBe(false);
+    expect(replaces('The export job moved from port 5101 to 5190 last night.', 'The dashboard runs on port 4000.')).toBe(false);
+    // The same change that names the old value it retires still restates it.
+    expect(replaces('Grafana 端口从 3000 改成 3300 了。', earlier)).toBe(true);
+    expect(replaces('The dashboard moved from port 4000 to 4400.', 'The dashboard runs on port 4000.')).toBe(true);
+    expect([...(statementOf('端口从 9100 改成 9140。')?.from ?? [])]).toEqual(['9100']);
+  });
+
+  it('counts a word and its other spelling as one thing two subjects share, without a word of change', () => {
+    const earlier = '日志平台搭好了，地址 logs.corp.lan，版本 8.12.0。';
+    // Two things' versions (the log platform's, the next app release's) share only 版本 / version.
+    expect(replaces('下周的发版由阿青负责，下个版本 2.4.0 轮到她。', earlier)).toBe(false);
+    // A function word is no subject: "已经调成 0 了" says nothing about the log platform.
+    expect(replaces('已经调成 0 了。', earlier)).toBe(false);
+    // With a word of change, one shared concept still restates.
+    expect(replaces('日志平台版本现在升到 8.14.1 了。', earlier)).toBe(true);
+  });
+
+  it('does not retire a small number said with another unit, nor a weekday that dates an event', () => {
+    const index = new RetrievalIndex();
+    index.addTurn(turn('s1-1', 'S1', 1, '我现在 10 公里能跑进 55 分，目标是 50 分。', T0));
+    index.addTurn(turn('s2-1', 'S2', 1, '周四 10 公里跑了 52 分，进步挺大。', T0 + 2 * DAY));
+    index.addTurn(turn('s3-1', 'S3', 1, '值班交接原来是周五早上 10 点，现在改成周五下午 3 点了。', T0 + 4 * DAY));
+    index.addTurn(turn('s3-2', 'S3', 2, '好的，交接时间记为周五下午 3 点。', T0 + 4 * DAY + 60_000, 'assistant'));
+    const r = search(index, '现在值班交接是每周什么时间？');
+    expect(new Map(r.candidates.map((c) => [c.id, c.fate])).get('s3-1')).not.toBe('superseded');
+    expect(r.text).toContain('下午 3 点');
+    // A release rule set on Wednesdays, and a later note that a migration went out "上周三": the note is an event.
+    const days = new RetrievalIndex();
+    days.addTurn(turn('a', 'S1', 1, '发版固定在周三下午。', T0));
+    days.addTurn(turn('b', 'S2', 1, '以后发版改到周四下午。', T0 + 3 * DAY));
+    days.addTurn(turn('c', 'S3', 1, '数据迁移上周三已经做完了，校验脚本在 tools/verify.py。', T0 + 6 * DAY));
+    const moved = search(days, '数据迁移的校验脚本在哪？');
+    expect(new Map(moved.candidates.map((c) => [c.id, c.fate])).get('c')).not.toBe('superseded');
+    expect(moved.text).toContain('tools/verify.py');
+  });
+
+  it('does not pair two answers through the digits of a version the question names', () => {
+    // "3.9.0" is a value: its digits are no words the build machine's line shares with the question.
+    const question = '3.9.0 版本的崩溃率是多少？';
+    const a = turn('a', 'S1', 1, '打包机用 Xcode 15.0 和 Ruby 3.2.2。', T0);
+    const b = turn('b', 'S2', 1, '3.9.0 发布后现在崩溃率 1.2%。', T0 + 3 * DAY);
+    const later = answeredLater(question, [
+      { turn: b, pieces: splitPieces(b.text), best: 0 },
+      { turn: a, pieces: splitPieces(a.text), best: 0 },
+    ]);
+    expect(later.of(a, splitPieces(a.text)) ?? new Set()).toEqual(new Set());
+  });
+
+  it('does not let a later line that shares one word of the question, in two spellings, replace an answer about now', () => {
+    // 版本 / version is all the release rota shares with a question about fastlane's version.
+    const question = '现在 fastlane 是什么版本？';
+    const a = turn('a', 'S1', 1, '打包机上的 fastlane 版本锁在 2.219.0。', T0);
+    const b = turn('b', 'S2', 1, '下个版本 4.0.0 轮到阿青负责发版。', T0 + 3 * DAY);
+    const later = answeredLater(question, [
+      { turn: b, pieces: splitPieces(b.text), best: 0 },
+      { turn: a, pieces: splitPieces(a.text), best: 0 },
+    ]);
+    expect(later.of(a, splitPieces(a.text)) ?? new Set()).toEqual(new Set());
+    // Said as a change of fastlane's version, it does.
+    const c = turn('c', 'S2', 1, 'fastlane 的版本现在升到 2.220.0 了。', T0 + 3 * DAY);
+    const changed = answeredLater(question, [
+      { turn: c, pieces: splitPieces(c.text), best: 0 },
+      { turn: a, pieces: splitPieces(a.text), best: 0 },
+    ]);
+    expect(changed.of(a, splitPieces(a.text))?.size).toBe(1);
+  });
+});
