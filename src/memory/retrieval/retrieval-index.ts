@@ -41,7 +41,8 @@ export interface RetrievalIndexState {
  * test/unit/retrieval/index-state.test.ts pins the analysis of a set of examples to it.
  */
 // 2: a concept's English term beside its Chinese words and other spellings (term-aliases.ts).
-export const INDEX_ANALYSIS_VERSION = 2;
+// 3: thirty more such concepts (上限/limit, 镜像/image, 阈值/threshold…).
+export const INDEX_ANALYSIS_VERSION = 3;
 
 /** Date keys as lexical terms: "what did we do on 2024-03-05" meets a turn that said "tomorrow" the day before. */
 const DAY_MS = 86_400_000;
