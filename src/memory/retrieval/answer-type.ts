@@ -75,4 +75,4 @@ export function asksForEarlierValues(message: string): boolean {
 const PRESENT = /现在|目前|当前|\b(?:now|currently|these days|at the moment)\b/i;
 const PAST_TENSE_EN = /\b(?:did|was|were|had|happened|started|began)\b/i;
 /** 是哪天合进去的？ / 什么时候升级了 / 哪天上过线. */
-const PAST_TENSE_ZH = /的\s*[?？]?\s*$|了|过/;
+const PAST_TENSE_ZH = /的\s*[?？]?\s*$|了|过|发生/;

@@ -217,6 +217,7 @@ describe('answer kinds', () => {
     expect(asksForEarlierValues('FastAPI 是哪天升级的？')).toBe(true);
     expect(asksForEarlierValues('Which region did we use before the move?')).toBe(true);
     expect(asksForEarlierValues('When did the nightly job start failing?')).toBe(true);
+    expect(asksForEarlierValues('磁盘写满的故障发生在哪天？')).toBe(true);
     expect(asksForEarlierValues('生产发布现在安排在哪一天？')).toBe(false);
     expect(asksForEarlierValues('On which day of the week do deploys happen?')).toBe(false);
     expect(asksForEarlierValues('What port does the gateway listen on?')).toBe(false);
