@@ -46,8 +46,8 @@ describe('Chinese ops and coding chats', () => {
     expect(totals(second.measures).answerShare ?? 0).toBeGreaterThanOrEqual(0.83);
     // Scored once at its start (0.623 / 0.750), then read for the supersede fixes (changes of another thing).
     const third = await replay('zh-ops-heldout-3.json');
-    expect(totals(third.measures).lenient).toBeGreaterThanOrEqual(0.66);
-    expect(totals(third.measures).answerShare ?? 0).toBeGreaterThanOrEqual(0.81);
+    expect(totals(third.measures).lenient).toBeGreaterThanOrEqual(0.69);
+    expect(totals(third.measures).answerShare ?? 0).toBeGreaterThanOrEqual(0.85);
     // A block that borrows the input section's spare room is sized for it: the context engine must not cut its end.
     expect([...dev.cut, ...heldOut.cut, ...second.cut, ...third.cut]).toEqual([]);
   }, 120_000);
