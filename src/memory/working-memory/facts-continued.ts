@@ -66,6 +66,8 @@ export function continuedFacts(
 /** The clause before says what it is not (用的不是 MySQL, isn't RabbitMQ); this one what it is (是 MariaDB). */
 const NOT_BEFORE = /(?:不是|并不是|并非|isn't|is not|wasn't|was not|aren't|are not)\s*[A-Za-z0-9][\w.+# -]{0,30}$/i;
 const IS_START = /^\s*(?:而是|是|it's|it is|it was|but|rather)\s*/i;
+/** A clause that only says the user misspoke, before the right value: 不对，是 …; 说错了，是 …; "Sorry, it's …". */
+const CORRECTION_BEFORE = /^\s*(?:不对|不是这样|说错了|我说错了|写错了|记错了|看错了|搞错了|更正一下|纠正一下|更正|纠正|sorry|correction|my bad|oops|wait|no)[\s!！.。]*$/i;
 
 /** A version said not to be the one: Node 版本不是 18, the Python version isn't 3.9. */
 const NOT_VERSION_BEFORE = /([A-Za-z][\w.+#-]*)\s*(?:的)?\s*(?:版本号?|version)\s*(?:不是|并不是|isn't|is not|wasn't)\s*(v?\d+(?:\.\d+)*)\s*$/i;
@@ -89,7 +91,10 @@ export function correctedFacts(text: string, start: number, products: readonly P
   const first = products[0];
   const is = IS_START.exec(text);
   // Both sides are names and nothing more: 我不是说 Redis 不好，是 Memcached 更简单 corrects nothing.
-  if (first === undefined || is === null || first.start !== is[0].length || !NOT_BEFORE.test(leadIn)) return [];
+  if (first === undefined || is === null || first.start !== is[0].length) return [];
+  // 不对，是 Ubuntu 22.04（，不是 20.04）: the clause before only says the user misspoke.
+  if (CORRECTION_BEFORE.test(leadIn) && /^[\s.。!！]*$/.test(text.slice(first.valueEnd))) return [{ item: valueOf(first, 'set', lexicon), at: start + first.start }];
+  if (!NOT_BEFORE.test(leadIn)) return [];
   if (!/^[\s.。!！]*$/.test(text.slice(first.valueEnd))) return [];
   const right = valueOf(first, 'set', lexicon);
   const wrong = lexicon.products(leadIn).at(-1);

@@ -26,9 +26,9 @@ const INSTANCE_AFTER = /^\s*(?:cluster|clusters|instance|instances|primary|repli
 const NOT_THERE = /(?:\b(?:not|no longer|never)\s+(?:on|in|at)|不在|没在|不再在|不放在)\s*$/i;
 /** A runtime's version said with the word runtime right after it: Node 20 runtime, Python 3.12 运行时. */
 const RUNTIME_WORD = /^\s*(?:runtime|运行时)(?![A-Za-z])/i;
-/** Machines, then a copula, just before an operating system: 服务器都是 …, 这台云服务器是 …, "the build box is …". */
+/** Machines, then a copula, just before an operating system: 服务器都是 …, 这台云服务器是 …, 我这边是 …, "the build box is actually …". */
 const MACHINE_IS =
-  /(?:服务器|机器|主机|虚拟机|开发机|工作站|笔记本|电脑|节点|\b(?:servers?|machines?|box(?:es)?|hosts?|VMs?|nodes?|laptop|desktop|workstation))\s*(?:都|全|也|全部|统一|(?:all|also)\b)?\s*(?:是|用的是|装的是|跑的是|\b(?:is|are|run|runs)\b)\s*(?:on\s+)?$/i;
+  /(?:服务器|机器|主机|虚拟机|开发机|工作站|笔记本|电脑|节点|这台|我这边|本机|\b(?:servers?|machines?|box(?:es)?|hosts?|VMs?|nodes?|laptop|desktop|workstation))\s*(?:都|全|也|全部|统一|其实|现在|目前|(?:all|also|actually|now|still|currently)\b)?\s*(?:是|用的是|装的是|跑的是|\b(?:is|are|run|runs)\b)\s*(?:(?:actually|now|still|currently)\s+)?(?:on\s+)?$/i;
 /** Before a runtime with its version, in a statement of what the user builds: on, in, with, using. */
 const ON_RUNTIME = /\b(?:on|in|with|using)\s+$/i;
 /** What is built on it, said before it: writing this service in…, a Rails monolith on…, our API runs on…. */

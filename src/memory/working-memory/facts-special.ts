@@ -266,7 +266,7 @@ export function findSpecialFacts(clause: Clause, entities: readonly EntitySpan[]
   for (const z of text.matchAll(m.timezone)) {
     // (The zone word may come a few words before: "Timezone for all cron jobs is Asia/Tokyo".)
     const zone = { start: z.index, end: z.index + z[0].length };
-    const named = zoneWords.some((w) => near(w, zone, 8) || (w.end <= zone.start && /^[\w\s-]{0,24}\b(?:is|are|should be|=|:)\s*$/i.test(text.slice(w.end, zone.start))));
+    const named = zoneWords.some((w) => near(w, zone, 8) || (w.end <= zone.start && /^[\w\s-]{0,24}\b(?:is|are|should be|(?:should |must |to |always )?use|=|:)\s*$/i.test(text.slice(w.end, zone.start))));
     if (named && !corrected(text, z.index))
       set('timezone', z[0], z.index);
   }
@@ -317,6 +317,12 @@ export function findSpecialFacts(clause: Clause, entities: readonly EntitySpan[]
   }
   for (const intro of lex.words('locationIntros', text)) {
     const rest = text.slice(intro.end);
+    // "I'm based in Asia/Shanghai time", 我人在 UTC+8: where the user is, said as a time zone.
+    const zone = new RegExp(`^\\s*(?:${m.timezone.source})`, 'i').exec(rest);
+    if (zone !== null) {
+      set('timezone', zone[0].trim(), intro.end);
+      continue;
+    }
     const place =
       /^\s*([A-Z][a-zA-Z'-]+(?:\s+[A-Z][a-zA-Z'-]+){0,2})/.exec(rest) ??
       /^\s*([\u4e00-\u9fff]{2,6}?)(?=$|[，。,.!！\s]|工作|上班|附近|这边|那边)/.exec(rest);

@@ -275,7 +275,9 @@ export const SUBJECT_VOCABULARY: SubjectVocabulary = {
     '时区', 'timezone', 'time zone', "i'm in", 'i am in', 'we are in', "we're in", "i'm on", 'i am on', "we're on", 'we are on',
     '我在', '我们在',
     // "give any times in SGT", 时间都按 CET: the times the user asks for.
-    'times in', 'time in', 'all times in', '时间按', '时间都按', '时间用', '时间都用',
+    'times in', 'time in', 'all times in', '时间按', '时间都按', '时间用', '时间都用', '时间统一用', '时间统一按',
+    // "log timestamps should use UTC", 时间戳统一用 UTC: the clock the user's times are kept in.
+    'timestamps', 'timestamp', '时间戳',
   ],
   allergyPatterns: [
     // The user's own (我对…, or a clause that starts with 对), not a child's (孩子对青霉素过敏).
