@@ -148,8 +148,6 @@ export function answeredLater(question: string, sources: readonly AnswerSource[]
       if (!later.change && conceptCount(b.answer.asked, asked) < MIN_ASKED) continue;
       // A change that names its old value ("端口从 7001 改成 7101") replaces only an answer that gave it.
       if (later.from.size > 0 && ![...later.from].some((v) => earlier.values.has(v))) continue;
-      // A change that names its old value ("端口从 7001 改成 7101") replaces only an answer that gave it.
-      if (later.from.size > 0 && ![...later.from].some((v) => earlier.values.has(v))) continue;
       const retired = [...earlier.values].filter((v) => ![...later.values].some((w) => carries(v, w) || carries(w, v)));
       if (retired.length === 0 || ![...later.values].some((w) => !earlier.values.has(w))) continue;
       retirements.push({ later: b.turn, retired, kept: later.values });

@@ -1,11 +1,10 @@
 /**
  * Gathering candidates for the reranker from three searches over the allowed sessions: BM25 over whole turns
  * (scored with the exchange around them: a question's words help its answer and back, with pseudo-relevance
- * feedback), BM25 over sentences, and the built-in embedder's vectors — and, when the query names a day, the turns
- * written on it (a question "what did I cook on 9 November?" is answered by that day's talk, whatever its words).
- * Every stage works on slots of the
- * shard's indexes — typed arrays, no per-document maps — and keeps only the pool's best (ties to the document
- * reached first, as a stable sort of everything would). Pure, no DOM.
+ * feedback), BM25 over sentences, and the built-in embedder's vectors; and, when the query names a day, the turns
+ * written on it ("what did I cook on 9 November?" is answered by that day's talk, whatever its words). Every stage
+ * works on slots of the shard's indexes — typed arrays, no per-document maps — and keeps only the pool's best (ties
+ * to the document reached first, as a stable sort of everything would). Pure, no DOM.
  */
 import { TopK } from '../vector-index/index.ts';
 import { Bm25Index, type Bm25Scores } from './bm25.ts';

@@ -44,9 +44,9 @@ export interface RetrievalIndexState {
 // 3: thirty more such concepts (上限/limit, 镜像/image, 阈值/threshold…).
 export const INDEX_ANALYSIS_VERSION = 3;
 
-/** Date keys as lexical terms: "what did we do on 2024-03-05" meets a turn that said "tomorrow" the day before. */
 const DAY_MS = 86_400_000;
 
+/** Date keys as lexical terms: "what did we do on 2024-03-05" meets a turn that said "tomorrow" the day before. */
 export const dateTerm = (iso: string): string => `@${iso}`;
 
 export interface RetrievalIndexOptions {

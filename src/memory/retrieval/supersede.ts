@@ -131,7 +131,7 @@ function repeatsRetired(memory: UserMemory, memo: Memo, turn: TurnEntry, stateme
   const rare = Math.max(8, RARE_VALUE_SHARE * shard.turns.size);
   for (const value of statement.values) {
     const valueTerms = terms(value);
-    if (!namesOneThing(value, text) || valueTerms.length === 0 || valueTerms.some((t) => shard.turns.df(t) > rare)) continue;
+    if (!notAnEventDay(value, text) || valueTerms.length === 0 || valueTerms.some((t) => shard.turns.df(t) > rare)) continue;
     for (const slot of sentencesWith(memory, valueTerms, valueTerms.length)) {
       const source = memory.turnAt(shard.pieceTurn[slot]!);
       if (source === undefined || source.role !== 'user' || memory.deprecated.has(source.id) || isLater(source, turn)) continue;
@@ -152,7 +152,7 @@ function repeatsRetired(memory: UserMemory, memo: Memo, turn: TurnEntry, stateme
 const WEEKDAY = /^(?:(?:周|星期|礼拜)[一二三四五六日天]|monday|tuesday|wednesday|thursday|friday|saturday|sunday)$/i;
 
 /** Whether a value said in `text` names a setting, not the day an event happened. */
-function namesOneThing(value: string, text: string): boolean {
+function notAnEventDay(value: string, text: string): boolean {
   if (!WEEKDAY.test(value)) return true;
   return !new RegExp(`(?:[上下这本]个?)${escapeRegExp(value)}|\\b(?:last|next|this)\\s+${escapeRegExp(value)}`, 'iu').test(text);
 }
