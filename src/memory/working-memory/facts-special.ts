@@ -9,6 +9,9 @@ import { near, type Lexicon } from './lexicon.ts';
 import { alternation } from './text.ts';
 import type { EntitySpan, Fact } from './types.ts';
 
+/** Between the user and a diet word: the diet is not theirs (not, never, no longer, 不, 没, 别). */
+const NOT_DIET = /\b(?:not|never|no longer)\b|n't\b|不|没|别/i;
+
 export interface SpecialMatchers {
   readonly lexicon: Lexicon;
   readonly port: RegExp;
@@ -44,7 +47,11 @@ export function compileSpecialMatchers(lexicon: Lexicon): SpecialMatchers {
     timezone: new RegExp(s.timezonePattern, 'gi'),
     allergies: s.allergyPatterns.map((p) => new RegExp(p, 'gi')),
     // (I went vegetarian, going vegan from now on, I've been vegetarian since May: a diet taken up or kept.)
-    diet: new RegExp(`(?:我|i'm|i am|we're|we are|本人|\\bwent|\\bgoing|\\bgone|\\bturned|\\b(?:i've|i have|we've|we have) been)[^,，。.;；]{0,6}?(${alternation(Object.keys(s.diets))})`, 'i'),
+    // (我 as the object — 帮我找素食餐厅 — is not the user saying what they eat.)
+    diet: new RegExp(
+      `(?:(?:(?<![帮给让叫跟和对替])我|i'm|i am|we're|we are|本人)[^,，。.;；]{0,10}?|(?:\\bwent|\\bgoing|\\bgone|\\bturned|\\b(?:i've|i have|we've|we have) been)[^,，。.;；]{0,6}?)(${alternation(Object.keys(s.diets))})`,
+      'i',
+    ),
     logLevel: new RegExp(s.logLevelPattern, 'gi'),
   };
 }
@@ -310,7 +317,8 @@ export function findSpecialFacts(clause: Clause, entities: readonly EntitySpan[]
   // About the user: 我对花生过敏, I'm vegetarian, I live in Berlin.
   for (const re of m.allergies) for (const a of text.matchAll(re)) set('allergy', a[1]!.trim(), a.index);
   const diet = m.diet.exec(text);
-  if (diet !== null) {
+  // "I'm not vegetarian", 我不吃素: a diet said not to be the user's is none.
+  if (diet !== null && !NOT_DIET.test(diet[0].slice(0, diet[0].length - diet[1]!.length))) {
     const diets = lex.vocabulary.subjects.diets;
     const value = diets[diet[1]!] ?? diets[diet[1]!.toLowerCase()];
     if (value !== undefined) set('diet', value, diet.index);

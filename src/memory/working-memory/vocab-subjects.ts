@@ -285,8 +285,10 @@ export const SUBJECT_VOCABULARY: SubjectVocabulary = {
     "(?:i'm|i am|i'm severely|i am severely)\\s+allergic\\s+to\\s+([A-Za-z][A-Za-z -]{1,24}?)(?=[,.;!?]|\\s+(?:and|so|but)\\b|$)",
   ],
   diets: {
-    吃素: 'vegetarian', 素食: 'vegetarian', 素食主义者: 'vegetarian', 全素: 'vegan', vegetarian: 'vegetarian', vegan: 'vegan',
-    'pescatarian': 'pescatarian', 清真: 'halal', halal: 'halal', kosher: 'kosher', 'gluten-free': 'gluten-free',
+    // A Chinese diet is kept as written (the labels' convention: values as the user wrote them).
+    吃素: '吃素', 吃素食: '素食', 素食: '素食', 素食主义者: '素食主义者', 全素: '全素', 蛋奶素: '蛋奶素', vegetarian: 'vegetarian', vegan: 'vegan',
+    'pescatarian': 'pescatarian', 清真: '清真', halal: 'halal', kosher: 'kosher', 'gluten-free': 'gluten-free', keto: 'keto',
+    'low-carb': 'low-carb',
   },
   locationIntros: ['我住在', '我家在', '我现在住在', '我人在', 'i live in', "i'm based in", 'i am based in', 'we are based in', "we're based in"],
   portWords: ['端口号', '端口', 'port number', 'port'],

@@ -50,8 +50,8 @@ describe('our own working-memory dev set', () => {
 
 /**
  * Batches labelled by helpers who saw only the conventions (test/fixtures/wm-blind-helpers.jsonl; README, "A seventh
- * round" to "A twelfth round"): other people's labels, so the floors sit below the own set's. Today (2,560
- * messages): F1 0.905, facts P 0.879 / R 0.749, deprecations F1 0.945 (recall stays low: their batches name slots
+ * round" to "A thirteenth pass"): other people's labels, so the floors sit below the own set's. Today (2,680
+ * messages): F1 0.907, facts P 0.882 / R 0.752, deprecations F1 0.946 (recall stays low: their batches name slots
  * no vocabulary has, and void topics in words of their own).
  */
 describe("the helper-labelled batches", () => {
@@ -59,7 +59,7 @@ describe("the helper-labelled batches", () => {
 
   it('are well-formed, and the extractor keeps what it gets right on them', () => {
     expect(helpers.errors).toEqual([]);
-    expect(helpers.items.length).toBeGreaterThanOrEqual(2560);
+    expect(helpers.items.length).toBeGreaterThanOrEqual(2680);
     const extractor = createExtractor();
     const report = scoreMessages(helpers.items.map((label) => ({ label, got: extractor.extract(label.text, label.now) })));
     expect(report.overall.f1).toBeGreaterThanOrEqual(0.9);
