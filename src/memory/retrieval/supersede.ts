@@ -132,13 +132,14 @@ function repeatsRetired(memory: UserMemory, memo: Memo, turn: TurnEntry, stateme
   for (const value of statement.values) {
     const valueTerms = terms(value);
     if (!notAnEventDay(value, text) || valueTerms.length === 0 || valueTerms.some((t) => shard.turns.df(t) > rare)) continue;
+    const unit = unitAfter(value, text);
     for (const slot of sentencesWith(memory, valueTerms, valueTerms.length)) {
       const source = memory.turnAt(shard.pieceTurn[slot]!);
       if (source === undefined || source.role !== 'user' || memory.deprecated.has(source.id) || isLater(source, turn)) continue;
       const index = shard.pieceIndex[slot]!;
       const pieces = shard.chunks.get(source.id)?.pieces;
       const given = pieces === undefined ? null : statementAt(pieces, index);
-      if (given === null || given.subject.size === 0 || !sameUnit(value, text, pieces![index]!.text)) continue;
+      if (given === null || given.subject.size === 0 || (unit !== undefined && (unit === null || unit !== unitAfter(value, pieces![index]!.text)))) continue;
       const retired = [...given.values].filter((w) => sameValue(value, w));
       if (retired.length === 0) continue;
       const later = laterVersion(memory, memo, source, index, given);
@@ -157,15 +158,14 @@ function notAnEventDay(value: string, text: string): boolean {
   return !new RegExp(`(?:[上下这本]个?)${escapeRegExp(value)}|\\b(?:last|next|this)\\s+${escapeRegExp(value)}`, 'iu').test(text);
 }
 
-/** A bare small number is the same value only with the same unit after it: 10 点 is not 10 公里, "21 days" is "21 days". */
-function sameUnit(value: string, text: string, givenText: string): boolean {
-  if (!/^\d{1,2}$/.test(value)) return true;
-  const unit = (t: string): string | null => {
-    const m = new RegExp(`(?<![\\p{N}.])${value}(?![\\p{N}.])\\s*(\\p{sc=Han}|[\\p{L}%]+)?`, 'iu').exec(t);
-    return m === null ? null : (m[1] ?? '').toLowerCase();
-  };
-  const a = unit(text);
-  return a !== null && a === unit(givenText);
+/**
+ * A bare small number is the same value only with the same unit after it (10 点 is not 10 公里, "21 days" is "21
+ * days"): the word or character after it, '' for none, null where it is not said; undefined for any other value.
+ */
+function unitAfter(value: string, text: string): string | null | undefined {
+  if (!/^\d{1,2}$/.test(value)) return undefined;
+  const m = new RegExp(`(?<![\\p{N}.])${value}(?![\\p{N}.])\\s*(\\p{sc=Han}|[\\p{L}%]+)?`, 'iu').exec(text);
+  return m === null ? null : (m[1] ?? '').toLowerCase();
 }
 
 /** The sentence slots that hold one of the `count` rarest of `words`, newest first within each word's. */
