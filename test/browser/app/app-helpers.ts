@@ -104,7 +104,20 @@ export function conversationTitles(app: QwenChatApp): string[] {
  * compile, load) once took over 30 s on a loaded 2-core machine, so the limit is 45 s (tests have 60 s).
  */
 export async function waitReady(app: QwenChatApp): Promise<void> {
-  await expect.poll(() => app.engine.status, { timeout: 45_000 }).toBe('ready');
+  // What the load went through, so a load that never finishes says where it stopped (once in a full CI run).
+  const trail: string[] = [];
+  const started = performance.now();
+  const note = (): void => {
+    const p = app.engine.progress;
+    const line = `${app.engine.status} ${p?.phase ?? '-'} ${p?.step ?? '-'} ${p?.text ?? ''} ${p?.loadedBytes ?? 0}/${p?.totalBytes ?? 0}`;
+    if (trail.at(-1)?.endsWith(line) !== true) trail.push(`${Math.round(performance.now() - started)} ms: ${line}`);
+  };
+  try {
+    await expect.poll(() => (note(), app.engine.status), { timeout: 45_000 }).toBe('ready');
+  } catch (error) {
+    const steps = app.engine.timeline.steps.map((s) => `${s.name} ${Math.round(s.startMs)}→${Math.round(s.endMs)}`);
+    throw new Error(`the engine was not ready in 45 s; it went: ${trail.slice(-12).join(' | ')}; page steps: ${steps.join(', ')}`, { cause: error });
+  }
 }
 
 /** Sends a message the way a user does and waits for its reply to finish. */
