@@ -37,6 +37,15 @@ export interface Statement {
   readonly concepts: ReadonlyMap<string, string>;
   /** Each clause that gives values, with its own subject: a change may be one clause of a sentence that says more. */
   readonly parts: ReadonlyArray<{ readonly subject: ReadonlySet<string>; readonly values: ReadonlySet<string> }>;
+  /**
+   * In a Chinese sentence, the terms of its Latin words (empty otherwise): there a Latin word names a thing (a tool,
+   * a host, a topic), so the subject's Latin terms say which thing it is about (`names`).
+   */
+  readonly latin: ReadonlySet<string>;
+  /** The subject's terms spelt in Latin in a Chinese sentence (not an alias of its Chinese words): what it is about. */
+  readonly names: ReadonlySet<string>;
+  /** `names` and the Latin terms of the values that are words (Loki, promtail): the things it speaks of. */
+  readonly things: ReadonlySet<string>;
 }
 
 /** Possessives before a subject, and whose they say it is. */
@@ -229,6 +238,8 @@ export function statementOf(sentence: string, before = ''): Statement | null {
   }
   if (values.size === 0) return null;
   for (const t of subject) topic.add(t);
+  const latin = latinTerms(sentence);
+  const names = new Set([...subject].filter((t) => latin.has(t)));
   return {
     subject,
     topic,
@@ -240,7 +251,18 @@ export function statementOf(sentence: string, before = ''): Statement | null {
     from: fromValues(sentence, values),
     concepts: aliasConcepts(sentence),
     parts,
+    latin,
+    names,
+    things: new Set([...names, ...[...values].filter((v) => valueKind(v) === 'word').flatMap((v) => terms(v)).filter((t) => latin.has(t))]),
   };
+}
+
+const HAN = /\p{sc=Han}/u;
+
+/** The terms of a Chinese sentence's Latin words (none for a sentence without Chinese). */
+function latinTerms(sentence: string): Set<string> {
+  if (!HAN.test(sentence)) return new Set();
+  return new Set(terms((sentence.normalize('NFKC').match(/[\p{Script=Latin}\d][\p{Script=Latin}\d_.'-]*/gu) ?? []).join(' ')));
 }
 
 /** Statements by sentence text and the sentence before (sentences recur across searches; bounded). */
@@ -332,6 +354,7 @@ export function restates(later: Statement, earlier: Statement): boolean {
   if (!change) return false;
   // His name and her name are two things, though both are "name".
   if (later.owner !== null && earlier.owner !== null && later.owner !== earlier.owner) return false;
+  if (namesAnotherThing(later, earlier)) return false;
   // Without a word of change, two statements share more than one concept of their subjects: "版本 24.3.0" (a
   // server's) and "下个版本 3.9.1" (the app's) only share 版本.
   if (valuesDiffer(later, earlier) && (later.change ? sameSubject(later.subject, earlier.subject) || sameSubject(later.topic, earlier.topic) : sameSubject(later.subject, earlier.subject) && sharedConcepts(later, earlier) >= 2)) return true;
@@ -356,13 +379,30 @@ function sameSubject(a: ReadonlySet<string>, b: ReadonlySet<string>): boolean {
   return smaller > 0 && shared >= Math.min(2, smaller) && shared * 2 >= smaller;
 }
 
+/**
+ * A Chinese change about a thing it names in Latin, which the earlier statement never mentions, while the later one
+ * mentions none of the things the earlier speaks of, and no value is shared: two things, though both speak of a port
+ * ("promtail 推到 3100 端口" and "sidecar 冲突了，我把 restic 端口改成 8001"). A change that names nothing ("端口改成
+ * 3200") or a new value only ("日志改用 ELK") is read as before.
+ */
+function namesAnotherThing(later: Statement, earlier: Statement): boolean {
+  if (later.names.size === 0 || earlier.things.size === 0) return false;
+  if ([...earlier.things].some((t) => later.latin.has(t)) || [...later.names].some((t) => earlier.latin.has(t))) return false;
+  return ![...earlier.values].some((v) => later.values.has(v));
+}
+
+/** A value's kind: a number (a port, a version, a time, an amount) or a word (a name, an identifier, a day). */
+const valueKind = (value: string): 'number' | 'word' => (/^[$¥€£]?v?\d/i.test(value) ? 'number' : 'word');
+
 function valuesDiffer(later: Statement, earlier: Statement): boolean {
   // A change that names the old value retires what gave that value, not another thing's.
   if (later.from.size > 0 && ![...later.from].some((v) => earlier.values.has(v))) return false;
-  const someNew = [...later.values].some((v) => !earlier.values.has(v));
+  const fresh = [...later.values].filter((v) => !earlier.values.has(v));
   // (A value the later one names as the old one is old, though it says it: "from 4000 to 4400".)
-  const someOld = [...earlier.values].some((v) => !later.values.has(v) || later.from.has(v));
-  if (!someNew || !someOld) return false;
+  const old = [...earlier.values].filter((v) => !later.values.has(v) || later.from.has(v));
+  // A value gives way to one of its kind: "topic 叫 canal_order_binlog，12 分区" is not retired by "topic 有 12 个分区，
+  // 加到 12 个并发" (the same 12; new numbers, no new name).
+  if (!old.some((o) => fresh.some((n) => valueKind(n) === valueKind(o)))) return false;
   // Two values each and none shared: two things described alike ("auth-proxy listens on 8001", "search-gateway
   // listens on 8003"), not one thing changed. A change keeps what names the thing (the API port 8443 → 9417),
   // unless the later one says the earlier is void ("the old code is no longer valid; new subscribers get …").

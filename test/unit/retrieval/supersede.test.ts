@@ -369,4 +369,22 @@ describe('changes that belong to another thing', () => {
     // Said as a change of fastlane's version, it does.
     expect(retiredBy(question, earlier, 'fastlane 的版本现在升到 2.220.0 了。').size).toBe(1);
   });
+
+  it('does not let a change that names another thing in Latin retire a Chinese statement about its own', () => {
+    const earlier = '日志这块，我们用 Loki + promtail，promtail 推到 3100 端口，保留策略还没定';
+    // Another thing's port: the later line is about restic and a sidecar, and mentions nothing the earlier one did.
+    expect(replaces('备份也用 restic，不过 nas-02 上 8000 端口跟新装的一个 sidecar 冲突了，我把 restic 端口改成 8001 了', earlier)).toBe(false);
+    // The same thing's port, changed, still restates it; so does a change that names no thing, or only its new value.
+    expect(replaces('promtail 端口改成 3200 了', earlier)).toBe(true);
+    expect(replaces('端口改成 3200 了。', '端口用 3100。')).toBe(true);
+    expect(replaces('日志以后改用 ELK', '日志用 Loki，保留 14 天')).toBe(true);
+  });
+
+  it('lets a value give way only to one of its kind: new numbers retire no name', () => {
+    const earlier = '好，队列叫 billing_events，16 分区。';
+    // The same 16 partitions, with new figures about consumers: the queue's name was not changed.
+    expect(replaces('消费者只开了 4 个，队列有 16 个分区，加到 16 个并发，每批 500 条，延迟降到 3 秒以内了', earlier)).toBe(false);
+    // A new name for the queue does retire it.
+    expect(replaces('以后队列改成 billing_events_v2，还是 16 个分区。', earlier)).toBe(true);
+  });
 });
