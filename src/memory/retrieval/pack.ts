@@ -20,6 +20,7 @@ import type { Piece } from './pieces.ts';
 import { closeOverCode, codeSpans, passage } from './pack-forms.ts';
 import { lineParts, lineTokens, lineTokensAtLeast, pieceIndex, textTokens, textTokensAtLeast, type TokenCount } from './line-text.ts';
 import { dayOf, renderRetrieved, type DocLine, type RecordLabels, type RecordLine } from './render.ts';
+import { statementOfCached } from './statements.ts';
 export type { TokenCount } from './line-text.ts';
 
 /**
@@ -78,6 +79,12 @@ export interface PackOptions {
   readonly pairAnswers: boolean;
   /** With room left at the end, an included answer brings the turn before it (its question). */
   readonly pairQuestions: boolean;
+  /**
+   * An assistant turn that goes in (whole or as its passage) brings the user's reply after it when the reply fits whole
+   * and gives a value: what the user decided about the suggestion ("就 3200 吧，已经改了", "OK, set it to 64"). A
+   * matched question's answer does not bring one too (that chain cost LoCoMo 0.007 `answerShare`, roles only).
+   */
+  readonly pairDecisions: boolean;
   /** With room and lines left after the whole candidates, the best sentence of those that did not fit. */
   readonly fragments: boolean;
   /** Leave out statements a later user message restates with another value (supersede.ts). */
@@ -94,6 +101,7 @@ export const DEFAULT_PACK_OPTIONS: PackOptions = Object.freeze({
   maxWholeShare: 0.35,
   pairAnswers: true,
   pairQuestions: true,
+  pairDecisions: true,
   fragments: true,
   supersede: true,
 });
@@ -162,6 +170,11 @@ export function isRelevant(c: Candidate, options: PackOptions): boolean {
 function asks(item: PackCandidate): boolean {
   const best = item.pieces[pieceIndex(item.candidate.bestPiece, item.pieces.length)]?.text ?? item.text;
   return /[?？][\s"'”’)）]*$/.test(item.text.trimEnd()) || /[?？]/.test(best);
+}
+
+/** Whether a user's reply states something (a value): a decision, not "thanks" or another question. */
+function decides(reply: PackCandidate): boolean {
+  return reply.turn?.role === 'user' && reply.pieces.some((p, i) => statementOfCached(p.text, reply.pieces[i - 1]?.text ?? '') !== null);
 }
 
 export function pack(items: readonly PackCandidate[], budget: number, env: PackEnv, options: PackOptions = DEFAULT_PACK_OPTIONS): PackResult {
@@ -266,11 +279,14 @@ export function pack(items: readonly PackCandidate[], budget: number, env: PackE
     }
     const form = wholeForm(item);
     if (form === null || !tryCommit(item, form.pieces, form.decision)) continue;
-    if (!options.pairAnswers || item.turn === undefined || !asks(item)) continue;
-    const answer = item.next?.();
-    if (answer === undefined || entries.has(answer.candidate.id)) continue;
-    const answerForm = wholeForm(answer);
-    if (answerForm !== null && tryCommit(answer, answerForm.pieces, 'paired')) paired.push(answer.candidate.id);
+    // A question brings its answer; a suggestion of the assistant's brings what the user decided.
+    if (item.turn === undefined) continue;
+    const question = options.pairAnswers && asks(item);
+    if (!question && !(options.pairDecisions && item.turn.role === 'assistant')) continue;
+    const reply = item.next?.();
+    if (reply === undefined || entries.has(reply.candidate.id) || (!question && !decides(reply))) continue;
+    const replyForm = wholeForm(reply);
+    if (replyForm !== null && (question || replyForm.decision === 'whole') && tryCommit(reply, replyForm.pieces, 'paired')) paired.push(reply.candidate.id);
   }
   // 2. Fragments: the best sentence (code closed over) of those that did not fit whole.
   if (options.fragments) {
