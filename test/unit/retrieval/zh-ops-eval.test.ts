@@ -34,14 +34,16 @@ async function replay(file: string): Promise<{ measures: QuestionMeasures[]; cut
 
 /** Each set with its floors (`lenient`, `answerShare`), and how it was used. */
 const SETS: ReadonlyArray<readonly [file: string, lenient: number, answerShare: number]> = [
-  ['zh-ops-dev.json', 0.78, 0.89],
-  ['zh-ops-heldout.json', 0.68, 0.72],
+  // Floors just under the scores since a suggestion brings the user's decision (pack.ts `pairDecisions`).
+  ['zh-ops-dev.json', 0.8, 0.92],
+  ['zh-ops-heldout.json', 0.71, 0.78],
   // Written last, scored once (0.615 / 0.771 on the session-start code).
-  ['zh-ops-heldout-2.json', 0.7, 0.83],
-  // Scored once at its start (0.623 / 0.750), then read for the supersede fixes (changes of another thing).
-  ['zh-ops-heldout-3.json', 0.69, 0.85],
+  ['zh-ops-heldout-2.json', 0.72, 0.83],
+  // Scored once at its start (0.623 / 0.750), then read for the supersede fixes (changes of another thing), and
+  // with set 4 for the decisions a suggestion brings.
+  ['zh-ops-heldout-3.json', 0.74, 0.92],
   // Written while those fixes were made, scored once after them (0.711 / 0.708 on the session-start code).
-  ['zh-ops-heldout-4.json', 0.7, 0.73],
+  ['zh-ops-heldout-4.json', 0.73, 0.77],
 ];
 
 describe('Chinese ops and coding chats', () => {
