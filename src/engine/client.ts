@@ -37,6 +37,8 @@ export interface EngineClientOptions {
   heartbeatIntervalMs?: number;
   /** The silence allowed while a model loads (see `LOAD_SILENCE_MS`). */
   loadSilenceMs?: number;
+  /** How long a model load may go without progress (see `LOAD_STALL_MS`). */
+  loadStallMs?: number;
 }
 
 /**
@@ -51,6 +53,13 @@ export const HEARTBEAT_INTERVAL_MS = 500;
  * its shaders run on this worker's own thread, for seconds on a slow machine, so a load may be silent for longer.
  */
 export const LOAD_SILENCE_MS = 30_000;
+/**
+ * A load whose worker answers pings but reports no progress for this long is stalled: a download whose bytes stopped
+ * coming (fetch has no timeout of its own), or an engine that never settles. Every step of a load reports as it
+ * goes (bytes fetched, the step entered, a share of the weights read), seconds apart even on a slow machine; the
+ * worker is stopped and the load fails with `load_stalled` (the engine controller starts it again once).
+ */
+export const LOAD_STALL_MS = 30_000;
 
 interface Pending {
   method: Method;
@@ -75,6 +84,10 @@ export class EngineClient {
   private readonly _heartbeatTimeoutMs: number;
   private readonly _heartbeatIntervalMs: number;
   private readonly _loadSilenceMs: number;
+  private readonly _loadStallMs: number;
+  /** Time without progress while a model load is pending, counted in beats like `_silentMs`. */
+  private _loadQuietMs = 0;
+  private _lastBeat = 0;
   /** Called when the worker dies, after pending requests were rejected. */
   onCrash: ((error: AssistantError) => void) | null = null;
 
@@ -83,6 +96,7 @@ export class EngineClient {
     this._heartbeatTimeoutMs = options.heartbeatTimeoutMs ?? HEARTBEAT_TIMEOUT_MS;
     this._heartbeatIntervalMs = options.heartbeatIntervalMs ?? Math.min(HEARTBEAT_INTERVAL_MS, this._heartbeatTimeoutMs / 4);
     this._loadSilenceMs = Math.max(options.loadSilenceMs ?? LOAD_SILENCE_MS, this._heartbeatTimeoutMs);
+    this._loadStallMs = options.loadStallMs ?? LOAD_STALL_MS;
   }
 
   get hasWorker(): boolean {
@@ -203,6 +217,7 @@ export class EngineClient {
         onEvent: onEvent as (event: unknown) => void,
       });
       signal?.addEventListener('abort', onAbort, { once: true });
+      if (method === 'load') this._loadQuietMs = 0;
       this._post(worker, { type: 'request', id, method, payload } as ClientMessage);
       this._updateHeartbeat();
     });
@@ -243,7 +258,10 @@ export class EngineClient {
     if (message.type === 'pong') return;
     const pending = this._pending.get(message.id);
     if (pending === undefined) return; // cancelled or already settled
-    if (message.type === 'event') pending.onEvent(message.event);
+    if (message.type === 'event') {
+      if (pending.method === 'load') this._loadQuietMs = 0;
+      pending.onEvent(message.event);
+    }
     else if (message.type === 'result') pending.resolve(message.result);
     else pending.reject(AssistantError.fromData(message.error));
   }
@@ -252,6 +270,7 @@ export class EngineClient {
   private _updateHeartbeat(): void {
     if (this._pending.size > 0 && this._heartbeat === null && this._worker !== null) {
       this._heard();
+      this._lastBeat = performance.now();
       this._heartbeat = setInterval(() => this._beat(), this._heartbeatIntervalMs);
     } else if (this._pending.size === 0 && this._heartbeat !== null) {
       clearInterval(this._heartbeat);
@@ -272,6 +291,16 @@ export class EngineClient {
       this._fail(new AssistantError('worker_crashed', 'The engine worker stopped responding.'), true);
       return;
     }
+    // The same beats, for a model load that reports no progress (its worker may well answer pings).
+    if ([...this._pending.values()].some((p) => p.method === 'load')) {
+      this._loadQuietMs += Math.min(now - this._lastBeat, 2 * this._heartbeatIntervalMs);
+      if (this._loadQuietMs > this._loadStallMs) {
+        const seconds = Math.round(this._loadStallMs / 1000);
+        this._fail(new AssistantError('load_stalled', `The model load made no progress for ${seconds} s; the engine worker was stopped.`), false);
+        return;
+      }
+    }
+    this._lastBeat = now;
     this._post(worker, { type: 'ping', id: 0 });
   }
 

@@ -10,6 +10,8 @@ export type ErrorCode =
   | 'model_not_downloaded'
   | 'network'
   | 'load_failed'
+  /** A model load made no progress for a while (LOAD_STALL_MS): the worker was stopped; the load may start again. */
+  | 'load_stalled'
   | 'webgpu_unavailable'
   | 'out_of_memory'
   | 'not_loaded'

@@ -19,10 +19,11 @@ export const wasmLoad = (ggufUrl = TINY_MODEL_URL): LoadPayload => ({
  * The heartbeat is the app's own unless a test about crash detection passes a shorter one: a shorter one can declare a
  * busy worker dead on a loaded machine.
  */
-export function clientWithWorkers(heartbeatTimeoutMs = HEARTBEAT_TIMEOUT_MS, createWorker: () => Worker = createEngineWorker): { client: EngineClient; workers: Worker[] } {
+export function clientWithWorkers(heartbeatTimeoutMs = HEARTBEAT_TIMEOUT_MS, createWorker: () => Worker = createEngineWorker, loadStallMs?: number): { client: EngineClient; workers: Worker[] } {
   const workers: Worker[] = [];
   const client = new EngineClient({
     heartbeatTimeoutMs,
+    ...(loadStallMs === undefined ? {} : { loadStallMs }),
     createWorker: () => {
       const worker = createWorker();
       workers.push(worker);

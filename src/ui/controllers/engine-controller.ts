@@ -4,7 +4,7 @@
  * of backend preference, window or source reloads the model at the next request.
  */
 import type { ReactiveController, ReactiveControllerHost } from 'lit';
-import { EngineClient } from '../../engine/client.ts';
+import { EngineClient, LOAD_STALL_MS } from '../../engine/client.ts';
 import type { BackendPreference, LoadProgress, LoadResult, ModelSource } from '../../engine/protocol.ts';
 import { assertModelAllowed } from '../../engine/model-urls.ts';
 import { AssistantError, toAssistantError } from '../../shared/errors.ts';
@@ -187,23 +187,32 @@ export class EngineController implements ReactiveController {
       if (this.beforeLoad !== null) await timeline.time('service-worker', () => this.beforeLoad!().catch(() => {}));
       const key = this._key();
       const settings = this._settings();
-      const result = await this.client.load(
-        {
-          source: settings.source,
-          backend: settings.backend,
-          contextWindow: settings.contextWindow,
-          kvChunkReuse: settings.kvChunkReuse,
-          ...(this.webgpuLost ? { webgpuLost: true } : {}),
-          requestedAt: wallNow(),
-          allowDownload,
-        },
-        {
-          onProgress: (progress) => {
-            this._track(progress);
-            this._host.requestUpdate();
+      const load = (): Promise<LoadResult> =>
+        this.client.load(
+          {
+            source: settings.source,
+            backend: settings.backend,
+            contextWindow: settings.contextWindow,
+            kvChunkReuse: settings.kvChunkReuse,
+            ...(this.webgpuLost ? { webgpuLost: true } : {}),
+            requestedAt: wallNow(),
+            allowDownload,
           },
-        },
-      );
+          {
+            onProgress: (progress) => {
+              this._track(progress);
+              this._host.requestUpdate();
+            },
+          },
+        );
+      // A load that stopped making progress starts again once, in a fresh worker; a second stall is reported.
+      const result = await load().catch((error: unknown) => {
+        if (!(error instanceof AssistantError && error.code === 'load_stalled')) throw error;
+        this.progress = null;
+        this._samples = [];
+        this._host.requestUpdate();
+        return load();
+      });
       this.loaded = result;
       this._loadedKey = key;
       this.status = 'ready';
@@ -215,6 +224,7 @@ export class EngineController implements ReactiveController {
       this.error = error instanceof AssistantError ? error : toAssistantError(error, 'load_failed');
       // The engine's words are for developers; the user reads what to do, in their language.
       if (this.error.code === 'model_not_downloaded') this.error = new AssistantError('model_not_downloaded', t('load.notOnDevice'), { cause: this.error });
+      if (this.error.code === 'load_stalled') this.error = new AssistantError('load_stalled', t('load.stalled', { seconds: LOAD_STALL_MS / 1000 }), { cause: this.error });
       // Nothing failed, the weights are just not here: back to the first-run question (the download card).
       this.status = this.error.code === 'model_not_downloaded' ? 'idle' : 'error';
       this.loaded = null;

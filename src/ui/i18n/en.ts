@@ -342,6 +342,7 @@ export const en = {
   'storage.importFull': 'The browser ran out of room for this site during the import. Nothing was imported and your data is as before; free some space (delete old conversations or other sites\' data) and try again. (storage_full)',
   'storage.replyFull': 'The browser ran out of room while saving this reply: it is shown whole here, but only part of it is saved, marked interrupted. Your message is saved. Free some space, then regenerate. (storage_full)',
   'load.notOnDevice': 'The model is not on this device: not downloaded yet, or removed by the browser to free space. Your conversations are kept; download it to continue. (model_not_downloaded)',
+  'load.stalled': 'The model stopped loading: nothing moved for {seconds} seconds, twice. Your conversations are kept; try again, or check your connection if it was downloading. (load_stalled)',
 
   'memory.title': 'What the assistant remembers',
   'memory.help': 'Facts and names it took from this conversation, which go into every prompt until they expire. Pin one to keep it, edit one that is wrong, or forget one.',

@@ -344,6 +344,7 @@ export const zh: Messages = {
   'storage.importFull': '导入时浏览器给本网站的存储空间已满。没有导入任何内容，你的数据保持原样；请释放一些空间（删除旧对话或其他网站的数据）后重试。(storage_full)',
   'storage.replyFull': '保存这条回复时浏览器的存储空间已满：这里显示的是完整回复，但只保存了一部分，并标记为已中断。你的消息已保存。请释放一些空间后重新生成。(storage_full)',
   'load.notOnDevice': '模型不在这台设备上：尚未下载，或浏览器为释放空间删除了它。你的对话都还在；下载模型后即可继续。(model_not_downloaded)',
+  'load.stalled': '模型加载停住了：连续两次 {seconds} 秒没有任何进展。你的对话都还在；请重试，如果正在下载，请检查网络连接。(load_stalled)',
 
   'memory.title': '助手记住了什么',
   'memory.help': '从这段对话中记下的事实和名称，在过期前会放进每一次提示。可以固定要保留的，修改记错的，或让它忘掉。',

@@ -5,6 +5,7 @@ import '../../../src/ui/qwen-chat-app.ts';
 import type { QwenChatApp } from '../../../src/ui/qwen-chat-app.ts';
 import { SCRIPTED_ENDLESS_URL, SCRIPTED_MODEL_URL, SCRIPTED_REPLY, createScriptedUiWorker } from '../engine/ui-script.ts';
 import { LOOP_MODEL_URL, TINY_MODEL_URL, clientWithWorkers } from '../helpers.ts';
+import { createEngineWorker } from '../../../src/engine/client.ts';
 
 export { LOOP_MODEL_URL, SCRIPTED_ENDLESS_URL, SCRIPTED_MODEL_URL, SCRIPTED_REPLY, TINY_MODEL_URL };
 
@@ -51,12 +52,17 @@ export interface MountOptions {
   dbName?: string;
   autoload?: boolean;
   width?: string;
+  /** Workers of the test's own, in the order the engine asks for them (then the `engine` option's), and the stall limit. */
+  workers?: Array<() => Worker>;
+  loadStallMs?: number;
 }
 
 /** A chat app on the test model (CPU engine) or the scripted one, in a page-sized box. */
 export function mountApp(options: MountOptions = {}): { app: QwenChatApp; workers: Worker[]; dbName: string } {
   const scripted = options.engine === 'scripted';
-  const { client, workers } = clientWithWorkers(5_000, scripted ? createScriptedUiWorker : undefined);
+  const queued = [...(options.workers ?? [])];
+  const fallback = scripted ? createScriptedUiWorker : createEngineWorker;
+  const { client, workers } = clientWithWorkers(5_000, () => (queued.shift() ?? fallback)(), options.loadStallMs);
   const app = document.createElement('qwen-chat-app');
   const dbName = options.dbName ?? freshDbName();
   app.client = client;

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { NO_GPU } from '../../../src/engine/probe-gpu.ts';
-import { EngineClient, HEARTBEAT_INTERVAL_MS, HEARTBEAT_TIMEOUT_MS } from '../../../src/engine/client.ts';
+import { EngineClient, HEARTBEAT_INTERVAL_MS, HEARTBEAT_TIMEOUT_MS, LOAD_STALL_MS } from '../../../src/engine/client.ts';
 import { EngineHandler } from '../../../src/engine/handler.ts';
 import type { ClientMessage, LoadResult, WorkerMessage } from '../../../src/engine/protocol.ts';
 import { alignEngineSteps, wallNow } from '../../../src/engine/start-steps.ts';
@@ -211,6 +211,46 @@ describe('EngineClient liveness with the shipped heartbeat (fake time)', () => {
   });
 });
 
+
+describe('EngineClient and a model load that stops making progress (fake time)', () => {
+  afterEach(() => vi.useRealTimers());
+
+  function shippedClient(script: Script) {
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'setInterval', 'clearInterval', 'Date', 'performance'] });
+    const { client, workers } = makeClient(script, null);
+    const crashes: string[] = [];
+    client.onCrash = (e) => crashes.push(e.code);
+    return { client, workers, crashes };
+  }
+
+  it('a load that reports every 20 s for two minutes is slow, not stalled: it finishes', async () => {
+    const { client, crashes } = shippedClient({ loadSteps: 6, loadStepMs: 20_000 });
+    const load = client.load(LOAD);
+    await vi.advanceTimersByTimeAsync(121_000);
+    await expect(load).resolves.toMatchObject({ backend: 'wllama' });
+    expect(crashes).toEqual([]);
+  });
+
+  it('a load whose worker answers pings but reports nothing more fails with load_stalled after 30 s, and the next load starts a new worker', async () => {
+    const { client, workers, crashes } = shippedClient({ loadSteps: Infinity, loadStepMs: 1e9 });
+    const load = client.load(LOAD).catch((e: unknown) => e);
+    let failedAt = 0;
+    void load.then(() => (failedAt = Date.now()));
+    const startedAt = Date.now();
+    await vi.advanceTimersByTimeAsync(LOAD_STALL_MS - 2_000);
+    expect(failedAt).toBe(0);
+    await vi.advanceTimersByTimeAsync(4_000);
+    expect(await load).toMatchObject({ code: 'load_stalled' });
+    expect(failedAt - startedAt).toBeGreaterThanOrEqual(LOAD_STALL_MS);
+    expect(workers[0]!.terminated).toBe(true);
+    // Not a crash: the controller decides what to do (start it again once), and the page is not told the engine died.
+    expect(crashes).toEqual([]);
+    const again = client.load(LOAD).catch((e: unknown) => e);
+    await vi.advanceTimersByTimeAsync(10);
+    expect(workers).toHaveLength(2);
+    void again;
+  });
+});
 
 describe('alignEngineSteps', () => {
   const steps = [

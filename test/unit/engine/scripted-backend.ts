@@ -15,6 +15,9 @@ export interface Script {
   embedderLoadMs?: number;
   /** Milliseconds each embed request takes; default 0. */
   embedMs?: number;
+  /** The load reports progress this many times, `loadStepMs` apart, before it resolves; `Infinity`: it never settles. */
+  loadSteps?: number;
+  loadStepMs?: number;
 }
 
 export class ScriptedBackend implements Backend {
@@ -30,6 +33,12 @@ export class ScriptedBackend implements Backend {
     this.calls.push({ method: 'load' });
     onProgress({ phase: 'download', loadedBytes: 5, totalBytes: 10, fraction: 0.5, text: 'half' });
     if (this._script.loadError) throw this._script.loadError;
+    const steps = this._script.loadSteps ?? 0;
+    for (let step = 1; step <= steps; step++) {
+      await new Promise((r) => setTimeout(r, this._script.loadStepMs ?? 0));
+      onProgress({ phase: 'init', step: 'model-load', loadedBytes: step, totalBytes: 0, fraction: 0, text: 'model-load' });
+    }
+    if (steps === Infinity) return new Promise<never>(() => {});
     const now = performance.timeOrigin + performance.now();
     return { reason: `${this.kind} scripted`, modelUrl: 'scripted://model', steps: [{ name: 'model-load', start: now - 5, end: now, readBytes: 10, readMs: 2 }] };
   }
