@@ -76,6 +76,8 @@ const UNKNOWN_LATIN = /^[A-Za-z][\w.+#-]*(?:\s+[A-Z0-9][\w.+#-]*){0,2}/;
 const UNKNOWN_CJK = /^[\u4e00-\u9fff]{2,8}?(?=[吧了的啊呢就来做，。,.!！?？;；\s]|$)/;
 const STOP_VALUES =
   /^(?:the|a|an|it|this|that|them|to|in|on|at|for|of|and|or|not|too|very|so|all|some|one|what|which|how|is|are|be|defaults?|by)$/i;
+/** An error or a state names what happened, not a thing in use: "Sentry 告警：PostgrestException", "告警：OOMKilled". */
+const ERROR_NAME = /(?:exception|error|errors|killed|timeout|failed|failure|expired|refused|denied|notfound|panic|backoff)$/i;
 
 /** Decision words that are not cancelled by a negation just before them, nor part of a longer word (用户). */
 function liveTriggers(text: string, lexicon: Lexicon): Mark[] {
@@ -306,7 +308,7 @@ export function setFacts(
     if (value !== undefined && /^(?:port|ports|version|address|host|ip)\b/i.test(value)) continue;
     // 跑在 self-hosted 的 GitLab runner 上: a word before 的 describes what follows; it is not the value.
     const describes = value !== undefined && /^\s*的/.test(text.slice(pos + value.length));
-    if (value !== undefined && !describes && !STOP_VALUES.test(value) && !lexicon.has('negations', value))
+    if (value !== undefined && !describes && !STOP_VALUES.test(value) && !ERROR_NAME.test(value) && !lexicon.has('negations', value))
       emit(s.subject, value, pos);
   }
   // A value named by its slot word after it: use a local cache, 改用本地缓存.

@@ -35,3 +35,11 @@ describe('a time zone said where a place would be', () => {
     expect(facts('回复里的时间统一用 UTC+8。')).toEqual(['timezone=UTC+8']);
   });
 });
+
+describe('an alert that arrived is no alerting tool', () => {
+  it('does not set the slot to the error or state an alert named; a tool after the same colon still counts', () => {
+    expect(facts('群里刚来了个告警：DeadlineExceededError，重试就好了。')).toEqual([]);
+    expect(facts('值班群收到一条报警：OOMKilled。')).toEqual([]);
+    expect(facts('告警：PagerDuty，我们就用这个。')).toEqual(['alerting=PagerDuty']);
+  });
+});
