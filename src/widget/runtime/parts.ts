@@ -9,6 +9,7 @@ import type { TokenCounter } from '../../context/tokens.ts';
 import { EngineClient } from '../../engine/client.ts';
 import { assertModelAllowed } from '../../engine/model-urls.ts';
 import type { LoadProgress, LoadResult } from '../../engine/protocol.ts';
+import { AssistantError } from '../../shared/errors.ts';
 import { estimateTokens, MemoryStore, type TokenCount } from '../../memory/store/index.ts';
 import { qwenCounter } from '../../ui/controllers/context-planner.ts';
 import { baseUrlOf, loadPayloadOf } from './engine-source.ts';
@@ -65,5 +66,10 @@ export async function loadEngine(
   const payload = { ...loadPayloadOf(config, webgpuLost), requestedAt: wallNow() };
   // A `model`/`mlc-model` host outside the page's connect-src fails here, by name, not as a blocked download.
   assertModelAllowed(payload.source, allowWidgetModelHint);
-  return client.load(payload, signal === undefined ? { onProgress } : { onProgress, signal });
+  const load = (): Promise<LoadResult> => client.load(payload, signal === undefined ? { onProgress } : { onProgress, signal });
+  // A load that stopped making progress (LOAD_STALL_MS) starts again once in a fresh worker, as in the app.
+  return load().catch((error: unknown) => {
+    if (error instanceof AssistantError && error.code === 'load_stalled') return load();
+    throw error;
+  });
 }

@@ -2,6 +2,9 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { DEFAULT_GGUF_URL } from '../../../src/engine/model-sources.ts';
 import { loadPayloadOf, mlcSourceOf, modelOfferOf } from '../../../src/widget/runtime/engine-source.ts';
+import type { EngineClient } from '../../../src/engine/client.ts';
+import { loadEngine } from '../../../src/widget/runtime/parts.ts';
+import { AssistantError } from '../../../src/shared/errors.ts';
 import type { WidgetRuntimeConfig } from '../../../src/widget/runtime/types.ts';
 
 const config: WidgetRuntimeConfig = {
@@ -17,6 +20,20 @@ describe('the widget engine payload', () => {
   // The page the widget sits on (the base URL is absolute anyway; the runtime resolves against the page, as a browser does).
   beforeAll(() => vi.stubGlobal('location', new URL('https://docs.example/guide/install.html')));
   afterAll(() => vi.unstubAllGlobals());
+
+  it('starts a load that stalled again once, as the app does; a second stall, or any other failure, is the error', async () => {
+    const stalled = new AssistantError('load_stalled', 'The model load made no progress for 30 s.');
+    const ready = { backend: 'wllama', reason: 'WASM CPU', modelUrl: 'https://docs.example/m.gguf', steps: [] };
+    const once = { load: vi.fn().mockRejectedValueOnce(stalled).mockResolvedValueOnce(ready) };
+    await expect(loadEngine(once as unknown as EngineClient, config, () => {}, undefined)).resolves.toEqual(ready);
+    expect(once.load).toHaveBeenCalledTimes(2);
+    const twice = { load: vi.fn().mockRejectedValue(stalled) };
+    await expect(loadEngine(twice as unknown as EngineClient, config, () => {}, undefined)).rejects.toMatchObject({ code: 'load_stalled' });
+    expect(twice.load).toHaveBeenCalledTimes(2);
+    const network = { load: vi.fn().mockRejectedValue(new AssistantError('network', 'offline')) };
+    await expect(loadEngine(network as unknown as EngineClient, config, () => {}, undefined)).rejects.toMatchObject({ code: 'network' });
+    expect(network.load).toHaveBeenCalledTimes(1);
+  });
 
   it('without mlc-model runs wllama only, on the model resolved against the widget base', () => {
     const expected = { backend: 'wasm', source: { ggufUrl: 'https://docs.example/assets/widget/models/test/qwen2-tiny.gguf' }, contextWindow: 1024 };
