@@ -156,17 +156,17 @@ describe('EngineClient', () => {
   });
 });
 
+/** A client with the default heartbeat and stall limit, over the real handler; time is fake, so a minute costs nothing. */
+function defaultClient(script: Script) {
+  vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'setInterval', 'clearInterval', 'Date', 'performance'] });
+  const { client, workers } = makeClient(script, null);
+  const crashes: string[] = [];
+  client.onCrash = (e) => crashes.push(e.code);
+  return { client, workers, crashes };
+}
+
 describe('EngineClient liveness with the shipped heartbeat (fake time)', () => {
   afterEach(() => vi.useRealTimers());
-
-  /** A client with the default heartbeat, over the real handler; time is fake, so a minute costs nothing. */
-  function defaultClient(script: Script) {
-    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'setInterval', 'clearInterval', 'Date', 'performance'] });
-    const { client, workers } = makeClient(script, null);
-    const crashes: string[] = [];
-    client.onCrash = (e) => crashes.push(e.code);
-    return { client, workers, crashes };
-  }
 
   async function loaded(client: EngineClient): Promise<void> {
     const load = client.load(LOAD);
@@ -215,16 +215,8 @@ describe('EngineClient liveness with the shipped heartbeat (fake time)', () => {
 describe('EngineClient and a model load that stops making progress (fake time)', () => {
   afterEach(() => vi.useRealTimers());
 
-  function shippedClient(script: Script) {
-    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'setInterval', 'clearInterval', 'Date', 'performance'] });
-    const { client, workers } = makeClient(script, null);
-    const crashes: string[] = [];
-    client.onCrash = (e) => crashes.push(e.code);
-    return { client, workers, crashes };
-  }
-
   it('a load that reports every 20 s for two minutes is slow, not stalled: it finishes', async () => {
-    const { client, crashes } = shippedClient({ loadSteps: 6, loadStepMs: 20_000 });
+    const { client, crashes } = defaultClient({ loadSteps: 6, loadStepMs: 20_000 });
     const load = client.load(LOAD);
     await vi.advanceTimersByTimeAsync(121_000);
     await expect(load).resolves.toMatchObject({ backend: 'wllama' });
@@ -232,7 +224,7 @@ describe('EngineClient and a model load that stops making progress (fake time)',
   });
 
   it('a load whose worker answers pings but reports nothing more fails with load_stalled after 30 s, and the next load starts a new worker', async () => {
-    const { client, workers, crashes } = shippedClient({ loadSteps: Infinity, loadStepMs: 1e9 });
+    const { client, workers, crashes } = defaultClient({ loadSteps: Infinity, loadStepMs: 1e9 });
     const load = client.load(LOAD).catch((e: unknown) => e);
     let failedAt = 0;
     void load.then(() => (failedAt = Date.now()));
