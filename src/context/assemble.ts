@@ -100,6 +100,20 @@ function continuation(state: ContextState, history: readonly ChatMessage[]): num
   return added;
 }
 
+/**
+ * The messages the next request starts with when it appends to the previous one (`state`): what was sent, verbatim,
+ * then the turns written since (the reply). Null when the next request cannot append (another config, a history
+ * that changed). An engine can prefill them before the message exists (the KV cache warm while the user types); a
+ * request that then slides drops some of them, and keeps the rest.
+ */
+export function appendedPrefix(state: ContextState, history: readonly ChatMessage[], config: ContextConfig): ChatMessage[] | null {
+  if (!config.cacheAware || state.configKey !== configKey(config)) return null;
+  const added = continuation(state, history);
+  if (added === null) return null;
+  const since = added.map((i) => history[i]!).filter((turn) => turn.role !== 'system');
+  return [...state.sent, ...since.map((turn) => ({ role: turn.role, content: sanitizeText(turn.content) }))];
+}
+
 /** Leading messages shared with the previous request, and the tokens that makes in common. */
 function prefixReport(
   state: ContextState | null,

@@ -2,7 +2,7 @@
  * The context engine: pure TypeScript, no DOM. Exact Qwen2.5 token counts, ChatML, seed-000 turn selection,
  * token-exact truncation and KV-cache-aware assembly, with a report for every request.
  */
-export { assemble, type AssembleRequest, type AssembleResult, type ContextState, type ExtrasFor } from './assemble.ts';
+export { appendedPrefix, assemble, type AssembleRequest, type AssembleResult, type ContextState, type ExtrasFor } from './assemble.ts';
 export { ContextAssembler } from './assembler.ts';
 export { computeBudget, type Budget, type SectionReport, type SectionUsage } from './budget.ts';
 export {

@@ -19,6 +19,7 @@ import type {
   LoadResult,
   Method,
   ModelSource,
+  PrefillResult,
   RequestMap,
   WorkerMessage,
 } from './protocol.ts';
@@ -148,6 +149,14 @@ export class EngineClient {
       if (done) return;
       await new Promise<void>((resolve) => (wake = resolve));
     }
+  }
+
+  /**
+   * Prefills a prompt's first messages into the KV cache (see `PrefillPayload`); a chat sent meanwhile waits for it
+   * in the worker, and then prefills only what follows them.
+   */
+  prefill(messages: ChatMessage[], options: { signal?: AbortSignal } = {}): Promise<PrefillResult> {
+    return this._request('prefill', { messages }, options.signal, () => {});
   }
 
   /** Loads the embedding model that goes with the loaded chat engine (see `RequestMap['loadEmbedder']`). */

@@ -1,6 +1,6 @@
 /**
  * The worker's side of the protocol, free of worker globals so it runs in Node tests with a scripted backend.
- * Two lanes. The model lane (load, chat, unload, caches) runs one request at a time (the model has one KV cache);
+ * Two lanes. The model lane (load, chat, prefill, unload, caches) runs one request at a time (the model has one KV cache);
  * later ones wait their turn and can be cancelled while they wait. The embedding lane (loading the embedding model,
  * embedding) runs beside it, one at a time too, so an embedding model's download never holds a reply back; and a
  * background embedding waits while any model-lane request runs or waits: a chat always goes first.
@@ -125,6 +125,11 @@ export class EngineHandler {
         const emit = this._emitter(message.id, 'chat');
         return this._dropIfGpuLost(backend, backend.chat(message.payload.messages, options, (text) => emit({ text }), signal));
       }
+      case 'prefill': {
+        const backend = this._requireBackend();
+        validateMessages(message.payload.messages, 'A prefill request');
+        return this._dropIfGpuLost(backend, backend.prefill(message.payload.messages, signal));
+      }
       case 'loadEmbedder': {
         const backend = this._requireBackend();
         return this._dropIfGpuLost(backend, backend.loadEmbedder(message.payload, this._emitter(message.id, 'loadEmbedder'), signal));
@@ -222,10 +227,14 @@ export class EngineHandler {
   }
 }
 
-function validateChat(messages: unknown, options: { maxTokens: number; temperature: number; topP: number }): void {
+function validateMessages(messages: unknown, what: string): void {
   if (!Array.isArray(messages) || messages.length === 0) {
-    throw new AssistantError('invalid_input', 'A chat request needs at least one message.');
+    throw new AssistantError('invalid_input', `${what} needs at least one message.`);
   }
+}
+
+function validateChat(messages: unknown, options: { maxTokens: number; temperature: number; topP: number }): void {
+  validateMessages(messages, 'A chat request');
   if (!Number.isInteger(options.maxTokens) || options.maxTokens < 1) {
     throw new AssistantError('invalid_input', `maxTokens must be a positive integer, got ${options.maxTokens}.`);
   }

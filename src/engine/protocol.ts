@@ -160,6 +160,24 @@ export interface ChatDelta {
   text: string;
 }
 
+/**
+ * The messages the next prompt will start with (its system message and the history it keeps), prefilled into the
+ * KV cache while the user types: the reply then prefills only what follows them.
+ */
+export interface PrefillPayload {
+  messages: ChatMessage[];
+}
+
+export interface PrefillResult {
+  /** false: this engine cannot hold a prompt prefix without a reply (web-llm); nothing was done. */
+  supported: boolean;
+  /** Tokens of the rendered messages, and those of them the cache already held. */
+  promptTokens: number;
+  cachedTokens: number;
+  /** Wall-clock ms the request took in the worker. */
+  ms: number;
+}
+
 export type EmbedPurpose = 'document' | 'query';
 
 export interface EmbedPayload {
@@ -210,6 +228,8 @@ export interface CacheInfoResult {
 export interface RequestMap {
   load: { payload: LoadPayload; result: LoadResult; event: LoadProgress };
   chat: { payload: ChatPayload; result: ChatResult; event: ChatDelta };
+  /** Warms the KV cache with a prompt's first messages (no reply); in the model lane, so a chat waits for it. */
+  prefill: { payload: PrefillPayload; result: PrefillResult; event: never };
   /**
    * Loads the embedding model that goes with the loaded chat engine (a GGUF on the CPU, an MLC model on WebGPU).
    * It runs beside chat requests, never in front of them: a download does not hold a reply back.

@@ -10,6 +10,7 @@ import { EngineController } from './controllers/engine-controller.ts';
 import { ForgetController } from './controllers/forget-controller.ts';
 import { MemoryPanelController } from './controllers/memory-panel-controller.ts';
 import { MemoryPlanner } from './controllers/memory-planner.ts';
+import { PromptWarmer } from './controllers/prompt-warmer.ts';
 import { ModelController } from './controllers/model-controller.ts';
 import { SettingsController } from './controllers/settings-controller.ts';
 import { StartTimeline } from './controllers/start-timeline.ts';
@@ -110,6 +111,13 @@ export class QwenChatApp extends LitElement {
       this.settings.save({ ...this.settings.value, embedder: 'hashed' });
     },
   });
+  /** Prefills the open conversation's next prompt while the user types (prompt-warmer.ts). */
+  readonly warmer = new PromptWarmer({
+    engine: () => (this.engine.status === 'ready' ? this.engine.client : null),
+    nextPrefix: (sessionId, lang) => this.planner.nextPrefix(sessionId, lang),
+    busy: () => this.chat.busy,
+    lang: () => locale.lang,
+  });
   /** Each step of this page's start, timed: the model panel shows it, `bench:start` reads it. */
   readonly timeline = new StartTimeline();
   private _engine?: EngineController;
@@ -144,6 +152,7 @@ export class QwenChatApp extends LitElement {
     this.conversations.onActiveChange = (id) =>
       void this.chat.open(id).then(() => {
         if (this.panel === 'memory') void this.memory.refresh();
+        void this.warmer.warm(id);
       });
     this.conversations.onRemoved = (id) => this.planner.forgetConversation(id);
     // Another tab wrote turns: the open conversation shows them (the planner takes them into its memory itself).
@@ -167,6 +176,7 @@ export class QwenChatApp extends LitElement {
         this.timeline,
       );
       this._engine.beforeLoad = () => whenServiceWorkerReady();
+      this._engine.onReady = () => void this.warmer.warm(this.chat.sessionId);
       // After a crash the load panel offers Retry when the weights are still here, the download question otherwise.
       this._engine.afterCrash = () => void this.model.refresh(this.source);
       // Evicted weights are not downloaded again without the user's go (the load card asks), unless `autoload`.

@@ -75,6 +75,27 @@ describe('wllama engine in a worker, with the generated Qwen2 model', () => {
     expect(b.final.promptTokens).toBeGreaterThan(b.final.cachedTokens);
   });
 
+  it('prefills a conversation while the user types: the reply that follows prefills only the new message', async () => {
+    const head = [
+      { role: 'system' as const, content: 'You answer questions about the garden, briefly.' },
+      { role: 'user' as const, content: 'The tomatoes went in on the south bed in April; 浇水每周两次。' },
+      { role: 'assistant' as const, content: 'Noted: tomatoes in the south bed since April, watered twice a week.' },
+    ];
+    const warmed = await client.prefill(head);
+    expect(warmed.supported).toBe(true);
+    expect(warmed.promptTokens).toBeGreaterThan(30);
+    // Only the first tokens (`<|im_start|>system\n`) can match what the cache held before.
+    expect(warmed.cachedTokens).toBeLessThan(5);
+
+    const again = await client.prefill(head);
+    expect(again.cachedTokens).toBeGreaterThanOrEqual(warmed.promptTokens - 1);
+
+    const { final } = await collectChat(client.chat([...head, { role: 'user' as const, content: 'When did they go in?' }]));
+    expect(final.cachedTokens).toBeGreaterThanOrEqual(warmed.promptTokens - 1);
+    // What is left: `<|im_start|>user\n`, the question, `<|im_end|>\n` and the generation prompt.
+    expect(final.promptTokens - final.cachedTokens).toBeLessThan(20);
+  });
+
   it('loads the embedding GGUF beside the chat model, with progress, and embeds by meaning across languages', async () => {
     const fractions: number[] = [];
     const info = await client.loadEmbedder({ source: { embeddingGguf: { url: EMBED_MODEL_URL } } }, { onProgress: (p) => fractions.push(p.fraction) });

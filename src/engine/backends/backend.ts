@@ -9,6 +9,7 @@ import type {
   LoadEmbedderPayload,
   LoadPayload,
   LoadProgress,
+  PrefillResult,
 } from '../protocol.ts';
 import type { EngineStep } from '../start-steps.ts';
 
@@ -31,6 +32,8 @@ export interface Backend {
     onDelta: (text: string) => void,
     signal: AbortSignal,
   ): Promise<ChatResult>;
+  /** Prefills `messages` (rendered without the generation prompt) into the KV cache, generating nothing. */
+  prefill(messages: ChatMessage[], signal: AbortSignal): Promise<PrefillResult>;
   /**
    * Loads the embedding model that goes with this engine (downloading it unless not allowed), beside the chat model:
    * it may run while a chat does.

@@ -8,7 +8,7 @@ import type { ChatCompletionMessageParam } from '@mlc-ai/web-llm';
 import { sanitizeText } from '../../shared/sanitize.ts';
 import { AssistantError, abortedError, isAbortError } from '../../shared/errors.ts';
 import { probeWebGpu } from '../probe-gpu.ts';
-import type { ChatMessage, ChatOptions, ChatResult, EmbedPurpose, EmbedderInfo, LoadEmbedderPayload, LoadPayload, LoadProgress, MlcEmbeddingSource, MlcModelSource } from '../protocol.ts';
+import type { ChatMessage, ChatOptions, ChatResult, EmbedPurpose, EmbedderInfo, LoadEmbedderPayload, LoadPayload, LoadProgress, MlcEmbeddingSource, MlcModelSource, PrefillResult } from '../protocol.ts';
 import { cutToCharacterBound, cutToTokens, withPurpose } from '../embedding-input.ts';
 import { describeGpu, gpuIsEnough, type GpuCapabilities } from '../select-backend.ts';
 import type { Backend, BackendLoadInfo } from './backend.ts';
@@ -113,6 +113,18 @@ export class WebLlmBackend implements Backend {
     this._cache = EMPTY_CACHE;
     const adapter = gpu.description === '' ? '' : ` on ${gpu.description}`;
     return { reason: `${describeGpu(gpu)}${adapter}`, modelUrl: variant.url, steps: [{ name: 'model-load', start: loadStart, end: wallNow() }] };
+  }
+
+  /**
+   * web-llm cannot hold a prompt prefix without a reply, so this does nothing. A request must generate
+   * (`max_tokens` > 0, node_modules/@mlc-ai/web-llm/lib/index.js:901), and its cache is reused only when the next
+   * request's messages before its last equal the held conversation, that reply included (`preparePrefillInput`,
+   * ~19086–19090, `compareConversationObject`, ~10768): a warm-up's own reply would never be sent again. On a GPU
+   * a prefill is fast anyway.
+   */
+  prefill(): Promise<PrefillResult> {
+    this._require();
+    return Promise.resolve({ supported: false, promptTokens: 0, cachedTokens: 0, ms: 0 });
   }
 
   async chat(

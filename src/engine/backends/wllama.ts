@@ -12,7 +12,7 @@ import compatWorkerUrl from '@wllama/wllama-compat/wasm/wllama.js?url';
 import { renderChatML } from '../../shared/chat.ts';
 import { sanitizeText } from '../../shared/sanitize.ts';
 import { AssistantError, abortedError, isAbortError } from '../../shared/errors.ts';
-import type { ChatMessage, ChatOptions, ChatResult, EmbedPurpose, EmbedderInfo, EmbeddingGgufSource, FinishReason, LoadEmbedderPayload, LoadPayload, LoadProgress } from '../protocol.ts';
+import type { ChatMessage, ChatOptions, ChatResult, EmbedPurpose, EmbedderInfo, EmbeddingGgufSource, FinishReason, LoadEmbedderPayload, LoadPayload, LoadProgress, PrefillResult } from '../protocol.ts';
 import { EMBEDDING_WINDOW, embedTexts } from './wllama-embed.ts';
 import { withPurpose } from '../embedding-input.ts';
 import type { Backend, BackendLoadInfo } from './backend.ts';
@@ -194,6 +194,41 @@ export class WllamaBackend implements Backend {
         prefillMs: timings?.prompt_ms ?? 0,
         decodeMs: timings?.predicted_ms ?? 0,
       },
+    };
+  }
+
+  /**
+   * Prefills the rendered messages (no generation prompt) by asking for one token: llama.cpp's server code samples
+   * it from the prompt's logits and stops without decoding it, so the slot's cache is the prompt, and the next
+   * request reuses its common prefix (`cache_prompt`, on by default; one slot, `n_parallel: 1`). The prompt ends
+   * with `<|im_end|>\n`, and special tokens split the text before BPE, so its tokens are a prefix of the full
+   * prompt's.
+   */
+  async prefill(messages: ChatMessage[], signal: AbortSignal): Promise<PrefillResult> {
+    const wllama = this._require();
+    const prompt = renderChatML(messages.map((m) => ({ role: m.role, content: sanitizeText(m.content) })), { addGenerationPrompt: false });
+    const started = performance.now();
+    let firstProgress: { total: number; cache: number } | undefined;
+    let last: RawCompletionChunk | undefined;
+    try {
+      const stream = await wllama.createCompletion({ prompt, stream: true, return_progress: true, max_tokens: 1, temperature: 0, abortSignal: signal });
+      for await (const chunk of stream) {
+        last = chunk;
+        if (chunk.prompt_progress && firstProgress === undefined) firstProgress = chunk.prompt_progress;
+      }
+    } catch (error) {
+      if (signal.aborted || isAbortError(error)) throw abortedError();
+      // A warm-up that fails costs nothing but the warm cache: the next reply prefills as it would have.
+      if (/Invalid typed array length|wllama has crashed/i.test(String(error))) await this._recover(signal);
+      throw new AssistantError('inference_failed', `The engine could not prefill the conversation: ${error instanceof Error ? error.message : String(error)}`, { cause: error });
+    }
+    const timings = last?.timings;
+    const cachedTokens = firstProgress?.cache ?? timings?.cache_n ?? 0;
+    return {
+      supported: true,
+      promptTokens: firstProgress?.total ?? last?.usage?.prompt_tokens ?? cachedTokens + (timings?.prompt_n ?? 0),
+      cachedTokens,
+      ms: performance.now() - started,
     };
   }
 

@@ -12,10 +12,10 @@
  * block is rebuilt without it (a second pass). Replies are recorded with `recordReply`.
  */
 import { sessionKey } from './session-key.ts';
-import { assemble, type ContextState } from '../../context/assemble.ts';
+import { appendedPrefix, assemble, type ContextState } from '../../context/assemble.ts';
 import { GENERATION_PROMPT_TOKENS } from '../../context/chatml.ts';
 import { configKey, resolveConfig, type ContextConfig } from '../../context/config.ts';
-import { isBlank } from '../../shared/sanitize.ts';
+import { isBlank, sanitizeText } from '../../shared/sanitize.ts';
 import { MemoCounter, type TokenCounter } from '../../context/tokens.ts';
 import type { ChatMessage } from '../../engine/protocol.ts';
 import { AssistantError } from '../../shared/errors.ts';
@@ -232,13 +232,43 @@ export class LayeredMemory {
     return config;
   }
 
+  /**
+   * The messages the session's next prompt will start with, before its message exists: the previous prompt and
+   * the reply when the next one appends to it, else the system message alone (a new session, or one this memory
+   * has not prompted yet, which a page load starts afresh). An engine prefills them while the user types. A new
+   * session's language is not known yet: `langHint` (the page's) stands in for it.
+   */
+  nextPrefix(userId: string, sessionId: string | null, langHint: Lang): ChatMessage[] {
+    const runtime = sessionId === null ? undefined : this._runtime.get(key(userId, sessionId));
+    const lang = runtime?.lang ?? this._o.lang ?? (sessionId === null ? null : this._sessionLang(userId, sessionId)) ?? langHint;
+    const config = this.contextConfig(lang);
+    const system: ChatMessage = { role: 'system', content: sanitizeText(config.systemPrompt) };
+    const state = runtime?.context ?? null;
+    if (state === null || sessionId === null) return [system];
+    const seq = (this.index.user(userId).sessions.get(sessionId)?.length ?? 0) + 1;
+    return appendedPrefix(state, this._history(userId, sessionId, seq).messages, config) ?? [system];
+  }
+
+  /**
+   * A session keeps its first message's language, across page loads too: its system prompt, and so the start of
+   * every prompt, stays the same (null for a session with no user message yet).
+   */
+  private _sessionLang(userId: string, sessionId: string): Lang | null {
+    const memory = this.index.user(userId);
+    for (const id of memory.sessions.get(sessionId) ?? []) {
+      const turn = memory.turns.get(id);
+      if (turn?.role === 'user') return detectLang(turn.text);
+    }
+    return null;
+  }
+
   /** Steps 1–5 for one user message. */
   async handleUserMessage(input: MessageInput, options: HandleOptions = {}): Promise<TurnResult> {
     checkMessage(input);
     const commit = options.commit ?? true;
     const sk = key(input.userId, input.sessionId);
     const runtime = this._runtimeOf(sk);
-    runtime.lang ??= this._o.lang ?? detectLang(input.text);
+    runtime.lang ??= this._o.lang ?? this._sessionLang(input.userId, input.sessionId) ?? detectLang(input.text);
     const lang = runtime.lang;
     const memory = this.index.user(input.userId);
     const wmKey = sk;

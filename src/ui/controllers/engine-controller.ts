@@ -64,6 +64,8 @@ export class EngineController implements ReactiveController {
    * later load, in this worker or a new one, runs on the CPU. The notice says so until the page closes.
    */
   webgpuLost = false;
+  /** Runs each time a load made the engine ready (the app warms the open conversation's prompt then). */
+  onReady: ((result: LoadResult) => void) | null = null;
   /** Hears the load's progress (the app starts the memory's load when the engine reads its weights). */
   onProgress: ((progress: LoadProgress) => void) | null = null;
   /** Each step of the last start, timed (the model panel shows it). */
@@ -219,6 +221,7 @@ export class EngineController implements ReactiveController {
       timeline.engineReady(result.steps ?? []);
       // Agreed for this download only: weights evicted later are asked for again.
       this._downloadAgreed = false;
+      this.onReady?.(result);
       return result;
     } catch (error) {
       this.error = error instanceof AssistantError ? error : toAssistantError(error, 'load_failed');

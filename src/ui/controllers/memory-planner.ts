@@ -6,7 +6,7 @@
  * wipe. It never holds a turn the user no longer sees.
  */
 import type { ChatMessage, Role } from '../../engine/protocol.ts';
-import { sessionKey, type DurableWorkingMemory, type LayeredMemory, type LayeredReport, type WmItem, type WorkingMemoryPort } from '../../memory/layered/index.ts';
+import { sessionKey, type DurableWorkingMemory, type Lang, type LayeredMemory, type LayeredReport, type WmItem, type WorkingMemoryPort } from '../../memory/layered/index.ts';
 import type { ConversationChunkStore } from './layered-store.ts';
 import type { MemoryStore } from '../../memory/store/index.ts';
 import { sectionBudgetsOf, type AppSettings } from '../data/settings.ts';
@@ -147,6 +147,15 @@ export class MemoryPlanner implements PromptPlanner {
   async warm(): Promise<void> {
     if (this._remote.size > 0 && this._current()) await this._takeRemote();
     await this._ready(null);
+  }
+
+  /**
+   * The messages the conversation's next prompt will start with (null: a new conversation), for the engine to
+   * prefill while the user types (see `LayeredMemory.nextPrefix`); `langHint` is the page's language.
+   */
+  async nextPrefix(sessionId: string | null, langHint: Lang): Promise<ChatMessage[]> {
+    await this.warm();
+    return this._memory!.nextPrefix(LOCAL_USER, sessionId, langHint);
   }
 
   /**

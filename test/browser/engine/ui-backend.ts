@@ -5,7 +5,7 @@
  * prompt and reply (as llama.cpp's prefix reuse), completion tokens are the chunks sent, timings are measured.
  */
 import type { Backend, BackendLoadInfo } from '../../../src/engine/backends/backend.ts';
-import type { ChatMessage, ChatOptions, ChatResult, EmbedderInfo, FinishReason, LoadPayload, LoadProgress } from '../../../src/engine/protocol.ts';
+import type { ChatMessage, ChatOptions, ChatResult, EmbedderInfo, FinishReason, LoadPayload, LoadProgress, PrefillResult } from '../../../src/engine/protocol.ts';
 import { renderChatML } from '../../../src/context/chatml.ts';
 import { AssistantError, abortedError } from '../../../src/shared/errors.ts';
 import { SCRIPTED_ENDLESS_URL, SCRIPTED_MODEL_URL, SCRIPTED_REPLY } from './ui-script.ts';
@@ -102,6 +102,22 @@ export class ScriptedUiBackend implements Backend {
       completionTokens: sent,
       timings: { ttftMs, totalMs, prefillMs: ttftMs, decodeMs: totalMs - ttftMs },
     };
+  }
+
+  /** Every prefill asked for, in order (the page reads them through `prefillLog` on the scripted worker). */
+  readonly prefills: ChatMessage[][] = [];
+
+  /** As llama.cpp: the cache becomes these messages, rendered without the generation prompt. */
+  async prefill(messages: ChatMessage[], signal: AbortSignal): Promise<PrefillResult> {
+    if (this._url === null) throw new AssistantError('not_loaded', 'No model is loaded yet.');
+    const started = performance.now();
+    const prompt = tokens(renderChatML(messages, { addGenerationPrompt: false }));
+    await tick(CHUNK_MS);
+    if (signal.aborted) throw abortedError();
+    const cachedTokens = Math.min(commonPrefix(prompt, this._cache), prompt.length - 1);
+    this._cache = prompt;
+    this.prefills.push(messages);
+    return { supported: true, promptTokens: prompt.length, cachedTokens, ms: performance.now() - started };
   }
 
   async loadEmbedder(): Promise<EmbedderInfo> {

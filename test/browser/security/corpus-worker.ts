@@ -34,6 +34,8 @@ const corpusBackend: Backend = {
     }
     return SCRIPTED_RESULT;
   },
+  // No warm cache to keep: a prefill is a no-op, as on web-llm.
+  prefill: async () => ({ supported: false, promptTokens: 0, cachedTokens: 0, ms: 0 }),
   loadEmbedder: async () => ({ backend: 'wllama' as const, modelId: 'scripted', dimensions: 8, maxTokens: 512 }),
   embed: async (texts: string[]) => texts.map(() => new Float32Array(8)),
   unload: async () => {},

@@ -155,6 +155,30 @@ describe('EngineHandler', () => {
     expect(backends[0]!.calls.filter((c) => c.method === 'chat')).toHaveLength(0);
   });
 
+  it('runs a prefill in the model lane: a chat sent meanwhile starts only after it, on the warm cache', async () => {
+    const { send, settled, backends } = setup({ wllama: { prefillMs: 30 } });
+    send({ type: 'request', id: 1, method: 'load', payload: { ...LOAD, backend: 'wasm' } });
+    await settled(1);
+    const head = [{ role: 'system' as const, content: 'You help.' }];
+    send({ type: 'request', id: 2, method: 'prefill', payload: { messages: head } });
+    send({ type: 'request', id: 3, method: 'chat', payload: { messages: [...head, { role: 'user', content: 'hi' }], options: {} } });
+    expect(await settled(2)).toMatchObject({ type: 'result', method: 'prefill', result: { supported: true } });
+    expect(await settled(3)).toMatchObject({ type: 'result', method: 'chat' });
+    const order = backends[0]!.calls.map((c) => c.method).filter((m) => m !== 'load');
+    expect(order).toEqual(['prefill', 'prefill-done', 'chat']);
+    expect(backends[0]!.calls.find((c) => c.method === 'prefill')!.messages).toEqual(head);
+  });
+
+  it('refuses a prefill with no messages, and one before a model is loaded', async () => {
+    const { send, settled } = setup({});
+    send({ type: 'request', id: 1, method: 'prefill', payload: { messages: [] } });
+    expect(await settled(1)).toMatchObject({ type: 'error', error: { code: 'not_loaded' } });
+    send({ type: 'request', id: 2, method: 'load', payload: { ...LOAD, backend: 'wasm' } });
+    await settled(2);
+    send({ type: 'request', id: 3, method: 'prefill', payload: { messages: [] } });
+    expect(await settled(3)).toMatchObject({ type: 'error', error: { code: 'invalid_input' } });
+  });
+
   it('answers pings at once, even while a request runs', async () => {
     const { send, posted } = setup({});
     send({ type: 'request', id: 1, method: 'load', payload: LOAD });

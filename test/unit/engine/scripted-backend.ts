@@ -1,6 +1,6 @@
 /** A backend that plays a script, for testing the worker handler without an engine. */
 import type { Backend, BackendLoadInfo } from '../../../src/engine/backends/backend.ts';
-import type { BackendKind, ChatMessage, ChatOptions, ChatResult, EmbedPurpose, EmbedderInfo, LoadProgress } from '../../../src/engine/protocol.ts';
+import type { BackendKind, ChatMessage, ChatOptions, ChatResult, EmbedPurpose, EmbedderInfo, LoadProgress, PrefillResult } from '../../../src/engine/protocol.ts';
 import { AssistantError, abortedError } from '../../../src/shared/errors.ts';
 
 export interface Script {
@@ -11,6 +11,8 @@ export interface Script {
   /** Milliseconds between deltas. */
   delayMs?: number;
   chatError?: AssistantError;
+  /** Milliseconds a prefill takes; default 0. */
+  prefillMs?: number;
   /** Milliseconds the embedding model takes to load (reported as a download in ten steps); default 0. */
   embedderLoadMs?: number;
   /** Milliseconds each embed request takes; default 0. */
@@ -58,6 +60,14 @@ export class ScriptedBackend implements Backend {
       completionTokens: 2,
       timings: { ttftMs: 1, totalMs: 2, prefillMs: 1, decodeMs: 1 },
     };
+  }
+
+  async prefill(messages: ChatMessage[], signal: AbortSignal): Promise<PrefillResult> {
+    this.calls.push({ method: 'prefill', messages, at: performance.now() });
+    await new Promise((r) => setTimeout(r, this._script.prefillMs ?? 0));
+    if (signal.aborted) throw abortedError();
+    this.calls.push({ method: 'prefill-done', at: performance.now() });
+    return { supported: true, promptTokens: 7, cachedTokens: 0, ms: this._script.prefillMs ?? 0 };
   }
 
   async loadEmbedder(_payload: unknown, onProgress: (p: LoadProgress) => void, signal: AbortSignal): Promise<EmbedderInfo> {

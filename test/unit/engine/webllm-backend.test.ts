@@ -50,6 +50,18 @@ describe('the counters follow web-llm turn by turn', () => {
     expect(double.turns.map((t) => t.reused)).toEqual(double.turns.map((_, i) => (i === 0 ? 0 : double.turns[i - 1]!.promptInCache + double.turns[i - 1]!.sampled - 1)));
   });
 
+  it('a prefill is declined (web-llm holds no prefix without a reply): web-llm is not called, and the cache stays as it was', async () => {
+    const { double, backend } = await loaded({ script: () => ['ok', STOP] });
+    const messages: ChatMessage[] = [SYSTEM, { role: 'user', content: 'first question' }];
+    const first = await ask(backend, messages);
+    const warmed = await backend.prefill();
+    expect(warmed).toEqual({ supported: false, promptTokens: 0, cachedTokens: 0, ms: 0 });
+    expect(double.turns).toHaveLength(1);
+    const next = await ask(backend, [...messages, { role: 'assistant', content: first.result.text! }, { role: 'user', content: 'second' }]);
+    expectHonest(next.result, double.turns[1]!);
+    expect(next.result.cachedTokens).toBeGreaterThan(0);
+  });
+
   it('after a reply cut by `length`, web-llm rebuilds the cache, and the next turn reports nothing cached', async () => {
     const { double, backend } = await loaded({ script: () => ['a', ' ', 'b', ' ', 'c', STOP] });
     const first = await ask(backend, [SYSTEM, { role: 'user', content: 'q1' }], { maxTokens: 2 });
