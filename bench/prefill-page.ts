@@ -3,10 +3,10 @@
  * context strategy and records the engine's own counters per turn. The Node side (scripts/bench/prefill.ts) reads
  * `window.__benchResult`.
  */
-import { ContextAssembler, DEFAULT_CONTEXT_CONFIG, GENERATION_PROMPT_TOKENS, loadQwenTokenCounter, renderChatML, type TokenCounter } from '../src/context/index.ts';
+import { ContextAssembler, DEFAULT_CONTEXT_CONFIG, GENERATION_PROMPT_TOKENS, loadQwenTokenCounter, renderChatML, sanitizeText, type TokenCounter } from '../src/context/index.ts';
 import { EngineClient } from '../src/engine/client.ts';
 import type { ChatMessage, ChatResult } from '../src/engine/protocol.ts';
-import { LayeredMemory } from '../src/memory/layered/index.ts';
+import { LayeredMemory, detectLang } from '../src/memory/layered/index.ts';
 import { InMemoryChunkStore } from '../src/memory/retrieval/index.ts';
 import { PREFILL_CONVERSATION, RECALL_QUESTIONS } from './prefill-conversation.ts';
 import type { Strategy, StrategyResult, TurnSample } from './prefill-types.ts';
@@ -20,6 +20,8 @@ const maxTokens = Number(params.get('maxTokens') ?? 64);
 const temperature = Number(params.get('temperature') ?? 0.7);
 const strategies = (params.get('strategies') ?? 'full,reselect,cache-aware,reselect+reuse,cache-aware+reuse,layered').split(',') as Strategy[];
 const chunkReuse = Number(params.get('kvChunkReuse') ?? 32);
+/** As the app does once the engine is ready (prompt-warmer.ts): the first prompt's system message is prefilled. */
+const warm = params.get('warm') !== '0';
 const log = document.querySelector('#log')!;
 
 function say(line: string): void {
@@ -43,6 +45,17 @@ async function answer(client: EngineClient, messages: ChatMessage[]): Promise<{ 
 }
 
 /**
+ * What the app prefills while the user types before the first message: not counted as a turn's prefill, nor in
+ * its time to first token (the user is still typing). Returns the tokens it prefilled.
+ */
+async function warmUp(client: EngineClient, messages: ChatMessage[]): Promise<number> {
+  if (!warm) return 0;
+  const result = await client.prefill(messages);
+  say(`warm-up: ${result.promptTokens - result.cachedTokens} tokens in ${Math.round(result.ms)} ms`);
+  return result.promptTokens - result.cachedTokens;
+}
+
+/**
  * New tokens of a layered turn: the user's message with its template and the generation prompt, plus each line of
  * the memory block sent that the previous prompt did not already hold (a line sent again after a compaction took it
  * out counts as prefill, not new). The previous reply is not counted: the engine generated it into its cache.
@@ -58,9 +71,12 @@ async function runLayered(counter: TokenCounter): Promise<StrategyResult> {
   const memory = new LayeredMemory({ store: new InMemoryChunkStore(), counter, window: budget });
   const conversationTurns = Math.max(0, turnsWanted - RECALL_QUESTIONS.length);
   const script = [...PREFILL_CONVERSATION.slice(0, conversationTurns), ...RECALL_QUESTIONS];
+  // The page's language is taken to be the user's (the first message's).
+  const warmTokens = await warmUp(client, memory.nextPrefix('bench', null, detectLang(script[0] ?? '')));
   const result: StrategyResult = {
     strategy: 'layered',
     reserveTokens: memory.budgets.reserve,
+    warmTokens,
     script: `conversation 1–${Math.min(conversationTurns, PREFILL_CONVERSATION.length)}, then ${RECALL_QUESTIONS.length} recall questions`,
     turns: [],
   };
@@ -99,7 +115,8 @@ async function runStrategy(strategy: Strategy, counter: TokenCounter): Promise<S
   const assembler = new ContextAssembler(counter, config);
   const history: ChatMessage[] = [];
   const wraps = turnsWanted > PREFILL_CONVERSATION.length ? ` (from 1 again after ${PREFILL_CONVERSATION.length})` : '';
-  const result: StrategyResult = { strategy, reserveTokens: config.reserveTokens, script: `conversation 1–${turnsWanted}${wraps}`, turns: [] };
+  const warmTokens = await warmUp(client, [{ role: 'system', content: sanitizeText(config.systemPrompt) }]);
+  const result: StrategyResult = { strategy, reserveTokens: config.reserveTokens, warmTokens, script: `conversation 1–${turnsWanted}${wraps}`, turns: [] };
   for (let turn = 0; turn < turnsWanted; turn++) {
     const input = PREFILL_CONVERSATION[turn % PREFILL_CONVERSATION.length]!;
     let messages: ChatMessage[];

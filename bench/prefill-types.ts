@@ -22,6 +22,8 @@ export interface StrategyResult {
   strategy: Strategy;
   /** Tokens kept free for the answer (the layered pipeline's section budgets differ from the context engine's default). */
   reserveTokens: number;
+  /** Tokens prefilled before the first message, as the app does while the user types (0 with `--no-warm`). */
+  warmTokens: number;
   /** What it was asked, in words: the layered row ends with questions that need retrieval. */
   script: string;
   turns: TurnSample[];

@@ -4,7 +4,10 @@
  * generated test model. `--realistic` uses the Qwen2.5-0.5B-shaped model (make it with
  * `npm run test-model:realistic`) and also compares time to first token.
  *
- *   npm run bench:prefill [-- --realistic] [--turns 30] [--budget 1024] [--max-tokens 64] [--strategies layered,…]
+ *   npm run bench:prefill [-- --realistic] [--turns 30] [--budget 1024] [--max-tokens 64] [--strategies layered,…] [--no-warm]
+ *
+ * As the app does, each row first prefills its first prompt's system message (the user is typing then): that is
+ * printed as `warm-up` and counted in no turn. `--no-warm` leaves it out.
  *
  * The last line is one JSON object.
  */
@@ -34,6 +37,7 @@ const query = new URLSearchParams({
   temperature: arg('temperature', realistic ? '0' : '0.7'),
   kvChunkReuse: arg('kv-chunk-reuse', '32'),
   strategies: arg('strategies', 'full,reselect,cache-aware,reselect+reuse,cache-aware+reuse,layered'),
+  warm: process.argv.includes('--no-warm') ? '0' : '1',
 });
 
 const mean = (xs: number[]): number => (xs.length === 0 ? 0 : xs.reduce((a, b) => a + b, 0) / xs.length);
@@ -52,7 +56,7 @@ const result = (await runBrowserBench('/bench/prefill.html', {
 })) as PrefillBenchResult;
 
 const summary: Record<string, { meanPrefill: number; p95Prefill: number; meanNew: number; meanTtftMs: number; turns: number; compactions: number }> = {};
-console.log('\nstrategy            reserve  turns  compactions  prefill mean  prefill p95  new mean  prefill/new  ttft mean (ms)  script');
+console.log('\nstrategy            reserve  warm-up  turns  compactions  prefill mean  prefill p95  new mean  prefill/new  ttft mean (ms)  script');
 for (const r of result.results) {
   const prefill = r.turns.map((t) => t.prefill);
   const s = {
@@ -65,7 +69,7 @@ for (const r of result.results) {
   };
   summary[r.strategy] = s;
   console.log(
-    `${r.strategy.padEnd(19)} ${String(r.reserveTokens).padStart(7)}  ${String(s.turns).padStart(5)}  ${String(s.compactions).padStart(11)}  ${String(s.meanPrefill).padStart(12)}  ${String(s.p95Prefill).padStart(11)}  ${String(s.meanNew).padStart(8)}  ${String(r2(s.meanPrefill / s.meanNew)).padStart(11)}  ${String(s.meanTtftMs).padStart(14)}  ${r.script}` +
+    `${r.strategy.padEnd(19)} ${String(r.reserveTokens).padStart(7)}  ${String(r.warmTokens).padStart(7)}  ${String(s.turns).padStart(5)}  ${String(s.compactions).padStart(11)}  ${String(s.meanPrefill).padStart(12)}  ${String(s.p95Prefill).padStart(11)}  ${String(s.meanNew).padStart(8)}  ${String(r2(s.meanPrefill / s.meanNew)).padStart(11)}  ${String(s.meanTtftMs).padStart(14)}  ${r.script}` +
       (r.stoppedAt ? `   (stopped at turn ${r.stoppedAt.turn}: ${r.stoppedAt.reason})` : ''),
   );
 }
@@ -75,7 +79,7 @@ const ca = summary['cache-aware+reuse'];
 const caPrefix = summary['cache-aware'];
 const re = summary['reselect'];
 const reReuse = summary['reselect+reuse'];
-const json: Record<string, number | string | boolean> = { model, realistic };
+const json: Record<string, number | string | boolean> = { model, realistic, warm: query.get('warm') === '1' };
 if (ca) Object.assign(json, { cacheAwareMeanPrefill: ca.meanPrefill, cacheAwareP95Prefill: ca.p95Prefill, cacheAwareMeanNewTokens: ca.meanNew, cacheAwarePrefillToNew: r2(ca.meanPrefill / ca.meanNew) });
 if (caPrefix) Object.assign(json, { cacheAwarePrefixOnlyMeanPrefill: caPrefix.meanPrefill, cacheAwarePrefixOnlyPrefillToNew: r2(caPrefix.meanPrefill / caPrefix.meanNew) });
 if (re) Object.assign(json, { reselectMeanPrefill: re.meanPrefill, reselectP95Prefill: re.p95Prefill });
