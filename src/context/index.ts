@@ -3,6 +3,7 @@
  * token-exact truncation and KV-cache-aware assembly, with a report for every request.
  */
 export { appendedPrefix, assemble, type AssembleRequest, type AssembleResult, type ContextState, type ExtrasFor } from './assemble.ts';
+export { isKeptState, keptState, restoredState, type KeptContextState } from './kept-state.ts';
 export { ContextAssembler } from './assembler.ts';
 export { computeBudget, type Budget, type SectionReport, type SectionUsage } from './budget.ts';
 export {

@@ -13,6 +13,7 @@
  */
 import { sessionKey } from './session-key.ts';
 import { appendedPrefix, assemble, type ContextState } from '../../context/assemble.ts';
+import { keptState, restoredState, type KeptContextState } from '../../context/kept-state.ts';
 import { GENERATION_PROMPT_TOKENS } from '../../context/chatml.ts';
 import { configKey, resolveConfig, type ContextConfig } from '../../context/config.ts';
 import { isBlank, sanitizeText } from '../../shared/sanitize.ts';
@@ -99,6 +100,8 @@ export interface TurnResult {
 interface SessionRuntime {
   lang: Lang | null;
   context: ContextState | null;
+  /** The context state a page load found in the store, made the `context` when the session is next prompted. */
+  kept: KeptContextState | null;
   lastVoidAt: number;
 }
 
@@ -164,6 +167,14 @@ export class LayeredMemory {
 
   private async _loadGates(userId: string): Promise<void> {
     for (const s of await this._o.store.listSessions(userId)) this._sessions.set(key(userId, s.sessionId), s);
+    for (const [sessionId, kept] of (await this._o.store.listContexts?.(userId)) ?? []) this._runtimeOf(key(userId, sessionId)).kept = kept;
+  }
+
+  /** The session's context state: the one kept from before the page load, once, rebuilt for its history now. */
+  private _contextOf(runtime: SessionRuntime, history: readonly ChatMessage[]): ContextState | null {
+    if (runtime.context === null && runtime.kept !== null) runtime.context = restoredState(runtime.kept, history);
+    runtime.kept = null;
+    return runtime.context;
   }
 
   /**
@@ -174,6 +185,8 @@ export class LayeredMemory {
   forgetTurns(userId: string, sessionId: string, ids: Iterable<string>): void {
     this.index.removeTurns(userId, ids);
     this._runtime.delete(key(userId, sessionId));
+    // Its kept state too: a page load must not continue a prompt that held them.
+    void this._o.store.putContext?.(userId, sessionId, null).catch(() => {});
   }
 
   /**
@@ -182,7 +195,10 @@ export class LayeredMemory {
    * `turns` are the session's records in order, numbered as `loadUser` numbers them.
    */
   replaceSession(userId: string, sessionId: string, turns: readonly TurnEntry[], heat: ReadonlyMap<string, HeatEntry>, gate: SessionEntry | undefined): void {
-    this.forgetTurns(userId, sessionId, [...(this.index.user(userId).sessions.get(sessionId) ?? [])]);
+    // The other tab's prompt is its own: this one's next prompt for the session starts afresh, and the state that
+    // tab kept in the store stays.
+    this.index.removeTurns(userId, [...(this.index.user(userId).sessions.get(sessionId) ?? [])]);
+    this._runtime.delete(key(userId, sessionId));
     const shard = this.index.user(userId).shard;
     for (const turn of turns) {
       this.index.addTurn(turn);
@@ -233,9 +249,8 @@ export class LayeredMemory {
   }
 
   /**
-   * The messages the session's next prompt will start with, before its message exists: the previous prompt and
-   * the reply when the next one appends to it, else the system message alone (a new session, or one this memory
-   * has not prompted yet, which a page load starts afresh). An engine prefills them while the user types. A new
+   * The messages the session's next prompt will start with, before its message exists: the previous prompt (kept
+   * across page loads) and the reply when the next one appends to it, else the system message alone. An engine prefills them while the user types. A new
    * session's language is not known yet: `langHint` (the page's) stands in for it.
    */
   nextPrefix(userId: string, sessionId: string | null, langHint: Lang): ChatMessage[] {
@@ -243,10 +258,11 @@ export class LayeredMemory {
     const lang = runtime?.lang ?? this._o.lang ?? (sessionId === null ? null : this._sessionLang(userId, sessionId)) ?? langHint;
     const config = this.contextConfig(lang);
     const system: ChatMessage = { role: 'system', content: sanitizeText(config.systemPrompt) };
-    const state = runtime?.context ?? null;
-    if (state === null || sessionId === null) return [system];
+    if (runtime === undefined || sessionId === null) return [system];
     const seq = (this.index.user(userId).sessions.get(sessionId)?.length ?? 0) + 1;
-    return appendedPrefix(state, this._history(userId, sessionId, seq).messages, config) ?? [system];
+    const history = this._history(userId, sessionId, seq).messages;
+    const state = this._contextOf(runtime, history);
+    return state === null ? [system] : (appendedPrefix(state, history, config) ?? [system]);
   }
 
   /**
@@ -304,6 +320,7 @@ export class LayeredMemory {
     const pause = input.text.length >= LONG_MESSAGE_CHARS ? yieldToPage : async () => {};
     await pause();
     const history = this._history(input.userId, input.sessionId, turn.seq);
+    this._contextOf(runtime, history.messages);
 
     // 3. Which memory this session may read.
     const session = this._sessionAfter(input.userId, input.sessionId, input.time, turn, true);
@@ -417,6 +434,8 @@ export class LayeredMemory {
 
     if (commit) {
       runtime.context = result.nextState;
+      // Kept, so the prompt after a page load continues this one.
+      await this._o.store.putContext?.(input.userId, input.sessionId, keptState(result.nextState));
       applyHeat(this.index, input.userId, r.heat);
       await this._o.store.putHeat(r.heat);
     }
@@ -489,7 +508,7 @@ export class LayeredMemory {
 
   private _runtimeOf(sk: string): SessionRuntime {
     let runtime = this._runtime.get(sk);
-    if (runtime === undefined) this._runtime.set(sk, (runtime = { lang: null, context: null, lastVoidAt: 0 }));
+    if (runtime === undefined) this._runtime.set(sk, (runtime = { lang: null, context: null, kept: null, lastVoidAt: 0 }));
     return runtime;
   }
 

@@ -5,6 +5,7 @@
  * these records at start-up, so the store only has to put and list.
  */
 import type { IntentTag } from './intent.ts';
+import type { KeptContextState } from '../../context/kept-state.ts';
 
 export type TurnRole = 'user' | 'assistant';
 
@@ -82,6 +83,12 @@ export interface ChunkStore {
   listDocs(): Promise<DocEntry[]>;
   putHeat(entries: ReadonlyMap<string, HeatEntry>): Promise<void>;
   listHeat(ids: readonly string[]): Promise<Map<string, HeatEntry>>;
+  /**
+   * The context state of a session's last prompt (null: none), so the prompt after a page load continues it. A
+   * store without these starts every session's prompt afresh after a load.
+   */
+  putContext?(userId: string, sessionId: string, state: KeptContextState | null): Promise<void>;
+  listContexts?(userId: string): Promise<Map<string, KeptContextState>>;
 }
 
 /** The store in memory: for Node (the eval), tests, and a tab without IndexedDB. */
@@ -90,6 +97,7 @@ export class InMemoryChunkStore implements ChunkStore {
   private readonly _sessions = new Map<string, Map<string, SessionEntry>>();
   private readonly _docs = new Map<string, DocEntry>();
   private readonly _heat = new Map<string, HeatEntry>();
+  private readonly _contexts = new Map<string, Map<string, KeptContextState>>();
 
   putTurn(turn: TurnEntry): Promise<void> {
     let turns = this._turns.get(turn.userId);
@@ -134,5 +142,17 @@ export class InMemoryChunkStore implements ChunkStore {
       if (heat !== undefined) out.set(id, heat);
     }
     return Promise.resolve(out);
+  }
+
+  putContext(userId: string, sessionId: string, state: KeptContextState | null): Promise<void> {
+    let contexts = this._contexts.get(userId);
+    if (contexts === undefined) this._contexts.set(userId, (contexts = new Map()));
+    if (state === null) contexts.delete(sessionId);
+    else contexts.set(sessionId, state);
+    return Promise.resolve();
+  }
+
+  listContexts(userId: string): Promise<Map<string, KeptContextState>> {
+    return Promise.resolve(new Map(this._contexts.get(userId)));
   }
 }

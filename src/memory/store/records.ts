@@ -216,6 +216,6 @@ export type MetaRecord =
  * record per conversation, kept to skip doing it again.
  */
 /** `snapshot`: a retrieval index's saved state (records `index`, the app's, and `docs`, the widget's; index-snapshot.ts). */
-export type LayeredSideKind = 'session' | 'deprecated' | 'heat' | 'derived' | 'snapshot';
+export type LayeredSideKind = 'session' | 'deprecated' | 'heat' | 'derived' | 'snapshot' | 'context';
 
 export type MetaKey = MetaRecord['key'];

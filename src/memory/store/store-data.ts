@@ -31,6 +31,7 @@ export class StoreData {
       const meta = tx.objectStore('meta');
       await meta.delete(layeredSideKey('session', sessionId));
       await meta.delete(layeredSideKey('derived', sessionId));
+      await meta.delete(layeredSideKey('context', sessionId));
       for (const key of await turns.index('by-session-seq').getAllKeys(IDBKeyRange.bound([sessionId, -Infinity], [sessionId, Infinity]))) {
         await turns.delete(key);
         // The layered memory's state of the turn goes with it.

@@ -13,6 +13,7 @@ import type { WorkingMemoryPort } from '../../memory/layered/index.ts';
 import { deriveTurn, isDerivedTurn, stampOf, type DerivedTurn } from './derived-turns.ts';
 import { LOCAL_USER, isForgotten, isVisibleTurn } from '../data/visible-turns.ts';
 import { groupExchanges } from '../data/exchanges.ts';
+import { isKeptState, type KeptContextState } from '../../context/kept-state.ts';
 
 /** Where versions before the store kept this state; read once, moved into the store, then removed. */
 export const LAYERED_STORAGE_KEY = 'qwen.layered.v1';
@@ -304,6 +305,22 @@ export class ConversationChunkStore implements ChunkStore {
       const heat = side.heat.get(id);
       if (heat !== undefined) out.set(id, heat);
     }
+    return out;
+  }
+
+  putContext(userId: string, sessionId: string, state: KeptContextState | null): Promise<void> {
+    if (userId === LOCAL_USER) this._write([{ kind: 'context', id: sessionId, data: state }]);
+    return Promise.resolve();
+  }
+
+  /** The kept context states of the conversations that still exist (a malformed or older one is left out). */
+  async listContexts(userId: string): Promise<Map<string, KeptContextState>> {
+    if (userId !== LOCAL_USER) return new Map();
+    await layeredWritesDone(this._store);
+    const [stored, sessions] = await Promise.all([this._store.listLayeredSide('context'), this._store.listSessions()]);
+    const live = new Set(sessions.map((s) => s.id));
+    const out = new Map<string, KeptContextState>();
+    for (const [sessionId, data] of stored) if (live.has(sessionId) && isKeptState(data)) out.set(sessionId, data);
     return out;
   }
 
