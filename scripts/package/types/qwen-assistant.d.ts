@@ -28,7 +28,8 @@ export interface QwenAssistantEventDetails {
     sources: readonly QwenAssistantSource[];
     notInDocs: boolean;
     ms: number;
-    tokens: { readonly prompt: number; readonly completion: number };
+    /** `cached`: prompt tokens the engine's cache already held (the widget prefills its system message once ready). */
+    tokens: { readonly prompt: number; readonly completion: number; readonly cached: number };
     finishReason: string;
   };
   /** A search result or an answer's source opened. */

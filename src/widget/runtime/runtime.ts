@@ -222,6 +222,17 @@ export class WidgetRuntimeImpl implements WidgetRuntime {
     this._memory ??= docsLayeredMemory((d as PromiseFulfilledResult<DocsMemory>).value, { counter: tokens, window: this._config.window, lang: this._config.lang, scope: this._config.scope ?? '' });
     this.timeline.markReady();
     this._set({ phase: 'ready', progress: null, step: null });
+    this._warm();
+  }
+
+  /**
+   * While the reader types, the start of the next prompt (the system message, or the conversation so far) goes
+   * into the engine's cache, as in the app (src/ui/controllers/prompt-warmer.ts): a question asked meanwhile waits
+   * for it in the engine and then prefills only itself. A failure costs only the warm cache.
+   */
+  private _warm(): void {
+    const messages = this._memory!.nextPrefix(VISITOR, this._sessionId, this._config.lang);
+    this._client.prefill(messages, { signal: this._closing.signal }).catch(() => {});
   }
 
   private async _loadEngine(signal: AbortSignal | undefined): Promise<LoadResult> {
@@ -358,7 +369,7 @@ export class WidgetRuntimeImpl implements WidgetRuntime {
       reply: outcome.text,
       finishReason: outcome.result.finishReason,
       notInDocs: uncovered,
-      tokens: { prompt: outcome.result.promptTokens, completion: outcome.result.completionTokens },
+      tokens: { prompt: outcome.result.promptTokens, completion: outcome.result.completionTokens, cached: outcome.result.cachedTokens },
       sources: uncovered ? searchDocs(docs, text, { nearest: true, limit: 3, scope: this._config.scope ?? '' }).map(({ href, title, heading }) => ({ href, title, heading })) : sourcesOf(outcome.plan.report, docs.links),
       prompt: outcome.plan.messages.map((m) => ({ role: m.role, content: m.content })),
       sent,

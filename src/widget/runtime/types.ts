@@ -78,8 +78,11 @@ export interface AskResult {
    * `sources` are the nearest sections.
    */
   readonly notInDocs: boolean;
-  /** Tokens of the prompt and of the reply, as the engine counted them (0 and 0 when the model was not asked). */
-  readonly tokens: { readonly prompt: number; readonly completion: number };
+  /**
+   * Tokens of the prompt and of the reply, as the engine counted them, and those of the prompt its cache already
+   * held (all 0 when the model was not asked).
+   */
+  readonly tokens: { readonly prompt: number; readonly completion: number; readonly cached: number };
   readonly sources: readonly DocSource[];
   /** The prompt as sent (ChatML messages), for the inspector and tests. */
   readonly prompt: ReadonlyArray<{ readonly role: string; readonly content: string }>;

@@ -84,6 +84,11 @@ describe('widget runtime: answers from the docs', () => {
 
     expect(result.reply).toBe(TEST_MODEL_REPLY);
     expect(deltas.join('')).toBe(TEST_MODEL_REPLY);
+    // The system message was prefilled once the widget was ready, while the reader typed: the engine's cache held
+    // it when the question came (on a fresh engine nothing is cached otherwise). English prose is ~4 characters a
+    // token, so an eighth of its characters is a floor under its tokens.
+    expect(result.tokens.cached).toBeGreaterThan(result.prompt[0]!.content.length / 8);
+    expect(result.tokens.cached).toBeLessThan(result.tokens.prompt);
     const message = userMessage(result.prompt);
     const docsAt = message.indexOf(LABELS.en.docs);
     expect(docsAt).toBeGreaterThanOrEqual(0);
@@ -301,7 +306,7 @@ describe('widget runtime: before and beside the model', () => {
     const offTopic = await runtime.ask('What is a good recipe for lemon tart?');
     expect(offTopic.notInDocs).toBe(true);
     expect(offTopic.reply).toBe(NOT_IN_DOCS.en);
-    expect(offTopic.tokens).toEqual({ prompt: 0, completion: 0 });
+    expect(offTopic.tokens).toEqual({ prompt: 0, completion: 0, cached: 0 });
     // A near miss: close to a section in its letters (quokka…), not in its words; that section is the nearest.
     await runtime.reset();
     const nearMiss = await runtime.ask('Which quokkaesque mascots exist?');

@@ -127,7 +127,7 @@ export class ScriptedRuntime implements WidgetRuntime {
         options.onDelta?.(delta);
       }
       if (answer.error !== undefined) throw Object.assign(new Error(answer.error.message), answer.error);
-      return { reply, finishReason: 'stop', notInDocs: answer.notInDocs ?? false, tokens: { prompt: 42, completion: answer.deltas.length }, sources: answer.sources ?? [], prompt: [{ role: 'user', content: text }], sent: answer.sent ?? null };
+      return { reply, finishReason: 'stop', notInDocs: answer.notInDocs ?? false, tokens: { prompt: 42, completion: answer.deltas.length, cached: 0 }, sources: answer.sources ?? [], prompt: [{ role: 'user', content: text }], sent: answer.sent ?? null };
     } finally {
       this.setStatus({ phase: 'ready' });
     }
