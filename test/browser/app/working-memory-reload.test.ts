@@ -41,8 +41,12 @@ describe('working memory after a reload', () => {
     const snapshot = app.chat.lastSnapshot!;
     expect(snapshot.working.map((i) => i.value)).toContain('10.0.0.7');
     expect(snapshot.report.memory.working.text).toContain('10.0.0.7');
-    // It is in the prompt as working memory, not only as the old message.
-    expect(snapshot.messages.at(-1)!.content).toContain('10.0.0.7');
+    // It is in the prompt as working memory, not only as the old message: the prompt continues the one before the
+    // reload (its context state is kept too), whose memory block already holds the item, so it is not sent again.
+    expect(snapshot.report.mode).toBe('append');
+    expect(snapshot.report.memory.block.held.working.join(' ')).toContain('10.0.0.7');
+    const block = snapshot.messages.slice(0, -1).find((m) => m.role === 'user' && m.content.includes('10.0.0.7') && m.content !== 'Our staging server is 10.0.0.7 and the database is PostgreSQL 15.');
+    expect(block).toBeDefined();
 
     // Deleting the conversation deletes what its messages taught.
     await app.conversations.remove(sessionId);
