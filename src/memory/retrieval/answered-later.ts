@@ -14,7 +14,7 @@
  */
 import type { Piece } from './pieces.ts';
 import type { TurnEntry } from './records.ts';
-import { askedTerms, asksAboutThePast, statementOfCached, type Statement } from './statements.ts';
+import { askedTerms, asksAboutThePast, namesAnotherThing, statementOfCached, type Statement } from './statements.ts';
 import { aliasConcepts, terms } from './text-terms.ts';
 
 /** A question about what holds now: "…use now?", "what is the current…", 现在 / 目前. */
@@ -146,6 +146,9 @@ export function answeredLater(question: string, sources: readonly AnswerSource[]
       // A later answer that holds one concept of the question in two spellings ("下个版本 3.9.1" for a question about
       // Xcode's 版本) is another thing's unless it says that something changes.
       if (!later.change && conceptCount(b.answer.asked, asked) < MIN_ASKED) continue;
+      // A Chinese change about another thing it names in Latin ("我把 Canal 端口改成 11112" after an answer about
+      // the exporter's port) is that thing's, as in supersede.ts.
+      if (namesAnotherThing(later, earlier)) continue;
       // A change that names its old value ("端口从 7001 改成 7101") replaces only an answer that gave it.
       if (later.from.size > 0 && ![...later.from].some((v) => earlier.values.has(v))) continue;
       const retired = [...earlier.values].filter((v) => ![...later.values].some((w) => carries(v, w) || carries(w, v)));

@@ -385,7 +385,7 @@ function sameSubject(a: ReadonlySet<string>, b: ReadonlySet<string>): boolean {
  * ("promtail 推到 3100 端口" and "sidecar 冲突了，我把 restic 端口改成 8001"). A change that names nothing ("端口改成
  * 3200") or a new value only ("日志改用 ELK") is read as before.
  */
-function namesAnotherThing(later: Statement, earlier: Statement): boolean {
+export function namesAnotherThing(later: Statement, earlier: Statement): boolean {
   if (later.names.size === 0 || earlier.things.size === 0) return false;
   if ([...earlier.things].some((t) => later.latin.has(t)) || [...later.names].some((t) => earlier.latin.has(t))) return false;
   return ![...earlier.values].some((v) => later.values.has(v));

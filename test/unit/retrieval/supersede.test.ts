@@ -297,6 +297,18 @@ describe('answers given again later, read beyond the candidates compared', () =>
     expect(answers.of(after, splitPieces(after.text))).toBeUndefined();
   });
 
+  it("does not let a Chinese change about another thing it names in Latin retire an answer about the thing asked", () => {
+    const asked = 'Prometheus 的 exporter 监听在哪个端口？';
+    const answer = turn('a', 'S1', 1, '采集用的 exporter 跑在 9100 端口。', T0);
+    // A week later another tool's port changes (端口 and port are two of the question's words, one concept): the
+    // exporter's port is what it was.
+    const other = turn('b', 'S2', 1, '新装的 agent 占了 8500，我把 Consul 端口改成 8600 了。', T0 + 7 * DAY);
+    expect(answeredLater(asked, [source(answer), source(other)]).of(answer, splitPieces(answer.text))).toBeUndefined();
+    // The exporter's own change still retires it.
+    const same = turn('c', 'S2', 1, 'exporter 的端口改成 9101 了。', T0 + 7 * DAY);
+    expect(answeredLater(asked, [source(answer), source(same)]).of(answer, splitPieces(answer.text))).toEqual(new Set([0]));
+  });
+
   it('marks nothing for a question about the past', () => {
     const answers = answeredLater('What order total qualified for free shipping last year?', [source(earlier), source(later)]);
     expect(answers.of(earlier, splitPieces(earlier.text))).toBeUndefined();
