@@ -6,8 +6,8 @@
 import { ContextAssembler, DEFAULT_CONTEXT_CONFIG, GENERATION_PROMPT_TOKENS, loadQwenTokenCounter, renderChatML, sanitizeText, type TokenCounter } from '../src/context/index.ts';
 import { EngineClient } from '../src/engine/client.ts';
 import type { ChatMessage, ChatResult } from '../src/engine/protocol.ts';
-import { LayeredMemory, detectLang } from '../src/memory/layered/index.ts';
-import { InMemoryChunkStore } from '../src/memory/retrieval/index.ts';
+import { LayeredMemory, SessionWorkingMemory, detectLang } from '../src/memory/layered/index.ts';
+import { InMemoryChunkStore, type ChunkStore } from '../src/memory/retrieval/index.ts';
 import { PREFILL_CONVERSATION, RECALL_QUESTIONS } from './prefill-conversation.ts';
 import type { Strategy, StrategyResult, TurnSample } from './prefill-types.ts';
 
@@ -22,6 +22,13 @@ const strategies = (params.get('strategies') ?? 'full,reselect,cache-aware,resel
 const chunkReuse = Number(params.get('kvChunkReuse') ?? 32);
 /** As the app does once the engine is ready (prompt-warmer.ts): the first prompt's system message is prefilled. */
 const warm = params.get('warm') !== '0';
+/**
+ * The layered row reloads the page before this turn (0: never): a new engine with a cold cache and a new memory over
+ * the same store, then (with the warm-up) the start of the next prompt prefilled. `keep=0` reads the store as a
+ * build without kept prompts did, so the next prompt is selected afresh.
+ */
+const reloadAt = Number(params.get('reloadAt') ?? 0);
+const keepPrompts = params.get('keep') !== '0';
 const log = document.querySelector('#log')!;
 
 function say(line: string): void {
@@ -65,10 +72,27 @@ function layeredNewTokens(counter: TokenCounter, input: string, extras: string, 
   return newTokensOf(counter, input) + fresh.reduce((n, line) => n + counter.count(`${line}\n`), 0);
 }
 
+/** The store as a build that kept no prompts read it: the same records, no context states. */
+const withoutKeptPrompts = (store: ChunkStore): ChunkStore =>
+  new Proxy(store, {
+    get(target, key) {
+      if (key === 'listContexts') return undefined;
+      const value: unknown = Reflect.get(target, key, target);
+      return typeof value === 'function' ? value.bind(target) : value;
+    },
+  });
+
 async function runLayered(counter: TokenCounter): Promise<StrategyResult> {
-  const client = new EngineClient();
-  await client.load({ backend: 'wasm', source: { ggufUrl: modelUrl }, contextWindow: budget, kvChunkReuse: chunkReuse });
-  const memory = new LayeredMemory({ store: new InMemoryChunkStore(), counter, window: budget });
+  const load = async (): Promise<EngineClient> => {
+    const fresh = new EngineClient();
+    await fresh.load({ backend: 'wasm', source: { ggufUrl: modelUrl }, contextWindow: budget, kvChunkReuse: chunkReuse });
+    return fresh;
+  };
+  let client = await load();
+  const store = new InMemoryChunkStore();
+  // Working memory is durable in the app (IndexedDB): one instance lives across the reload.
+  const workingMemory = new SessionWorkingMemory();
+  let memory = new LayeredMemory({ store, counter, window: budget, workingMemory });
   const conversationTurns = Math.max(0, turnsWanted - RECALL_QUESTIONS.length);
   const script = [...PREFILL_CONVERSATION.slice(0, conversationTurns), ...RECALL_QUESTIONS];
   // The page's language is taken to be the user's (the first message's).
@@ -85,6 +109,15 @@ async function runLayered(counter: TokenCounter): Promise<StrategyResult> {
   for (let turn = 0; turn < script.length; turn++) {
     const input = script[turn]!;
     time += 90_000;
+    const reload = turn + 1 === reloadAt;
+    if (reload) {
+      client.terminate();
+      client = await load();
+      memory = new LayeredMemory({ store: keepPrompts ? store : withoutKeptPrompts(store), counter, window: budget, workingMemory });
+      await memory.loadUser('bench');
+      result.reloadWarmTokens = await warmUp(client, memory.nextPrefix('bench', 'bench', detectLang(script[0] ?? '')));
+      previousPrompt = '';
+    }
     const planned = await memory.handleUserMessage({ userId: 'bench', sessionId: 'bench', text: input, time });
     const prompt = renderChatML(planned.messages);
     const { reply, final } = await answer(client, planned.messages);
@@ -96,9 +129,10 @@ async function runLayered(counter: TokenCounter): Promise<StrategyResult> {
       newTokens: layeredNewTokens(counter, input, planned.extras, previousPrompt),
       ttftMs: Math.round(final.timings.ttftMs),
       compaction: planned.report.mode === 'compact',
+      ...(reload ? { afterReload: true } : {}),
     };
     result.turns.push(sample);
-    say(`layered turn ${sample.turn}: prompt ${sample.promptTokens}, cached ${sample.cachedTokens}, prefill ${sample.prefill}, new ${sample.newTokens}, ttft ${sample.ttftMs} ms${sample.compaction ? ' (compaction)' : ''}, memory sent ${planned.report.sections.extras.tokens} of ${counter.count(planned.memory)} tokens`);
+    say(`layered turn ${sample.turn}: ${reload ? '(after a reload) ' : ''}prompt ${sample.promptTokens}, cached ${sample.cachedTokens}, prefill ${sample.prefill}, new ${sample.newTokens}, ttft ${sample.ttftMs} ms${sample.compaction ? ' (compaction)' : ''}, memory sent ${planned.report.sections.extras.tokens} of ${counter.count(planned.memory)} tokens`);
     await memory.recordReply({ userId: 'bench', sessionId: 'bench', text: reply, time: time + 30_000 });
     previousPrompt = prompt + reply;
   }

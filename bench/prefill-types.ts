@@ -16,6 +16,8 @@ export interface TurnSample {
   newTokens: number;
   ttftMs: number;
   compaction: boolean;
+  /** The first turn after a page reload (`--reload-at`). */
+  afterReload?: boolean;
 }
 
 export interface StrategyResult {
@@ -24,6 +26,8 @@ export interface StrategyResult {
   reserveTokens: number;
   /** Tokens prefilled before the first message, as the app does while the user types (0 with `--no-warm`). */
   warmTokens: number;
+  /** Tokens prefilled after the reload, before its first message (`--reload-at`). */
+  reloadWarmTokens?: number;
   /** What it was asked, in words: the layered row ends with questions that need retrieval. */
   script: string;
   turns: TurnSample[];

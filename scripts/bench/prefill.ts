@@ -5,9 +5,12 @@
  * `npm run test-model:realistic`) and also compares time to first token.
  *
  *   npm run bench:prefill [-- --realistic] [--turns 30] [--budget 1024] [--max-tokens 64] [--strategies layered,…] [--no-warm]
+ *                          [--reload-at N [--no-keep]]
  *
  * As the app does, each row first prefills its first prompt's system message (the user is typing then): that is
- * printed as `warm-up` and counted in no turn. `--no-warm` leaves it out.
+ * printed as `warm-up` and counted in no turn. `--no-warm` leaves it out. `--reload-at N`: the layered row reloads
+ * the page before turn N (a cold engine, the memory read back from its store, the warm-up again) and prints that
+ * turn; `--no-keep` reads the store without the kept prompts (as before they were kept).
  *
  * The last line is one JSON object.
  */
@@ -38,6 +41,8 @@ const query = new URLSearchParams({
   kvChunkReuse: arg('kv-chunk-reuse', '32'),
   strategies: arg('strategies', 'full,reselect,cache-aware,reselect+reuse,cache-aware+reuse,layered'),
   warm: process.argv.includes('--no-warm') ? '0' : '1',
+  reloadAt: arg('reload-at', '0'),
+  keep: process.argv.includes('--no-keep') ? '0' : '1',
 });
 
 const mean = (xs: number[]): number => (xs.length === 0 ? 0 : xs.reduce((a, b) => a + b, 0) / xs.length);
@@ -89,6 +94,12 @@ if (layered) {
   Object.assign(json, { layeredMeanPrefill: layered.meanPrefill, layeredMeanNewTokens: layered.meanNew, layeredPrefillToNew: r2(layered.meanPrefill / layered.meanNew) });
   Object.assign(json, { layeredP95Prefill: layered.p95Prefill, layeredCompactions: layered.compactions });
   if (ca) json['ttftRatioLayeredToCacheAware'] = r2(layered.meanTtftMs / ca.meanTtftMs);
+}
+const reloaded = result.results.find((r) => r.strategy === 'layered')?.turns.find((t) => t.afterReload === true);
+if (reloaded !== undefined) {
+  const kept = query.get('keep') === '1';
+  console.log(`\nlayered, the first turn after a reload (turn ${reloaded.turn}, prompts ${kept ? 'kept' : 'not kept'}): warm-up ${result.results.find((r) => r.strategy === 'layered')?.reloadWarmTokens ?? 0}, prompt ${reloaded.promptTokens}, prefill ${reloaded.prefill}, ttft ${reloaded.ttftMs} ms`);
+  Object.assign(json, { reloadTurn: reloaded.turn, reloadKeptPrompts: kept, reloadTurnPrefill: reloaded.prefill, reloadTurnTtftMs: reloaded.ttftMs });
 }
 if (summary['full']) Object.assign(json, { fullMeanPrefill: summary['full'].meanPrefill, fullTurnsBeforeOverflow: summary['full'].turns });
 if (ca && re) json['prefillRatioReselectToCacheAware'] = r2(re.meanPrefill / ca.meanPrefill);
