@@ -56,7 +56,7 @@ const result = (await runBrowserBench('/bench/prefill.html', {
   query: query.toString(),
   timeoutMs: realistic ? 3_600_000 : 600_000,
   onLog: (line) => {
-    if (/ turn \d+:/.test(line)) console.log(`  ${line}`);
+    if (/ turn \d+:|^warm-up:/.test(line)) console.log(`  ${line}`);
   },
 })) as PrefillBenchResult;
 

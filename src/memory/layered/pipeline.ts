@@ -250,8 +250,9 @@ export class LayeredMemory {
 
   /**
    * The messages the session's next prompt will start with, before its message exists: the previous prompt (kept
-   * across page loads) and the reply when the next one appends to it, else the system message alone. An engine prefills them while the user types. A new
-   * session's language is not known yet: `langHint` (the page's) stands in for it.
+   * across page loads) and the reply when the next one appends to it, else the system message alone. An engine
+   * prefills them while the user types. A new session's language is not known yet: `langHint` (the page's) stands
+   * in for it.
    */
   nextPrefix(userId: string, sessionId: string | null, langHint: Lang): ChatMessage[] {
     const runtime = sessionId === null ? undefined : this._runtime.get(key(userId, sessionId));
