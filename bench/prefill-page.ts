@@ -76,7 +76,7 @@ function layeredNewTokens(counter: TokenCounter, input: string, extras: string, 
 const withoutKeptPrompts = (store: ChunkStore): ChunkStore =>
   new Proxy(store, {
     get(target, key) {
-      if (key === 'listContexts') return undefined;
+      if (key === 'getContext') return undefined;
       const value: unknown = Reflect.get(target, key, target);
       return typeof value === 'function' ? value.bind(target) : value;
     },
@@ -96,7 +96,7 @@ async function runLayered(counter: TokenCounter): Promise<StrategyResult> {
   const conversationTurns = Math.max(0, turnsWanted - RECALL_QUESTIONS.length);
   const script = [...PREFILL_CONVERSATION.slice(0, conversationTurns), ...RECALL_QUESTIONS];
   // The page's language is taken to be the user's (the first message's).
-  const warmTokens = await warmUp(client, memory.nextPrefix('bench', null, detectLang(script[0] ?? '')));
+  const warmTokens = await warmUp(client, await memory.nextPrefix('bench', null, detectLang(script[0] ?? '')));
   const result: StrategyResult = {
     strategy: 'layered',
     reserveTokens: memory.budgets.reserve,
@@ -115,7 +115,7 @@ async function runLayered(counter: TokenCounter): Promise<StrategyResult> {
       client = await load();
       memory = new LayeredMemory({ store: keepPrompts ? store : withoutKeptPrompts(store), counter, window: budget, workingMemory });
       await memory.loadUser('bench');
-      result.reloadWarmTokens = await warmUp(client, memory.nextPrefix('bench', 'bench', detectLang(script[0] ?? '')));
+      result.reloadWarmTokens = await warmUp(client, await memory.nextPrefix('bench', 'bench', detectLang(script[0] ?? '')));
       previousPrompt = '';
     }
     const planned = await memory.handleUserMessage({ userId: 'bench', sessionId: 'bench', text: input, time });

@@ -13,7 +13,7 @@
  */
 import { sessionKey } from './session-key.ts';
 import { appendedPrefix, assemble, type ContextState } from '../../context/assemble.ts';
-import { keptState, restoredState, type KeptContextState } from '../../context/kept-state.ts';
+import { keptState, restoredState } from '../../context/kept-state.ts';
 import { GENERATION_PROMPT_TOKENS } from '../../context/chatml.ts';
 import { configKey, resolveConfig, type ContextConfig } from '../../context/config.ts';
 import { isBlank, sanitizeText } from '../../shared/sanitize.ts';
@@ -100,8 +100,8 @@ export interface TurnResult {
 interface SessionRuntime {
   lang: Lang | null;
   context: ContextState | null;
-  /** The context state a page load found in the store, made the `context` when the session is next prompted. */
-  kept: KeptContextState | null;
+  /** Whether the state kept in the store was looked for (once, when the session is first prompted or warmed). */
+  keptRead: boolean;
   lastVoidAt: number;
 }
 
@@ -167,13 +167,18 @@ export class LayeredMemory {
 
   private async _loadGates(userId: string): Promise<void> {
     for (const s of await this._o.store.listSessions(userId)) this._sessions.set(key(userId, s.sessionId), s);
-    for (const [sessionId, kept] of (await this._o.store.listContexts?.(userId)) ?? []) this._runtimeOf(key(userId, sessionId)).kept = kept;
   }
 
-  /** The session's context state: the one kept from before the page load, once, rebuilt for its history now. */
-  private _contextOf(runtime: SessionRuntime, history: readonly ChatMessage[]): ContextState | null {
-    if (runtime.context === null && runtime.kept !== null) runtime.context = restoredState(runtime.kept, history);
-    runtime.kept = null;
+  /**
+   * The session's context state; the first time, the one kept in the store from before the page load, rebuilt for
+   * its history now (read per session when it is needed: a page load reads none).
+   */
+  private async _contextOf(userId: string, sessionId: string, runtime: SessionRuntime, history: readonly ChatMessage[]): Promise<ContextState | null> {
+    if (runtime.context === null && !runtime.keptRead) {
+      runtime.keptRead = true;
+      const kept = (await this._o.store.getContext?.(userId, sessionId)) ?? null;
+      if (kept !== null && runtime.context === null) runtime.context = restoredState(kept, history);
+    }
     return runtime.context;
   }
 
@@ -198,7 +203,7 @@ export class LayeredMemory {
     // The other tab's prompt is its own: this one's next prompt for the session starts afresh, and the state that
     // tab kept in the store stays.
     this.index.removeTurns(userId, [...(this.index.user(userId).sessions.get(sessionId) ?? [])]);
-    this._runtime.delete(key(userId, sessionId));
+    this._runtime.set(key(userId, sessionId), { lang: null, context: null, keptRead: true, lastVoidAt: 0 });
     const shard = this.index.user(userId).shard;
     for (const turn of turns) {
       this.index.addTurn(turn);
@@ -254,15 +259,15 @@ export class LayeredMemory {
    * prefills them while the user types. A new session's language is not known yet: `langHint` (the page's) stands
    * in for it.
    */
-  nextPrefix(userId: string, sessionId: string | null, langHint: Lang): ChatMessage[] {
-    const runtime = sessionId === null ? undefined : this._runtime.get(key(userId, sessionId));
+  async nextPrefix(userId: string, sessionId: string | null, langHint: Lang): Promise<ChatMessage[]> {
+    const runtime = sessionId === null ? undefined : this._runtimeOf(key(userId, sessionId));
     const lang = runtime?.lang ?? this._o.lang ?? (sessionId === null ? null : this._sessionLang(userId, sessionId)) ?? langHint;
     const config = this.contextConfig(lang);
     const system: ChatMessage = { role: 'system', content: sanitizeText(config.systemPrompt) };
     if (runtime === undefined || sessionId === null) return [system];
     const seq = (this.index.user(userId).sessions.get(sessionId)?.length ?? 0) + 1;
     const history = this._history(userId, sessionId, seq).messages;
-    const state = this._contextOf(runtime, history);
+    const state = await this._contextOf(userId, sessionId, runtime, history);
     return state === null ? [system] : (appendedPrefix(state, history, config) ?? [system]);
   }
 
@@ -321,7 +326,7 @@ export class LayeredMemory {
     const pause = input.text.length >= LONG_MESSAGE_CHARS ? yieldToPage : async () => {};
     await pause();
     const history = this._history(input.userId, input.sessionId, turn.seq);
-    this._contextOf(runtime, history.messages);
+    await this._contextOf(input.userId, input.sessionId, runtime, history.messages);
 
     // 3. Which memory this session may read.
     const session = this._sessionAfter(input.userId, input.sessionId, input.time, turn, true);
@@ -509,7 +514,7 @@ export class LayeredMemory {
 
   private _runtimeOf(sk: string): SessionRuntime {
     let runtime = this._runtime.get(sk);
-    if (runtime === undefined) this._runtime.set(sk, (runtime = { lang: null, context: null, kept: null, lastVoidAt: 0 }));
+    if (runtime === undefined) this._runtime.set(sk, (runtime = { lang: null, context: null, keptRead: false, lastVoidAt: 0 }));
     return runtime;
   }
 

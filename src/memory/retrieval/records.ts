@@ -88,7 +88,7 @@ export interface ChunkStore {
    * store without these starts every session's prompt afresh after a load.
    */
   putContext?(userId: string, sessionId: string, state: KeptContextState | null): Promise<void>;
-  listContexts?(userId: string): Promise<Map<string, KeptContextState>>;
+  getContext?(userId: string, sessionId: string): Promise<KeptContextState | null>;
 }
 
 /** The store in memory: for Node (the eval), tests, and a tab without IndexedDB. */
@@ -152,7 +152,7 @@ export class InMemoryChunkStore implements ChunkStore {
     return Promise.resolve();
   }
 
-  listContexts(userId: string): Promise<Map<string, KeptContextState>> {
-    return Promise.resolve(new Map(this._contexts.get(userId)));
+  getContext(userId: string, sessionId: string): Promise<KeptContextState | null> {
+    return Promise.resolve(this._contexts.get(userId)?.get(sessionId) ?? null);
   }
 }

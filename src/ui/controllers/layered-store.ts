@@ -313,15 +313,12 @@ export class ConversationChunkStore implements ChunkStore {
     return Promise.resolve();
   }
 
-  /** The kept context states of the conversations that still exist (a malformed or older one is left out). */
-  async listContexts(userId: string): Promise<Map<string, KeptContextState>> {
-    if (userId !== LOCAL_USER) return new Map();
+  /** A conversation's kept context state, after the writes queued before (null: none, or malformed, or older). */
+  async getContext(userId: string, sessionId: string): Promise<KeptContextState | null> {
+    if (userId !== LOCAL_USER) return null;
     await layeredWritesDone(this._store);
-    const [stored, sessions] = await Promise.all([this._store.listLayeredSide('context'), this._store.listSessions()]);
-    const live = new Set(sessions.map((s) => s.id));
-    const out = new Map<string, KeptContextState>();
-    for (const [sessionId, data] of stored) if (live.has(sessionId) && isKeptState(data)) out.set(sessionId, data);
-    return out;
+    const data = await this._store.getLayeredSide('context', sessionId);
+    return isKeptState(data) ? data : null;
   }
 
   /** The pipeline's record of a stored turn. */

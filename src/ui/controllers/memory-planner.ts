@@ -155,7 +155,7 @@ export class MemoryPlanner implements PromptPlanner {
    */
   async nextPrefix(sessionId: string | null, langHint: Lang): Promise<ChatMessage[]> {
     await this.warm();
-    return this._memory!.nextPrefix(LOCAL_USER, sessionId, langHint);
+    return await this._memory!.nextPrefix(LOCAL_USER, sessionId, langHint);
   }
 
   /**

@@ -231,8 +231,10 @@ export class WidgetRuntimeImpl implements WidgetRuntime {
    * for it in the engine and then prefills only itself. A failure costs only the warm cache.
    */
   private _warm(): void {
-    const messages = this._memory!.nextPrefix(VISITOR, this._sessionId, this._config.lang);
-    this._client.prefill(messages, { signal: this._closing.signal }).catch(() => {});
+    const signal = this._closing.signal;
+    this._memory!.nextPrefix(VISITOR, this._sessionId, this._config.lang)
+      .then((messages) => this._client.prefill(messages, { signal }))
+      .catch(() => {});
   }
 
   private async _loadEngine(signal: AbortSignal | undefined): Promise<LoadResult> {

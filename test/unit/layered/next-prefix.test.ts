@@ -8,8 +8,8 @@ import { T0, chat, pipeline } from './helpers.ts';
 describe('the start of the next prompt, known before the message (prefilled while the user types)', () => {
   it('a new conversation starts with the system message, in the language the page suggests', async () => {
     const { memory } = await pipeline(1024);
-    expect(memory.nextPrefix('u', null, 'zh')).toEqual([{ role: 'system', content: systemPrompt('zh', BASE_SYSTEM_PROMPT.zh) }]);
-    expect(memory.nextPrefix('u', null, 'en')).toEqual([{ role: 'system', content: systemPrompt('en', BASE_SYSTEM_PROMPT.en) }]);
+    expect(await memory.nextPrefix('u', null, 'zh')).toEqual([{ role: 'system', content: systemPrompt('zh', BASE_SYSTEM_PROMPT.zh) }]);
+    expect(await memory.nextPrefix('u', null, 'en')).toEqual([{ role: 'system', content: systemPrompt('en', BASE_SYSTEM_PROMPT.en) }]);
   });
 
   it('after a reply, it is the previous prompt and the reply: exactly how the next prompt starts when it appends', async () => {
@@ -17,7 +17,7 @@ describe('the start of the next prompt, known before the message (prefilled whil
     const c = chat(memory, 'u', 'S1', T0);
     const first = await c.user('Our staging box runs Caddy on port 8443, and the deploy user is called shipit.');
     await c.bot('Noted: Caddy on 8443, deploy user shipit.');
-    const prefix = memory.nextPrefix('u', 'S1', 'en');
+    const prefix = await memory.nextPrefix('u', 'S1', 'en');
     expect(prefix).toEqual([...first.messages, { role: 'assistant', content: 'Noted: Caddy on 8443, deploy user shipit.' }]);
 
     const second = await c.user('Which port was it again?');
@@ -36,7 +36,7 @@ describe('the start of the next prompt, known before the message (prefilled whil
     const reloaded = new LayeredMemory({ store, counter, window: 2048 });
     await reloaded.loadUser('u');
     const zhSystem = { role: 'system', content: systemPrompt('zh', BASE_SYSTEM_PROMPT.zh) };
-    expect(reloaded.nextPrefix('u', 'S1', 'en')).toEqual([zhSystem]);
+    expect(await reloaded.nextPrefix('u', 'S1', 'en')).toEqual([zhSystem]);
     const after = await chat(reloaded, 'u', 'S1', T0 + 600_000).user('OK, thanks!');
     expect(after.messages[0]).toEqual(zhSystem);
   });
@@ -49,7 +49,7 @@ describe('the start of the next prompt, known before the message (prefilled whil
     await c.bot('Noted: 02:30, bucket nightly-dumps.');
     await c.user('Retention is 14 days; older dumps are deleted by a lifecycle rule.');
     await c.bot('Got it: 14 days of retention.');
-    const prefix = memory.nextPrefix('u', 'S1', 'en');
+    const prefix = await memory.nextPrefix('u', 'S1', 'en');
     expect(prefix).toHaveLength(5);
     const asked = { userId: 'u', sessionId: 'S1', text: 'Which bucket do the dumps go to?', time: T0 + 3_600_000 };
     const unclosed = await memory.handleUserMessage(asked, { commit: false });
@@ -57,7 +57,7 @@ describe('the start of the next prompt, known before the message (prefilled whil
     // A page load: a new memory over the same store (working memory is durable in the app, so it is shared here).
     const reloaded = new LayeredMemory({ store, counter, window: 1024, workingMemory });
     await reloaded.loadUser('u');
-    expect(reloaded.nextPrefix('u', 'S1', 'en')).toEqual(prefix);
+    expect(await reloaded.nextPrefix('u', 'S1', 'en')).toEqual(prefix);
     const after = await reloaded.handleUserMessage(asked);
     expect(after.report.mode).toBe('append');
     expect(after.messages).toEqual(unclosed.messages);
@@ -74,7 +74,26 @@ describe('the start of the next prompt, known before the message (prefilled whil
     memory.forgetTurns('u', 'S1', ['S1/2']);
     const reloaded = new LayeredMemory({ store, counter, window: 1024 });
     await reloaded.loadUser('u');
-    expect(reloaded.nextPrefix('u', 'S1', 'en')).toEqual([{ role: 'system', content: systemPrompt('en', BASE_SYSTEM_PROMPT.en) }]);
+    expect(await reloaded.nextPrefix('u', 'S1', 'en')).toEqual([{ role: 'system', content: systemPrompt('en', BASE_SYSTEM_PROMPT.en) }]);
+  });
+
+  it("a conversation another tab wrote to starts its next prompt afresh here, and leaves that tab's kept state", async () => {
+    const { memory, store, counter } = await pipeline(1024);
+    const other = new LayeredMemory({ store, counter, window: 1024 });
+    const mine = chat(memory, 'u', 'S1', T0);
+    await mine.user('The tent goes in the blue duffel bag.');
+    await mine.bot('Noted: the tent is in the blue duffel.');
+    // The other tab loads the conversation and adds an exchange; its prompt is kept in the store.
+    await other.loadUser('u');
+    const theirs = chat(other, 'u', 'S1', T0 + 600_000);
+    await theirs.user('And the stove is in the red crate.');
+    await theirs.bot('Noted: the stove is in the red crate.');
+    const kept = await store.getContext('u', 'S1');
+    // This tab takes in the turns the other wrote.
+    const turns = (await store.listTurns('u')).filter((t) => t.sessionId === 'S1').sort((a, b) => a.seq - b.seq);
+    memory.replaceSession('u', 'S1', turns, new Map(), undefined);
+    expect(await memory.nextPrefix('u', 'S1', 'en')).toEqual([{ role: 'system', content: systemPrompt('en', BASE_SYSTEM_PROMPT.en) }]);
+    expect(await store.getContext('u', 'S1')).toEqual(kept);
   });
 
   it('a kept state is checked when read back: a damaged or older record is ignored', async () => {
