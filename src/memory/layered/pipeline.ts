@@ -100,8 +100,11 @@ export interface TurnResult {
 interface SessionRuntime {
   lang: Lang | null;
   context: ContextState | null;
-  /** Whether the state kept in the store was looked for (once, when the session is first prompted or warmed). */
-  keptRead: boolean;
+  /**
+   * The read of the state kept in the store (once, when the session is first prompted or warmed; a warm-up and the
+   * message sent during it share it).
+   */
+  keptRead: Promise<void> | null;
   lastVoidAt: number;
 }
 
@@ -174,11 +177,12 @@ export class LayeredMemory {
    * its history now (read per session when it is needed: a page load reads none).
    */
   private async _contextOf(userId: string, sessionId: string, runtime: SessionRuntime, history: readonly ChatMessage[]): Promise<ContextState | null> {
-    if (runtime.context === null && !runtime.keptRead) {
-      runtime.keptRead = true;
-      const kept = (await this._o.store.getContext?.(userId, sessionId)) ?? null;
-      if (kept !== null && runtime.context === null) runtime.context = restoredState(kept, history);
-    }
+    runtime.keptRead ??= (async () => {
+      // A store that cannot be read costs only the continuation: the prompt is selected afresh.
+      const kept = await Promise.resolve(this._o.store.getContext?.(userId, sessionId)).catch(() => null);
+      if (kept != null && runtime.context === null) runtime.context = restoredState(kept, history);
+    })();
+    await runtime.keptRead;
     return runtime.context;
   }
 
@@ -203,7 +207,7 @@ export class LayeredMemory {
     // The other tab's prompt is its own: this one's next prompt for the session starts afresh, and the state that
     // tab kept in the store stays.
     this.index.removeTurns(userId, [...(this.index.user(userId).sessions.get(sessionId) ?? [])]);
-    this._runtime.set(key(userId, sessionId), { lang: null, context: null, keptRead: true, lastVoidAt: 0 });
+    this._runtime.set(key(userId, sessionId), { lang: null, context: null, keptRead: Promise.resolve(), lastVoidAt: 0 });
     const shard = this.index.user(userId).shard;
     for (const turn of turns) {
       this.index.addTurn(turn);
@@ -514,7 +518,7 @@ export class LayeredMemory {
 
   private _runtimeOf(sk: string): SessionRuntime {
     let runtime = this._runtime.get(sk);
-    if (runtime === undefined) this._runtime.set(sk, (runtime = { lang: null, context: null, keptRead: false, lastVoidAt: 0 }));
+    if (runtime === undefined) this._runtime.set(sk, (runtime = { lang: null, context: null, keptRead: null, lastVoidAt: 0 }));
     return runtime;
   }
 

@@ -66,6 +66,27 @@ describe('the start of the next prompt, known before the message (prefilled whil
     expect(after.report.turns.filter((t) => t.included)).toHaveLength(5);
   });
 
+  it('a message sent while the warm-up is still reading the kept prompt continues it too', async () => {
+    const { memory, store, counter } = await pipeline(1024);
+    const c = chat(memory, 'u', 'S1', T0);
+    await c.user('The bike lock code is the year we moved here.');
+    await c.bot('Noted.');
+    // IndexedDB answers later than the message's own first steps.
+    const slow = new Proxy(store, {
+      get(target, name) {
+        if (name === 'getContext') return (u: string, s: string) => new Promise((resolve) => setTimeout(() => resolve(target.getContext(u, s)), 30));
+        const value: unknown = Reflect.get(target, name, target);
+        return typeof value === 'function' ? value.bind(target) : value;
+      },
+    });
+    const reloaded = new LayeredMemory({ store: slow, counter, window: 1024 });
+    await reloaded.loadUser('u');
+    const warming = reloaded.nextPrefix('u', 'S1', 'en');
+    const sent = await reloaded.handleUserMessage({ userId: 'u', sessionId: 'S1', text: 'Which lock was that about?', time: T0 + 3_600_000 });
+    expect(sent.report.mode).toBe('append');
+    expect(sent.messages.slice(0, 3)).toEqual(await warming);
+  });
+
   it('a conversation whose turns were taken out (a regenerate) is not continued after a page load', async () => {
     const { memory, store, counter } = await pipeline(1024);
     const c = chat(memory, 'u', 'S1', T0);
