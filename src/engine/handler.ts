@@ -1,9 +1,9 @@
 /**
  * The worker's side of the protocol, free of worker globals so it runs in Node tests with a scripted backend.
- * Two lanes. The model lane (load, chat, prefill, unload, caches) runs one request at a time (the model has one KV cache);
- * later ones wait their turn and can be cancelled while they wait. The embedding lane (loading the embedding model,
- * embedding) runs beside it, one at a time too, so an embedding model's download never holds a reply back; and a
- * background embedding waits while any model-lane request runs or waits: a chat always goes first.
+ * Two lanes. The model lane (load, chat, prefill, unload, caches) runs one request at a time (the model has one KV
+ * cache); later ones wait their turn and can be cancelled while they wait. The embedding lane (loading the embedding
+ * model, embedding) runs beside it, one at a time too, so an embedding model's download never holds a reply back; and
+ * a background embedding waits while any model-lane request runs or waits: a chat always goes first.
  */
 import { AssistantError, abortedError, toAssistantError } from '../shared/errors.ts';
 import type { Backend, BackendFactory } from './backends/backend.ts';
