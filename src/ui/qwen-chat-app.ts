@@ -197,6 +197,7 @@ export class QwenChatApp extends LitElement {
       settings: (): AppSettings => this.settings.value,
       createSession: (text) => this.conversations.create(titleFrom(text)),
       touched: () => void this.conversations.refresh(),
+      warmed: () => this.warmer.take(),
     });
     return this._chat;
   }

@@ -126,6 +126,12 @@ export class QwenInspector extends LitElement {
     return html`<p class="muted" data-input-tokens=${view.inputTokens}>${t(key, { tokens: formatNumber(view.inputTokens), budget: formatNumber(view.inputBudget) })}</p>`;
   }
 
+  /** Where a first message's cached tokens came from: the start of its prompt, prefilled while the user typed. */
+  private _warmed(s: InspectorSnapshot) {
+    if (s.warmed === undefined) return nothing;
+    return html` <span class="muted" data-warmed=${s.warmed.tokens}>${t('inspector.warmed', { tokens: formatNumber(s.warmed.tokens), seconds: formatNumber(s.warmed.ms / 1000, 1) })}</span>`;
+  }
+
   /** Marks a counter the backend computed rather than the engine reported (web-llm's cached and total tokens). */
   private _derived(derived: boolean) {
     return derived ? html` <span class="muted derived" title=${t('inspector.derived')}>(${t('inspector.derived')})</span>` : nothing;
@@ -146,7 +152,7 @@ export class QwenInspector extends LitElement {
         <dd data-field="prompt" data-derived=${e.derived.promptTokens}>${formatNumber(e.promptTokens)}${this._derived(e.derived.promptTokens)}
           <span class="muted">${r.promptTokens === e.promptTokens ? t('inspector.countsMatch') : t('inspector.countsDiffer', { ours: r.promptTokens })}</span></dd>
         <dt>${t('inspector.cached')}</dt>
-        <dd data-field="cached" data-derived=${e.derived.cachedTokens}>${formatNumber(e.cachedTokens)}${this._derived(e.derived.cachedTokens)} <span class="muted">${t('inspector.expectedPrefix', { tokens: r.prefix.tokens })}</span></dd>
+        <dd data-field="cached" data-derived=${e.derived.cachedTokens}>${formatNumber(e.cachedTokens)}${this._derived(e.derived.cachedTokens)} <span class="muted">${t('inspector.expectedPrefix', { tokens: r.prefix.tokens })}</span>${this._warmed(s)}</dd>
         <dt>${t('inspector.prefilled')}</dt>
         <dd data-field="prefilled">${formatNumber(e.prefilledTokens)}</dd>
         <dt>${t('inspector.ttft')}</dt>

@@ -50,6 +50,14 @@ export interface InspectorSnapshot extends PlannedPrompt {
   input: HistoryTurn;
   at: number;
   result: ChatResult | null;
+  /** The start of this prompt the engine prefilled before the message was sent (prompt-warmer.ts), if any. */
+  warmed?: WarmedBefore;
+}
+
+/** Tokens a warm-up prefilled into the engine's cache, and how long it took. */
+export interface WarmedBefore {
+  tokens: number;
+  ms: number;
 }
 
 export interface ChatDeps {
@@ -61,6 +69,8 @@ export interface ChatDeps {
   createSession(firstMessage: string): Promise<string>;
   /** A conversation's content changed (its place in the list may move). */
   touched(): void;
+  /** The warm-up of the open conversation that finished before this message, once (the inspector shows it). */
+  warmed?(): WarmedBefore | null;
 }
 
 const pending = (() => {
@@ -382,7 +392,8 @@ export class ChatController implements ReactiveController {
       { sessionId, question: { id: user.id, text: user.content, time: user.createdAt, sent: user.sent ?? null }, again, signal: abort.signal, sampling: { temperature: settings.temperature, topP: settings.topP } },
       {
         planned: (planned) => {
-          snapshot = { ...planned, sessionId, input: { id: user.id, role: 'user', text: user.content }, at: Date.now(), result: null };
+          const warmed = this._deps.warmed?.() ?? null;
+          snapshot = { ...planned, sessionId, input: { id: user.id, role: 'user', text: user.content }, at: Date.now(), result: null, ...(warmed === null ? {} : { warmed }) };
           this.lastSnapshot = snapshot;
         },
         sent: (sent) => this._showSent(user, sent),

@@ -27,8 +27,10 @@ export interface WarmRecord {
 }
 
 export class PromptWarmer {
-  /** The last warm-up that finished (tests and the inspector read it). */
+  /** The last warm-up that finished (tests read it). */
   last: WarmRecord | null = null;
+  /** `last` is of the open conversation and no message has been sent on it yet. */
+  private _unshown = false;
   private _abort: AbortController | null = null;
 
   constructor(private readonly _deps: WarmerDeps) {}
@@ -38,6 +40,7 @@ export class PromptWarmer {
     this._abort?.abort();
     const abort = new AbortController();
     this._abort = abort;
+    this._unshown = false;
     if (this._deps.engine() === null || this._deps.busy()) return;
     try {
       const messages = await this._deps.nextPrefix(sessionId, this._deps.lang());
@@ -45,12 +48,25 @@ export class PromptWarmer {
       const engine = this._deps.engine();
       if (abort.signal.aborted || engine === null || this._deps.busy()) return;
       const result = await engine.prefill(messages, { signal: abort.signal });
-      if (!abort.signal.aborted && result.supported) this.last = { sessionId, messages: messages.length, result };
+      if (!abort.signal.aborted && result.supported) {
+        this.last = { sessionId, messages: messages.length, result };
+        this._unshown = true;
+      }
     } catch {
       // A warm-up that fails (or is replaced) costs nothing but the warm cache: the reply prefills as it would have.
     } finally {
       if (this._abort === abort) this._abort = null;
     }
+  }
+
+  /**
+   * What the finished warm-up of the open conversation prefilled, for the first message sent after it (then null):
+   * the inspector says where that message's cached tokens came from.
+   */
+  take(): { tokens: number; ms: number } | null {
+    if (!this._unshown || this.last === null) return null;
+    this._unshown = false;
+    return { tokens: this.last.result.promptTokens - this.last.result.cachedTokens, ms: this.last.result.ms };
   }
 
   /** Stops a warm-up that has not reached the engine yet, or is running there. */

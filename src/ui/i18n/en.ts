@@ -228,6 +228,7 @@ export const en = {
   'inspector.cached': 'From the KV cache',
   'inspector.derived': 'derived: the engine reports only the tokens it prefilled',
   'inspector.expectedPrefix': '(expected prefix: {tokens})',
+  'inspector.warmed': '{tokens} of them prefilled before the message was sent, while you typed ({seconds} s)',
   'inspector.prefilled': 'Prefilled',
   'inspector.ttft': 'Time to first token',
   'inspector.completion': 'Answer tokens',

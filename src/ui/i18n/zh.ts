@@ -230,6 +230,7 @@ export const zh: Messages = {
   'inspector.cached': '来自 KV 缓存',
   'inspector.derived': '推算值：引擎只报告它预填充的 token 数',
   'inspector.expectedPrefix': '（预计前缀：{tokens}）',
+  'inspector.warmed': '其中 {tokens} 个在发送前、你输入时已预先填入（{seconds} 秒）',
   'inspector.prefilled': '预填充',
   'inspector.ttft': '首个 token 用时',
   'inspector.completion': '回答 token',

@@ -6,7 +6,7 @@
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { page, userEvent } from 'vitest/browser';
-import { freshStart, mountApp, resetAppStorage, sendAndWait, unmountApp, waitReady } from './app-helpers.ts';
+import { freshStart, mountApp, resetAppStorage, sendAndWait, shadow, unmountApp, waitReady } from './app-helpers.ts';
 import type { QwenChatApp } from '../../../src/ui/qwen-chat-app.ts';
 
 beforeEach(() => freshStart());
@@ -32,6 +32,15 @@ describe('the prompt is prefilled while the user types', () => {
     await sendAndWait(app, 'Our staging box runs Caddy on port 8443.');
     const stats = app.chat.lastStats!;
     expect(stats.cachedTokens).toBeGreaterThanOrEqual(warm.result.promptTokens - 1);
+
+    // The inspector says where those cached tokens came from (the context engine expected none for a first prompt)…
+    await userEvent.click(page.getByRole('button', { name: 'Inspector' }));
+    const cached = () => shadow(shadow(app).querySelector('qwen-inspector')).querySelector('dd[data-field="cached"]');
+    await expect.poll(() => cached()?.textContent ?? '').toContain('prefilled before the message was sent, while you typed');
+    expect(Number(cached()!.querySelector<HTMLElement>('[data-warmed]')!.dataset.warmed)).toBe(warm.result.promptTokens - warm.result.cachedTokens);
+    // …for that message only: the next one's cache is the previous prompt and its reply.
+    await sendAndWait(app, 'And which port does the admin API use?');
+    await expect.poll(() => cached()?.querySelector('[data-warmed]') ?? null).toBeNull();
   });
 
   it('a conversation switched back to finds its previous prompt and reply in the cache', async () => {
