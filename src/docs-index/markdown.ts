@@ -6,6 +6,7 @@
 import { Lexer, type Token, type Tokens } from 'marked';
 import { decodeEntities } from './entities.ts';
 import { htmlFragmentText } from './html.ts';
+import { breakLongRuns } from './long-runs.ts';
 import { collapseSpace, type PageBlock, type PageSection, type ParsedPage } from './sections.ts';
 import { Slugger, type Slugify } from './slug.ts';
 
@@ -95,7 +96,7 @@ export function parseMarkdownPage(markdown: string, slugify?: Slugify): ParsedPa
   const slugger = new Slugger(slugify);
   const sections: PageSection[] = [{ depth: 0, heading: '', anchor: '', blocks: [] }];
   let firstH1: string | null = null;
-  for (const token of Lexer.lex(markdown, { gfm: true })) {
+  for (const token of Lexer.lex(breakLongRuns(markdown), { gfm: true })) {
     if (token.type === 'heading') {
       const heading = token as Tokens.Heading;
       const { id, text } = slugger.heading(headingText(heading.tokens));
