@@ -1,7 +1,7 @@
 /**
  * Keeps the engine's KV cache warm for the open conversation: when the engine becomes ready and when a conversation
- * opens, the messages its next prompt will start with (the system message; after a reply in this visit, the whole
- * previous prompt and the reply) are prefilled while the user reads and types. The reply then prefills only the
+ * opens, the messages its next prompt will start with (the system message; once the conversation has had a prompt,
+ * kept across page loads, that whole prompt and its reply) are prefilled while the user reads and types. The reply then prefills only the
  * new message: on a laptop CPU (~15–20 tokens/s) a 74-token system prompt is 4 s less to wait at the first
  * message, a conversation switched back to much more. An engine that cannot hold a prefix (web-llm) says so, and
  * nothing happens. A warm-up never stands in a message's way: none starts while a reply is under way, and one
@@ -50,7 +50,8 @@ export class PromptWarmer {
       const result = await engine.prefill(messages, { signal: abort.signal });
       if (!abort.signal.aborted && result.supported) {
         this.last = { sessionId, messages: messages.length, result };
-        this._unshown = true;
+        // A message sent while it ran has waited for it in the engine: it was not prefilled before that message.
+        this._unshown = !this._deps.busy();
       }
     } catch {
       // A warm-up that fails (or is replaced) costs nothing but the warm cache: the reply prefills as it would have.
@@ -67,11 +68,5 @@ export class PromptWarmer {
     if (!this._unshown || this.last === null) return null;
     this._unshown = false;
     return { tokens: this.last.result.promptTokens - this.last.result.cachedTokens, ms: this.last.result.ms };
-  }
-
-  /** Stops a warm-up that has not reached the engine yet, or is running there. */
-  cancel(): void {
-    this._abort?.abort();
-    this._abort = null;
   }
 }
