@@ -10,6 +10,7 @@ import { withoutPassingToday } from './entities-today.ts';
 import { compileEventMatchers } from './facts-events.ts';
 import { compileSpecialMatchers } from './facts-special.ts';
 import { findFacts, type FactMatchers } from './facts.ts';
+import { compileTripMatchers } from './facts-trips.ts';
 import { mistakenSlotRestated } from './facts-mistaken.ts';
 import { toLocalTime } from './instant.ts';
 import { compileLexicon } from './lexicon.ts';
@@ -70,6 +71,7 @@ export function createExtractor(options: ExtractorOptions = {}): Extractor {
     topics: compileTopicRules(vocabulary.triggers),
     special: compileSpecialMatchers(lexicon),
     events: compileEventMatchers(vocabulary.subjects),
+    trips: compileTripMatchers(vocabulary.subjects),
   };
   return {
     vocabulary,

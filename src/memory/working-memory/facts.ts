@@ -11,6 +11,8 @@ import { findEventFacts, type EventMatchers } from './facts-events.ts';
 import { findLanguageFacts, withoutRedundantProhibitions } from './facts-language.ts';
 import { selfCorrected } from './facts-self-corrected.ts';
 import { setFacts } from './facts-set.ts';
+import { namedVersionFacts } from './facts-named-versions.ts';
+import { findTripFacts, tripsSpokenOf, type TripMatchers } from './facts-trips.ts';
 import { findSpecialFacts, type SpecialMatchers } from './facts-special.ts';
 import type { Lexicon, Mark, ProductMark, SubjectMark } from './lexicon.ts';
 import type { TopicRules } from './topic.ts';
@@ -30,6 +32,7 @@ export interface FactMatchers {
   readonly topics: TopicRules;
   readonly special: SpecialMatchers;
   readonly events: EventMatchers;
+  readonly trips: TripMatchers;
 }
 
 export interface FactResult {
@@ -60,6 +63,7 @@ export function findFacts(
   let justSet: { sentence: number; facts: Fact[] } = { sentence: -1, facts: [] };
   const lastOfSentence = new Set(clauses.filter((c, i) => clauses[i + 1]?.sentence !== c.sentence));
   const budgetNamed = clauses.some((c) => !c.question && !c.tentative && m.lexicon.has('budgetWords', c.text));
+  const trips = tripsSpokenOf(clauses, m.trips);
   const deadlineNamed = clauses.some((c) => !c.question && !c.tentative && m.lexicon.has('deadlineWords', c.text));
   // Entities by clause and dates by sentence, in one pass each (a pasted log has thousands of both).
   const byClause = new Map<Clause, EntitySpan[]>();
@@ -121,11 +125,21 @@ export function findFacts(
     facts.push(...drops.unsets, ...drops.keeps);
     deprecations.push(...drops.deprecations);
     if (drops.unsets.length > 0) lastUnsetSubject = drops.unsets[drops.unsets.length - 1]!.item.subject;
+    // A void topic's words are not values either ("forget the idea of moving search to Quickwit").
+    const voided = drops.deprecations.map((d) => {
+      const start = clause.text.indexOf(d.item);
+      return start < 0 ? null : { start, end: start + d.item.length };
+    }).filter((x) => x !== null);
     const special = findSpecialFacts(clause, local, m.special, context);
     // "上次 deploy 到 us-east-1 的时候 latency 特别高": where something ran once is not where it runs.
     facts.push(...(clause.narrative ? special.filter((f) => !isPlacement(f.item.subject)) : special));
     facts.push(...findLanguageFacts(clause, m.lexicon, leadIn));
     if (!clause.narrative) events.push(...findEventFacts(clause, local, m.events));
+    // Where the user goes, unless the clause voids it ("scrap the trip to Bali") or the trip is for work.
+    if (!clause.narrative && !trips.business) {
+      const found = findTripFacts(clause, m.trips, m.lexicon, { tripContext: trips.trip, dated: context.sentenceDates.length > 0 });
+      facts.push(...found.filter((f) => !voided.some((v) => f.at - clause.start >= v.start && f.at - clause.start < v.end)));
+    }
     // 用 Python 写一个快速排序: a request for one task, not a choice (以后都用 Python 写 is one).
     const task = m.lexicon.has('taskVerbs', clause.text) && !m.lexicon.has('standing', clause.text);
     if (clause.narrative || task) continue;
@@ -136,11 +150,6 @@ export function findFacts(
     // ended the sentence before names the slot of this one's value (测试环境的消息队列。现在跑的是 NSQ。).
     const carried = pendingSubject !== null && pendingSubject.sentence === clause.sentence - 1 && subjects.length === 0 ? pendingSubject.subject : null;
     const dropped = products.filter((p) => drops.consumed.has(p.start));
-    // A void topic's words are not values either ("forget the idea of moving search to Quickwit").
-    const voided = drops.deprecations.map((d) => {
-      const start = clause.text.indexOf(d.item);
-      return start < 0 ? null : { start, end: start + d.item.length };
-    }).filter((x) => x !== null);
     let set: Array<Found<Fact> | ListFound> = setFacts(clause, open, subjects, local, m.lexicon, products.length === 0 ? (lastUnsetSubject ?? carried) : null, dropped, voided);
     if (carried !== null && subjects.length === 0 && set.every((f) => f.item.op === 'set')) set = carriedFacts(clause.text, clause.start, open, carried, set, m.lexicon);
     if (set.length === 0 && inventory === clause.sentence && drops.unsets.length === 0) {
@@ -156,6 +165,8 @@ export function findFacts(
     if (set.length === 0 && subjects.length === 0) set = continuedFacts(clause.text, clause.start, clause.sentence, open, listTail, m.lexicon);
     if (set.length === 0 && subjects.length === 0) set = correctedFacts(clause.text, clause.start, open, leadIn, m.lexicon);
     if (set.length === 0 && justSet.sentence === clause.sentence) set = refinedVersion(clause.text, clause.start, justSet.facts);
+    // Versions of names the product list does not know (kubectl 版本是 v1.30.1; …用 PyTorch，版本锁 2.3.1).
+    set.push(...namedVersionFacts(clause, products, leadIn, m.lexicon, new Set([...facts, ...set].filter((f) => f.item.op === 'set').map((f) => f.item.subject))));
     justSet = { sentence: clause.sentence, facts: [...(moves?.facts ?? []), ...set].filter((f) => f.item.op === 'set').map((f) => f.item) };
     facts.push(...set);
     const tail = endsOnSetProduct(clause.text, open, new Set(set.map((f) => f.at - clause.start)));

@@ -45,6 +45,30 @@ export interface SubjectVocabulary {
   readonly timezoneWords: readonly string[];
   /** Before a name: 我叫, my name is. */
   readonly nameIntros: readonly string[];
+  /**
+   * Trips (facts-trips.ts sets `destination`). Verbs that go to a place named right after them: 去, 飞往, fly to,
+   * trip to. Enough on their own.
+   */
+  readonly tripVerbs: readonly string[];
+  /** The same, too common to say a trip without a trip word somewhere in the message: going to, visit, a week in. */
+  readonly tripVerbsWithContext: readonly string[];
+  /** Right after a Chinese place: the trip itself (去成都玩, 去冰岛看极光, 去日本的机票). */
+  readonly tripAfter: readonly string[];
+  /** Words that say the message is about a trip: 行程, 机票, itinerary, honeymoon. */
+  readonly tripWords: readonly string[];
+  /** Before a place the user no longer goes to (不去西安了, not going to Porto anymore). */
+  readonly tripCancelBefore: readonly string[];
+  /** After it: 海南不去了. */
+  readonly tripCancelAfter: readonly string[];
+  /**
+   * A trip for work (出差, a conference): the labels' conventions file no destination for it (a business trip is no
+   * decision about the user's setup), so a message with one of these sets none.
+   */
+  readonly businessTripWords: readonly string[];
+  /** Words that may lead a Chinese place and are no part of it (这次旅行厦门不去了 → 厦门). */
+  readonly tripPlaceLeads: readonly string[];
+  /** Words in a place's position that name no destination: 去医院, 去公司, going to Monday's… */
+  readonly notDestinations: readonly string[];
   /** Around what the user is allergic to: 我对花生过敏, allergic to nuts. */
   readonly allergyPatterns: readonly string[];
   /** Diets, as written → normal form (我吃素 → vegetarian). */
@@ -318,4 +342,38 @@ export const SUBJECT_VOCABULARY: SubjectVocabulary = {
     报表: 'report', report: 'report', 巡检: 'inspection',
   },
   nameIntros: ['我叫', '我的名字是', '我的名字叫', '叫我', '称呼我', 'my name is', 'call me', "i'm called", 'i am called'],
+  tripVerbs: [
+    '去', '飞去', '飞往', '飞', '前往', '改去', '出发去', '自驾去', '坐高铁去', '坐飞机去', 'fly to', 'flying to', 'flight to',
+    'flights to', 'trip to', 'trips to', 'road trip to', 'travel to', 'traveling to', 'travelling to', 'vacation in',
+    'holiday in', 'holidays in', 'honeymoon in', 'fly out to', 'flying out to',
+  ],
+  tripVerbsWithContext: [
+    'going to', 'go to', 'heading to', 'headed to', 'head to', 'visit', 'visiting', 'a week in', 'two weeks in', 'a weekend in',
+    'the weekend in', 'days in', 'nights in', 'doing', 'settled on', 'went with', 'decided on', 'picked',
+  ],
+  tripAfter: [
+    '玩', '旅游', '旅行', '度假', '游玩', '自驾', '出差', '过年', '度蜜月', '看', '逛', '徒步', '滑雪', '爬山', '转转', '住', '待',
+    '自由行', '跟团', '出差', '开会', '的机票', '的航班', '的行程', '的酒店', '的签证', '的高铁', '的火车', 'trip', '那边玩',
+  ],
+  tripWords: [
+    '旅行', '旅游', '行程', '机票', '航班', '酒店', '签证', '攻略', '蜜月', '年假', '出发', '民宿', '自由行', '景点', 'trip', 'flight',
+    'flights', 'itinerary', 'vacation', 'holiday', 'holidays', 'honeymoon', 'hotel', 'visa', 'travel', 'sightseeing', 'layover',
+    'airbnb', 'getaway',
+  ],
+  tripCancelBefore: ['不去', '不打算去', '不想去', '不再去', '取消去', 'not going to', 'no longer going to', "won't go to", 'not visiting'],
+  tripCancelAfter: ['不去了', '就不去了', '不去啦', '去不了了'],
+  businessTripWords: [
+    '出差', '开会', '见客户', '参会', '参加会议', '培训', '面试', '述职', '会议', '展会', 'business trip', 'conference', 'for work',
+    'client', 'clients', 'meeting', 'meetings', 'onsite', 'on-site', 'offsite', 'summit', 'trade show', 'work trip',
+  ],
+  tripPlaceLeads: ['这次', '这趟', '这回', '旅行', '旅游', '行程', '我们', '我', '就', '也', '那个', '本来', '原本', '原来', '打算', '计划', '的', '去'],
+  notDestinations: [
+    '医院', '公司', '学校', '超市', '银行', '健身房', '上班', '上学', '食堂', '商场', '办公室', '机场', '火车站', '高铁站', '那边', '那里',
+    '哪里', '哪儿', '哪', '外地', '国外', '外面', '楼下', '家里', '朋友家', '看病', '开会', '面试', '考试', '药店', '菜市场', '幼儿园',
+    '图书馆', '附近', '现场', '官网', '看看', '试试', '问问', '一趟', '一下', '一次', '年', '书', '机', '行', '掉', '除', '年底', '月底',
+    '公园', '体检', '复查', '团建', '聚会', '聚餐', '婚礼', '演唱会', '比赛', '活动', '派对', '生日会', '家长会', '年会', '课', '打针', '上课', '报名', '办', '买', '取', '接', '交', '见', '找',
+    'I', 'The', 'A', 'An', 'My', 'Our', 'This', 'That', 'It', 'We', 'He', 'She', 'They', 'Monday', 'Tuesday', 'Wednesday', 'Thursday',
+    'Friday', 'Saturday', 'Sunday', 'January', 'February', 'March', 'April', 'May', 'June', 'July', 'August', 'September',
+    'October', 'November', 'December', 'Easter', 'Christmas', 'English', 'Chinese', 'Mom', 'Dad', 'Grandma', 'Grandpa',
+  ],
 };

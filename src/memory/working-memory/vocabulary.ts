@@ -125,7 +125,7 @@ function validate(v: WmVocabulary): void {
 }
 
 /** Slots filled by rules of their own rather than by slot words (facts-special.ts). */
-const RULE_SUBJECTS = ['budget', 'deadline', 'region', 'timezone', 'answer language', 'answer length', 'name', 'allergy', 'diet', 'location'];
+const RULE_SUBJECTS = ['budget', 'deadline', 'region', 'timezone', 'answer language', 'answer length', 'name', 'allergy', 'diet', 'location', 'destination'];
 
 /**
  * Every subject the vocabulary names (lower-cased): slot words' subjects, runtimes' version slots, the languages of
