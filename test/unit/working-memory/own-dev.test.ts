@@ -68,3 +68,25 @@ describe("the helper-labelled batches", () => {
     expect(report.parts.deprecate.f1).toBeGreaterThanOrEqual(0.94);
   });
 });
+
+/**
+ * A second round of helper batches (test/fixtures/wm-blind-helpers-2.jsonl, ids b1-…b4-, 240 messages; README,
+ * "An eighth round"): helpers told to name each fact's subject as a careful annotator would, over personal life as
+ * much as software. Scored before any rule was written for it. Its labels name 237 different subjects for 309 facts,
+ * most of which no vocabulary holds, so facts recall is far below the first round's; these floors are today's scores,
+ * to keep what the extractor gets right.
+ */
+describe('the second round of helper-labelled batches', () => {
+  const second = readLabelled(readFileSync(new URL('../../fixtures/wm-blind-helpers-2.jsonl', import.meta.url), 'utf8'));
+
+  it('are well-formed, and the extractor keeps what it gets right on them', () => {
+    expect(second.errors).toEqual([]);
+    expect(second.items.length).toBe(240);
+    const extractor = createExtractor();
+    const report = scoreMessages(second.items.map((label) => ({ label, got: extractor.extract(label.text, label.now) })));
+    expect(report.parts.entities.f1).toBeGreaterThanOrEqual(0.95);
+    expect(report.parts.deprecate.f1).toBeGreaterThanOrEqual(0.85);
+    expect(report.parts.facts.precision).toBeGreaterThanOrEqual(0.5);
+    expect(report.parts.facts.recall).toBeGreaterThanOrEqual(0.17);
+  });
+});
