@@ -15,6 +15,7 @@ import type { IntentTag } from './intent.ts';
 import { intentFit } from './intent.ts';
 import { rolesNamedBy } from './addressed.ts';
 import { asksAboutUser, isHypothetical } from './persona.ts';
+import { asksWhatHoldsNow, setsNewValue } from './current-value.ts';
 import type { RetrievalQuery } from './query.ts';
 import type { TurnEntry, TurnRole } from './records.ts';
 import { dayOf } from './render.ts';
@@ -59,6 +60,11 @@ export interface Features {
    * question's rare word outranks short ones that hold only its common words.
    */
   readonly coverage: number;
+  /**
+   * A question about what holds now ("现在几点执行？", "which version are we on now?") and a turn of the user's that sets
+   * a new value (就改到 03:15, "bumped it to 64"): the latest word on a changing value (current-value.ts).
+   */
+  readonly update: number;
 }
 
 export type FeatureName = keyof Features;
@@ -82,6 +88,7 @@ export const DEFAULT_WEIGHTS: RerankWeights = Object.freeze({
   intent: 0.15,
   persona: 0.8,
   coverage: 1,
+  update: 1,
 });
 
 /** Pool size (seed 001: top 20 per search; more when the budget can hold more), exchange weights, feedback. */
@@ -191,6 +198,7 @@ export function rankCandidates(
       intent: mine.intent,
       persona: mine.persona,
       coverage: match,
+      update: mine.update,
     };
     const score = scoreOf(features, w);
     if (kept !== null) kept[slot] = { features, score, match };
@@ -234,7 +242,7 @@ function keptBySlot<T>(memos: SlotMemos<T>, search: SharedSearch, key: readonly 
 }
 
 /** The features of a candidate that depend only on the query and the chunk, not on the other candidates. */
-type OwnFeatures = Pick<Features, 'entities' | 'speaker' | 'date' | 'recency' | 'intent' | 'persona'>;
+type OwnFeatures = Pick<Features, 'entities' | 'speaker' | 'date' | 'recency' | 'intent' | 'persona' | 'update'>;
 
 /**
  * Own features by slot, kept with the searches they were worked out for: a second pass over the same query (the
@@ -270,6 +278,7 @@ function ownFeaturesOf(
   // The chat's own turns carry a role, not a name: a first-person conjecture is about the user.
   const aboutUser = hypothetical && asksAboutUser(query.message);
   const halfLifeMs = options.recencyHalfLifeDays * DAY_MS;
+  const asksNow = asksWhatHoldsNow(query.message);
   const compute = (id: string, slot: number): OwnFeatures => {
     const turn = ctx.turnAt?.(slot);
     const shared = turn === undefined ? 0 : countShared(turn.entities, query.entities);
@@ -284,6 +293,7 @@ function ownFeaturesOf(
       intent: intentFit(query.tags, ctx.tags(slot)),
       persona:
         hypothetical && (speaker === 1 || (aboutUser && turn !== undefined && turn.speaker === undefined && turn.role === 'user')) && ctx.selfStatement?.(id) === true ? 1 : 0,
+      update: asksNow && turn?.role === 'user' && setsNewValue(turn.text) ? 1 : 0,
     };
   };
   if (ctx.turnAt === undefined) return compute;
@@ -306,7 +316,7 @@ export function scoreOf(f: Features, w: RerankWeights): number {
     w.entities * f.entities +
     w.date * f.date +
     w.coverage * f.coverage;
-  const modifiers = w.speaker * f.speaker + w.thread * f.thread + w.recency * f.recency + w.cold * f.cold + w.intent * f.intent + w.persona * f.persona;
+  const modifiers = w.speaker * f.speaker + w.thread * f.thread + w.recency * f.recency + w.cold * f.cold + w.intent * f.intent + w.persona * f.persona + w.update * f.update;
   return evidence > 0 ? Math.max(0, evidence + modifiers) : 0;
 }
 

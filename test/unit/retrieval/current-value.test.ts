@@ -1,0 +1,101 @@
+/**
+ * The latest word on a changing value (issue 18; current-value.ts, `Features.update`): asked what holds now, the
+ * user's terse "库存同步就改到 03:40" or "bumped it to 96" — which repeats few of the question's words — outranks
+ * older talk of the same setting that holds more of them. Our own wording.
+ */
+import { beforeAll, describe, expect, it } from 'vitest';
+import type { CachedTokenCounter } from '../../../src/context/tokens.ts';
+import { LABELS } from '../../../src/memory/layered/labels.ts';
+import { asksWhatHoldsNow, setsNewValue } from '../../../src/memory/retrieval/current-value.ts';
+import { buildQuery } from '../../../src/memory/retrieval/query.ts';
+import type { TurnEntry } from '../../../src/memory/retrieval/records.ts';
+import { RetrievalIndex } from '../../../src/memory/retrieval/retrieval-index.ts';
+import { DEFAULT_WEIGHTS } from '../../../src/memory/retrieval/rerank.ts';
+import { retrieve, type RetrievalResult } from '../../../src/memory/retrieval/retriever.ts';
+import { realCounter } from '../context/helpers.ts';
+
+describe('what a question about now asks, and what sets a new value', () => {
+  it('knows a question about what holds now', () => {
+    expect(asksWhatHoldsNow('同步任务现在几点跑？')).toBe(true);
+    expect(asksWhatHoldsNow('Which Terraform version are we on now?')).toBe(true);
+    expect(asksWhatHoldsNow('同步任务几点跑？')).toBe(false);
+    // A statement that says 现在 asks nothing.
+    expect(asksWhatHoldsNow('现在开始迁移。')).toBe(false);
+  });
+
+  it('knows a turn that gives a setting a new value with a number, a version or a time', () => {
+    expect(setsNewValue('就改到 03:40 吧，已经生效了。')).toBe(true);
+    expect(setsNewValue('昨晚把 Nomad 升到 1.7.6 了。')).toBe(true);
+    expect(setsNewValue('OK, bumped the pool size to 96 and the errors stopped.')).toBe(true);
+    expect(setsNewValue('The sync job is now 04:10.')).toBe(true);
+    expect(setsNewValue('我们在考虑改成别的方案。')).toBe(false);
+    expect(setsNewValue('Changed my mind about the colour scheme.')).toBe(false);
+  });
+});
+
+let counter: CachedTokenCounter;
+beforeAll(async () => {
+  counter = await realCounter();
+});
+
+const DAY = 86_400_000;
+const T0 = Date.UTC(2026, 4, 4, 9);
+
+function conversation(): RetrievalIndex {
+  const index = new RetrievalIndex();
+  const sessions: Array<Array<[string, 'user' | 'assistant']>> = [
+    [
+      ['库存同步任务每天凌晨 02:00 跑，把仓库系统的库存拉到商城。', 'user'],
+      ['02:00 这个时间可以，注意和备份错开。同步任务建议加上失败重试和告警。', 'assistant'],
+      ['同步任务的日志放在 /var/log/stock-sync 下面。', 'user'],
+      ['好，日志记得加轮转，同步任务跑久了日志会很大。', 'assistant'],
+    ],
+    [
+      ['同步任务这两天老是超时，正好撞上仓库那边的盘点任务。', 'user'],
+      ['盘点会锁表。可以把同步挪到盘点结束以后，比如 03:40。', 'assistant'],
+      ['库存同步就改到 03:40 吧，已经生效了，今天凌晨跑得很顺。', 'user'],
+      ['好的。', 'assistant'],
+    ],
+    [
+      ['同步任务每天跑完会发一封邮件给运营，运营说邮件太多了。', 'user'],
+      ['可以只在失败或者库存差异超过阈值时才发，同步任务正常跑完就不发。', 'assistant'],
+      ['同步任务的差异阈值先定 5%，超过才发邮件。', 'user'],
+      ['库存同步任务每天跑多久我也统计了一下，一般十分钟左右。', 'user'],
+      ['十分钟不算长，库存同步任务每天的耗时可以画个趋势图。', 'assistant'],
+      ['好，同步任务这样改以后运营那边应该清净很多。', 'assistant'],
+    ],
+  ];
+  sessions.forEach((lines, s) =>
+    lines.forEach(([text, role], i) => {
+      const turn: TurnEntry = { id: `s${s + 1}-${i + 1}`, userId: 'u', sessionId: `S${s + 1}`, seq: i + 1, role, time: T0 + s * 7 * DAY + i * 60_000, text, entities: [], dates: [], tags: [] };
+      index.addTurn(turn);
+    }),
+  );
+  return index;
+}
+
+const search = (index: RetrievalIndex, message: string, update: number): RetrievalResult =>
+  retrieve(index, {
+    query: buildQuery({ message, entities: [], dates: [] }),
+    scope: { userId: 'u', sessionId: 'S9', otherSessions: true, docs: false },
+    exclude: new Set(),
+    budget: 110,
+    now: T0 + 30 * DAY,
+    counter,
+    labels: LABELS.zh,
+    offsetMinutes: 0,
+    rerank: { weights: { ...DEFAULT_WEIGHTS, update } },
+  });
+
+describe('a question about now finds the latest value', () => {
+  it('brings the terse turn that set the value, which the old talk of the setting left out', () => {
+    const index = conversation();
+    const now = search(index, '库存同步任务现在每天几点跑？', DEFAULT_WEIGHTS.update);
+    expect(now.text).toContain('库存同步就改到 03:40 吧');
+    expect(now.text).not.toContain('每天凌晨 02:00 跑');
+    const without = search(index, '库存同步任务现在每天几点跑？', 0);
+    expect(without.text).not.toContain('库存同步就改到 03:40 吧');
+  });
+});
+
+
