@@ -5,9 +5,11 @@
  * lexical, exchange context, sentence, vector, shared entities, speaker named, date match, thread relevance,
  * recency, heat, intent fit, persona (a conjecture about a person — or, in the chat's own turns, a first-person
  * conjecture about the user — meets that person speaking about themselves;
- * persona.ts). The score is a weighted sum: evidence (what ties the chunk to the query — its words, its
- * exchange, its entities, its date, its vector beyond chance) plus modifiers (its thread matches, it is recent,
- * the query names its speaker, its intent fits, it is a self-statement the conjecture asks about, it is cold).
+ * persona.ts), update (a question about what holds now meets the user setting a new value; current-value.ts).
+ * The score is a weighted sum: evidence (what ties the chunk to the query — its words, its exchange, its entities,
+ * its date, its vector beyond chance) plus modifiers (its thread matches, it is recent, the query names its
+ * speaker, its intent fits, it is a self-statement the conjecture asks about, it sets a value asked about now, it
+ * is cold).
  * A chunk with no evidence scores 0 however recent or well placed. No model: a reranker that explains itself.
  */
 import { gatherCandidates, type GatherContext, type GatherOptions } from './candidates.ts';

@@ -1,9 +1,10 @@
 /**
  * Trips: where the user is going sets `destination` (下个月去成都玩几天, flying to Lisbon on March 20, 改去清迈), and a
  * place they no longer go to unsets it (不去西安了). A place is a Chinese name of two to six characters followed by
- * what the trip is (玩, 旅游, 出差, 的机票…) or by the clause's end, or a capitalised name in Latin script. The common
- * verbs (going to, visit, a week in) count only in a message that speaks of a trip (行程, flights, itinerary…):
- * "going to Costco" is an errand. The words are data (vocab-subjects.ts).
+ * what the trip is (玩, 旅游, 的机票…), or by the clause's end in a message about a trip, or a capitalised name in
+ * Latin script. The common verbs (going to, visit, a week in) count only in a message that speaks of a trip (行程,
+ * flights, itinerary…) or gives a date: "going to Costco" is an errand. A trip for work (出差, a client meeting) sets
+ * nothing, as the labels' conventions file it (facts.ts checks the message). The words are data (vocab-subjects.ts).
  */
 import type { Clause } from './clauses.ts';
 import type { Found } from './drops.ts';
@@ -15,9 +16,14 @@ import type { SubjectVocabulary } from './vocab-subjects.ts';
 export const DESTINATION = 'destination';
 
 export interface TripMatchers {
-  /** A verb of going, then a place: group 1 the verb, group 2 a Chinese place, group 3 a Latin one. */
+  /**
+   * A verb of going, then a place. Groups: 1 the verb; 2 a Chinese place before a trip word; 3 a Chinese place
+   * that ends its clause; 4 and 5 a Latin one (with and without a determiner before it). `weak` holds the verbs
+   * that need a trip word or a date in the message.
+   */
   readonly strong: RegExp;
   readonly weak: RegExp;
+  /** A place the user no longer goes to: group 1 a Chinese place, group 2 a Latin one (cancelBefore only). */
   readonly cancelBefore: RegExp;
   readonly cancelAfter: RegExp;
   readonly tripWords: RegExp;
@@ -73,7 +79,8 @@ export function compileTripMatchers(s: SubjectVocabulary): TripMatchers {
     businessWords: new RegExp(alternation(s.businessTripWords), 'i'),
     trimLeads: (p) => {
       let place = p;
-      for (let lead = leads.find((w) => place.startsWith(w) && place.length - w.length >= 2); lead !== undefined; lead = leads.find((w) => place.startsWith(w) && place.length - w.length >= 2)) place = place.slice(lead.length);
+      const leadOf = (x: string): string | undefined => leads.find((w) => x.startsWith(w) && x.length - w.length >= 2);
+      for (let lead = leadOf(place); lead !== undefined; lead = leadOf(place)) place = place.slice(lead.length);
       return place;
     },
     // (A one-character stop word stops a name that starts with it; a longer one, a name that holds it: 协和医院.)
@@ -105,6 +112,7 @@ export function findTripFacts(clause: Clause, m: TripMatchers, lexicon: Lexicon,
   const text = clause.text;
   const out: Found<Fact>[] = [];
   const products = lexicon.products(text);
+  // A product named where the place stands, about as long as it ("going to Render", 去 Vercel 部署).
   const isProduct = (start: number, value: string): boolean => products.some((p) => p.start <= start && start < p.end && p.surface.length >= value.length - 1);
   const cancelled: Array<{ start: number; end: number }> = [];
   const add = (op: Fact['op'], written: string, at: number): void => {
