@@ -5,6 +5,7 @@
  *   npx tsx scripts/eval/cv.ts --locomo <file> [--budget 1024] [--grid '{"minMatch":[0.05,0.1,0.2],"maxWholeTokens":[100,160,240]}']
  *   npx tsx scripts/eval/cv.ts --locomo <file> --grid '{"date":[0.2,0.4,0.6]}'
  *   npx tsx scripts/eval/cv.ts --locomo <file> --retrieval-budget 160 --grid '{"maxWholeShare":[0.3,0.5,1]}'
+ *   npx tsx scripts/eval/cv.ts --locomo <file> --roles-only --grid '{"stated":[0,0.5,1]}'
  *
  * A grid key that names a reranker feature (`date`, `entities`…) sets that feature's weight; the others are pack options.
  * Every setting of the grid is replayed on every conversation once. For each conversation held out, the setting
@@ -23,11 +24,14 @@ import { runFull } from './strategies.ts';
 let file = '';
 let budget = 1024;
 let retrievalBudget: number | undefined;
+/** Replay with roles only, as the app stores turns (`npm run eval -- --roles-only`). */
+let rolesOnly = false;
 let grid: Record<string, number[]> = { minMatch: [0.05, 0.1, 0.2], maxWholeTokens: [100, 160, 240] };
 eachArg(process.argv.slice(2), (a, next) => {
   if (a === '--locomo') file = next();
   else if (a === '--budget') budget = Number(next());
   else if (a === '--retrieval-budget') retrievalBudget = Number(next());
+  else if (a === '--roles-only') rolesOnly = true;
   else if (a === '--grid') grid = JSON.parse(next()) as Record<string, number[]>;
   else throw new Error(`Unknown argument ${a}`);
 });
@@ -69,7 +73,7 @@ for (const setting of grids) {
   for (const conv of conversations) {
     const turnText = new Map(conv.sessions.flatMap((s) => s.turns.map((t) => [t.diaId, t.text] as const)));
     const hay = conversationHaystack(conv);
-    row.push((await runFull(conv, budget, counter, overrides(setting), retrievalBudget === undefined ? {} : { retrievalBudget })).map((r) => measureQuestion(hay, turnText, r)));
+    row.push((await runFull(conv, budget, counter, overrides(setting), { rolesOnly, ...(retrievalBudget === undefined ? {} : { retrievalBudget }) })).map((r) => measureQuestion(hay, turnText, r)));
   }
   measures.push(row);
   console.log(`${JSON.stringify(setting)}: ${row.map((ms) => objective(ms).toFixed(3)).join(' ')}  all ${objective(row.flat()).toFixed(3)}`);

@@ -101,7 +101,7 @@ export function formatMemoryReport(report: LayeredReport, options: { maxCandidat
   for (const c of shown) {
     const f = c.features;
     const feats = `lex ${fmt(f.lexical)} ctx ${fmt(f.context)} sen ${fmt(f.sentence)} vec ${fmt(f.vector)} ent ${fmt(f.entities)} ` +
-      `spk ${f.speaker} date ${f.date} thr ${fmt(f.thread)} rec ${fmt(f.recency)} cold ${f.cold} int ${fmt(f.intent)} upd ${f.update}`;
+      `spk ${f.speaker} date ${f.date} thr ${fmt(f.thread)} rec ${fmt(f.recency)} cold ${f.cold} int ${fmt(f.intent)} stat ${f.stated}`;
     lines.push(`  #${c.rank} ${c.fate.padEnd(15)} ${fmt(c.score)} m ${fmt(c.match)} ${c.namespace === 'docs' ? 'doc ' : ''}${c.id} [${c.sources.join('+')}] ${feats} | ${c.preview}`);
   }
   if (m.retrieval.candidates.length > shown.length) lines.push(`  … ${m.retrieval.candidates.length - shown.length} more candidates`);

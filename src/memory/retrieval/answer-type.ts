@@ -60,6 +60,11 @@ const PAST_WORDS = {
 };
 const PAST_EN = new RegExp(`\\b(?:${PAST_WORDS.en.map(escapeRegExp).join('|')})\\b`, 'i');
 
+/** Whether a question asks how something changed or what it was before (先后用过哪些, "what did we use before?"). */
+export function asksAboutChanges(message: string): boolean {
+  return PAST_EN.test(message) || PAST_WORDS.zh.some((w) => message.includes(w));
+}
+
 /**
  * Whether a question asks for values that no longer hold: when something happened, what was true before, or how it
  * changed. Such a question is answered by the statements a later one superseded (supersede.ts), so the retriever

@@ -5,11 +5,12 @@
  * lexical, exchange context, sentence, vector, shared entities, speaker named, date match, thread relevance,
  * recency, heat, intent fit, persona (a conjecture about a person — or, in the chat's own turns, a first-person
  * conjecture about the user — meets that person speaking about themselves;
- * persona.ts), update (a question about what holds now meets the user setting a new value; current-value.ts).
+ * persona.ts), stated (a question about a value over time meets the person asked about stating one;
+ * value-over-time.ts).
  * The score is a weighted sum: evidence (what ties the chunk to the query — its words, its exchange, its entities,
  * its date, its vector beyond chance) plus modifiers (its thread matches, it is recent, the query names its
- * speaker, its intent fits, it is a self-statement the conjecture asks about, it sets a value asked about now, it
- * is cold).
+ * speaker, its intent fits, it is a self-statement the conjecture asks about, it states the value asked about,
+ * it is cold).
  * A chunk with no evidence scores 0 however recent or well placed. No model: a reranker that explains itself.
  */
 import { gatherCandidates, type GatherContext, type GatherOptions } from './candidates.ts';
@@ -17,7 +18,7 @@ import type { IntentTag } from './intent.ts';
 import { intentFit } from './intent.ts';
 import { rolesNamedBy } from './addressed.ts';
 import { asksAboutUser, isHypothetical } from './persona.ts';
-import { asksWhatHoldsNow, setsNewValue } from './current-value.ts';
+import { setsNewValue, statesValue, valueQuestion } from './value-over-time.ts';
 import type { RetrievalQuery } from './query.ts';
 import type { TurnEntry, TurnRole } from './records.ts';
 import { dayOf } from './render.ts';
@@ -63,10 +64,11 @@ export interface Features {
    */
   readonly coverage: number;
   /**
-   * A question about what holds now ("现在几点执行？", "which version are we on now?") and a turn of the user's that sets
-   * a new value (就改到 03:15, "bumped it to 64"): the latest word on a changing value (current-value.ts).
+   * A question about a value over time and a turn in which the person asked about states one (value-over-time.ts):
+   * for what holds now ("现在几点执行？"), a turn that sets a new value (就改到 03:15, "bumped it to 64"); for what it
+   * was, how it changed or when (先后用过哪些, "when did…"), a turn that states a value and shares the question's words.
    */
-  readonly update: number;
+  readonly stated: number;
 }
 
 export type FeatureName = keyof Features;
@@ -90,7 +92,7 @@ export const DEFAULT_WEIGHTS: RerankWeights = Object.freeze({
   intent: 0.15,
   persona: 0.8,
   coverage: 1,
-  update: 1,
+  stated: 0.5,
 });
 
 /** Pool size (seed 001: top 20 per search; more when the budget can hold more), exchange weights, feedback. */
@@ -162,7 +164,7 @@ export function rankCandidates(
   // Turns with roles, not names: the roles whose names the question says, from how the candidates address them.
   const turnAt = ctx.turnAt;
   const namedRoles = turnAt === undefined ? new Set<TurnRole>() : rolesNamedBy(query.message, candidateTurns(slots, ids.length, turnAt));
-  const own = ownFeaturesOf(query, ctx, options, offsetMinutes, found.search, namedRoles);
+  const own = ownFeaturesOf(query, ctx, options, offsetMinutes, found.search, namedRoles, (slot) => lexical.bySlot[slot]! > 0);
   const coverageQuery = shard.turns.prepareCoverage(query.terms, COVERAGE_PRIOR, unheldShare);
   const links = ctx.links;
   const matchOf = (slot: number): number => {
@@ -200,7 +202,7 @@ export function rankCandidates(
       intent: mine.intent,
       persona: mine.persona,
       coverage: match,
-      update: mine.update,
+      stated: mine.stated,
     };
     const score = scoreOf(features, w);
     if (kept !== null) kept[slot] = { features, score, match };
@@ -244,7 +246,7 @@ function keptBySlot<T>(memos: SlotMemos<T>, search: SharedSearch, key: readonly 
 }
 
 /** The features of a candidate that depend only on the query and the chunk, not on the other candidates. */
-type OwnFeatures = Pick<Features, 'entities' | 'speaker' | 'date' | 'recency' | 'intent' | 'persona' | 'update'>;
+type OwnFeatures = Pick<Features, 'entities' | 'speaker' | 'date' | 'recency' | 'intent' | 'persona' | 'stated'>;
 
 /**
  * Own features by slot, kept with the searches they were worked out for: a second pass over the same query (the
@@ -268,6 +270,8 @@ function ownFeaturesOf(
   offsetMinutes: number,
   search: SharedSearch,
   namedRoles: ReadonlySet<TurnRole>,
+  /** Whether the chunk in a slot holds any of the query's words (its own, not its exchange's). */
+  holdsWords: (slot: number) => boolean,
 ): (id: string, slot: number) => OwnFeatures {
   const speakerTerms = new Set(terms(query.message));
   const named = new Map<string, boolean>();
@@ -280,7 +284,10 @@ function ownFeaturesOf(
   // The chat's own turns carry a role, not a name: a first-person conjecture is about the user.
   const aboutUser = hypothetical && asksAboutUser(query.message);
   const halfLifeMs = options.recencyHalfLifeDays * DAY_MS;
-  const asksNow = asksWhatHoldsNow(query.message);
+  const overTime = valueQuestion(query.message);
+  // Now: a turn that sets a new value (it may share no word: the subject was in the turn before). The past: a
+  // turn that states a value and holds the question's words.
+  const statesAsked = (kind: 'now' | 'past', text: string, slot: number): boolean => (kind === 'now' ? setsNewValue(text) : holdsWords(slot) && statesValue(text));
   const compute = (id: string, slot: number): OwnFeatures => {
     const turn = ctx.turnAt?.(slot);
     const shared = turn === undefined ? 0 : countShared(turn.entities, query.entities);
@@ -295,7 +302,7 @@ function ownFeaturesOf(
       intent: intentFit(query.tags, ctx.tags(slot)),
       persona:
         hypothetical && (speaker === 1 || (aboutUser && turn !== undefined && turn.speaker === undefined && turn.role === 'user')) && ctx.selfStatement?.(id) === true ? 1 : 0,
-      update: asksNow && turn?.role === 'user' && setsNewValue(turn.text) ? 1 : 0,
+      stated: overTime !== null && turn !== undefined && byAskedAbout(turn, speaker, namedRoles) && statesAsked(overTime, turn.text, slot) ? 1 : 0,
     };
   };
   if (ctx.turnAt === undefined) return compute;
@@ -318,8 +325,17 @@ export function scoreOf(f: Features, w: RerankWeights): number {
     w.entities * f.entities +
     w.date * f.date +
     w.coverage * f.coverage;
-  const modifiers = w.speaker * f.speaker + w.thread * f.thread + w.recency * f.recency + w.cold * f.cold + w.intent * f.intent + w.persona * f.persona + w.update * f.update;
+  const modifiers = w.speaker * f.speaker + w.thread * f.thread + w.recency * f.recency + w.cold * f.cold + w.intent * f.intent + w.persona * f.persona + w.stated * f.stated;
   return evidence > 0 ? Math.max(0, evidence + modifiers) : 0;
+}
+
+/**
+ * Whether a turn is by the person a question asks about: the speaker it names (a transcript with names), the role
+ * whose name it says (roles only: addressed.ts), or else the user, who states the setup in the app's own chats.
+ */
+function byAskedAbout(turn: TurnEntry, speaker: number, namedRoles: ReadonlySet<TurnRole>): boolean {
+  if (turn.speaker !== undefined) return speaker === 1;
+  return namedRoles.size > 0 ? namedRoles.has(turn.role) : turn.role === 'user';
 }
 
 function countShared(entities: readonly string[], query: ReadonlySet<string>): number {

@@ -370,7 +370,7 @@ export function applyHeat(index: RetrievalIndex, userId: string, heat: ReadonlyM
 }
 
 const ZERO: Features = Object.freeze({
-  lexical: 0, context: 0, sentence: 0, vector: 0, entities: 0, speaker: 0, date: 0, thread: 0, recency: 0, cold: 0, intent: 0, persona: 0, coverage: 0, update: 0,
+  lexical: 0, context: 0, sentence: 0, vector: 0, entities: 0, speaker: 0, date: 0, thread: 0, recency: 0, cold: 0, intent: 0, persona: 0, coverage: 0, stated: 0,
 });
 
 function pairCandidate(id: string): Candidate {

@@ -92,7 +92,7 @@ describe('retrieve', () => {
   });
 });
 
-const ZERO: Features = { lexical: 0, context: 0, sentence: 0, vector: 0, entities: 0, speaker: 0, date: 0, thread: 0, recency: 0, cold: 0, intent: 0, persona: 0, coverage: 0, update: 0 };
+const ZERO: Features = { lexical: 0, context: 0, sentence: 0, vector: 0, entities: 0, speaker: 0, date: 0, thread: 0, recency: 0, cold: 0, intent: 0, persona: 0, coverage: 0, stated: 0 };
 
 function item(id: string, text: string, score: number, time: number, cold = false): PackCandidate {
   const candidate: Candidate = { id, sources: ['lexical'], features: { ...ZERO, cold: cold ? 1 : 0 }, score, match: 1, bestPiece: 0, slot: -1 };

@@ -1,12 +1,13 @@
 /**
- * The latest word on a changing value (issue 18; current-value.ts, `Features.update`): asked what holds now, the
- * user's terse "库存同步就改到 03:40" or "bumped it to 96" — which repeats few of the question's words — outranks
- * older talk of the same setting that holds more of them. Our own wording.
+ * The latest word on a changing value, and its history (issue 18; value-over-time.ts, `Features.stated`). Asked
+ * what holds now, the user's terse "库存同步就改到 03:40" or "bumped it to 96" — which repeats few of the question's
+ * words — outranks older talk of the same setting that holds more of them; asked what it was before, the user's
+ * first statement of it does. Our own wording.
  */
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { CachedTokenCounter } from '../../../src/context/tokens.ts';
 import { LABELS } from '../../../src/memory/layered/labels.ts';
-import { asksWhatHoldsNow, setsNewValue } from '../../../src/memory/retrieval/current-value.ts';
+import { asksWhatHoldsNow, setsNewValue, statesValue, valueQuestion } from '../../../src/memory/retrieval/value-over-time.ts';
 import { buildQuery } from '../../../src/memory/retrieval/query.ts';
 import type { TurnEntry } from '../../../src/memory/retrieval/records.ts';
 import { RetrievalIndex } from '../../../src/memory/retrieval/retrieval-index.ts';
@@ -30,6 +31,15 @@ describe('what a question about now asks, and what sets a new value', () => {
     expect(setsNewValue('The sync job is now 04:10.')).toBe(true);
     expect(setsNewValue('我们在考虑改成别的方案。')).toBe(false);
     expect(setsNewValue('Changed my mind about the colour scheme.')).toBe(false);
+  });
+
+  it('knows a question about what a value was or how it changed, and a turn that states a value', () => {
+    expect(valueQuestion('网关先后用过哪些端口？')).toBe('past');
+    expect(valueQuestion('What did we use for the queue before?')).toBe('past');
+    expect(valueQuestion('网关现在用哪个端口？')).toBe('now');
+    expect(valueQuestion('网关怎么配置？')).toBeNull();
+    expect(statesValue('网关跑在 8000 端口，前面挂了 Nginx。')).toBe(true);
+    expect(statesValue('好的，谢谢！')).toBe(false);
   });
 });
 
@@ -74,7 +84,7 @@ function conversation(): RetrievalIndex {
   return index;
 }
 
-const search = (index: RetrievalIndex, message: string, update: number): RetrievalResult =>
+const search = (index: RetrievalIndex, message: string, stated: number): RetrievalResult =>
   retrieve(index, {
     query: buildQuery({ message, entities: [], dates: [] }),
     scope: { userId: 'u', sessionId: 'S9', otherSessions: true, docs: false },
@@ -84,13 +94,13 @@ const search = (index: RetrievalIndex, message: string, update: number): Retriev
     counter,
     labels: LABELS.zh,
     offsetMinutes: 0,
-    rerank: { weights: { ...DEFAULT_WEIGHTS, update } },
+    rerank: { weights: { ...DEFAULT_WEIGHTS, stated } },
   });
 
 describe('a question about now finds the latest value', () => {
   it('brings the terse turn that set the value, which the old talk of the setting left out', () => {
     const index = conversation();
-    const now = search(index, '库存同步任务现在每天几点跑？', DEFAULT_WEIGHTS.update);
+    const now = search(index, '库存同步任务现在每天几点跑？', DEFAULT_WEIGHTS.stated);
     expect(now.text).toContain('库存同步就改到 03:40 吧');
     expect(now.text).not.toContain('每天凌晨 02:00 跑');
     const without = search(index, '库存同步任务现在每天几点跑？', 0);
@@ -99,3 +109,40 @@ describe('a question about now finds the latest value', () => {
 });
 
 
+
+function gatewayChat(): RetrievalIndex {
+  const index = new RetrievalIndex();
+  const sessions: Array<Array<[string, 'user' | 'assistant']>> = [
+    [
+      ['报表网关跑在 7100 端口，前面挂了一层 Nginx。', 'user'],
+      ['好的，记下了。', 'assistant'],
+    ],
+    [
+      ['报表网关的端口经常被扫描，日志里全是奇怪的请求。', 'user'],
+      ['网关端口不要直接暴露，只让 Nginx 转发，防火墙上只对内网开放。', 'assistant'],
+      ['报表网关端口的健康检查怎么配比较好？', 'user'],
+      ['健康检查直接打网关端口上的 /healthz，挂了 Nginx 会把它摘掉。', 'assistant'],
+    ],
+    [
+      ['报表网关的端口跟新上的监控 agent 冲突了。', 'user'],
+      ['那就给网关换个端口，比如 7300，Nginx 的 upstream 一起改。', 'assistant'],
+      ['行，报表网关端口改成 7300 了。', 'user'],
+    ],
+  ];
+  sessions.forEach((lines, s) =>
+    lines.forEach(([text, role], i) => {
+      index.addTurn({ id: `g${s + 1}-${i + 1}`, userId: 'u', sessionId: `S${s + 1}`, seq: i + 1, role, time: T0 + s * 7 * DAY + i * 60_000, text, entities: [], dates: [], tags: [] });
+    }),
+  );
+  return index;
+}
+
+describe('a question about what a value was finds its first statement', () => {
+  it('brings the statement that first gave the value, beside the change', () => {
+    const asked = search(gatewayChat(), '报表网关先后用过哪些端口？', DEFAULT_WEIGHTS.stated);
+    expect(asked.text).toContain('报表网关跑在 7100 端口');
+    expect(asked.text).toContain('报表网关端口改成 7300 了');
+    const without = search(gatewayChat(), '报表网关先后用过哪些端口？', 0);
+    expect(without.text).not.toContain('报表网关跑在 7100 端口');
+  });
+});
