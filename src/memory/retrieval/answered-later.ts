@@ -16,9 +16,10 @@ import type { Piece } from './pieces.ts';
 import type { TurnEntry } from './records.ts';
 import { askedTerms, asksAboutThePast, namesAnotherThing, statementOfCached, type Statement } from './statements.ts';
 import { aliasConcepts, terms } from './text-terms.ts';
+import { NOW_WORDS } from './value-over-time.ts';
 
-/** A question about what holds now: "…use now?", "what is the current…", 现在 / 目前. */
-const ASKS_NOW = /\b(?:now|nowadays|currently|current|these days|at the moment|at present|still|any ?more|latest)\b|现在|目前|如今|眼下|最新|当前/i;
+/** A question about what holds now: "…use now?", "what is the current…", 现在 / 目前, and "still", "any more". */
+const ASKS_NOW = new RegExp(`${NOW_WORDS.source}|\\b(?:still|any ?more)\\b`, 'i');
 
 /** A candidate turn, in rank order, with the sentence its search matched best. */
 export interface AnswerSource {

@@ -16,14 +16,14 @@
 import { asksForEarlierValues } from './answer-type.ts';
 import { statementOfCached } from './statements.ts';
 
-/** A question about what holds now: 现在 / 目前, "now", "currently", "these days". */
-const ASKS_NOW = /现在|目前|如今|眼下|当前|最新|\b(?:now|nowadays|currently|current|these days|at the moment|at present|latest)\b/i;
+/** Words of a question about what holds now: 现在 / 目前, "now", "currently", "these days" (answered-later.ts adds "still"). */
+export const NOW_WORDS = /现在|目前|如今|眼下|当前|最新|\b(?:now|nowadays|currently|current|these days|at the moment|at present|latest)\b/i;
 /** …that asks (a statement with 现在 in it asks nothing). */
 const ASKS = /[?？]|吗|呢|多少|几|哪|什么|\b(?:what|which|how|where|when|who)\b/i;
 
 /** Whether a message asks what holds now. */
 export function asksWhatHoldsNow(message: string): boolean {
-  return ASKS_NOW.test(message) && ASKS.test(message);
+  return NOW_WORDS.test(message) && ASKS.test(message);
 }
 
 /**
