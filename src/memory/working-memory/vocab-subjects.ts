@@ -50,7 +50,7 @@ export interface SubjectVocabulary {
    * trip to. Enough on their own.
    */
   readonly tripVerbs: readonly string[];
-  /** The same, too common to say a trip without a trip word somewhere in the message: going to, visit, a week in. */
+  /** The same, too common to say a trip without a trip word or a date in the message: going to, visit, a week in. */
   readonly tripVerbsWithContext: readonly string[];
   /** Right after a Chinese place: the trip itself (去成都玩, 去冰岛看极光, 去日本的机票). */
   readonly tripAfter: readonly string[];
