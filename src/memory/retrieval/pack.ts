@@ -2,8 +2,8 @@
  * Packs ranked candidates into the retrieval budget, exactly (Qwen tokens of the rendered block), for a small
  * model: a few whole turns, the right ones, rather than many one-line fragments (issue 18).
  *  0. relevance — a candidate enters only when its words hold enough of the query on an absolute scale
- *     (`Candidate.match`), or its vector, date, shared entities or persona tie it to the query, and it scores
- *     within reach of the best. Nothing relevant, nothing injected: the room stays unused, the prompt shorter;
+ *     (`Candidate.match`; less for a turn that states the value asked about, `minMatchStated`), or its vector,
+ *     date, shared entities or persona tie it to the query, and it scores within reach of the best. Nothing relevant, nothing injected: the room stays unused, the prompt shorter;
  *  1. whole evidence — in rank order, each candidate whole (a long one as a passage: its best sentence and the
  *     sentences around it, up to `maxWholeTokens`), and a question brings its answer, the next turn, with it;
  *  2. fragments — with room and lines left, the best sentence of a candidate that did not fit whole;
@@ -67,6 +67,11 @@ export interface PackOptions {
   readonly minRelativeScore: number;
   /** The absolute relevance gate: a candidate's `match` at least this (or another tie to the query, below). */
   readonly minMatch: number;
+  /**
+   * The gate for a turn that states the value a question asks about over time (`Features.stated`): "就改到 03:15"
+   * holds the question's words only through the turn before it, at ¾ of that turn's match.
+   */
+  readonly minMatchStated: number;
   /** A candidate whose vector cosine reaches this passes the gate without matching words (hashed n-grams: a shared stem). */
   readonly minVector: number;
   /** Records and doc chunks the block holds at most (each a line, whole or in part). */
@@ -95,6 +100,7 @@ export interface PackOptions {
 export const DEFAULT_PACK_OPTIONS: PackOptions = Object.freeze({
   minRelativeScore: 0.12,
   minMatch: 0.1,
+  minMatchStated: 0.025,
   minVector: 0.5,
   maxLines: 12,
   maxWholeTokens: 160,
@@ -163,7 +169,7 @@ export interface PackEnv {
 export function isRelevant(c: Candidate, options: PackOptions): boolean {
   if (c.score <= 0) return false;
   const f = c.features;
-  return c.match >= options.minMatch || f.vector >= options.minVector || f.date > 0 || f.entities > 0 || f.persona > 0;
+  return c.match >= options.minMatch || f.vector >= options.minVector || f.date > 0 || f.entities > 0 || f.persona > 0 || (f.stated > 0 && c.match >= options.minMatchStated);
 }
 
 /** A turn that asks: its last sentence, or its best, ends in a question mark. */

@@ -11,7 +11,8 @@ import { asksWhatHoldsNow, setsNewValue, statesValue, valueQuestion } from '../.
 import { buildQuery } from '../../../src/memory/retrieval/query.ts';
 import type { TurnEntry } from '../../../src/memory/retrieval/records.ts';
 import { RetrievalIndex } from '../../../src/memory/retrieval/retrieval-index.ts';
-import { DEFAULT_WEIGHTS } from '../../../src/memory/retrieval/rerank.ts';
+import { DEFAULT_PACK_OPTIONS, isRelevant } from '../../../src/memory/retrieval/pack.ts';
+import { DEFAULT_WEIGHTS, type Candidate } from '../../../src/memory/retrieval/rerank.ts';
 import { retrieve, type RetrievalResult } from '../../../src/memory/retrieval/retriever.ts';
 import { realCounter } from '../context/helpers.ts';
 
@@ -136,6 +137,27 @@ function gatewayChat(): RetrievalIndex {
   );
   return index;
 }
+
+describe('the gate for a turn that states the value', () => {
+  // "就改到 02:30 吧" holds no word of the question: its match is ¾ of the suggestion's before it, often under the
+  // usual gate in a long chat where the question's words are common.
+  const candidate = (match: number, stated: number): Candidate => ({
+    id: 't',
+    sources: ['lexical'],
+    features: { lexical: 0, context: 1, sentence: 0, vector: 0, entities: 0, speaker: 0, date: 0, thread: 0, recency: 0, cold: 0, intent: 0, persona: 0, coverage: match, stated },
+    score: 1,
+    match,
+    bestPiece: 0,
+    slot: 0,
+  });
+
+  it('lets in a turn that states the value asked about at a lower match than any other', () => {
+    expect(isRelevant(candidate(0.05, 1), DEFAULT_PACK_OPTIONS)).toBe(true);
+    expect(isRelevant(candidate(0.05, 0), DEFAULT_PACK_OPTIONS)).toBe(false);
+    expect(isRelevant(candidate(0.05, 1), { ...DEFAULT_PACK_OPTIONS, minMatchStated: 0.1 })).toBe(false);
+    expect(isRelevant(candidate(0.01, 1), DEFAULT_PACK_OPTIONS)).toBe(false);
+  });
+});
 
 describe('a question about what a value was finds its first statement', () => {
   it('brings the statement that first gave the value, beside the change', () => {

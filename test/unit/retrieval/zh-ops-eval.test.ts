@@ -35,17 +35,18 @@ async function replay(file: string): Promise<{ measures: QuestionMeasures[]; cut
 /** Each set with its floors (`lenient`, `answerShare`), and how it was used. */
 const SETS: ReadonlyArray<readonly [file: string, lenient: number, answerShare: number]> = [
   // Floors just under the scores since a question about a value over time finds its statements (value-over-time.ts):
-  // dev 0.810 → 0.844, held out 0.721 → 0.788 (answerShare 0.783 → 0.848).
-  ['zh-ops-dev.json', 0.83, 0.93],
-  ['zh-ops-heldout.json', 0.78, 0.84],
+  // dev 0.810 → 0.849, held out 0.721 → 0.801 (answerShare 0.783 → 0.848).
+  ['zh-ops-dev.json', 0.84, 0.93],
+  ['zh-ops-heldout.json', 0.79, 0.84],
   // Written last, scored once (0.615 / 0.771 on the session-start code).
   ['zh-ops-heldout-2.json', 0.72, 0.83],
   // Scored once at its start (0.623 / 0.750), then read for the supersede fixes (changes of another thing), and
   // with set 4 for the decisions a suggestion brings. The value-over-time boost cost it one answer (0.938 → 0.917:
-  // boosted changes of other settings took the fastlane version's lines) and gained lenient (0.757 → 0.770).
-  ['zh-ops-heldout-3.json', 0.76, 0.91],
+  // boosted changes of other settings took the fastlane version's lines) and won it back with the lower gate for
+  // such turns (0.938), with lenient 0.757 → 0.779.
+  ['zh-ops-heldout-3.json', 0.77, 0.93],
   // Written while those fixes were made, scored once after them (0.711 / 0.708 on the session-start code); its
-  // misses were read for the value-over-time boost (0.749 / 0.813 → 0.792 / 0.875).
+  // misses were read for the value-over-time boost (0.749 / 0.813 → 0.790 / 0.875).
   ['zh-ops-heldout-4.json', 0.78, 0.87],
   // Written blind after this round's changes, scored once (0.784 / 0.917 on the session-start code, 0.791 / 0.896 now).
   ['zh-ops-heldout-5.json', 0.77, 0.87],
