@@ -55,8 +55,8 @@ export function holdsAnswerKind(text: string, kinds: readonly AnswerKind[]): boo
 
 /** Words of a question about what was true before or how it changed (用过哪些, 换过吗, "what did it use before"). */
 const PAST_WORDS = {
-  zh: ['以前', '之前', '原来', '原先', '先后', '前后', '换过', '改过', '用过', '升过', '历史', '曾经', '最早', '一开始', '起初', '最初', '当初', '从前', '变过'],
-  en: ['before', 'used to', 'previously', 'originally', 'at first', 'initially', 'earlier', 'history', 'ever', 'changed from', 'at the start', 'in the beginning'],
+  zh: ['以前', '之前', '原来', '原先', '先后', '前后', '换过', '改过', '用过', '升过', '历史', '曾经', '最早', '一开始', '起初', '最初', '当初', '从前', '变过', '怎么变', '变化', '至今', '到目前为止', '迄今'],
+  en: ['before', 'used to', 'previously', 'originally', 'at first', 'initially', 'earlier', 'history', 'ever', 'changed from', 'at the start', 'in the beginning', 'changed', 'first', 'so far', 'gone through', 'went through', 'over time', 'in order'],
 };
 const PAST_EN = new RegExp(`\\b(?:${PAST_WORDS.en.map(escapeRegExp).join('|')})\\b`, 'i');
 

@@ -4,6 +4,7 @@
  * object while the record, its speaker and the labels are unchanged, and its token count is kept next to it:
  * packing weighs hundreds of candidates per search, mostly the same records again. Pure, no DOM.
  */
+import { fencedBlocks, fenceRun } from './pack-forms.ts';
 import type { Piece } from './pieces.ts';
 import type { DocEntry, TurnEntry } from './records.ts';
 import { docLine, recordLine, type RecordLabels } from './render.ts';
@@ -73,10 +74,14 @@ const cache = new WeakMap<TurnEntry | DocEntry, Cached>();
 export function lineParts(item: LineSource, pieces: readonly number[] | 'all'): string[] {
   if (pieces === 'all') return [item.text];
   const parts: string[] = [];
+  // A run inside a fenced block (an excerpt of a long one, pack-forms.ts) is shown as a closed block of its own.
+  const blocks = fencedBlocks(item.text);
   for (let i = 0; i < pieces.length; i++) {
     let j = i;
     while (j + 1 < pieces.length && pieces[j + 1] === pieces[j]! + 1) j++;
-    parts.push(j === i ? item.pieces[pieces[i]!]!.text : item.text.slice(item.pieces[pieces[i]!]!.start, item.pieces[pieces[j]!]!.end));
+    const start = item.pieces[pieces[i]!]!.start;
+    const end = item.pieces[pieces[j]!]!.end;
+    parts.push(blocks.length > 0 ? fenceRun(item.text, start, end, blocks) : j === i ? item.pieces[pieces[i]!]!.text : item.text.slice(start, end));
     i = j;
   }
   return parts;

@@ -17,7 +17,7 @@ import type { DateMention } from '../../shared/date-mention.ts';
 import type { Candidate } from './rerank.ts';
 import type { DocEntry, TurnEntry } from './records.ts';
 import type { Piece } from './pieces.ts';
-import { closeOverCode, codeSpans, passage } from './pack-forms.ts';
+import { closeOverCode, codeExcerpt, codeSpans, excerptLines, fenceRun, passage } from './pack-forms.ts';
 import { lineParts, lineTokens, lineTokensAtLeast, pieceIndex, textTokens, textTokensAtLeast, type TokenCount } from './line-text.ts';
 import { dayOf, renderRetrieved, type DocLine, type RecordLabels, type RecordLine } from './render.ts';
 import { statementOfCached } from './statements.ts';
@@ -80,6 +80,8 @@ export interface PackOptions {
   readonly maxWholeTokens: number;
   /** …and at most this share of the block's budget, so a small block holds more than one piece of evidence. */
   readonly maxWholeShare: number;
+  /** An excerpt of a fenced block too long for a passage (pack-forms.ts `codeExcerpt`) takes at most this many. */
+  readonly maxExcerptTokens: number;
   /** A matched question brings the next turn of its session (its answer), when that fits whole. */
   readonly pairAnswers: boolean;
   /** With room left at the end, an included answer brings the turn before it (its question). */
@@ -105,6 +107,7 @@ export const DEFAULT_PACK_OPTIONS: PackOptions = Object.freeze({
   maxLines: 12,
   maxWholeTokens: 160,
   maxWholeShare: 0.35,
+  maxExcerptTokens: 96,
   pairAnswers: true,
   pairQuestions: true,
   pairDecisions: true,
@@ -185,6 +188,7 @@ function decides(reply: PackCandidate): boolean {
 
 export function pack(items: readonly PackCandidate[], budget: number, env: PackEnv, options: PackOptions = DEFAULT_PACK_OPTIONS): PackResult {
   const maxWhole = Math.min(options.maxWholeTokens, Math.floor(budget * options.maxWholeShare));
+  const maxExcerpt = Math.min(maxWhole, options.maxExcerptTokens);
   const decisions = new Map<string, PackDecision>();
   const entries = new Map<string, Entry>();
   const order: string[] = [];
@@ -243,7 +247,8 @@ export function pack(items: readonly PackCandidate[], budget: number, env: PackE
     commit(entry, cost, decision);
     return true;
   };
-  const textOf = (item: PackCandidate, set: readonly number[]): string => item.text.slice(item.pieces[set[0]!]!.start, item.pieces[set[set.length - 1]!]!.end);
+  // As shown: a run that starts or ends inside a fenced block gets its fence lines back (fenceRun).
+  const textOf = (item: PackCandidate, set: readonly number[]): string => fenceRun(item.text, item.pieces[set[0]!]!.start, item.pieces[set[set.length - 1]!]!.end);
   const bestOf = (item: PackCandidate): number => pieceIndex(item.candidate.bestPiece, item.pieces.length);
   /** What matched is an old version of a rule (the candidate goes), or it has none. */
   const goneOf = (item: PackCandidate): ReadonlySet<number> | undefined => (options.supersede ? item.superseded?.() : undefined);
@@ -257,14 +262,19 @@ export function pack(items: readonly PackCandidate[], budget: number, env: PackE
     if (gone !== undefined && gone.size > 0) {
       if (gone.has(bestOf(item))) return null;
       const fits = (s: readonly number[]): boolean => !s.some((i) => gone.has(i)) && counter.count(textOf(item, s)) <= maxWhole;
-      const set = passage(item.pieces, bestOf(item), codeSpans(item.text), fits);
+      const set =
+        passage(item.pieces, bestOf(item), codeSpans(item.text), fits) ??
+        codeExcerpt(item.text, item.pieces, bestOf(item), (x) => fits(x) && counter.count(textOf(item, x)) <= maxExcerpt);
       return set === null ? null : { pieces: set, decision: 'passage' };
     }
     if (item.pieces.length <= 1 || textTokensAtLeast(item, -1, labels, env.speakerOf, counter) <= maxWhole) {
       if (item.pieces.length <= 1 || textTokens(item, -1, labels, env.speakerOf, counter) <= maxWhole) return { pieces: 'all', decision: 'whole' };
     }
-    const spans = codeSpans(item.text);
-    const set = passage(item.pieces, pieceIndex(item.candidate.bestPiece, item.pieces.length), spans, (s) => counter.count(textOf(item, s)) <= maxWhole);
+    const fits = (s: readonly number[]): boolean => counter.count(textOf(item, s)) <= maxWhole;
+    // A best sentence inside a fenced block too long for any passage: an excerpt of its lines (pack-forms.ts).
+    const set =
+      passage(item.pieces, bestOf(item), codeSpans(item.text), fits) ??
+      codeExcerpt(item.text, item.pieces, bestOf(item), (x) => counter.count(textOf(item, x)) <= maxExcerpt);
     return set === null ? null : { pieces: set.length === item.pieces.length ? 'all' : set, decision: set.length === item.pieces.length ? 'whole' : 'passage' };
   };
 
@@ -299,7 +309,8 @@ export function pack(items: readonly PackCandidate[], budget: number, env: PackE
     for (const item of relevant) {
       if (order.length >= options.maxLines || used + 2 > budget) break;
       if (entries.has(item.candidate.id) || item.pieces.length <= 1 || decisions.get(item.candidate.id) === 'superseded') continue;
-      const best = closeOverCode(item.pieces, [bestOf(item)], codeSpans(item.text));
+      let best = closeOverCode(item.pieces, [bestOf(item)], codeSpans(item.text));
+      if (counter.count(textOf(item, best)) > maxWhole) best = excerptLines(item.text, item.pieces, bestOf(item)) ?? best;
       const gone = goneOf(item);
       if (gone !== undefined && best.some((i) => gone.has(i))) continue;
       if (best.length < item.pieces.length) tryCommit(item, best, 'sentences');

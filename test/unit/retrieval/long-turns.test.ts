@@ -1,0 +1,146 @@
+/**
+ * Long assistant turns, as real chats have them: a 40-line function in a fenced block, a question that says "did I
+ * say" or "what did we call". Own examples throughout.
+ */
+import { beforeAll, describe, expect, it } from 'vitest';
+import type { CachedTokenCounter } from '../../../src/context/tokens.ts';
+import { LABELS } from '../../../src/memory/layered/labels.ts';
+import { asksForEarlierValues } from '../../../src/memory/retrieval/answer-type.ts';
+import { DEFAULT_PACK_OPTIONS, pack, type PackCandidate } from '../../../src/memory/retrieval/pack.ts';
+import { fenceRun } from '../../../src/memory/retrieval/pack-forms.ts';
+import { splitPieces } from '../../../src/memory/retrieval/pieces.ts';
+import { buildQuery } from '../../../src/memory/retrieval/query.ts';
+import type { TurnEntry } from '../../../src/memory/retrieval/records.ts';
+import type { Candidate, Features } from '../../../src/memory/retrieval/rerank.ts';
+import { RetrievalIndex } from '../../../src/memory/retrieval/retrieval-index.ts';
+import { retrieve } from '../../../src/memory/retrieval/retriever.ts';
+import { realCounter } from '../context/helpers.ts';
+
+let counter: CachedTokenCounter;
+beforeAll(async () => {
+  counter = await realCounter();
+});
+
+const DAY = 86_400_000;
+const T0 = Date.UTC(2025, 4, 5, 9);
+const labels = LABELS.en;
+const ZERO: Features = { lexical: 0, context: 0, sentence: 0, vector: 0, entities: 0, speaker: 0, date: 0, thread: 0, recency: 0, cold: 0, intent: 0, persona: 0, coverage: 0, stated: 0 };
+const env = () => ({ counter, labels, offsetMinutes: 0, speakerOf: (t: TurnEntry) => (t.role === 'user' ? 'User' : 'Assistant') });
+
+function turn(id: string, seq: number, text: string, role: 'user' | 'assistant' = 'user', time = T0 + seq * 60_000): TurnEntry {
+  return { id, userId: 'u', sessionId: 'S', seq, role, time, text, entities: [], dates: [], tags: [] };
+}
+
+function item(t: TurnEntry, score: number, best = 0): PackCandidate {
+  const candidate: Candidate = { id: t.id, sources: ['lexical'], features: ZERO, score, match: 1, bestPiece: best, slot: -1 };
+  return { candidate, turn: t, text: t.text, pieces: splitPieces(t.text) };
+}
+
+// An assistant's answer with a long function in it: far more than any passage may hold.
+const FILLER = Array.from({ length: 14 }, (_, i) => `    step_${i} = prepare_step(${i}, payload, headers)  # stage ${i} of the pipeline`).join('\n');
+const TAIL = Array.from({ length: 14 }, (_, i) => `    record_metric("upload.stage_${i}", elapsed[${i}])`).join('\n');
+const HELPER = [
+  'Here is the uploader with the retry logic folded in.',
+  '',
+  '```python',
+  '# uploader/retry.py',
+  FILLER,
+  '',
+  'def push_with_backoff(url, payload, attempts=6):',
+  '    """Retries the upload with exponential backoff and jitter between tries."""',
+  '    delay = 0.5',
+  '    for attempt in range(attempts):',
+  '        response = session.post(url, json=payload, timeout=10)',
+  '        if response.ok:',
+  '            return response',
+  '        time.sleep(delay + random.random() * delay)',
+  '        delay *= 2',
+  TAIL,
+  '```',
+  '',
+  'Call it from the nightly job instead of the plain post.',
+].join('\n');
+
+describe('a fenced block too long for any passage', () => {
+  it('comes as a closed excerpt of whole lines around the best one, with the name that defines it', () => {
+    const t = turn('helper', 1, HELPER, 'assistant');
+    const pieces = splitPieces(HELPER);
+    const best = pieces.findIndex((p) => p.text.includes('exponential backoff and jitter'));
+    expect(best).toBeGreaterThan(0);
+    expect(counter.count(HELPER)).toBeGreaterThan(3 * DEFAULT_PACK_OPTIONS.maxWholeTokens);
+    const result = pack([item(t, 1, best)], 480, env());
+    // Before, the block's code was all or nothing: the turn that defines the helper did not come in at all.
+    expect(result.decisions.get('helper')).toBe('passage');
+    const line = result.records.find((r) => r.id === 'helper')!;
+    const shown = line.parts.join('\n');
+    expect(shown).toContain('def push_with_backoff(url, payload, attempts=6):');
+    expect(shown).toContain('exponential backoff and jitter');
+    // A block of its own: the original fence line first, closed at the end, "…" where lines were left out.
+    expect(shown.startsWith('```python\n…\n')).toBe(true);
+    expect(shown.endsWith('\n…\n```')).toBe(true);
+    expect((shown.match(/```/g) ?? []).length).toBe(2);
+    // Whole lines only, indentation kept.
+    for (const l of shown.split('\n').slice(2, -2)) expect(HELPER.split('\n')).toContain(l);
+    expect(counter.count(shown)).toBeLessThanOrEqual(DEFAULT_PACK_OPTIONS.maxExcerptTokens);
+  });
+
+  it('shows a run that starts or ends inside a block as a block of its own', () => {
+    const text = 'Set these:\n```ini\n[server]\nport = 8443\nworkers = 4\nlog = warn\n```\nThen restart.';
+    const at = (s: string) => text.indexOf(s);
+    expect(fenceRun(text, at('port'), at('workers'))).toBe('```ini\n…\nport = 8443\n…\n```');
+    expect(fenceRun(text, at('[server]'), at('\n```\nThen') + 1)).toBe('```ini\n[server]\nport = 8443\nworkers = 4\nlog = warn\n```');
+    expect(fenceRun(text, 0, at('workers'))).toBe('Set these:\n```ini\n[server]\nport = 8443\n…\n```');
+    // A piece that starts after a line's indentation still shows the whole line.
+    const indented = '```py\ndef f():\n    return 42\n```';
+    expect(fenceRun(indented, indented.indexOf('return'), indented.length - 3)).toBe('```py\n…\n    return 42\n```');
+    expect(fenceRun('No code here.', 0, 7)).toBe('No code');
+  });
+});
+
+describe('a question that points at the conversation', () => {
+  const index = new RetrievalIndex();
+  beforeAll(() => {
+    index.addTurn({ ...turn('stack', 1, 'going with flask for the api. python 3.11 on the server', 'user', T0), sessionId: 'A' });
+    index.addTurn({ ...turn('ok', 2, 'Flask is a fine choice for a small API.', 'assistant', T0), sessionId: 'A' });
+    index.addTurn({ ...turn('sorry', 1, 'the refund went through. should I say sorry to the customer too', 'user', T0 + 3 * DAY), sessionId: 'B' });
+    index.addTurn({ ...turn('naming', 1, 'We could call the cleanup task nightly_sweep and run it at 02:00.', 'assistant', T0 + 4 * DAY), sessionId: 'C' });
+  });
+  const ask = (message: string) =>
+    retrieve(index, {
+      query: buildQuery({ message, entities: [], dates: [] }),
+      scope: { userId: 'u', sessionId: 'D', otherSessions: true, docs: true },
+      exclude: new Set(),
+      budget: 400,
+      now: T0 + 10 * DAY,
+      counter,
+      labels,
+      offsetMinutes: 0,
+    });
+
+  it('does not match turns on its verbs of recall', () => {
+    const q = buildQuery({ message: 'Which Python version did I say the backend runs on? You mentioned it, I think.', entities: [], dates: [] });
+    expect([...q.terms.keys()]).toEqual(expect.arrayContaining(['python', 'version', 'backend']));
+    for (const t of ['say', 'mention']) expect(q.terms.has(t)).toBe(false);
+    const r = ask('Which Python version did I say the backend runs on?');
+    expect(r.records.map((l) => l.id)).toContain('stack');
+    // Before, "say" alone brought the apology in.
+    expect(r.records.map((l) => l.id)).not.toContain('sorry');
+  });
+
+  it('leaves out "call" only where it asks for a name', () => {
+    expect(buildQuery({ message: 'What did we call the task that cleans up at night?', entities: [], dates: [] }).terms.has('call')).toBe(false);
+    expect(buildQuery({ message: 'The API call times out after ten seconds.', entities: [], dates: [] }).terms.has('call')).toBe(true);
+  });
+});
+
+describe('questions about a history', () => {
+  it('are read as asking for earlier values too', () => {
+    expect(asksForEarlierValues('How has the backup schedule changed since we set it up?')).toBe(true);
+    expect(asksForEarlierValues('Which hosting providers have we gone through so far?')).toBe(true);
+    expect(asksForEarlierValues('What was the first name we gave the project?')).toBe(true);
+    expect(asksForEarlierValues('备份时间前后有什么变化？')).toBe(true);
+    expect(asksForEarlierValues('到目前为止我们换了几次 CDN？')).toBe(true);
+    expect(asksForEarlierValues('What port does the gateway listen on now?')).toBe(false);
+    expect(asksForEarlierValues('备份现在几点跑？')).toBe(false);
+  });
+});
