@@ -2,7 +2,9 @@
  * When a turn's new memory is not worth a compaction. A turn whose best record / doc the prompt already holds
  * sends the rest of its new memory only as far as it fits before the prompt limit; the rest is deferred (a
  * later turn that needs it sends it). A turn missing its best memory, or most of it (a new topic), or a record's
- * date note (a question about when), sends it all.
+ * date note (a question about when), sends it all; so does a question about a value over time or a history
+ * (先后用过哪些, "how has it changed", "which … so far": answer-type.ts `asksForEarlierValues`), whose answer is
+ * the records after the best one as much as the best.
  * Measured on bench:prefill (prefill per new token): best only 1.39×; also scores ≥ 0.8 of the best 1.57×,
  * ≥ 0.6 1.99×; the new-topic share changes nothing from 0.35 up, and keeps a LoCoMo question that lacked ~70 %
  * of its memory from losing evidence to deferral.
@@ -27,8 +29,10 @@ export function deferLowValue(
   held: readonly ChatMessage[] | null,
   room: number | null,
   counter: TokenCounter,
+  /** The question asks how a value changed or what it was (its answer is several records): nothing is deferred. */
+  asksHistory = false,
 ): { parts: BlockParts; deferred: string[] } {
-  if (held === null || room === null) return { parts, deferred: [] };
+  if (held === null || room === null || asksHistory) return { parts, deferred: [] };
   // The injected candidates by rank, with their scores (the whole candidate report is not needed here).
   const injected = r.injectedScores.map((score, i) => ({ id: r.injected[i]!, score }));
   const top = injected[0]?.score ?? 0;

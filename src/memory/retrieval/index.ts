@@ -48,3 +48,4 @@ export {
 } from './retrieval-index.ts';
 export { allowOf, applyHeat, retrieve, type CandidateReport, type DocScope, type RetrievalResult, type RetrievalScope, type RetrieveRequest } from './retriever.ts';
 export { cjkShare, isStopword, stem, terms } from './text-terms.ts';
+export { asksForEarlierValues } from './answer-type.ts';
