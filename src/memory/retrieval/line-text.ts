@@ -4,7 +4,7 @@
  * object while the record, its speaker and the labels are unchanged, and its token count is kept next to it:
  * packing weighs hundreds of candidates per search, mostly the same records again. Pure, no DOM.
  */
-import { fencedBlocks, fenceRun } from './pack-forms.ts';
+import { runLayout, showRun } from './pack-forms.ts';
 import type { Piece } from './pieces.ts';
 import type { DocEntry, TurnEntry } from './records.ts';
 import { docLine, recordLine, type RecordLabels } from './render.ts';
@@ -74,14 +74,16 @@ const cache = new WeakMap<TurnEntry | DocEntry, Cached>();
 export function lineParts(item: LineSource, pieces: readonly number[] | 'all'): string[] {
   if (pieces === 'all') return [item.text];
   const parts: string[] = [];
-  // A run inside a fenced block (an excerpt of a long one, pack-forms.ts) is shown as a closed block of its own.
-  const blocks = fencedBlocks(item.text);
+  // A run inside a fenced block (an excerpt of a long one) is shown as a closed block of its own, and one among a
+  // table's rows under the table's header (pack-forms.ts `showRun`).
+  const layout = runLayout(item.text);
+  const plain = layout.fences.length === 0 && layout.tables.length === 0;
   for (let i = 0; i < pieces.length; i++) {
     let j = i;
     while (j + 1 < pieces.length && pieces[j + 1] === pieces[j]! + 1) j++;
     const start = item.pieces[pieces[i]!]!.start;
     const end = item.pieces[pieces[j]!]!.end;
-    parts.push(blocks.length > 0 ? fenceRun(item.text, start, end, blocks) : j === i ? item.pieces[pieces[i]!]!.text : item.text.slice(start, end));
+    parts.push(!plain ? showRun(item.text, start, end, layout) : j === i ? item.pieces[pieces[i]!]!.text : item.text.slice(start, end));
     i = j;
   }
   return parts;

@@ -5,7 +5,8 @@
  * line reaches the model. The one exception is a fenced block too long for any passage (a 40-line function in an
  * assistant's answer): rather than lose the turn, its best lines come as an excerpt of whole lines that is a
  * fenced block of its own, opened with the block's own fence line and closed again, "…" where lines were left
- * out (`codeExcerpt`, and `fenceRun` when it is shown). Pure, no DOM.
+ * out (`codeExcerpt`, and `showRun` when it is shown). Likewise a passage that starts inside a markdown table is
+ * shown under the table's header row, so its cells keep their column names. Pure, no DOM.
  */
 import type { Piece } from './pieces.ts';
 
@@ -149,6 +150,70 @@ export function codeExcerpt(text: string, pieces: readonly Piece[], best: number
 export function excerptLines(text: string, pieces: readonly Piece[], best: number): number[] | null {
   const spans = excerptSpans(text, pieces, best);
   return spans === null ? null : closeOverCode(pieces, [best], spans);
+}
+
+/** A markdown table: its first line (the header), the end of its separator row, and its end. */
+export interface TableBlock {
+  readonly start: number;
+  /** After the separator row and its line break: where the rows start. */
+  readonly rowsStart: number;
+  readonly end: number;
+  /** The header and separator rows, without the final line break. */
+  readonly head: string;
+}
+
+const TABLE_LINE = /^[ \t]*\|.*\|[ \t]*$/;
+const SEPARATOR_ROW = /^[ \t]*\|?(?:[ \t]*:?-{2,}:?[ \t]*\|)+(?:[ \t]*:?-{2,}:?[ \t]*)?$/;
+
+/** The markdown tables of `text` outside fenced blocks: a header row, a separator row, then rows. */
+export function tableBlocks(text: string, fences: readonly FencedBlock[] = fencedBlocks(text)): TableBlock[] {
+  const tables: TableBlock[] = [];
+  if (!text.includes('|')) return tables;
+  const lines: Array<{ start: number; end: number; text: string }> = [];
+  for (let at = 0; at <= text.length; ) {
+    const nl = text.indexOf('\n', at);
+    const end = nl < 0 ? text.length : nl;
+    lines.push({ start: at, end, text: text.slice(at, end) });
+    if (nl < 0) break;
+    at = nl + 1;
+  }
+  const inFence = (at: number): boolean => fences.some((b) => at >= b.start && at < b.end);
+  for (let i = 0; i + 1 < lines.length; i++) {
+    const head = lines[i]!;
+    const sep = lines[i + 1]!;
+    if (!TABLE_LINE.test(head.text) || !SEPARATOR_ROW.test(sep.text) || inFence(head.start)) continue;
+    let j = i + 2;
+    while (j < lines.length && TABLE_LINE.test(lines[j]!.text)) j++;
+    const last = lines[j - 1]!;
+    tables.push({ start: head.start, rowsStart: Math.min(sep.end + 1, text.length), end: last.end, head: text.slice(head.start, sep.end) });
+    i = j - 1;
+  }
+  return tables;
+}
+
+/** Where a turn's fenced blocks and tables are: what `showRun` needs to show a run of it closed. */
+export interface RunLayout {
+  readonly fences: readonly FencedBlock[];
+  readonly tables: readonly TableBlock[];
+}
+
+export function runLayout(text: string): RunLayout {
+  const fences = fencedBlocks(text);
+  return { fences, tables: tableBlocks(text, fences) };
+}
+
+/**
+ * A run of a turn's text [start, end) as shown: fenced code closed (`fenceRun`), and a run that starts among a
+ * table's rows under the table's header and separator rows (one that starts on the separator row starts at the
+ * header instead).
+ */
+export function showRun(text: string, from: number, to: number, layout: RunLayout = runLayout(text)): string {
+  if (layout.fences.length === 0 && layout.tables.length === 0) return text.slice(from, to);
+  let start = from;
+  const table = layout.tables.find((t) => start > t.start && start < t.end);
+  if (table !== undefined && start < table.rowsStart) start = table.start;
+  const shown = fenceRun(text, start, to, layout.fences);
+  return table !== undefined && start >= table.rowsStart ? `${table.head}\n${shown.replace(/^\n+/, '')}` : shown;
 }
 
 /**

@@ -39,7 +39,7 @@ export function valueQuestion(message: string): 'past' | 'now' | null {
 const SETS_NEW_ZH = /改到|改成|改为|改用|升到|升级到|升完|降到|降级到|回退到|换成|换到|切到|切成|调到|调成|调整为|调整到|设成|设为|设置为|定成|定为|定在|迁到|挪到|扩到|缩到|加到|减到|统一成|统一为|统一到/g;
 /** "changed it to 64", "bumped the pool to 64", "is now 8443", "now on 1.22". */
 const SETS_NEW_EN =
-  /\b(?:chang|mov|upgrad|bump|switch|rais|lower|increas|decreas|reduc|migrat|set|pinn|roll)(?:e|ed|es|ing|ped|ping)?\s+(?:\S+\s+){0,4}?(?:to|at)\s+\S*\d|\b(?:is|are)\s+now\s+\S*\d|\bnow\s+(?:on|at|runs? on|uses?)\s+\S*\d/i;
+  /\b(?:chang|mov|upgrad|bump|switch|rais|lower|increas|decreas|reduc|migrat|set|pinn|roll)(?:e|ed|es|ing|ped|ping)?\s+(?:\S+\s+){0,4}?(?:to|at)\s+\S*\d|\b(?:go|goes|going|went|gone)\s+(?:up|down)\s+to\s+\S*\d|\b(?:is|are)\s+now\s+\S*\d|\bnow\s+(?:on|at|runs? on|uses?)\s+\S*\d|\b(?:switch|mov|migrat)(?:e|ed|es|ing)?\s+(?:over\s+)?to\s+(?!the\b|a\b|an\b|it\b|that\b|this\b)[a-z][\w.-]+/i;
 /** How far after a Chinese verb of change its value's digit may stand (升到了 Node 20.12.1). */
 const VALUE_WITHIN = 24;
 

@@ -7,7 +7,7 @@ import type { CachedTokenCounter } from '../../../src/context/tokens.ts';
 import { LABELS } from '../../../src/memory/layered/labels.ts';
 import { asksForEarlierValues } from '../../../src/memory/retrieval/answer-type.ts';
 import { DEFAULT_PACK_OPTIONS, pack, type PackCandidate } from '../../../src/memory/retrieval/pack.ts';
-import { fenceRun } from '../../../src/memory/retrieval/pack-forms.ts';
+import { fenceRun, showRun } from '../../../src/memory/retrieval/pack-forms.ts';
 import { splitPieces } from '../../../src/memory/retrieval/pieces.ts';
 import { buildQuery } from '../../../src/memory/retrieval/query.ts';
 import type { TurnEntry } from '../../../src/memory/retrieval/records.ts';
@@ -142,5 +142,19 @@ describe('questions about a history', () => {
     expect(asksForEarlierValues('到目前为止我们换了几次 CDN？')).toBe(true);
     expect(asksForEarlierValues('What port does the gateway listen on now?')).toBe(false);
     expect(asksForEarlierValues('备份现在几点跑？')).toBe(false);
+  });
+});
+
+describe('a passage among a table\'s rows', () => {
+  it('is shown under the table\'s header row', () => {
+    const text = 'Your plan for the week:\n\n| Day | Run | Pace |\n|---|---|---|\n| Mon | rest | – |\n| Tue | 8 km easy | 6:10 |\n| Thu | 5 × 1 km | 4:50 |\n\nKeep Sunday free.';
+    const at = (s: string) => text.indexOf(s);
+    expect(showRun(text, at('| Thu'), at('\n\nKeep'))).toBe('| Day | Run | Pace |\n|---|---|---|\n| Thu | 5 × 1 km | 4:50 |');
+    // From the separator row: from the header instead; from the header or before: as written.
+    expect(showRun(text, at('|---'), at('| Mon'))).toBe('| Day | Run | Pace |\n|---|---|---|\n');
+    expect(showRun(text, 0, at('| Mon'))).toBe(text.slice(0, at('| Mon')));
+    // A table inside a fenced block is code, not a table.
+    const fenced = '```\n| a | b |\n|---|---|\n| 1 | 2 |\n```';
+    expect(showRun(fenced, fenced.indexOf('| 1'), fenced.indexOf('\n```'))).toBe('```\n…\n| 1 | 2 |\n```');
   });
 });

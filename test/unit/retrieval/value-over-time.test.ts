@@ -34,6 +34,14 @@ describe('what a question about now asks, and what sets a new value', () => {
     expect(setsNewValue('Changed my mind about the colour scheme.')).toBe(false);
   });
 
+  it('knows a price that goes up, and a switch to a named thing', () => {
+    expect(setsNewValue('Went over the plans with Ana: the Team plan goes up to €49 in June.')).toBe(true);
+    expect(setsNewValue("Their API keeps timing out, so I'm switching to bunny.net for the CDN.")).toBe(true);
+    expect(setsNewValue('We moved over to Forgejo last week.')).toBe(true);
+    expect(setsNewValue('Then move to the next step and run the tests.')).toBe(false);
+    expect(setsNewValue('Switching to it was easy.')).toBe(false);
+  });
+
   it('knows a question about what a value was or how it changed, and a turn that states a value', () => {
     expect(valueQuestion('网关先后用过哪些端口？')).toBe('past');
     expect(valueQuestion('What did we use for the queue before?')).toBe('past');
