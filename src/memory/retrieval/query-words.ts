@@ -19,10 +19,20 @@ const RECALL_STEMS = new Set(['say', 'said', 'tell', 'told', 'mention', 'remind'
 /** "what did we call it", "what's it called", "what did we name it": call and name only ask there. */
 const NAMING_QUESTION = /\b(?:did|do|does|have|had|should|would)\s+(?:we|i|you)\s+(?:call|name)\b|\b(?:what|which)\b[^.?!]*\b(?:called|named)\b[^.!]*\?/i;
 
-/** Terms of `message` that only ask (beside `onlyAsks`): its verbs of recall, and call / name in a naming question. */
+/**
+ * Words that say which time the question asks about — now, in the end — not what about (value-over-time.ts reads
+ * them): "调度现在是几点跑？" otherwise matches every turn that says 现在.
+ */
+const TIME_FRAME_BIGRAMS = ['现在', '目前', '如今', '眼下', '最后', '最终'];
+const TIME_FRAME_STEMS = ['now', 'current', 'nowaday'];
+
+/**
+ * Terms of `message` that only ask (beside `onlyAsks`): its verbs of recall, its words of time frame, and call /
+ * name in a naming question.
+ */
 export function recallTerms(message: string): ReadonlySet<string> {
-  const out = new Set<string>(RECALL_STEMS);
-  for (const b of RECALL_BIGRAMS) out.add(`~${b}`);
+  const out = new Set<string>([...RECALL_STEMS, ...TIME_FRAME_STEMS]);
+  for (const b of [...RECALL_BIGRAMS, ...TIME_FRAME_BIGRAMS]) out.add(`~${b}`);
   if (NAMING_QUESTION.test(message)) for (const t of ['call', 'nam']) out.add(t); // stems of call(ed), name(d)
   return out;
 }

@@ -127,6 +127,16 @@ describe('a question that points at the conversation', () => {
     expect(r.records.map((l) => l.id)).not.toContain('sorry');
   });
 
+  it('does not match turns on the words that say which time it asks about', () => {
+    const zh = buildQuery({ message: '夜间同步现在几点跑？', entities: [], dates: [] });
+    expect(zh.terms.has('~现在')).toBe(false);
+    expect(zh.terms.has('~同步')).toBe(true);
+    const en = buildQuery({ message: 'Which CDN are we currently on, now that the move is done?', entities: [], dates: [] });
+    expect(en.terms.has('now')).toBe(false);
+    expect(en.terms.has('current')).toBe(false);
+    expect(en.terms.has('cdn')).toBe(true);
+  });
+
   it('leaves out "call" only where it asks for a name', () => {
     expect(buildQuery({ message: 'What did we call the task that cleans up at night?', entities: [], dates: [] }).terms.has('call')).toBe(false);
     expect(buildQuery({ message: 'The API call times out after ten seconds.', entities: [], dates: [] }).terms.has('call')).toBe(true);
