@@ -187,6 +187,9 @@ export function findDrops(clause: Clause, lexicon: Lexicon, rules: TopicRules, p
     if (/^不用$/.test(trigger.surface) && /^\s*(?:改|动|调|修|换|重启|担心|操心)/.test(text.slice(trigger.end))) continue;
     // 消息队列不用 RabbitMQ 了: the word drops the product after it (a drop before its object), not the words before.
     if (products.some((p) => p.start >= trigger.end && /^\s*$/.test(text.slice(trigger.end, p.start)))) continue;
+    // 决定不用 GE 了: the same, for a name the vocabulary does not know — 不用 X 了 drops X (the loop above), and
+    // the decision before it is no topic.
+    if (lexicon.has('dropBeforeNeedsLe', trigger.surface) && DROPS_WHAT_FOLLOWS.test(text.slice(trigger.end))) continue;
     const lead = head.length - head.replace(LEAD_FILLERS, '').length;
     // 刚才说的都不算: adverbs before the drop word belong to it, not to the topic.
     const surface = head
@@ -212,6 +215,9 @@ export function findDrops(clause: Clause, lexicon: Lexicon, rules: TopicRules, p
     }
   }
 }
+
+/** After 不用 / 不要: a name, then 了 (不用 GE 了): what is dropped follows the word (不用管了 drops what is before). */
+const DROPS_WHAT_FOLLOWS = /^\s*[A-Za-z0-9][\w.+#-]*(?:\s+[A-Za-z0-9][\w.+#-]*)?\s*了/;
 
 /** A drop of suggestions of a thing ("skip any Heroku suggestions", "drop the Kafka recommendations"): not of the thing. */
 const SUGGESTIONS_OF = /^\s*(?:any|all|the)?\s*[\w.+#-]+(?:\s+[\w.+#-]+)?\s+(?:suggestions?|recommendations?|advice|tips)\b/i;

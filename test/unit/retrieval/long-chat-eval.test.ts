@@ -36,8 +36,8 @@ async function replay(file: string): Promise<{ measures: QuestionMeasures[]; pro
 const SETS: ReadonlyArray<readonly [file: string, lenient: number, answerShare: number]> = [
   // Read for this round's changes (dev): 0.556 / 0.821 → 0.706 / 0.929.
   ['long-chat-en-1.json', 0.7, 0.92],
-  // 0.563 / 0.783 → 0.588 / 0.826.
-  ['long-chat-zh-1.json', 0.58, 0.82],
+  // 0.563 / 0.783 → 0.633 / 0.826 (also read: "决定不用 GE 了" had voided every earlier turn that said 决定).
+  ['long-chat-zh-1.json', 0.63, 0.82],
   // Held out, not read: 0.479 / 0.500 → 0.479 / 0.536.
   ['long-chat-en-2.json', 0.47, 0.53],
   // Held out, not read: 0.521 / 0.500 → 0.583 / 0.545.

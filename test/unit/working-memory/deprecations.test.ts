@@ -12,6 +12,14 @@ describe('deprecated topics', () => {
     expect(deprecated('灰度那套先不用了。')).toEqual(['灰度那套']);
   });
 
+  it('takes no decision before 不用 X 了 for a topic: X is what is dropped, and no topic is void', () => {
+    // Before, "决定" was the void topic, and every earlier turn that said 决定 left retrieval.
+    expect(deprecated('我和老板说了，决定不用 Dagster 了，自己写个调度脚本。')).toEqual([]);
+    expect(deprecated('还是不用 tRPC 了，接口走 REST。')).toEqual([]);
+    // What is before 不用管了 / 不用看了 is still the topic.
+    expect(deprecated('那个 webpack 的问题不用管了，已经好了。')).toEqual(['webpack 的问题']);
+  });
+
   it('keeps the pointing words when nothing else names the topic', () => {
     expect(deprecated('这个问题不算了，换一个：磁盘怎么清理？')).toEqual(['这个问题']);
     expect(deprecated('Scrap that plan, we will start over.')).toEqual(['that plan']);
