@@ -14,8 +14,8 @@ describe('deprecated topics', () => {
 
   it('takes no decision before 不用 X 了 for a topic: X is what is dropped, and no topic is void', () => {
     // Before, "决定" was the void topic, and every earlier turn that said 决定 left retrieval.
-    expect(deprecated('我和老板说了，决定不用 Dagster 了，自己写个调度脚本。')).toEqual([]);
-    expect(deprecated('还是不用 tRPC 了，接口走 REST。')).toEqual([]);
+    expect(deprecated('我和老板说了，决定不用 Quillcron 了，自己写个调度脚本。')).toEqual([]);
+    expect(deprecated('还是不用 GE 了，校验自己写。')).toEqual([]);
     // What is before 不用管了 / 不用看了 is still the topic.
     expect(deprecated('那个 webpack 的问题不用管了，已经好了。')).toEqual(['webpack 的问题']);
   });
