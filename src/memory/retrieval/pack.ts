@@ -80,6 +80,11 @@ export interface PackOptions {
   readonly maxWholeTokens: number;
   /** …and at most this share of the block's budget, so a small block holds more than one piece of evidence. */
   readonly maxWholeShare: number;
+  /**
+   * A turn longer than `maxWholeTokens` (an assistant's long answer) goes in as a passage of at most this many: its
+   * best sentence and the few around it, so that a block holds several such answers rather than two or three.
+   */
+  readonly maxPassageTokens: number;
   /** An excerpt of a fenced block too long for a passage (pack-forms.ts `codeExcerpt`) takes at most this many. */
   readonly maxExcerptTokens: number;
   /** A matched question brings the next turn of its session (its answer), when that fits whole. */
@@ -107,6 +112,7 @@ export const DEFAULT_PACK_OPTIONS: PackOptions = Object.freeze({
   maxLines: 12,
   maxWholeTokens: 160,
   maxWholeShare: 0.35,
+  maxPassageTokens: 64,
   maxExcerptTokens: 96,
   pairAnswers: true,
   pairQuestions: true,
@@ -188,6 +194,7 @@ function decides(reply: PackCandidate): boolean {
 
 export function pack(items: readonly PackCandidate[], budget: number, env: PackEnv, options: PackOptions = DEFAULT_PACK_OPTIONS): PackResult {
   const maxWhole = Math.min(options.maxWholeTokens, Math.floor(budget * options.maxWholeShare));
+  const maxPassage = Math.min(maxWhole, options.maxPassageTokens);
   const maxExcerpt = Math.min(maxWhole, options.maxExcerptTokens);
   const decisions = new Map<string, PackDecision>();
   const entries = new Map<string, Entry>();
@@ -270,7 +277,7 @@ export function pack(items: readonly PackCandidate[], budget: number, env: PackE
     if (item.pieces.length <= 1 || textTokensAtLeast(item, -1, labels, env.speakerOf, counter) <= maxWhole) {
       if (item.pieces.length <= 1 || textTokens(item, -1, labels, env.speakerOf, counter) <= maxWhole) return { pieces: 'all', decision: 'whole' };
     }
-    const fits = (s: readonly number[]): boolean => counter.count(textOf(item, s)) <= maxWhole;
+    const fits = (s: readonly number[]): boolean => counter.count(textOf(item, s)) <= maxPassage;
     // A best sentence inside a fenced block too long for any passage: an excerpt of its lines (pack-forms.ts).
     const set =
       passage(item.pieces, bestOf(item), codeSpans(item.text), fits) ??

@@ -168,3 +168,23 @@ describe('a passage among a table\'s rows', () => {
     expect(showRun(fenced, fenced.indexOf('| 1'), fenced.indexOf('\n```'))).toBe('```\n…\n| 1 | 2 |\n```');
   });
 });
+
+describe('a long answer without code', () => {
+  it('comes as a short passage around its best sentence, so the block has room for more than two of them', () => {
+    const advice = Array.from({ length: 12 }, (_, i) => `Point ${i + 1}: keep the long runs slow and the rest days real, week after week.`);
+    advice.splice(6, 0, 'Your tempo pace for the Thursday session is 5:05 per kilometre, held for twenty minutes.');
+    const t = turn('plan', 1, advice.join(' '), 'assistant');
+    const other = turn('shoes', 2, `${'Rotate two pairs of shoes so the foam recovers between runs. '.repeat(8)}Replace them at about 700 km.`, 'assistant');
+    const pieces = splitPieces(t.text);
+    const best = pieces.findIndex((p) => p.text.includes('tempo pace'));
+    const otherBest = splitPieces(other.text).length - 1;
+    const result = pack([item(t, 1, best), item(other, 0.9, otherBest)], 260, env());
+    const line = result.records.find((r) => r.id === 'plan')!;
+    const shown = line.parts.join(' ');
+    expect(shown).toContain('5:05 per kilometre');
+    expect(counter.count(shown)).toBeLessThanOrEqual(DEFAULT_PACK_OPTIONS.maxPassageTokens);
+    // The second answer comes in as a passage too, not cut down to one sentence.
+    expect(result.decisions.get('shoes')).toBe('passage');
+    expect(result.records.find((r) => r.id === 'shoes')!.parts.join(' ')).toContain('Replace them at about 700 km.');
+  });
+});
