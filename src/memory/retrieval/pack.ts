@@ -268,7 +268,9 @@ export function pack(items: readonly PackCandidate[], budget: number, env: PackE
     const gone = goneOf(item);
     if (gone !== undefined && gone.size > 0) {
       if (gone.has(bestOf(item))) return null;
-      const fits = (s: readonly number[]): boolean => !s.some((i) => gone.has(i)) && counter.count(textOf(item, s)) <= maxWhole;
+      // A long turn's passage is as short as any long turn's; a short one's may be all that is not superseded.
+      const limit = textTokens(item, -1, labels, env.speakerOf, counter) <= maxWhole ? maxWhole : maxPassage;
+      const fits = (s: readonly number[]): boolean => !s.some((i) => gone.has(i)) && counter.count(textOf(item, s)) <= limit;
       const set =
         passage(item.pieces, bestOf(item), codeSpans(item.text), fits) ??
         codeExcerpt(item.text, item.pieces, bestOf(item), (x) => fits(x) && counter.count(textOf(item, x)) <= maxExcerpt);

@@ -30,7 +30,7 @@ const TIME_FRAME_STEMS = ['now', 'current', 'nowaday'];
  * Terms of `message` that only ask (beside `onlyAsks`): its verbs of recall, its words of time frame, and call /
  * name in a naming question.
  */
-export function recallTerms(message: string): ReadonlySet<string> {
+export function askingTerms(message: string): ReadonlySet<string> {
   const out = new Set<string>([...RECALL_STEMS, ...TIME_FRAME_STEMS]);
   for (const b of [...RECALL_BIGRAMS, ...TIME_FRAME_BIGRAMS]) out.add(`~${b}`);
   if (NAMING_QUESTION.test(message)) for (const t of ['call', 'nam']) out.add(t); // stems of call(ed), name(d)

@@ -6,7 +6,7 @@
  */
 import { intentTags, type IntentTag } from './intent.ts';
 import { dateTerm } from './retrieval-index.ts';
-import { onlyAsks, recallTerms } from './query-words.ts';
+import { onlyAsks, askingTerms } from './query-words.ts';
 import { terms } from './text-terms.ts';
 
 /** A working-memory item offered for expansion: its text, when it was last said, and its entity key if any. */
@@ -78,8 +78,8 @@ export interface RetrievalQuery {
 
 export function buildQuery(input: QueryInput, options: QueryOptions = DEFAULT_QUERY_OPTIONS): RetrievalQuery {
   const weights = new Map<string, number>();
-  const recall = recallTerms(input.message);
-  for (const t of terms(input.message)) if (!onlyAsks(t) && !recall.has(t)) weights.set(t, 1);
+  const asking = askingTerms(input.message);
+  for (const t of terms(input.message)) if (!onlyAsks(t) && !asking.has(t)) weights.set(t, 1);
   // Thin: few words and nothing it names (an IP, a product, a person) — "继续排查", "try that again tomorrow".
   const names = input.entities.filter((e) => !e.startsWith('date:') && !e.startsWith('time:'));
   const thin = names.length === 0 && weights.size <= options.thinMessageTerms;

@@ -183,6 +183,12 @@ describe('a long answer without code', () => {
     const shown = line.parts.join(' ');
     expect(shown).toContain('5:05 per kilometre');
     expect(counter.count(shown)).toBeLessThanOrEqual(DEFAULT_PACK_OPTIONS.maxPassageTokens);
+    // A long answer with a superseded sentence elsewhere in it comes as short a passage, without that sentence.
+    const changed = pack([{ ...item(t, 1, best), superseded: () => new Set([0]) }], 260, env());
+    const changedLine = changed.records.find((r) => r.id === 'plan')!.parts.join(' ');
+    expect(changedLine).toContain('5:05 per kilometre');
+    expect(changedLine).not.toContain('Point 1:');
+    expect(counter.count(changedLine)).toBeLessThanOrEqual(DEFAULT_PACK_OPTIONS.maxPassageTokens);
     // The second answer comes in as a passage too, not cut down to one sentence.
     expect(result.decisions.get('shoes')).toBe('passage');
     expect(result.records.find((r) => r.id === 'shoes')!.parts.join(' ')).toContain('Replace them at about 700 km.');
