@@ -4,33 +4,16 @@
  * 1,024-token window. What the code excerpts, the shorter passages of long answers, the question words that match
  * nothing and the undeferred history questions brought stays, and every fenced block shown is closed.
  */
-import { readFileSync } from 'node:fs';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { CachedTokenCounter } from '../../../src/context/tokens.ts';
-import { parseLocomo } from '../../../scripts/eval/locomo-data.ts';
-import { conversationHaystack, measureQuestion, totals, type QuestionMeasures } from '../../../scripts/eval/measures.ts';
-import { runFull } from '../../../scripts/eval/strategies.ts';
+import { totals } from '../../../scripts/eval/measures.ts';
 import { realCounter } from '../context/helpers.ts';
+import { replayRolesOnly } from './replay-helpers.ts';
 
 let counter: CachedTokenCounter;
 beforeAll(async () => {
   counter = await realCounter();
 });
-
-async function replay(file: string): Promise<{ measures: QuestionMeasures[]; prompts: string[] }> {
-  const conversations = parseLocomo(JSON.parse(readFileSync(new URL(`../../../scripts/eval/data/${file}`, import.meta.url), 'utf8')));
-  const measures: QuestionMeasures[] = [];
-  const prompts: string[] = [];
-  for (const conv of conversations) {
-    const turnText = new Map(conv.sessions.flatMap((s) => s.turns.map((t) => [t.diaId, t.text] as const)));
-    const hay = conversationHaystack(conv);
-    for (const r of await runFull(conv, 1024, counter, {}, { rolesOnly: true })) {
-      measures.push(measureQuestion(hay, turnText, r));
-      prompts.push(r.prompt);
-    }
-  }
-  return { measures, prompts };
-}
 
 /** Each set with its floors (`lenient`, `answerShare`) and its score on the code before this round. */
 const SETS: ReadonlyArray<readonly [file: string, lenient: number, answerShare: number]> = [
@@ -47,10 +30,10 @@ const SETS: ReadonlyArray<readonly [file: string, lenient: number, answerShare: 
 describe('long chats with long answers', () => {
   it('keep their floors, and every fenced block in a prompt is closed', async () => {
     for (const [file, lenient, answerShare] of SETS) {
-      const run = await replay(file);
+      const run = await replayRolesOnly(file, counter);
       expect(totals(run.measures).lenient, file).toBeGreaterThanOrEqual(lenient);
       expect(totals(run.measures).answerShare ?? 0, file).toBeGreaterThanOrEqual(answerShare);
-      for (const prompt of run.prompts) {
+      for (const { prompt } of run.prompts) {
         // Fence lines pair up in every message: an excerpt of a long block is closed like the block.
         for (const message of prompt.split('<|im_end|>')) {
           // A record's line starts with its speaker: "Assistant: ```python".

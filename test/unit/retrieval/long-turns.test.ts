@@ -11,10 +11,10 @@ import { fenceRun, showRun } from '../../../src/memory/retrieval/pack-forms.ts';
 import { splitPieces } from '../../../src/memory/retrieval/pieces.ts';
 import { buildQuery } from '../../../src/memory/retrieval/query.ts';
 import type { TurnEntry } from '../../../src/memory/retrieval/records.ts';
-import type { Candidate, Features } from '../../../src/memory/retrieval/rerank.ts';
 import { RetrievalIndex } from '../../../src/memory/retrieval/retrieval-index.ts';
 import { retrieve } from '../../../src/memory/retrieval/retriever.ts';
 import { realCounter } from '../context/helpers.ts';
+import { packEnv, packItem, turnEntry } from './pack-helpers.ts';
 
 let counter: CachedTokenCounter;
 beforeAll(async () => {
@@ -24,17 +24,10 @@ beforeAll(async () => {
 const DAY = 86_400_000;
 const T0 = Date.UTC(2025, 4, 5, 9);
 const labels = LABELS.en;
-const ZERO: Features = { lexical: 0, context: 0, sentence: 0, vector: 0, entities: 0, speaker: 0, date: 0, thread: 0, recency: 0, cold: 0, intent: 0, persona: 0, coverage: 0, stated: 0 };
-const env = () => ({ counter, labels, offsetMinutes: 0, speakerOf: (t: TurnEntry) => (t.role === 'user' ? 'User' : 'Assistant') });
+const env = () => packEnv(counter, labels);
 
-function turn(id: string, seq: number, text: string, role: 'user' | 'assistant' = 'user', time = T0 + seq * 60_000): TurnEntry {
-  return { id, userId: 'u', sessionId: 'S', seq, role, time, text, entities: [], dates: [], tags: [] };
-}
-
-function item(t: TurnEntry, score: number, best = 0): PackCandidate {
-  const candidate: Candidate = { id: t.id, sources: ['lexical'], features: ZERO, score, match: 1, bestPiece: best, slot: -1 };
-  return { candidate, turn: t, text: t.text, pieces: splitPieces(t.text) };
-}
+const turn = (id: string, seq: number, text: string, role: 'user' | 'assistant' = 'user', time = T0 + seq * 60_000): TurnEntry => turnEntry(id, seq, text, role, time);
+const item = (t: TurnEntry, score: number, best = 0): PackCandidate => packItem(t, score, { best });
 
 // An assistant's answer with a long function in it: far more than any passage may hold.
 const FILLER = Array.from({ length: 14 }, (_, i) => `    step_${i} = prepare_step(${i}, payload, headers)  # stage ${i} of the pipeline`).join('\n');

@@ -2,15 +2,15 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import type { CachedTokenCounter } from '../../../src/context/tokens.ts';
 import { LABELS } from '../../../src/memory/layered/labels.ts';
 import { answerKinds, asksForEarlierValues, holdsAnswerKind } from '../../../src/memory/retrieval/answer-type.ts';
-import { DEFAULT_PACK_OPTIONS, pack, type PackCandidate } from '../../../src/memory/retrieval/pack.ts';
+import { DEFAULT_PACK_OPTIONS, pack } from '../../../src/memory/retrieval/pack.ts';
 import { closeOverCode, codeSpans } from '../../../src/memory/retrieval/pack-forms.ts';
 import { splitPieces } from '../../../src/memory/retrieval/pieces.ts';
 import { buildQuery } from '../../../src/memory/retrieval/query.ts';
 import type { TurnEntry } from '../../../src/memory/retrieval/records.ts';
-import type { Candidate, Features } from '../../../src/memory/retrieval/rerank.ts';
 import { RetrievalIndex } from '../../../src/memory/retrieval/retrieval-index.ts';
 import { retrieve } from '../../../src/memory/retrieval/retriever.ts';
 import { realCounter } from '../context/helpers.ts';
+import { packEnv, packItem, turnEntry } from './pack-helpers.ts';
 
 let counter: CachedTokenCounter;
 beforeAll(async () => {
@@ -20,24 +20,10 @@ beforeAll(async () => {
 const DAY = 86_400_000;
 const T0 = Date.UTC(2024, 2, 1, 9);
 const labels = LABELS.en;
-const ZERO: Features = { lexical: 0, context: 0, sentence: 0, vector: 0, entities: 0, speaker: 0, date: 0, thread: 0, recency: 0, cold: 0, intent: 0, persona: 0, coverage: 0, stated: 0 };
-const env = () => ({ counter, labels, offsetMinutes: 0, speakerOf: (t: TurnEntry) => (t.role === 'user' ? 'User' : 'Assistant') });
+const env = () => packEnv(counter, labels);
 
-function turn(id: string, seq: number, text: string, role: 'user' | 'assistant' = 'user', time = T0 + seq * 60_000): TurnEntry {
-  return { id, userId: 'u', sessionId: 'S', seq, role, time, text, entities: [], dates: [], tags: [] };
-}
-
-function item(t: TurnEntry, score: number, options: { match?: number; best?: number; next?: TurnEntry } = {}): PackCandidate {
-  const candidate: Candidate = { id: t.id, sources: ['lexical'], features: ZERO, score, match: options.match ?? 1, bestPiece: options.best ?? 0, slot: -1 };
-  const next = options.next;
-  return {
-    candidate,
-    turn: t,
-    text: t.text,
-    pieces: splitPieces(t.text),
-    ...(next === undefined ? {} : { next: () => item(next, 0, { match: 0 }) }),
-  };
-}
+const turn = (id: string, seq: number, text: string, role: 'user' | 'assistant' = 'user', time = T0 + seq * 60_000): TurnEntry => turnEntry(id, seq, text, role, time);
+const item = packItem;
 
 describe('packing whole turns first', () => {
   it('puts the top candidates in whole before any sentence of a weaker one', () => {

@@ -3,34 +3,16 @@
  * chats"), replayed roles only as the app stores turns, at a 1,024-token window: what the Chinese query changes and
  * the uncut block brought (dev 0.601 → 0.803, held out 0.559 → 0.700 `lenient`) stays.
  */
-import { readFileSync } from 'node:fs';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { CachedTokenCounter } from '../../../src/context/tokens.ts';
-import { parseLocomo } from '../../../scripts/eval/locomo-data.ts';
-import { conversationHaystack, measureQuestion, totals, type QuestionMeasures } from '../../../scripts/eval/measures.ts';
-import { runFull } from '../../../scripts/eval/strategies.ts';
+import { totals } from '../../../scripts/eval/measures.ts';
 import { realCounter } from '../context/helpers.ts';
+import { replayRolesOnly } from './replay-helpers.ts';
 
 let counter: CachedTokenCounter;
 beforeAll(async () => {
   counter = await realCounter();
 });
-
-/** Every question's measures, and the prompts whose newest message was cut with the truncation marker. */
-async function replay(file: string): Promise<{ measures: QuestionMeasures[]; cut: string[] }> {
-  const conversations = parseLocomo(JSON.parse(readFileSync(new URL(`../../../scripts/eval/data/${file}`, import.meta.url), 'utf8')));
-  const measures: QuestionMeasures[] = [];
-  const cut: string[] = [];
-  for (const conv of conversations) {
-    const turnText = new Map(conv.sessions.flatMap((s) => s.turns.map((t) => [t.diaId, t.text] as const)));
-    const hay = conversationHaystack(conv);
-    for (const r of await runFull(conv, 1024, counter, {}, { rolesOnly: true })) {
-      measures.push(measureQuestion(hay, turnText, r));
-      if (r.prompt.includes('…[truncated]')) cut.push(`${conv.id}: ${r.question.question}`);
-    }
-  }
-  return { measures, cut };
-}
 
 /** Each set with its floors (`lenient`, `answerShare`), and how it was used. */
 const SETS: ReadonlyArray<readonly [file: string, lenient: number, answerShare: number]> = [
@@ -57,10 +39,11 @@ describe('Chinese ops and coding chats', () => {
   it('hand the model most evidence turns whole, and every memory block uncut, on the dev and the held-out conversations', async () => {
     const cut: string[] = [];
     for (const [file, lenient, answerShare] of SETS) {
-      const run = await replay(file);
+      const run = await replayRolesOnly(file, counter);
       expect(totals(run.measures).lenient, file).toBeGreaterThanOrEqual(lenient);
       expect(totals(run.measures).answerShare ?? 0, file).toBeGreaterThanOrEqual(answerShare);
-      cut.push(...run.cut);
+      // The newest message cut with the truncation marker.
+      cut.push(...run.prompts.filter((p) => p.prompt.includes('…[truncated]')).map((p) => p.question));
     }
     // A block that borrows the input section's spare room is sized for it: the context engine must not cut its end.
     expect(cut).toEqual([]);
