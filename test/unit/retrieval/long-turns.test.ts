@@ -12,9 +12,8 @@ import { splitPieces } from '../../../src/memory/retrieval/pieces.ts';
 import { buildQuery } from '../../../src/memory/retrieval/query.ts';
 import type { TurnEntry } from '../../../src/memory/retrieval/records.ts';
 import { RetrievalIndex } from '../../../src/memory/retrieval/retrieval-index.ts';
-import { retrieve } from '../../../src/memory/retrieval/retriever.ts';
 import { realCounter } from '../context/helpers.ts';
-import { packEnv, packItem, turnEntry } from './pack-helpers.ts';
+import { askIndex, packEnv, packItem, turnEntry } from './pack-helpers.ts';
 
 let counter: CachedTokenCounter;
 beforeAll(async () => {
@@ -98,17 +97,7 @@ describe('a question that points at the conversation', () => {
     index.addTurn({ ...turn('sorry', 1, 'the refund went through. should I say sorry to the customer too', 'user', T0 + 3 * DAY), sessionId: 'B' });
     index.addTurn({ ...turn('naming', 1, 'We could call the cleanup task nightly_sweep and run it at 02:00.', 'assistant', T0 + 4 * DAY), sessionId: 'C' });
   });
-  const ask = (message: string) =>
-    retrieve(index, {
-      query: buildQuery({ message, entities: [], dates: [] }),
-      scope: { userId: 'u', sessionId: 'D', otherSessions: true, docs: true },
-      exclude: new Set(),
-      budget: 400,
-      now: T0 + 10 * DAY,
-      counter,
-      labels,
-      offsetMinutes: 0,
-    });
+  const ask = (message: string) => askIndex(index, message, { counter, labels, now: T0 + 10 * DAY });
 
   it('does not match turns on its verbs of recall', () => {
     const q = buildQuery({ message: 'Which Python version did I say the backend runs on? You mentioned it, I think.', entities: [], dates: [] });

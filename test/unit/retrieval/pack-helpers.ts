@@ -2,9 +2,12 @@
 import type { TokenCount } from '../../../src/memory/retrieval/line-text.ts';
 import type { PackCandidate } from '../../../src/memory/retrieval/pack.ts';
 import { splitPieces } from '../../../src/memory/retrieval/pieces.ts';
+import { buildQuery } from '../../../src/memory/retrieval/query.ts';
 import type { TurnEntry } from '../../../src/memory/retrieval/records.ts';
 import type { RecordLabels } from '../../../src/memory/retrieval/render.ts';
 import type { Candidate, Features } from '../../../src/memory/retrieval/rerank.ts';
+import type { RetrievalIndex } from '../../../src/memory/retrieval/retrieval-index.ts';
+import { retrieve, type RetrievalResult } from '../../../src/memory/retrieval/retriever.ts';
 
 export const NO_FEATURES: Features = { lexical: 0, context: 0, sentence: 0, vector: 0, entities: 0, speaker: 0, date: 0, thread: 0, recency: 0, cold: 0, intent: 0, persona: 0, coverage: 0, stated: 0 };
 
@@ -27,4 +30,18 @@ export function packItem(t: TurnEntry, score: number, options: { match?: number;
     pieces: splitPieces(t.text),
     ...(next === undefined ? {} : { next: () => packItem(next, 0, { match: 0 }) }),
   };
+}
+
+/** Retrieval over `index` for `message` as user u in a session of its own (every other session and the docs open), 400 tokens. */
+export function askIndex(index: RetrievalIndex, message: string, env: { counter: TokenCount; labels: RecordLabels; now: number }): RetrievalResult {
+  return retrieve(index, {
+    query: buildQuery({ message, entities: [], dates: [] }),
+    scope: { userId: 'u', sessionId: 'asking', otherSessions: true, docs: true },
+    exclude: new Set(),
+    budget: 400,
+    now: env.now,
+    counter: env.counter,
+    labels: env.labels,
+    offsetMinutes: 0,
+  });
 }

@@ -5,12 +5,10 @@ import { answerKinds, asksForEarlierValues, holdsAnswerKind } from '../../../src
 import { DEFAULT_PACK_OPTIONS, pack } from '../../../src/memory/retrieval/pack.ts';
 import { closeOverCode, codeSpans } from '../../../src/memory/retrieval/pack-forms.ts';
 import { splitPieces } from '../../../src/memory/retrieval/pieces.ts';
-import { buildQuery } from '../../../src/memory/retrieval/query.ts';
 import type { TurnEntry } from '../../../src/memory/retrieval/records.ts';
 import { RetrievalIndex } from '../../../src/memory/retrieval/retrieval-index.ts';
-import { retrieve } from '../../../src/memory/retrieval/retriever.ts';
 import { realCounter } from '../context/helpers.ts';
-import { packEnv, packItem, turnEntry } from './pack-helpers.ts';
+import { askIndex, packEnv, packItem, turnEntry } from './pack-helpers.ts';
 
 let counter: CachedTokenCounter;
 beforeAll(async () => {
@@ -147,17 +145,7 @@ describe('retrieval as a whole', () => {
     index.addTurn({ ...turn('b1', 1, 'Our kafka consumer lag grows every night around three.', 'user', T0 + 5 * DAY), sessionId: 'B' });
     index.addDoc({ id: 'd1', docId: 'runbook', source: 'runbook.md', part: 0, text: 'Certificates are renewed by certbot; check the timer with systemctl list-timers.' });
   });
-  const ask = (message: string) =>
-    retrieve(index, {
-      query: buildQuery({ message, entities: [], dates: [] }),
-      scope: { userId: 'u', sessionId: 'C', otherSessions: true, docs: true },
-      exclude: new Set(),
-      budget: 400,
-      now: T0 + 10 * DAY,
-      counter,
-      labels,
-      offsetMinutes: 0,
-    });
+  const ask = (message: string) => askIndex(index, message, { counter, labels, now: T0 + 10 * DAY });
 
   it('gives a message unrelated to all that is stored no records and no docs', () => {
     const r = ask('What is a good recipe for a lemon cake with poppy seeds?');
