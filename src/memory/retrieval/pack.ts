@@ -4,13 +4,16 @@
  *  0. relevance — a candidate enters only when its words hold enough of the query on an absolute scale
  *     (`Candidate.match`; less for a turn that states the value asked about, `minMatchStated`), or its vector,
  *     date, shared entities or persona tie it to the query, and it scores within reach of the best. Nothing relevant, nothing injected: the room stays unused, the prompt shorter;
- *  1. whole evidence — in rank order, each candidate whole (a long one as a passage: its best sentence and the
- *     sentences around it, up to `maxWholeTokens`), and a question brings its answer, the next turn, with it;
+ *  1. whole evidence — in rank order, each candidate whole up to `maxWholeTokens` (a longer one as a passage: its
+ *     best sentence and the sentences around it, up to `maxPassageTokens`), and a question brings its answer, the
+ *     next turn, with it;
  *  2. fragments — with room and lines left, the best sentence of a candidate that did not fit whole;
  *  3. pairing — with room still left, the turn before an included answer (the question it answers).
  * A candidate whose matching sentence a later user message restates with another value is left out
  * ('superseded'); another turn shows none of its superseded sentences (supersede.ts).
- * At most `maxLines` records and doc chunks in all. Code is never cut (pack-forms.ts). Counts are exact; a
+ * At most `maxLines` records and doc chunks in all. Code is not cut, except a fenced block too long for any passage,
+ * which comes as a closed excerpt of whole lines (pack-forms.ts; docs-index/split.ts fences again the parts of such a
+ * block in the same way). Counts are exact; a
  * cheap lower bound (the tokenizer's `atLeast`) rules out what cannot fit before anything is tokenized. Pure.
  */
 import type { DateMention } from '../../shared/date-mention.ts';
