@@ -116,7 +116,7 @@ export const DEFAULT_PACK_OPTIONS: PackOptions = Object.freeze({
   maxWholeTokens: 160,
   maxWholeShare: 0.35,
   maxPassageTokens: 64,
-  maxExcerptTokens: 96,
+  maxExcerptTokens: 64,
   pairAnswers: true,
   pairQuestions: true,
   pairDecisions: true,
