@@ -20,7 +20,7 @@ import type { DateMention } from '../../shared/date-mention.ts';
 import type { Candidate } from './rerank.ts';
 import type { DocEntry, TurnEntry } from './records.ts';
 import type { Piece } from './pieces.ts';
-import { closeOverCode, codeExcerpt, codeSpans, excerptLines, passage, showRun } from './pack-forms.ts';
+import { closeOverCode, codeExcerpt, codeSpans, excerptLines, passage, runLayout, showRun, type RunLayout } from './pack-forms.ts';
 import { lineParts, lineTokens, lineTokensAtLeast, pieceIndex, textTokens, textTokensAtLeast, type TokenCount } from './line-text.ts';
 import { dayOf, renderRetrieved, type DocLine, type RecordLabels, type RecordLine } from './render.ts';
 import { statementOfCached } from './statements.ts';
@@ -258,7 +258,15 @@ export function pack(items: readonly PackCandidate[], budget: number, env: PackE
     return true;
   };
   // As shown: a run inside a fenced block gets its fence lines back, one among a table's rows its header (showRun).
-  const textOf = (item: PackCandidate, set: readonly number[]): string => showRun(item.text, item.pieces[set[0]!]!.start, item.pieces[set[set.length - 1]!]!.end);
+  // A passage is counted once per piece it grows by: the turn's fences and tables are found once per pack.
+  const layouts = new Map<PackCandidate, RunLayout>();
+  const layoutOf = (item: PackCandidate): RunLayout => {
+    let layout = layouts.get(item);
+    if (layout === undefined) layouts.set(item, (layout = runLayout(item.text)));
+    return layout;
+  };
+  const textOf = (item: PackCandidate, set: readonly number[]): string =>
+    showRun(item.text, item.pieces[set[0]!]!.start, item.pieces[set[set.length - 1]!]!.end, layoutOf(item));
   const bestOf = (item: PackCandidate): number => pieceIndex(item.candidate.bestPiece, item.pieces.length);
   /** What matched is an old version of a rule (the candidate goes), or it has none. */
   const goneOf = (item: PackCandidate): ReadonlySet<number> | undefined => (options.supersede ? item.superseded?.() : undefined);
