@@ -131,6 +131,15 @@ function knownSubjectFacts(pairs: ReadonlyArray<{ label: LabelledMessage; got: E
   return scoreMessages(pairs.map(({ label, got }) => ({ label: { ...label, ...only(label) }, got: only(got) }))).parts.facts;
 }
 
+/**
+ * Facts matched by value and op alone, subject names aside: how much the extractor finds, apart from whether it names
+ * the slot as the labeller did (labellers name "cat name", "pet name" or "cat's name" for one slot).
+ */
+function valueOnlyFacts(pairs: ReadonlyArray<{ label: LabelledMessage; got: Extraction }>): PartScore {
+  const only = (x: Pick<Extraction, 'facts'>): Extraction => ({ entities: [], deprecate: [], facts: x.facts.map((f) => ({ ...f, subject: '' })) });
+  return scoreMessages(pairs.map(({ label, got }) => ({ label: { ...label, ...only(label) }, got: only(got) }))).parts.facts;
+}
+
 export function formatReport(r: ScoreReport): string {
   const lines = [`${r.messages} messages`, row('overall', r.overall), ...PARTS.map((p) => row(p, r.parts[p]))];
   const langs = Object.keys(r.byLang);
@@ -191,11 +200,12 @@ export function main(args: string[]): number {
     for (const e of errors) console.error(`${scorePath}: ${e}`);
     const report = scoreMessages(pairs);
     const vocabularyFacts = knownSubjectFacts(pairs, vocabularySubjects(extractor.vocabulary));
+    const factValues = valueOnlyFacts(pairs);
     const speed = timePerMessage(extractor, items);
     console.log(
       args.includes('--json')
-        ? JSON.stringify({ ...report, vocabularyFacts, msPerMessage: speed }, null, 2)
-        : `${formatReport(report)}\n${row('facts, subjects the vocabulary names', vocabularyFacts)}\n${formatSpeed(speed)}`,
+        ? JSON.stringify({ ...report, vocabularyFacts, factValues, msPerMessage: speed }, null, 2)
+        : `${formatReport(report)}\n${row('facts, subjects the vocabulary names', vocabularyFacts)}\n${row('facts, values and ops alone', factValues)}\n${formatSpeed(speed)}`,
     );
     const minF1 = option(args, '--min-f1');
     if (minF1 !== undefined && report.overall.f1 < Number(minF1)) return 1;

@@ -8,6 +8,7 @@ import { compileDateMentionMatchers, findDateMentions, findMonths } from './date
 import { compileEntityMatchers, findEntities, type EntityMatchers } from './entities.ts';
 import { withoutPassingToday } from './entities-today.ts';
 import { compileEventMatchers } from './facts-events.ts';
+import { compilePersonalMatchers } from './facts-personal.ts';
 import { compileSpecialMatchers } from './facts-special.ts';
 import { findFacts, type FactMatchers } from './facts.ts';
 import { compileTripMatchers } from './facts-trips.ts';
@@ -72,6 +73,7 @@ export function createExtractor(options: ExtractorOptions = {}): Extractor {
     special: compileSpecialMatchers(lexicon),
     events: compileEventMatchers(vocabulary.subjects),
     trips: compileTripMatchers(vocabulary.subjects),
+    personal: compilePersonalMatchers(vocabulary.personal),
   };
   return {
     vocabulary,

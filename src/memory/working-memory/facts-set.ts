@@ -75,7 +75,7 @@ const DETERMINER = /^\s*(?:(?:an|a|the|our|my)\b|一个|一套|个)?\s*/i;
 const UNKNOWN_LATIN = /^[A-Za-z][\w.+#-]*(?:\s+[A-Z0-9][\w.+#-]*){0,2}/;
 const UNKNOWN_CJK = /^[\u4e00-\u9fff]{2,8}?(?=[吧了的啊呢就来做，。,.!！?？;；\s]|$)/;
 const STOP_VALUES =
-  /^(?:the|a|an|it|this|that|them|to|in|on|at|for|of|and|or|not|too|very|so|all|some|one|what|which|how|is|are|be|defaults?|by)$/i;
+  /^(?:the|a|an|it|this|that|them|to|in|on|at|for|of|and|or|not|too|very|so|all|some|one|what|which|how|is|are|be|defaults?|by|i|i'm|we|we're|you|he|she|they|me|us)$/i;
 /** An error or a state names what happened, not a thing in use: "Sentry 告警：PostgrestException", "告警：OOMKilled". */
 const ERROR_NAME = /(?:exception|error|errors|killed|timeout|failed|failure|expired|refused|denied|notfound|panic|backoff)$/i;
 

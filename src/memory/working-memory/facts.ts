@@ -13,6 +13,7 @@ import { selfCorrected } from './facts-self-corrected.ts';
 import { setFacts } from './facts-set.ts';
 import { namedVersionFacts } from './facts-named-versions.ts';
 import { findTripFacts, tripsSpokenOf, type TripMatchers } from './facts-trips.ts';
+import { findPersonalFacts, type PersonalMatchers } from './facts-personal.ts';
 import { findSpecialFacts, type SpecialMatchers } from './facts-special.ts';
 import type { Lexicon, Mark, ProductMark, SubjectMark } from './lexicon.ts';
 import type { TopicRules } from './topic.ts';
@@ -33,6 +34,7 @@ export interface FactMatchers {
   readonly special: SpecialMatchers;
   readonly events: EventMatchers;
   readonly trips: TripMatchers;
+  readonly personal: PersonalMatchers;
 }
 
 export interface FactResult {
@@ -52,6 +54,8 @@ export function findFacts(
   const facts: Array<Found<Fact> | UnsetFound> = [];
   const deprecations: Found<string>[] = [];
   const events: Found<Fact>[] = [];
+  /** Facts of the user's own life (facts-personal.ts): they fill only slots no other rule set (below). */
+  const personal: Found<Fact>[] = [];
   let lastUnsetSubject: string | null = null;
   /** Products each clause names that no rule set or dropped, for the replacement of a drop (below). */
   const unclaimed: Array<{ product: ProductMark; at: number }> = [];
@@ -83,6 +87,9 @@ export function findFacts(
     }
     byClause.set(clause, inside);
   }
+  /** A clause's entities, at offsets in the clause. */
+  const entitiesOf = (clause: Clause): EntitySpan[] =>
+    (byClause.get(clause) ?? []).map((x) => ({ ...x, start: x.start - clause.start, end: x.end - clause.start }));
   // Sentences that ask which one ("Redis 和 Memcached 做缓存，哪个更适合…？"): candidates named there are compared, not chosen.
   const asksWhich = new Set(clauses.filter((c) => c.question && ASKS_WHICH.test(c.text)).map((c) => c.sentence));
   let answersNamed = false;
@@ -96,11 +103,7 @@ export function findFacts(
     answersNamed = leadIn !== '' && (answersNamed || m.lexicon.has('answerLengthContext', leadIn));
     const context = { budgetNamed, deadlineNamed, sentenceDates: datesBySentence.get(clause.sentence) ?? [], leadIn, answersNamed };
     if (clause.question) continue;
-    const local = (byClause.get(clause) ?? []).map((x) => ({
-      ...x,
-      start: x.start - clause.start,
-      end: x.end - clause.start,
-    }));
+    const local = entitiesOf(clause);
     if (clause.tentative) {
       // "Call me on +44 … if the deploy fails": the condition is when to call; the number is the user's all the same.
       const contact = findSpecialFacts(clause, local, m.special, { ...context, sentenceDates: [] }).filter((f) => CONTACT_SUBJECTS.has(f.item.subject));
@@ -135,6 +138,17 @@ export function findFacts(
     facts.push(...(clause.narrative ? special.filter((f) => !isPlacement(f.item.subject)) : special));
     facts.push(...findLanguageFacts(clause, m.lexicon, leadIn));
     if (!clause.narrative) events.push(...findEventFacts(clause, local, m.events));
+    if (!clause.narrative) {
+      const after = clauses[index + 1];
+      const next = after !== undefined && after.sentence === clause.sentence && !after.question ? { clause: after, entities: entitiesOf(after) } : null;
+      const products = m.lexicon.products(clause.text);
+      personal.push(
+        ...findPersonalFacts(clause, local, m.personal, next, {
+          namesSlot: (words) => m.lexicon.subjects(words).some((s) => s.start === 0 && s.end === words.length),
+          productAt: (pos) => products.some((p) => p.start === pos),
+        }),
+      );
+    }
     // Where the user goes, unless the clause voids it ("scrap the trip to Bali") or the trip is for work.
     if (!clause.narrative && !trips.business) {
       const found = findTripFacts(clause, m.trips, m.lexicon, { tripContext: trips.trip, dated: context.sentenceDates.length > 0 });
@@ -176,6 +190,7 @@ export function findFacts(
     for (const p of open) if (!set.some((f) => f.at === clause.start + p.start)) unclaimed.push({ product: p, at: clause.start + p.start });
   }
   facts.push(...replacements(facts, unclaimed, m.lexicon));
+  facts.push(...personalOnly(facts, personal));
   facts.splice(0, facts.length, ...selfCorrected(facts, clauses, entities, m.lexicon));
   refileDrops(facts);
   facts.sort((a, b) => a.at - b.at);
@@ -186,6 +201,19 @@ export function findFacts(
     deprecate: [...new Set(deprecations.map((d) => d.item))],
     events: dedupeFacts(events, clauses),
   };
+}
+
+/**
+ * Personal facts that say something no other rule said: a slot of their own, and a value no other fact holds ("my
+ * budget is $150" is the budget rule's; "my database is PostgreSQL 16" the setup rules').
+ */
+function personalOnly(facts: ReadonlyArray<Found<Fact>>, personal: readonly Found<Fact>[]): Found<Fact>[] {
+  const subjects = new Set(facts.map((f) => f.item.subject.toLowerCase()));
+  const values = facts.map((f) => f.item.value.toLowerCase());
+  return personal.filter((p) => {
+    const value = p.item.value.toLowerCase();
+    return !subjects.has(p.item.subject.toLowerCase()) && !values.some((v) => v.includes(value) || value.includes(v));
+  });
 }
 
 /** Of the slot words of a clause with no value, the one a decision word leads to ("settled on a queue for the pipeline"), else the last. */

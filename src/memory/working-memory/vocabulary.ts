@@ -5,11 +5,12 @@
 import { AssistantError } from '../../shared/errors.ts';
 import { DATE_VOCABULARY, type DateVocabulary } from './vocab-dates.ts';
 import { ENTITY_VOCABULARY, type EntityVocabulary } from './vocab-entities.ts';
+import { PERSONAL_VOCABULARY, type PersonalVocabulary } from './vocab-personal.ts';
 import { PRODUCT_GROUPS, RUNTIME_VERSION_SUBJECTS, type ProductGroup } from './vocab-products.ts';
 import { SUBJECT_VOCABULARY, type SubjectVocabulary } from './vocab-subjects.ts';
 import { TRIGGER_VOCABULARY, type TriggerVocabulary } from './vocab-triggers.ts';
 
-export type { DateVocabulary, EntityVocabulary, ProductGroup, SubjectVocabulary, TriggerVocabulary };
+export type { DateVocabulary, EntityVocabulary, PersonalVocabulary, ProductGroup, SubjectVocabulary, TriggerVocabulary };
 
 export interface WmVocabulary {
   readonly entities: EntityVocabulary;
@@ -19,6 +20,8 @@ export interface WmVocabulary {
   readonly runtimes: Readonly<Record<string, string>>;
   readonly subjects: SubjectVocabulary;
   readonly triggers: TriggerVocabulary;
+  /** The user's own life: rent, weight, a pet's name (facts-personal.ts). */
+  readonly personal: PersonalVocabulary;
 }
 
 export interface VocabularyOverrides {
@@ -29,6 +32,7 @@ export interface VocabularyOverrides {
   readonly runtimes?: Readonly<Record<string, string>>;
   readonly subjects?: Partial<SubjectVocabulary>;
   readonly triggers?: Partial<TriggerVocabulary>;
+  readonly personal?: Partial<PersonalVocabulary>;
 }
 
 export const DEFAULT_VOCABULARY: WmVocabulary = {
@@ -38,6 +42,7 @@ export const DEFAULT_VOCABULARY: WmVocabulary = {
   runtimes: RUNTIME_VERSION_SUBJECTS,
   subjects: SUBJECT_VOCABULARY,
   triggers: TRIGGER_VOCABULARY,
+  personal: PERSONAL_VOCABULARY,
 };
 
 export function resolveVocabulary(overrides: VocabularyOverrides = {}): WmVocabulary {
@@ -48,6 +53,7 @@ export function resolveVocabulary(overrides: VocabularyOverrides = {}): WmVocabu
     runtimes: overrides.runtimes ?? RUNTIME_VERSION_SUBJECTS,
     subjects: { ...SUBJECT_VOCABULARY, ...overrides.subjects },
     triggers: { ...TRIGGER_VOCABULARY, ...overrides.triggers },
+    personal: { ...PERSONAL_VOCABULARY, ...overrides.personal },
   };
   validate(vocabulary);
   return vocabulary;
@@ -122,7 +128,17 @@ function validate(v: WmVocabulary): void {
     if (group.asWrittenOnly !== undefined) checkStrings(`products[${i}].asWrittenOnly`, group.asWrittenOnly);
   });
   checkRecord('runtimes', v.runtimes, 'string');
+  if (!Array.isArray(v.personal.slots)) fail('personal.slots', 'must be a list');
+  v.personal.slots.forEach((slot, i) => {
+    if (typeof slot?.subject !== 'string' || slot.subject.trim() === '') fail(`personal.slots[${i}].subject`, 'must be a non-empty string');
+    checkStrings(`personal.slots[${i}].words`, slot.words);
+    if (!PERSONAL_VALUE_KINDS.has(slot.value)) fail(`personal.slots[${i}].value`, `must be one of ${[...PERSONAL_VALUE_KINDS].join(', ')}`);
+  });
+  checkRecord('personal.pets', v.personal.pets, 'string');
+  for (const key of ['units', 'notSlots', 'notSlotNouns', 'others'] as const) checkStrings(`personal.${key}`, v.personal[key]);
 }
+
+const PERSONAL_VALUE_KINDS: ReadonlySet<string> = new Set(['amount', 'number', 'name', 'date', 'words']);
 
 /** Slots filled by rules of their own rather than by slot words (facts-special.ts). */
 const RULE_SUBJECTS = ['budget', 'deadline', 'region', 'timezone', 'answer language', 'answer length', 'name', 'allergy', 'diet', 'location', 'destination'];
@@ -137,6 +153,7 @@ export function vocabularySubjects(vocabulary: WmVocabulary): ReadonlySet<string
     ...Object.values(vocabulary.runtimes),
     ...Object.values(vocabulary.subjects.languageObjects),
     ...RULE_SUBJECTS,
+    ...vocabulary.personal.slots.map((s) => s.subject),
   ];
   return new Set(named.map((s) => s.toLowerCase()));
 }

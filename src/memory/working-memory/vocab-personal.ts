@@ -1,0 +1,82 @@
+/**
+ * The user's own life (facts-personal.ts): slots a private chat fills — rent, salary, weight, a pet's name — with the
+ * words that name them and the kind of value each takes. Data only.
+ */
+
+/** What a slot's value looks like: an amount entity, a number with its unit, a name, a date entity, or a few words. */
+export type PersonalValueKind = 'amount' | 'number' | 'name' | 'date' | 'words';
+
+export interface PersonalSlot {
+  /** The slot, a short English name as the labels' conventions file it. */
+  readonly subject: string;
+  /** Words that name it, either language: 房租, rent. */
+  readonly words: readonly string[];
+  readonly value: PersonalValueKind;
+}
+
+export interface PersonalVocabulary {
+  readonly slots: readonly PersonalSlot[];
+  /** Animals a pet may be → their English name: a pet's name fills `<animal> name` (我家猫叫团子 → cat name). */
+  readonly pets: Readonly<Record<string, string>>;
+  /** Units a number may carry (65公斤, 70 kg, 42码): kept with the number as written. */
+  readonly units: readonly string[];
+  /** Heads of "my X is Y" that name no slot of the user's (my goal is to…, my plan is): the generic English rule leaves them alone. */
+  readonly notSlots: readonly string[];
+  /** Last words of such heads that make any head none (my biggest question is, my older brother is). */
+  readonly notSlotNouns: readonly string[];
+  /** People whose things are not the user's, just before a slot word: 我妈的, 他, my sister's, her. */
+  readonly others: readonly string[];
+}
+
+export const PERSONAL_VOCABULARY: PersonalVocabulary = {
+  slots: [
+    { subject: 'rent', words: ['房租', '月租', '租金', 'rent', 'monthly rent'], value: 'amount' },
+    { subject: 'salary', words: ['工资', '月薪', '薪水', '薪资', '税前月薪', '税后工资', 'salary', 'monthly salary', 'take-home pay'], value: 'amount' },
+    { subject: 'expected salary', words: ['期望月薪', '期望薪资', '期望工资', '期望薪水', 'expected salary', 'salary expectation'], value: 'amount' },
+    { subject: 'annual salary', words: ['年薪', 'annual salary', 'yearly salary'], value: 'amount' },
+    { subject: 'monthly budget', words: ['生活费', '每月开销', 'monthly budget', 'monthly spending'], value: 'amount' },
+    { subject: 'target weight', words: ['目标体重', 'target weight', 'goal weight'], value: 'number' },
+    { subject: 'weight', words: ['体重', 'weight', 'i weigh'], value: 'number' },
+    { subject: 'height', words: ['身高', 'height'], value: 'number' },
+    { subject: 'shoe size', words: ['鞋码', '鞋子尺码', '穿的鞋码', 'shoe size'], value: 'number' },
+    { subject: 'clothing size', words: ['衣服尺码', '衣服尺寸', 'clothing size', 'clothes size'], value: 'words' },
+    { subject: 'blood type', words: ['血型', 'blood type'], value: 'words' },
+    { subject: 'birthday', words: ['生日', 'birthday'], value: 'date' },
+    { subject: 'car', words: ['我的车', '我开的车', '我开的是', '家里的车', 'my car', 'i drive'], value: 'name' },
+    // Things the user owns, by their model: 我的手表是 Garmin Forerunner 265, my phone's an iPhone 13.
+    { subject: 'phone', words: ['我的手机', '我手机', '我用的手机', '我现在用的手机', 'my phone'], value: 'name' },
+    { subject: 'watch', words: ['我的手表', '我手表', '我戴的手表', 'my watch'], value: 'name' },
+    { subject: 'headphones', words: ['我的耳机', '我用的耳机', 'my headphones', 'my earbuds'], value: 'name' },
+    { subject: 'camera', words: ['我的相机', '我用的相机', 'my camera'], value: 'name' },
+    { subject: 'router', words: ['我的路由器', '我家路由器', '我家的路由器', 'my router'], value: 'name' },
+    { subject: 'e-reader', words: ['我的阅读器', '我的电子书阅读器', 'my e-reader', 'my ereader'], value: 'name' },
+    { subject: 'major', words: ['专业', 'my major', 'i major in', "i'm majoring in"], value: 'words' },
+    { subject: 'hometown', words: ['老家', '家乡', 'hometown', 'home town'], value: 'words' },
+  ],
+  pets: {
+    猫: 'cat', 猫咪: 'cat', 小猫: 'cat', 狗: 'dog', 狗狗: 'dog', 小狗: 'dog', 兔子: 'rabbit', 仓鼠: 'hamster', 鹦鹉: 'parrot',
+    cat: 'cat', kitten: 'cat', dog: 'dog', puppy: 'dog', rabbit: 'rabbit', bunny: 'rabbit', hamster: 'hamster', parrot: 'parrot',
+  },
+  units: ['公斤', '千克', 'kg', 'kgs', '斤', '磅', 'lbs', 'lb', 'pounds', 'cm', '厘米', 'm', '米', '码', '号', 'ft', 'in'],
+  notSlots: [
+    // Whole heads: "my goal is to…", "my plan is…", "my job is…" (a marathon goal, a meal plan are slots).
+    'goal', 'goals', 'plan', 'plans', 'job', 'day', 'week', 'weekend', 'morning', 'life', 'turn', 'bet', 'take', 'pleasure',
+    'choice', 'preference', 'favourite', 'favorite', 'code', 'output', 'build', 'internet', 'connection', 'computer', 'head',
+    'back', 'english', 'request', 'answer', 'name', 'email', 'number', 'address',
+  ],
+  notSlotNouns: [
+    // Last words that make any head no slot of the user's: "my biggest question is", "my older brother is".
+    'question', 'questions', 'problem', 'problems', 'issue', 'issues', 'guess', 'concern', 'concerns', 'point', 'idea',
+    'bad', 'fault', 'understanding', 'worry', 'thought', 'thoughts', 'feeling', 'impression', 'hope', 'wish', 'fear',
+    'reason', 'mistake', 'apologies', 'friend', 'friends', 'boss', 'wife', 'husband', 'mom', 'mum', 'dad', 'mother',
+    'father', 'kid', 'kids', 'son', 'daughter', 'brother', 'sister', 'partner', 'girlfriend', 'boyfriend', 'team',
+    'manager', 'colleague', 'coworker', 'parents', 'family', 'doctor', 'landlord', 'neighbor', 'neighbour', 'error',
+    'test', 'tests',
+  ],
+  others: [
+    '他', '她', '他们', '她们', '朋友', '同事', '室友', '老板', '邻居', '房东', '爸', '妈', '爸爸', '妈妈', '老婆', '老公', '女儿', '儿子',
+    '孩子', '哥哥', '姐姐', '弟弟', '妹妹', '男朋友', '女朋友', '爷爷', '奶奶',
+    'his', 'her', 'their', "friend's", "sister's", "brother's", "mom's", "mum's", "dad's", "wife's", "husband's",
+    "son's", "daughter's", "partner's", "boss's", "colleague's", "roommate's", "neighbor's",
+  ],
+};
