@@ -10,7 +10,7 @@ import type { Lexicon, ProductMark } from './lexicon.ts';
 import type { Fact } from './types.ts';
 
 /** The word version, a link, and the version (one dot at least). */
-const LINK = String.raw`\s*(?:号)?\s*(?:是|为|用的是|用|锁在|锁定在|锁定为|锁定|锁|固定在|固定为|固定|定在|定为|定成|统一为|统一成|升到|升级到|改成|改为|:|：|=|is pinned to|is pinned at|is locked to|is locked at|is now|is|will be|pinned to|pinned at|locked to|locked at|set to|stays at)?\s*`;
+const LINK = String.raw`\s*(?:号)?\s*(?:是|为|用的是|用|锁在|锁死在|锁死|锁定在|锁定为|锁定|锁|固定在|固定为|固定|定在|定为|定成|统一为|统一成|升到|升级到|改成|改为|:|：|=|is pinned to|is pinned at|is locked to|is locked at|is now|is|will be|pinned to|pinned at|locked to|locked at|set to|stays at)?\s*`;
 const VERSION = String.raw`(v?\d+(?:\.\d+)+)(?![\w.])(?!\s*(?:%|倍|x\b))`;
 /** A Latin name just before the word version: kubectl 版本, the Bazel version, PyTorch 的版本号. */
 const NAME_THEN_VERSION = new RegExp(String.raw`(?<![\w.+-])([A-Za-z][\w.+-]*[A-Za-z0-9+])\s*(?:的)?\s*(?:版本|version)(?![\w])${LINK}${VERSION}`, 'gi');
@@ -64,6 +64,11 @@ export function namedVersionFacts(clause: Clause, products: readonly ProductMark
     const known = lexicon.products(leadIn).find((p) => p.start <= at && at <= p.valueEnd + 1);
     if (name !== undefined && leadIn[at - 1] !== '@' && (known === undefined || lexicon.vocabulary.runtimes[known.surface.toLowerCase()] !== undefined)) {
       emit(known?.surface ?? name, only[1]!, only.index);
+    } else if (name === undefined) {
+      // 生产的 k8s 集群在阿里云杭州，版本 1.29: the clause before ends on no name, but names one runtime, and the
+      // version is that runtime's.
+      const runtimes = lexicon.products(leadIn).filter((p) => lexicon.vocabulary.runtimes[p.surface.toLowerCase()] !== undefined && p.value === p.surface);
+      if (runtimes.length === 1) emit(runtimes[0]!.surface, only[1]!, only.index);
     }
   }
   return out;

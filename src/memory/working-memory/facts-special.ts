@@ -381,6 +381,10 @@ export function findSpecialFacts(clause: Clause, entities: readonly EntitySpan[]
     }
   }
 
+  // Indentation said with its width right after the word: 缩进 4 个空格, indentation is 2 spaces, indent with tabs.
+  const indent = INDENTATION.exec(text);
+  if (indent !== null && !corrected(text, indent.index + indent[0].length - indent[1]!.length)) set('indentation', indent[1]!, indent.index);
+
   // Name: 我叫小王, my name is Alex, call me Sam.
   for (const intro of lex.words('nameIntros', text)) {
     const rest = text.slice(intro.end);
@@ -391,6 +395,10 @@ export function findSpecialFacts(clause: Clause, entities: readonly EntitySpan[]
   }
   return out;
 }
+
+/** An indentation word, a link, and the width: 缩进 4 个空格, indentation is 2 spaces, indent with tabs. */
+const INDENTATION =
+  /(?:缩进|\bindentation|\bindent(?:ing)?)\s*(?:统一)?\s*(?:用|是|为|改成|改为|with|is|of|=|:|：)?\s*((?:\d+|[一二两三四八])\s*个?\s*空格|\d+\s*spaces|\btabs?\b)/i;
 
 const ADDRESS_TYPES: ReadonlySet<string> = new Set(['ipv4', 'ipv6', 'hostport', 'url']);
 

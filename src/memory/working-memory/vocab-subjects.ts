@@ -136,7 +136,7 @@ export const SUBJECT_VOCABULARY: SubjectVocabulary = {
     editor: ['编辑器', 'editor', 'IDE', '开发工具', 'code editor'],
     'package manager': ['包管理器', '包管理工具', '包管理', 'package manager'],
     'build tool': ['构建工具', 'build tool', 'build system', '构建系统', '打包工具', 'bundler'],
-    'test framework': ['测试框架', 'testing framework', 'test framework', 'test runner', '单测框架', '单元测试框架', 'e2e 框架'],
+    'test framework': ['测试框架', 'testing framework', 'test framework', 'test runner', '单测框架', '单元测试框架', 'e2e 框架', '单元测试', '单测'],
     ORM: ['ORM'],
     'job scheduler': ['定时任务', '计划任务', '任务调度', 'job scheduler', 'cron jobs', 'scheduled jobs'],
     'connection pool': ['连接池', '数据库连接池', 'connection pool', 'connection pooler'],

@@ -166,6 +166,8 @@ export const TRIGGER_VOCABULARY: TriggerVocabulary = {
     'but', '但', '但是', '而', 'however', '还是说',
   ],
   useExclusions: [
+    // (测试 holds no 用: listed so that the scan takes it whole and 试用 cannot match across 单元测试用 pytest.)
+    '测试',
     '用户', '应用', '费用', '作用', '可用', '有用', '没用', '通用', '专用', '常用', '实用', '用途', '用量', '用法', '用例', '用时',
     '信用', '使用率', '占用', '调用', '引用', '复用', '启用', '禁用', '备用', '试用', '适用', '用处', '用于', '用来', '租用',
     '挪用', '滥用', '耗用', '利用', '运用', '采用率', '用完', '用光', '用尽', '享用', '食用', '服用', '用心', '用功', '用力',
@@ -361,6 +363,8 @@ export const TRIGGER_VOCABULARY: TriggerVocabulary = {
     '还是改成', '还是改为', '还是定', '算了', '哦不', '噢不', '啊不', '不不', 'correction', 'actually', 'sorry', 'i mean', 'i meant', 'no wait',
     'wait', 'scratch that', 'make that', 'or rather', 'no,', '— no', '- no',
     'make it', 'oops', 'my bad', 'i misspoke', 'i mistyped', 'typo',
+    // 我之前说用 Python 3.10，其实是 3.12: "in fact" after a value said before rights it.
+    '其实', '实际上',
   ],
   correctedValueLeads: [
     '是', '为', '改成', '改为', '改到', '定成', '定在', '定为', '应该是', '其实是', '升到', '升级到', '升级成', '升成', '换成', '迁到', '提到', '调到', '降到', '涨到',

@@ -164,3 +164,49 @@ describe('words that only look like a slot or a product', () => {
     expect(facts('我们的 Kafka 节点有三个。')).toEqual(['message queue=Kafka']);
   });
 });
+
+/** Found by the third blind round (test/fixtures/wm-blind-helpers-3-work.jsonl, w3-); our own wording. */
+describe('a version or a port righted in the same message', () => {
+  it('"I said X before, it is actually Y": the runtime named with the righted value', () => {
+    expect(facts('I said Go 1.21 earlier, it’s actually Go 1.22 on the CI images.')).toEqual(['go version=1.22']);
+    expect(facts('我前面说的 Node 16 不对，其实是 Node 18。')).toEqual(['node version=18']);
+  });
+
+  it('其实是 after a version said before rights it, instead of keeping the old one', () => {
+    expect(facts('我之前说 Java 用 11，其实是 17，升过了。')).toEqual(['java version=17']);
+  });
+
+  it('the righted value may come before the slot: 不是 X，是 Y，<runtime>…; "Actually it is X, not Y, the … port"', () => {
+    expect(facts('不是 3.9，是 3.11，Python 上周刚升的。')).toEqual(['python version=3.11']);
+    expect(facts('Actually it’s 5433, not 5432, the reporting DB port moved.')).toEqual(['db port=5433']);
+  });
+
+  it("a tool's version righted with the word version (…版本不对，用的是 X，不是 Y)", () => {
+    expect(facts('刚才说的 Helm 版本不对，我们用的是 3.14.2，不是 3.12。')).toEqual(['helm version=3.14.2']);
+  });
+
+  it('"actually" and 其实 between a slot word and its value are no part of the value', () => {
+    expect(facts('The message queue is actually NATS.')).toEqual(['message queue=NATS']);
+    expect(facts('缓存其实是 Valkey。')).toEqual(['cache=Valkey']);
+  });
+});
+
+describe('a version and a setting said the terse way', () => {
+  it('a clause with only a version takes the one runtime the clause before named', () => {
+    expect(facts('线上 k8s 集群放在华为云上，版本 1.30。')).toEqual(['cloud provider=华为云', 'kubernetes version=1.30']);
+  });
+
+  it('锁死在 pins a version', () => {
+    expect(facts('Python 版本锁死在 3.11.9。')).toEqual(['python version=3.11.9']);
+  });
+
+  it('单元测试用 X names the test framework (试用 inside 测试用 is no trial)', () => {
+    expect(facts('单元测试用 Vitest。')).toEqual(['test framework=Vitest']);
+    expect(facts('先试用一下 Zed 再说。')).toEqual([]);
+  });
+
+  it('indentation said with its width right after the word', () => {
+    expect(facts('缩进 2 个空格，行宽 100。')).toEqual(['indentation=2 个空格']);
+    expect(facts('Indentation is 4 spaces in every repo.')).toEqual(['indentation=4 spaces']);
+  });
+});
