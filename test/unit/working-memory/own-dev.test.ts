@@ -124,3 +124,24 @@ describe('the third round of helper-labelled batches', () => {
     expect(report.parts.facts.recall).toBeGreaterThanOrEqual(0.34);
   });
 });
+
+/**
+ * A fourth round (test/fixtures/wm-blind-helpers-4-a.jsonl, r4a-, Chinese-leaning; -4-b.jsonl, r4b-, English-leaning;
+ * 100 messages each, half work and half personal life): written after the third round's fixes and scored once on
+ * them, held out. Before those fixes: facts P 0.375 / R 0.173 and P 0.500 / R 0.213; after: P 0.412 / R 0.202 and
+ * P 0.568 / R 0.281. The floors are the held-out scores.
+ */
+describe('the fourth round of helper-labelled batches', () => {
+  for (const [name, precision, recall] of [['wm-blind-helpers-4-a.jsonl', 0.4, 0.2], ['wm-blind-helpers-4-b.jsonl', 0.55, 0.28]] as const) {
+    it(`${name}: well-formed, and the extractor keeps its held-out score`, () => {
+      const { items, errors } = readLabelled(readFileSync(new URL(`../../fixtures/${name}`, import.meta.url), 'utf8'));
+      expect(errors).toEqual([]);
+      expect(items.length).toBe(100);
+      const extractor = createExtractor();
+      const report = scoreMessages(items.map((label) => ({ label, got: extractor.extract(label.text, label.now) })));
+      expect(report.parts.entities.f1).toBeGreaterThanOrEqual(0.98);
+      expect(report.parts.facts.precision).toBeGreaterThanOrEqual(precision);
+      expect(report.parts.facts.recall).toBeGreaterThanOrEqual(recall);
+    });
+  }
+});
