@@ -191,11 +191,11 @@ export function findDrops(clause: Clause, lexicon: Lexicon, rules: TopicRules, p
     // the decision before it is no topic.
     if (lexicon.has('dropBeforeNeedsLe', trigger.surface) && DROPS_WHAT_FOLLOWS.test(text.slice(trigger.end))) continue;
     const lead = head.length - head.replace(LEAD_FILLERS, '').length;
-    // 刚才说的都不算: adverbs before the drop word belong to it, not to the topic.
+    // 刚才说的都不算, …讨论就当作废吧: adverbs before the drop word belong to it, not to the topic.
     const surface = head
       .slice(lead)
       .trim()
-      .replace(/(?:都|也|就|先|全|全部|统统|暂时|还是|再|就先|都先)$/, '')
+      .replace(/(?:都|也|就|先|全|全部|统统|暂时|还是|再|就先|都先|就当|权当|就算|直接)$/, '')
       .trim();
     if (surface === '') continue;
     // "we don't need Redis anymore": the object is what the clause is about, not its verbs.

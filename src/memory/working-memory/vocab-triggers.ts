@@ -236,7 +236,7 @@ export const TRIGGER_VOCABULARY: TriggerVocabulary = {
   topicEndings: ['那套', '这套', '那一套', '这一套', '那些', '这些', '那个', '这个'],
   topicQualifiers: [
     '^(?:我们|我|咱们)?(?:之前|刚才|刚刚|前面|上面|早先|原来|原先|先前|昨天|前天|今天|上午|早上|上次|上回|上周|上个月)?(?:说|提|问|讨论|聊|定|商量|想|做)(?:过)?的',
-    '^(?:我们|我|咱们)(?:之前|刚才|刚刚|前面|上面|原来|原先|先前)', '^(?:之前|刚才|刚刚|前面|上面|原来|原先|先前|上次)的?',
+    '^(?:我们|我|咱们)(?:之前|刚才|刚刚|前面|上面|原来|原先|先前)', '^(?:之前|刚才|刚刚|前面|上面|原来|原先|先前|上次|上回|上周|昨天|前天|上个月)的?',
     '^(?:那个|这个|那套|这套|那种|这种|那条|这条|那段|这段|那句|这句|那些|这些|整个|那|这)', '^(?:the|a|an)\\s+',
     '^(?:whole|entire|previous|earlier|old|original|last)\\s+',
     '^(?:that|this|those|these|my|our|your)\\s+',
@@ -251,6 +251,9 @@ export const TRIGGER_VOCABULARY: TriggerVocabulary = {
     '了', '吧', '啊', '呀', '嘛', '就', '改用', '换成', '改成', '直接', '然后', '先', '用', '，', '。', '；',
     'and', 'but', 'we', "we'll", "let's", "i'll", 'so', 'because', 'since', 'then', 'instead', 'for now', '—',
     'in favor of', 'in favour of', 'for', 'as', 'to', 'please', 'entirely', 'completely', 'altogether',
+    // Who made it: "scrap that meal plan you wrote", "ignore the script I sent" (the thing is what comes before).
+    'you wrote', 'you made', 'you gave me', 'you suggested', 'you proposed', 'you drafted', 'you sent', 'you came up with',
+    'i wrote', 'i sent', 'i gave you', 'i pasted', 'i shared',
   ],
   questionWords: [
     '吗', '呢', '什么', '怎么', '怎样', '怎么样', '如何', '为什么', '为啥', '哪', '谁', '多少', '是否', '要不要', '能不能',

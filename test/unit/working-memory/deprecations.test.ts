@@ -170,3 +170,16 @@ describe('deprecated topics', () => {
     expect(deprecated('Should we scrap the Consul plan?')).toEqual([]);
   });
 });
+
+/** Found by the third and fourth blind rounds; our own wording. */
+describe('the words around a void topic that are no part of it', () => {
+  it('who made it: "you wrote", "I sent"', () => {
+    expect(deprecated('Scrap that workout plan you wrote, my knee is acting up.')).toEqual(['workout plan']);
+    expect(deprecated('Ignore the rollout plan I sent earlier, it skips staging.')).toEqual(['rollout plan']);
+  });
+
+  it('就当 / 就算 before 作废 belong to the drop word, and 上周 before the topic to neither', () => {
+    expect(deprecated('上周那个 Q3 预算讨论就当作废吧。')).toEqual(['Q3 预算讨论']);
+    expect(deprecated('这个迁移方案就算作废了。')).toEqual(['迁移方案']);
+  });
+});
