@@ -17,6 +17,9 @@ export interface Piece {
 const SENTENCE_END = /[。！？!?；;…]+["'”’」』)）]*\s*|\.+["'”’)]*\s+|\n+/g;
 const CLAUSE_END = /[，,、：:]\s*/g;
 
+/** A code fence line (``` or ~~~, a language after an opening one). */
+const FENCE_LINE = /^\s*(?:`{3,}|~{3,})/;
+
 /** Latin words + CJK characters / 2: a rough "how much does it say" measure. */
 export function contentSize(text: string): number {
   let size = 0;
@@ -86,13 +89,26 @@ export function splitPieces(text: string): Piece[] {
     spans.push(...cutLong(text, from, cut));
     from = cut;
   }
-  // Merge short spans forward (a short last one backward), within the length cap.
+  // Merge short spans forward (a short last one backward), within the length cap. A code fence stays with its block:
+  // a closing fence joins the code before it (not the prose after), and nothing before an opening fence joins it.
   const merged: Array<[number, number]> = [];
+  /** Whether the last merged span ends on a closing fence: nothing after it joins it. */
+  let closed = false;
+  let inFence = false;
   for (const span of spans) {
+    const fence = FENCE_LINE.test(text.slice(span[0], span[1]));
+    const opens = fence && !inFence;
+    if (fence) inFence = !inFence;
     const prev = merged[merged.length - 1];
-    if (prev !== undefined && contentSize(text.slice(prev[0], prev[1])) < MIN_PIECE_SIZE && span[1] - prev[0] <= MAX_PIECE_CHARS) {
+    if (fence && !opens && prev !== undefined) {
+      prev[1] = span[1];
+      closed = true;
+      continue;
+    }
+    if (prev !== undefined && !closed && !opens && contentSize(text.slice(prev[0], prev[1])) < MIN_PIECE_SIZE && span[1] - prev[0] <= MAX_PIECE_CHARS) {
       prev[1] = span[1];
     } else merged.push([span[0], span[1]]);
+    closed = false;
   }
   if (merged.length > 1) {
     const last = merged[merged.length - 1]!;

@@ -42,7 +42,8 @@ export interface RetrievalIndexState {
  */
 // 2: a concept's English term beside its Chinese words and other spellings (term-aliases.ts).
 // 3: thirty more such concepts (上限/limit, 镜像/image, 阈值/threshold…).
-export const INDEX_ANALYSIS_VERSION = 3;
+// 4: a code fence stays with its block's sentences (pieces.ts), never with the prose after it.
+export const INDEX_ANALYSIS_VERSION = 4;
 
 const DAY_MS = 86_400_000;
 

@@ -26,4 +26,28 @@ describe('sentence pieces', () => {
     expect(parts.every((p) => p.text.length <= MAX_PIECE_CHARS)).toBe(true);
     expect(splitPieces('  ')).toEqual([]);
   });
+
+  it('keep a code fence with its block: a closing fence joins the code, never the prose after it', () => {
+    const text = [
+      'Rotate the keys nightly.',
+      '',
+      '```bash',
+      'vault write -f transit/keys/app/rotate',
+      '```',
+      '',
+      'Then restart the workers so they pick up the new key.',
+      '',
+      '## Notes',
+      '',
+      '```yaml',
+      'rotation_period: 24h',
+      '```',
+    ].join('\n');
+    const pieces = splitPieces(text).map((p) => p.text);
+    expect(pieces).toContain('Then restart the workers so they pick up the new key.');
+    expect(pieces).toContain('```bash\nvault write -f transit/keys/app/rotate\n```');
+    // (A short heading before an opening fence stays apart from the code.)
+    expect(pieces).toContain('## Notes');
+    expect(pieces).toContain('```yaml\nrotation_period: 24h\n```');
+  });
 });
