@@ -23,6 +23,8 @@ const VERSION_VALUE = /^v?\d+(?:\.\d+)*$/i;
 const PORT_VALUE = /^\d{2,5}$/;
 /** The word version after a name (Spring Boot 版本, the Helm version): the slot is that name's version. */
 const VERSION_WORD = /^\s*(?:的)?\s*(?:版本号?|version)(?![A-Za-z])/i;
+/** A version said right after a product, as the wrong one: Redis 不是 6.2（，是 7.2.4）, "Kafka isn't 3.5". */
+const VERSION_SAID_NOT = /^\s*(?:不是|并非|并不是|\bis not\b|\bisn't\b|\bwasn't\b)\s*v?\d+\.\d+/i;
 /** Slot words the special rules read (ports, time zones, phone numbers), beside the vocabulary's slot names. */
 const compiled = new WeakMap<Lexicon, RegExp>();
 
@@ -64,7 +66,7 @@ function namedSlot(text: string, lexicon: Lexicon): Slot | null {
   // A runtime (Node, k8s) or a tool followed by the word version (Spring Boot 版本): its version slot, one name only.
   const products = lexicon.products(text);
   const runtimes = products.filter((p) => lexicon.vocabulary.runtimes[p.surface.toLowerCase()] !== undefined);
-  const versioned = products.filter((p) => VERSION_WORD.test(text.slice(p.end)));
+  const versioned = products.filter((p) => VERSION_WORD.test(text.slice(p.end)) || VERSION_SAID_NOT.test(text.slice(p.end)));
   const names = new Set([...runtimes, ...versioned].map((p) => lexicon.vocabulary.runtimes[p.surface.toLowerCase()] ?? p.surface.toLowerCase()));
   // (Other slot words may stand around: "…it's actually Go 1.22 on the CI images".)
   if (names.size === 1) {

@@ -308,7 +308,10 @@ export function setFacts(
     if (value !== undefined && /^(?:port|ports|version|address|host|ip)\b/i.test(value)) continue;
     // 跑在 self-hosted 的 GitLab runner 上: a word before 的 describes what follows; it is not the value.
     const describes = value !== undefined && /^\s*的/.test(text.slice(pos + value.length));
-    if (value !== undefined && !describes && !STOP_VALUES.test(value) && !ERROR_NAME.test(value) && !lexicon.has('negations', value))
+    // 前端的计划先作废: a word that calls something off is no value; "the docs are due May 29": a value over a date is none.
+    const voids = value !== undefined && (lexicon.has('dropAfter', value) || lexicon.has('strongDrop', value));
+    const overDate = value !== undefined && entities.some((e) => (e.type === 'date' || e.type === 'time') && e.start < pos + value.length && pos < e.end);
+    if (value !== undefined && !describes && !voids && !overDate && !STOP_VALUES.test(value) && !ERROR_NAME.test(value) && !lexicon.has('negations', value))
       emit(s.subject, value, pos);
   }
   // A value named by its slot word after it: use a local cache, 改用本地缓存.

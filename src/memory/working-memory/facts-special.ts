@@ -382,8 +382,8 @@ export function findSpecialFacts(clause: Clause, entities: readonly EntitySpan[]
   }
 
   // Indentation said with its width right after the word: 缩进 4 个空格, indentation is 2 spaces, indent with tabs.
-  const indent = INDENTATION.exec(text);
-  if (indent !== null && !corrected(text, indent.index + indent[0].length - indent[1]!.length)) set('indentation', indent[1]!, indent.index);
+  const indent = INDENTATION.exec(text) ?? WIDTH_THEN_INDENT.exec(text);
+  if (indent !== null && !corrected(text, indent.index + indent[0].indexOf(indent[1]!))) set('indentation', indent[1]!, indent.index);
 
   // Name: 我叫小王, my name is Alex, call me Sam.
   for (const intro of lex.words('nameIntros', text)) {
@@ -398,7 +398,10 @@ export function findSpecialFacts(clause: Clause, entities: readonly EntitySpan[]
 
 /** An indentation word, a link, and the width: 缩进 4 个空格, indentation is 2 spaces, indent with tabs. */
 const INDENTATION =
-  /(?:缩进|\bindentation|\bindent(?:ing)?)\s*(?:统一)?\s*(?:用|是|为|改成|改为|with|is|of|=|:|：)?\s*((?:\d+|[一二两三四八])\s*个?\s*空格|\d+\s*spaces|\btabs?\b)/i;
+  /(?:缩进|\bindentation|\bindent(?:ing)?)\s*(?:统一)?\s*(?:用|是|为|改成|改为|with|is|of|=|:|：)?\s*((?:\d+\s*个?|[一二两三四八]\s*个)\s*空格|\d+\s*spaces|\btabs?\b)/i;
+
+/** The width before the word: 4 个空格缩进 (the labels keep the width, "4 个空格"). */
+const WIDTH_THEN_INDENT = /((?:\d+\s*个?|[一二两三四八]\s*个)\s*空格)\s*(?:的)?\s*缩进/;
 
 const ADDRESS_TYPES: ReadonlySet<string> = new Set(['ipv4', 'ipv6', 'hostport', 'url']);
 

@@ -290,6 +290,8 @@ export function compileLexicon(vocabulary: WmVocabulary): Lexicon {
     const mark = (m: Mark, info: ProductInfo): void => {
       // The end of a compound name is not the product: ingress-nginx, kube-prometheus, spring-data-redis.
       if (m.start >= 2 && text[m.start - 1] === '-' && /[A-Za-z0-9]/.test(text[m.start - 2]!)) return;
+      // Nor the end of a dotted one: lazy.nvim is a Neovim plugin, not the editor (a name after "." and a letter).
+      if (m.start >= 2 && text[m.start - 1] === '.' && /[A-Za-z]/.test(text[m.start - 2]!)) return;
       const after = text.slice(m.end, m.end + 32);
       // "VS Code with the Vim extension", Vim 模式: an editor's mode or plugin in another editor is not the editor.
       if (info.subject === 'editor' && EDITOR_ADD_ON.test(after)) return;

@@ -34,6 +34,7 @@ export const PERSONAL_VOCABULARY: PersonalVocabulary = {
     { subject: 'salary', words: ['工资', '月薪', '薪水', '薪资', '税前月薪', '税后工资', 'salary', 'monthly salary', 'take-home pay'], value: 'amount' },
     { subject: 'expected salary', words: ['期望月薪', '期望薪资', '期望工资', '期望薪水', 'expected salary', 'salary expectation'], value: 'amount' },
     { subject: 'annual salary', words: ['年薪', 'annual salary', 'yearly salary'], value: 'amount' },
+    { subject: 'mortgage payment', words: ['房贷月供', '月供', '房贷每月', 'mortgage payment', 'monthly mortgage', 'mortgage'], value: 'amount' },
     { subject: 'monthly budget', words: ['生活费', '每月开销', 'monthly budget', 'monthly spending'], value: 'amount' },
     { subject: 'target weight', words: ['目标体重', 'target weight', 'goal weight'], value: 'number' },
     { subject: 'weight', words: ['体重', 'weight', 'i weigh'], value: 'number' },

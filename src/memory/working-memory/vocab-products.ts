@@ -344,7 +344,7 @@ export const PRODUCT_GROUPS: readonly ProductGroup[] = [
   ] },
   {
     subject: 'indentation', names: ['tabs', 'spaces', '2 spaces', '4 spaces', 'two spaces', 'four spaces', '两个空格',
-    '四个空格', 'tab 缩进', '空格缩进',
+    '四个空格', '2 个空格', '4 个空格', '8 个空格', 'tab 缩进', '空格缩进',
   ] },
   // Linters and formatters are two slots (a project keeps ESLint and Prettier both); Ruff and Biome are both.
   {

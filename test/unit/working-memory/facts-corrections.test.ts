@@ -210,3 +210,27 @@ describe('a version and a setting said the terse way', () => {
     expect(facts('Indentation is 4 spaces in every repo.')).toEqual(['indentation=4 spaces']);
   });
 });
+
+/** Found by the fourth blind round (wm-blind-helpers-4-*.jsonl, read after it was scored); our own wording. */
+describe('what is no value, and a product version righted', () => {
+  it('a word that calls something off is no value of the slot before it', () => {
+    expect(facts('重做后端的计划先作废，下季度再说。')).toEqual([]);
+  });
+
+  it('a value over a date is none ("the docs are due June 3" is a deadline, not a docs tool)', () => {
+    expect(facts('The API docs are due June 3.')).toEqual(['deadline=2026-06-03']);
+  });
+
+  it("a dotted name's last part is no product (lazy.nvim is a plugin, not the editor)", () => {
+    expect(facts('编辑器是 Neovim，插件用 lazy.nvim 管。')).toEqual(['editor=Neovim']);
+  });
+
+  it('the width before the indentation word is the value', () => {
+    expect(facts('Go 代码统一 8 个空格缩进。')).toEqual(['indentation=8 个空格']);
+    expect(facts('以后统一空格缩进。')).toEqual(['indentation=空格缩进']);
+  });
+
+  it("a product's version said wrong and righted: Redis 不是 6.2，是 7.2.4", () => {
+    expect(facts('我刚才说错了，Kafka 不是 3.5，是 3.7.1。')).toEqual(['kafka version=3.7.1']);
+  });
+});

@@ -83,3 +83,10 @@ describe('the vocabulary is data', () => {
     ).toThrow(/personal\.slots\[0\]\.value must be one of/);
   });
 });
+
+describe('a mortgage payment', () => {
+  it('is its own slot, and a correction gives the one said instead', () => {
+    expect(facts('房贷月供不是6200元，是6500元。')).toEqual(['mortgage payment=6500 CNY']);
+    expect(facts('Our mortgage is $1,950 a month.')).toEqual(['mortgage payment=1950 USD']);
+  });
+});
