@@ -126,8 +126,8 @@ function valueOf(p: ProductMark, op: Fact['op'], lexicon: Lexicon): Fact {
   return runtime !== undefined && version !== '' ? { subject: runtime, value: version, op } : { subject: p.subject, value: p.value, op };
 }
 
-/** A clause that only names the value: "It's NATS.", 用 Nacos。, 选的是 Pulsar. */
-const ONLY_NAMES = /^\s*(?:it['’]s|it is|it['’]ll be|that['’]s|that is|we picked|we chose|we went with|went with|是|就是|用|用的是|选的是|定的是|选了|定了)\s*$/i;
+/** A clause that only names the value: "It's NATS.", 用 Nacos。, 选的是 Pulsar, or the name alone ("Ruff, with the defaults."). */
+const ONLY_NAMES = /^\s*(?:it['’]s|it is|it['’]ll be|that['’]s|that is|we picked|we chose|we went with|went with|是|就是|用|用的是|选的是|定的是|选了|定了)?\s*$/i;
 
 /**
  * A slot word that ended the sentence before with no value ("We finally settled on a message broker.", 配置中心最后定下

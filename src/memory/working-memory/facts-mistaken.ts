@@ -14,9 +14,9 @@ import type { Lexicon } from './lexicon.ts';
  * "I said … before"); "actually it's X, not Y"; 不是 X，是 Y.
  */
 const MISTAKE =
-  /说错了|写错了|搞错了|记错了|打错了|弄错了|填错了|不对|更正|纠正|(?:之前|刚才|前面|上面|刚刚)(?:说|写|讲)的?|不是[^，,。;；]{1,24}[，,]\s*(?:而|其实|应该)?是|\b(?:is|was|are|were) wrong\b|\btypo\b|\bmistyped\b|\bmisspoke\b|\bcorrection\b|\bi said\b(?:(?![.!?](?:\s|$)).){0,60}\b(?:before|earlier)\b|\bactually\b(?:(?![.!?](?:\s|$)).){0,40}\bnot\b/i;
+  /说错了|写错了|搞错了|记错了|打错了|弄错了|填错了|不对|更正|纠正|(?:之前|刚才|前面|上面|刚刚)(?:说|写|讲)的?|不是[^，,。;；]{1,24}[，,]\s*(?:而|其实|应该)?是|\b(?:is|was|are|were) wrong\b|\btypo\b|\bmistyped\b|\bmisspoke\b|\bcorrection\b|\bi said\b(?:(?![.!?](?:\s|$)).){0,60}\b(?:before|earlier)\b|\bi meant\b|\bactually\b(?:(?![.!?](?:\s|$)).){0,40}\bnot\b/i;
 /** The value righted: after 应该是 / 是 / "it's" (not 不是, "not"), an adverb set aside, up to the next punctuation or space. */
-const RIGHTED = /(应该是|应为|而是|其实是|用的是|是|\bit['’]s|\bit is|\bshould be|\bshould have been)\s*(?:(?:actually|really|now|其实)\s*)?([^\s,，。;；!！?？、]+(?:\s+v?\d[\w.]*)?)/gi;
+const RIGHTED = /(应该是|应为|而是|其实是|用的是|是|\bit['’]s|\bit is|\bshould be|\bshould have been|\bi meant)\s*(?:(?:actually|really|now|其实)\s*)?([^\s,，。;；!！?？、]+(?:\s+v?\d[\w.]*)?)/gi;
 const NEGATED_BEFORE = /(?:不|\bnot|n't)\s*$/i;
 /** A version: what a runtime's or a named tool's slot takes. */
 const VERSION_VALUE = /^v?\d+(?:\.\d+)*$/i;

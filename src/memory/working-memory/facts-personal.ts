@@ -17,6 +17,8 @@ export interface PersonalMatchers {
   readonly slotsByWord: ReadonlyMap<string, PersonalSlot>;
   /** A pet and the words that give its name: group 1 the animal, the name right after the match. */
   readonly petName: RegExp;
+  /** A family member's or a pet's age: group 1 (Chinese) or 3 (English) the one, 2 or 4 the age. */
+  readonly age: RegExp;
   /** "my X is": group 1 is X. */
   readonly mine: RegExp;
   readonly number: RegExp;
@@ -42,6 +44,10 @@ const TAKEN_BACK = /(?:不是|而不是|并非|\b(?:not|isn't|wasn't|rather than
 const INSTEAD = /^\s*(?:而是|其实是|实际是|应该是|是|(?:it's|it is|it’s|but|actually)\b\s*)/i;
 /** A clause that only goes on with a list of names: ", Wednesdays and Fridays". */
 const LIST_GOES_ON = /^\s*[A-Z][\w'-]*(?:\s*,\s*[A-Z][\w'-]*)*(?:\s+(?:and|or)\s+[A-Z][\w'-]*)?\s*$/;
+/** An age said in Chinese: 7 岁, 四岁半. */
+const AGE = /^(?:\d+|[一二两三四五六七八九十]+)\s*岁半?/;
+/** An age as the labels write it: digits alone (7), a Chinese number with its 岁 (四岁半). */
+const ageValue = (said: string): string => (/^\d+\s*岁$/.test(said.trim()) ? said.trim().replace(/\s*岁$/, '') : said.trim());
 /** Entities the generic "my X is Y" takes as a value; addresses, paths and contacts have rules of their own. */
 const GENERIC_ENTITY_TYPES: ReadonlySet<string> = new Set(['amount', 'date', 'time', 'version', 'order_id']);
 /** A name: Latin words starting with a capital or a digit (Juno, Tesla Model 3, iPhone 13), or 1–4 Han characters. */
@@ -62,6 +68,11 @@ export function compilePersonalMatchers(v: PersonalVocabulary): PersonalMatchers
     petName: new RegExp(
       `(?:(?:我家|我的|我们家|家里的?|家里那只|我养的)\\s*(?:那只|这只|的)?\\s*(${pets})\\s*(?:的名字)?\\s*(?:叫做?|名字是|名叫|是)\\s*|` +
         `\\b(?:my|our)\\s+(?:new\\s+)?(?:[a-z]+\\s+)?(${pets})(?:'s name is|’s name is|\\s+is called|\\s+is named|\\s+called|\\s+named|(?=\\s+[A-Z][a-z]))\\s*)`,
+      'gi',
+    ),
+    age: new RegExp(
+      `(?:我|我的|我家|我们家)?\\s*(${alternation([...Object.keys(v.family), ...Object.keys(v.pets)].filter((w) => /[\u4e00-\u9fff]/.test(w)))})\\s*(?:今年|现在|已经|都)?\\s*(?:不是|是|有)?\\s*((?:\\d+|[一二两三四五六七八九十]+)\\s*岁半?)|` +
+        `\\bmy\\s+(${alternation([...Object.keys(v.family), ...Object.keys(v.pets)].filter((w) => /^[a-z]/.test(w)))})\\s+is\\s+(?:now\\s+|just\\s+|turning\\s+)?(\\d+)(?=\\s*(?:years?\\s+old|yo\\b|and\\b|[,.;!?]|$))`,
       'gi',
     ),
     // (Heads in lower case: "My dog Biscuit is…" names the dog, it is no slot "dog biscuit".)
@@ -183,6 +194,23 @@ export function findPersonalFacts(
     // 月租2400元的那套房子: a value before 的 describes a thing; it is no value of the user's.
     if (/^\s*的/.test(text.slice(v.end))) continue;
     emit(slot.subject, v.value, v.at);
+  }
+  // 我女儿今年7岁（，不是6岁）, "my son is 9": `<member> age`, the digits alone (a Chinese number with its 岁).
+  for (const a of text.matchAll(m.age)) {
+    const who = (a[1] ?? a[3])!;
+    const member = m.vocabulary.family[who] ?? m.vocabulary.family[who.toLowerCase()] ?? m.vocabulary.pets[who] ?? m.vocabulary.pets[who.toLowerCase()];
+    const said = (a[2] ?? a[4])!;
+    const at = a.index + a[0].length - said.length;
+    if (member === undefined || othersBefore(text, a.index + a[0].indexOf(who), m)) continue;
+    if (TAKEN_BACK.test(text.slice(Math.max(0, at - 6), at))) {
+      // 我女儿不是 6 岁，是 7 岁: the age said instead, in the next clause.
+      const lead = next === null ? null : INSTEAD.exec(next.clause.text);
+      const rest = lead === null ? '' : next!.clause.text.slice(lead[0].length);
+      const instead = AGE.exec(rest.trimStart());
+      if (instead !== null) emit(`${member} age`, ageValue(instead[0]), lead![0].length + rest.length - rest.trimStart().length, next!.clause.start);
+      continue;
+    }
+    emit(`${member} age`, ageValue(said), at);
   }
   for (const p of text.matchAll(m.petName)) {
     const animal = m.vocabulary.pets[(p[1] ?? p[2])!.toLowerCase()];

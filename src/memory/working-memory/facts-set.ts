@@ -79,6 +79,14 @@ const STOP_VALUES =
 /** An error or a state names what happened, not a thing in use: "Sentry 告警：PostgrestException", "告警：OOMKilled". */
 const ERROR_NAME = /(?:exception|error|errors|killed|timeout|failed|failure|expired|refused|denied|notfound|panic|backoff)$/i;
 
+/** After a product, the things it qualifies: "for our Python repos", "for the Django services". */
+const QUALIFIED_AFTER = /^\s*(?:repos?|repositories|services?|apps?|projects?|code|codebases?|teams?|side|stack|packages?|modules?|workers?|jobs?)\b/i;
+
+/** A product that only says which things are meant: "for our Python repos", "for the Django services". */
+export function qualifies(text: string, p: ProductMark): boolean {
+  return /\bfor\s+(?:our|the|my|all|all of our)\s*$/i.test(text.slice(Math.max(0, p.start - 16), p.start)) && QUALIFIED_AFTER.test(text.slice(p.valueEnd));
+}
+
 /** Decision words that are not cancelled by a negation just before them, nor part of a longer word (用户). */
 function liveTriggers(text: string, lexicon: Lexicon): Mark[] {
   const exclusions = lexicon.words('useExclusions', text);
@@ -119,6 +127,8 @@ export function setFacts(
     const gap = text.slice(lead.end, p.start);
     // 打算把 Jenkins 迁到 Tekton: what 把 takes is what is moved, not the value chosen.
     if (/把\s*$/.test(gap) && MOVED_AFTER.test(text.slice(p.valueEnd))) return false;
+    // "Settled on a linter for our Python repos": a product that says which things the choice is for is not the choice.
+    if (qualifies(text, p)) return false;
     // Pinning is to a version (pin Node.js 20.11.1); "pinned the tab in Chrome" chooses no browser.
     if (/^(?:pin|锁)/i.test(lead.surface) && p.value === p.surface) return false;
     // "Our app is a Rails monolith" names it at once; "the app is slow on Chrome" says nothing of the browser.

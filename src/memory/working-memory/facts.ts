@@ -10,7 +10,7 @@ import { findDrops, type Found, type UnsetFound } from './drops.ts';
 import { findEventFacts, type EventMatchers } from './facts-events.ts';
 import { findLanguageFacts, withoutRedundantProhibitions } from './facts-language.ts';
 import { selfCorrected } from './facts-self-corrected.ts';
-import { setFacts } from './facts-set.ts';
+import { qualifies, setFacts } from './facts-set.ts';
 import { namedVersionFacts } from './facts-named-versions.ts';
 import { findTripFacts, tripsSpokenOf, type TripMatchers } from './facts-trips.ts';
 import { findPersonalFacts, type PersonalMatchers } from './facts-personal.ts';
@@ -186,7 +186,7 @@ export function findFacts(
     const tail = endsOnSetProduct(clause.text, open, new Set(set.map((f) => f.at - clause.start)));
     const listAt = set.find((f) => 'listAt' in f)?.listAt ?? clause.start;
     listTail = tail === null ? null : { sentence: clause.sentence, product: tail, listAt };
-    pendingSubject = set.length === 0 && open.length === 0 && subjects.length > 0 && lastOfSentence.has(clause) ? { subject: decidedSubject(clause.text, subjects, m.lexicon), sentence: clause.sentence } : null;
+    pendingSubject = set.length === 0 && open.every((p) => qualifies(clause.text, p)) && subjects.length > 0 && lastOfSentence.has(clause) ? { subject: decidedSubject(clause.text, subjects, m.lexicon), sentence: clause.sentence } : null;
     for (const p of open) if (!set.some((f) => f.at === clause.start + p.start)) unclaimed.push({ product: p, at: clause.start + p.start });
   }
   facts.push(...replacements(facts, unclaimed, m.lexicon));

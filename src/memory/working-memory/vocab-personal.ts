@@ -18,6 +18,8 @@ export interface PersonalVocabulary {
   readonly slots: readonly PersonalSlot[];
   /** Animals a pet may be → their English name: a pet's name fills `<animal> name` (我家猫叫团子 → cat name). */
   readonly pets: Readonly<Record<string, string>>;
+  /** Family members → their English name: an age said of one fills `<member> age` (我女儿7岁 → daughter age = 7). */
+  readonly family: Readonly<Record<string, string>>;
   /** Units a number may carry (65公斤, 70 kg, 42码): kept with the number as written. */
   readonly units: readonly string[];
   /** Heads of "my X is Y" that name no slot of the user's (my goal is to…, my plan is): the generic English rule leaves them alone. */
@@ -57,6 +59,10 @@ export const PERSONAL_VOCABULARY: PersonalVocabulary = {
   pets: {
     猫: 'cat', 猫咪: 'cat', 小猫: 'cat', 狗: 'dog', 狗狗: 'dog', 小狗: 'dog', 兔子: 'rabbit', 仓鼠: 'hamster', 鹦鹉: 'parrot',
     cat: 'cat', kitten: 'cat', dog: 'dog', puppy: 'dog', rabbit: 'rabbit', bunny: 'rabbit', hamster: 'hamster', parrot: 'parrot',
+  },
+  family: {
+    女儿: 'daughter', 闺女: 'daughter', 儿子: 'son', 孩子: 'kid', 小孩: 'kid', 大儿子: 'older son', 小儿子: 'younger son',
+    大女儿: 'older daughter', 小女儿: 'younger daughter', daughter: 'daughter', son: 'son', kid: 'kid',
   },
   units: ['公斤', '千克', 'kg', 'kgs', '斤', '磅', 'lbs', 'lb', 'pounds', 'cm', '厘米', 'm', '米', '码', '号', 'ft', 'in'],
   notSlots: [

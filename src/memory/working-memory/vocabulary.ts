@@ -135,6 +135,7 @@ function validate(v: WmVocabulary): void {
     if (!PERSONAL_VALUE_KINDS.has(slot.value)) fail(`personal.slots[${i}].value`, `must be one of ${[...PERSONAL_VALUE_KINDS].join(', ')}`);
   });
   checkRecord('personal.pets', v.personal.pets, 'string');
+  checkRecord('personal.family', v.personal.family, 'string');
   for (const key of ['units', 'notSlots', 'notSlotNouns', 'others'] as const) checkStrings(`personal.${key}`, v.personal[key]);
 }
 

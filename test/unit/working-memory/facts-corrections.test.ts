@@ -234,3 +234,14 @@ describe('what is no value, and a product version righted', () => {
     expect(facts('我刚才说错了，Kafka 不是 3.5，是 3.7.1。')).toEqual(['kafka version=3.7.1']);
   });
 });
+
+describe('"I meant", and a product that only says what a choice is for', () => {
+  it('"I meant X, not Y" rights the value', () => {
+    expect(facts('Sorry, I meant Python 3.12, not 3.11.')).toEqual(['python version=3.12']);
+  });
+
+  it('"a linter for our Python repos" chooses no language, and the next sentence may name the linter', () => {
+    expect(facts('Picked a formatter for our Python repos. Black, line length 100.')).toEqual(['formatter=Black']);
+    expect(facts('We went with Vitest for our TypeScript packages.')).toEqual(['test framework=Vitest']);
+  });
+});

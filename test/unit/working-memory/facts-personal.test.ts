@@ -90,3 +90,18 @@ describe('a mortgage payment', () => {
     expect(facts('Our mortgage is $1,950 a month.')).toEqual(['mortgage payment=1950 USD']);
   });
 });
+
+/** Found by the fifth blind round (read after it was scored); our own wording. */
+describe("a child's or a pet's age", () => {
+  it('the digits alone, a Chinese number with its 岁, the one said instead of a wrong one', () => {
+    expect(facts('我儿子今年8岁，上二年级。')).toEqual(['son age=8']);
+    expect(facts('我说错了，我女儿不是 4 岁，是 5 岁。')).toEqual(['daughter age=5']);
+    expect(facts('我家狗两岁半了。')).toEqual(['dog age=两岁半']);
+    expect(facts('My daughter is 6 and my son is 10.')).toEqual(['daughter age=6', 'son age=10']);
+  });
+
+  it("someone else's child, and a number that is no age, are left alone", () => {
+    expect(facts('我同事的女儿 3 岁。')).toEqual([]);
+    expect(facts('My son is 20 minutes late again.')).toEqual([]);
+  });
+});
