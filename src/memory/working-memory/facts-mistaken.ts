@@ -79,7 +79,8 @@ function namedSlot(text: string, lexicon: Lexicon): Slot | null {
 
 /** The message's righted slot said plainly ("端口是 8444", "Node version is 20"), or null when it is not such a message. */
 export function mistakenSlotRestated(text: string, lexicon: Lexicon): string | null {
-  if (!MISTAKE.test(text)) return null;
+  // (A question asks whether it was wrong: "刚才说的 Redis 版本不对吧，是 7.2 吗？" states nothing.)
+  if (!MISTAKE.test(text) || /[?？吗]\s*$/.test(text.trim())) return null;
   const slot = namedSlot(text, lexicon);
   if (slot === null) return null;
   const values = [...text.matchAll(RIGHTED)]

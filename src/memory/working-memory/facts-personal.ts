@@ -1,8 +1,9 @@
 /**
  * Facts of the user's own life, for a private chat: a personal slot word and its value (房租是3800元 → rent =
  * 3800 CNY, my shoe size is 11, 目标体重改成65公斤), a pet's name (我家猫叫团子 → cat name = 团子, our puppy is called
- * Juno → dog name), and in English any "my X is Y" whose value is a name, a number or an entity (my target score is
- * 100 → target score = 100). A value said not to be it (不是3500元，是3800元) gives way to the one said instead.
+ * Juno → dog name), a child's or a pet's age (我女儿7岁 → daughter age = 7), and in English any "my X is Y" whose value
+ * is a name, a number or an entity (my target score is 100 → target score = 100). A value said not to be it
+ * (不是3500元，是3800元) gives way to the one said instead. The words are data (vocab-personal.ts).
  */
 import type { Clause } from './clauses.ts';
 import type { Found } from './drops.ts';
@@ -15,7 +16,10 @@ export interface PersonalMatchers {
   /** Any slot word; the slot is looked up by the lower-cased match. */
   readonly slotWord: RegExp;
   readonly slotsByWord: ReadonlyMap<string, PersonalSlot>;
-  /** A pet and the words that give its name: group 1 the animal, the name right after the match. */
+  /**
+   * A pet and the words that give its name: group 1 (Chinese) or 2 (English) the animal, the name right after the
+   * match ("my rabbit Clover": a name in capitals, which the value's own pattern checks).
+   */
   readonly petName: RegExp;
   /** A family member's or a pet's age: group 1 (Chinese) or 3 (English) the one, 2 or 4 the age. */
   readonly age: RegExp;
@@ -52,7 +56,7 @@ const ageValue = (said: string): string => (/^\d+\s*岁$/.test(said.trim()) ? sa
 const GENERIC_ENTITY_TYPES: ReadonlySet<string> = new Set(['amount', 'date', 'time', 'version', 'order_id']);
 /** A name: Latin words starting with a capital or a digit (Juno, Tesla Model 3, iPhone 13), or 1–4 Han characters. */
 const LATIN_NAME = /^(?:(?:Dr|Mr|Mrs|Ms|Prof)\.\s+)?(?:[A-Z][\w'-]*|[a-z]+[A-Z][\w-]*)(?:\s+(?:[A-Z0-9][\w'-]*(?:\.\d+)*))*/;
-const CJK_NAME = /^[\u4e00-\u9fff]{1,4}?(?=$|[，。,.!！?？、；;\s]|了|的|吧|啊|呢|哦|，)/;
+const CJK_NAME = /^[\u4e00-\u9fff]{1,4}?(?=$|[，。,.!！?？、；;\s]|了|的|吧|啊|呢|哦)/;
 /** A few words: Han characters up to punctuation, or up to four Latin words. */
 const CJK_WORDS = /^[A-Za-z0-9+-]{0,4}\s?[\u4e00-\u9fffA-Za-z0-9+-]{1,10}?(?=$|[，。,.!！?？、；;\s]|了|吧|啊|呢)/;
 const LATIN_WORDS = /^[A-Za-z][\w+-]*(?:\s+(?!(?:and|but|so|because|since|which|for|at|on|in|with|to|now)\b)[A-Za-z0-9][\w+-]*){0,3}/;

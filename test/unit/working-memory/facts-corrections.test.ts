@@ -240,6 +240,10 @@ describe('"I meant", and a product that only says what a choice is for', () => {
     expect(facts('Sorry, I meant Python 3.12, not 3.11.')).toEqual(['python version=3.12']);
   });
 
+  it('a question whether a value was wrong states nothing', () => {
+    expect(facts('刚才说的 Kafka 版本不对吧，是 3.7 吗？')).toEqual([]);
+  });
+
   it('"a linter for our Python repos" chooses no language, and the next sentence may name the linter', () => {
     expect(facts('Picked a formatter for our Python repos. Black, line length 100.')).toEqual(['formatter=Black']);
     expect(facts('We went with Vitest for our TypeScript packages.')).toEqual(['test framework=Vitest']);
