@@ -47,6 +47,8 @@ const STATEMENT_START = /^(?:i|we|our|my|the team|they|i'm|we're|i've|we've|i'll
 const STATES = /^(?:since|because|as|given that|now that|seeing as)\b|\b(?:is|are|was|were|has|have|had|will|must|has to|have to|needs? to)\b/i;
 /** An aside in brackets. */
 const ASIDE = /\([^()]*\)|（[^（）]*）/g;
+/** "trying to stick to it", "try hard": an effort, not a trial (trying Bun, try out Deno, trying to decide stay undecided). */
+const EFFORT = /\b(?:try|trying|tries|tried)\s+(?:(?:really|very|so)\s+)*(?:hard(?:er)?\b|my best\b|to\s+(?!(?:use|decide|choose|pick|figure|switch|move|migrate|see|test|evaluate|compare)\b)[a-z]+)/gi;
 const FILLERS = /^(?:\s|and|so|also|ok|okay|well|hmm|oh|btw|but)+\b/i;
 
 export function compileClauseMatchers(t: TriggerVocabulary): ClauseMatchers {
@@ -148,7 +150,7 @@ export function splitClauses(raw: string, norm: string, m: ClauseMatchers): Clau
         text,
         sentence,
         question,
-        tentative: undecided || index >= hypotheticalFrom || m.undecided.test(text),
+        tentative: undecided || index >= hypotheticalFrom || m.undecided.test(text.replace(EFFORT, ' ')),
         narrative: m.narrative.test(text.replace(m.narrativePurposes, ' ')),
         notOurs: theirs,
       });

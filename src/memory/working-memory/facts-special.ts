@@ -68,7 +68,7 @@ const OTHERS_BEFORE = /(?:客服|售后|前台|公司|酒店|餐厅|医院|物�
 
 /** Alerts, then a word that sends them somewhere (the address follows): "alerts should go to", 告警邮件以后统一发到. */
 const ALERTS_TO =
-  /(?:\b(?:alert(?:s|ing)?(?:\s+e-?mails?)?|pages)\b[^,，.。;；]{0,24}?\b(?:go(?:es)?|be sent|sent|get sent|route[ds]?|routed)\s+(?:out\s+)?to\b|(?:告警|报警|\balerts?\b)\s*(?:邮件|通知)?[^,，.。;；]{0,12}?(?:发到|发给|发送到|推送到|转到|(?:收件|接收)?邮箱(?:地址)?\s*(?:改成|换成|改为|是|为|用)))/i;
+  /(?:\bsend\s+(?:all\s+|any\s+|the\s+|our\s+)?(?:alert(?:s|ing)?(?:\s+e-?mails?)?|pages)\s+to\b|\b(?:alert(?:s|ing)?(?:\s+e-?mails?)?|pages)\b[^,，.。;；]{0,24}?\b(?:go(?:es)?|be sent|sent|get sent|route[ds]?|routed)\s+(?:out\s+)?to\b|(?:告警|报警|\balerts?\b)\s*(?:邮件|通知)?[^,，.。;；]{0,12}?(?:发到|发给|发送到|推送到|转到|(?:收件|接收)?邮箱(?:地址)?\s*(?:改成|换成|改为|是|为|用)))/i;
 
 /** A value the message says not to use: 别再建到 us-east-1 去了, don't deploy to eu-west-1. */
 const avoided = (text: string, at: number): boolean =>

@@ -15,7 +15,8 @@ import type { Lexicon, ProductMark } from './lexicon.ts';
 import { escapeRegExp } from './text.ts';
 import type { Fact } from './types.ts';
 
-const VERSION = String.raw`v?(\d+(?:\.\d+)*)(?![\w.])(?!\s*(?:年|个|天|月|周|岁|小时|次|%|years?\b|months?\b|days?\b|weeks?\b|times\b|percent\b))`;
+// (The version as written, its v kept: "from v18 to v20.11" sets v20.11.)
+const VERSION = String.raw`(v?\d+(?:\.\d+)*)(?![\w.])(?!\s*(?:年|个|天|月|周|岁|小时|次|%|years?\b|months?\b|days?\b|weeks?\b|times\b|percent\b))`;
 /** Between the two versions: to, 到, 升到了, → . */
 const TO = String.raw`\s*(?:都|已经|也)?\s*(?:(?:升级|升|换|切换|切|迁移|迁|改|降级|降|回退|退)\s*)?(?:到|成|至|to|->|→)\s*了?\s*`;
 /** A word that says the version changed (not a range a library supports). */

@@ -37,6 +37,7 @@ export const PERSONAL_VOCABULARY: PersonalVocabulary = {
     { subject: 'expected salary', words: ['期望月薪', '期望薪资', '期望工资', '期望薪水', 'expected salary', 'salary expectation'], value: 'amount' },
     { subject: 'annual salary', words: ['年薪', 'annual salary', 'yearly salary'], value: 'amount' },
     { subject: 'mortgage payment', words: ['房贷月供', '月供', '房贷每月', 'mortgage payment', 'monthly mortgage', 'mortgage'], value: 'amount' },
+    { subject: 'car loan payment', words: ['车贷', '车贷月供', 'car loan', 'car payment', 'car loan payment'], value: 'amount' },
     { subject: 'monthly budget', words: ['生活费', '每月开销', 'monthly budget', 'monthly spending'], value: 'amount' },
     { subject: 'target weight', words: ['目标体重', 'target weight', 'goal weight'], value: 'number' },
     { subject: 'weight', words: ['体重', 'weight', 'i weigh'], value: 'number' },

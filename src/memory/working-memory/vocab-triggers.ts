@@ -317,7 +317,7 @@ export const TRIGGER_VOCABULARY: TriggerVocabulary = {
     'previous company', 'former company', 'previous job', 'last company', 'old company', 'ex-company', 'previous employer',
     'another company', 'other companies', 'my old company', 'my previous company', 'my last company', 'my old job',
     'my previous job', 'my last job', 'his team', 'her team', 'their team', "his company", "her company", "a colleague's",
-    "my colleague's", 'a colleague', 'my coworker', "my coworker's", "a coworker's", 'a competitor', "competitor's", 'competitors', 'years ago',
+    "my colleague's", 'a colleague', 'my colleague', 'my teammate', "my teammate's", 'a teammate', "a teammate's", 'my coworker', "my coworker's", "a coworker's", 'a competitor', "competitor's", 'competitors', 'years ago',
     'my roommate', "my roommate's", "my wife's", "my husband's", "my partner's", "my brother's", "my sister's", "my dad's",
     "my mom's", "my boss's", 'my cousin', "my cousin's", 'my neighbor', "my neighbor's", 'my neighbour', "my neighbour's",
     'my uncle', "my uncle's", 'my aunt', "my aunt's", '表哥', '表姐', '表弟', '表妹', '堂哥', '堂姐', '邻居', '室友的', '我室友', '我老婆的', '我老公的', '我哥的', '我姐的', '我弟的', '我妹的', '我爸的', '我妈的',

@@ -249,3 +249,23 @@ describe('"I meant", and a product that only says what a choice is for', () => {
     expect(facts('We went with Vitest for our TypeScript packages.')).toEqual(['test framework=Vitest']);
   });
 });
+
+/** Found by the sixth blind round (read after it was scored); our own wording. */
+describe('an effort, a teammate, a version as written', () => {
+  it('"trying to stick to it" is an effort, not indecision; "trying Bun" still is', () => {
+    expect(facts('My budget is £250 for this and I’m trying hard to stick to it.')).toEqual(['budget=250 GBP']);
+    expect(facts('We are trying Bun for the build.')).toEqual([]);
+  });
+
+  it("a teammate's or a colleague's setup is not the user's", () => {
+    expect(facts('My teammate runs Fedora on everything.')).toEqual([]);
+  });
+
+  it('a version moved keeps its v as written', () => {
+    expect(facts('Bumped Go from v1.21 to v1.22.3 in every service.')).toEqual(['go version=v1.22.3']);
+  });
+
+  it('"send any alert emails to" names where alerts go', () => {
+    expect(facts('Send all alert emails to infra-alerts@example.org from now on.')).toEqual(['alert email=infra-alerts@example.org']);
+  });
+});

@@ -105,3 +105,9 @@ describe("a child's or a pet's age", () => {
     expect(facts('My son is 20 minutes late again.')).toEqual([]);
   });
 });
+
+describe('a car loan payment', () => {
+  it('is its own slot', () => {
+    expect(facts('车贷每个月是2800元。')).toEqual(['car loan payment=2800 CNY']);
+  });
+});
