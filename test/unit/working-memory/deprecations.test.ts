@@ -178,6 +178,11 @@ describe('the words around a void topic that are no part of it', () => {
     expect(deprecated('Ignore the rollout plan I sent earlier, it skips staging.')).toEqual(['rollout plan']);
   });
 
+  it('who asked whom before the topic is no part of it (让你帮我规划的…, 问你的那个…)', () => {
+    expect(deprecated('之前让你帮我查的 Kyoto 行程不要了。')).toEqual(['Kyoto 行程']);
+    expect(deprecated('昨天问你的那个 Nginx 调优的问题作废。')).toEqual(['Nginx 调优的问题']);
+  });
+
   it('就当 / 就算 before 作废 belong to the drop word, and 上周 before the topic to neither', () => {
     expect(deprecated('上周那个 Q3 预算讨论就当作废吧。')).toEqual(['Q3 预算讨论']);
     expect(deprecated('这个迁移方案就算作废了。')).toEqual(['迁移方案']);
