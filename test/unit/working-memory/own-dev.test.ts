@@ -113,7 +113,7 @@ function keepsItsScores(f: RoundFloors): void {
 }
 
 /**
- * Five more rounds by helpers blind to the code and fixtures (README, "A third and a fourth set of helper labels"),
+ * Five more rounds by helpers blind to the code and fixtures (README, "Five more rounds of helper labels"),
  * each scored on the rules before any fix it led to:
  * - third (p3- personal life, w3- work; 110 each): session start facts P 0.417 / R 0.040 and P 0.479 / R 0.278; read
  *   for the first pass, so its floors keep what that pass gets right;
