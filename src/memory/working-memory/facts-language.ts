@@ -15,8 +15,8 @@ import type { Fact } from './types.ts';
 export type LanguageFound = Found<Fact> & { readonly prohibition?: true };
 
 const ANSWER_LANGUAGE = 'answer language';
-/** Links a language to the verb or object before it: 用中文, 写成英文, 保持 English, in French. */
-const LINK_ZH = /(?:用|以|使用|说|讲|写|写成|全部|都用|保持|保留|统一|一律)\s*$/;
+/** Links a language to the verb or object before it: 用中文, 写成英文, 保持 English, 改成英文, in French. */
+const LINK_ZH = /(?:用|以|使用|说|讲|写|写成|全部|都用|保持|保留|统一|一律|改成|改为|换成|改用|换用|切到|切换到|切换成)\s*$/;
 // "in plain English": a word on the register may come between.
 const LINK_EN = /\b(?:in|prefer|use|speak|want|keep|stay in|stick to)(?:\s+(?:plain|simple|clear|proper|good|formal|casual|standard|british|american))?\s*$/i;
 

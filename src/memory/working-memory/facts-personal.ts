@@ -33,7 +33,7 @@ export interface PersonalMatchers {
 
 /** After a slot word, up to its value: 的, adverbs, a copula or a verb of change (是, 改成, 涨到). */
 const LINK_ZH =
-  /^\s*(?:的)?\s*(?:(?:现在|目前|已经|也|就|都|还是|一直|大概|大约|差不多|约|只有|才|每个?月|一个月|一年)\s*)*(?:是|为|叫|叫做|改成了?|改为|换成了?|变成了?|调到了?|调成了?|涨到了?|降到了?|提到了?|减到了?|定在了?|定了|定成|在|:|：|=)?\s*(?:(?:大概|大约|差不多|约|只有|才|每个?月|一个月)\s*)*/;
+  /^\s*(?:的)?\s*(?:(?:现在|目前|已经|也|就|都|还是|一直|大概|大约|差不多|约|只有|才|每个?月|一个月|一年)\s*)*(?:是|为|叫|叫做|改成了?|改为|换成了?|变成了?|调到了?|调成了?|涨到了?|降到了?|提到了?|减到了?|定在了?|定了|定成|在|到|:|：|=)?\s*(?:(?:大概|大约|差不多|约|只有|才|每个?月|一个月)\s*)*/;
 /** The same in English: is, 's, went up to, is now, changed to. */
 const LINK_EN =
   /^\s*(?:'s|’s|is|are|was|will be|has gone up to|went up to|goes up to|went down to|is going up to|is now|are now|is currently|changed to|is changing to|moved to|:)?\s*(?:(?:now|currently|about|around|roughly|actually|just|only)\s+)*(?:(?:an?|the)\s+)?/i;
@@ -57,6 +57,8 @@ const GENERIC_ENTITY_TYPES: ReadonlySet<string> = new Set(['amount', 'date', 'ti
 /** A name: Latin words starting with a capital or a digit (Juno, Tesla Model 3, iPhone 13), or 1–4 Han characters. */
 const LATIN_NAME = /^(?:(?:Dr|Mr|Mrs|Ms|Prof)\.\s+)?(?:[A-Z][\w'-]*|[a-z]+[A-Z][\w-]*)(?:\s+(?:[A-Z0-9][\w'-]*(?:\.\d+)*))*/;
 const CJK_NAME = /^[\u4e00-\u9fff]{1,4}?(?=$|[，。,.!！?？、；;\s]|了|的|吧|啊|呢|哦)/;
+/** A product model: Latin letters or digits, maybe after a Chinese brand (iPhone 15 Pro, 小米14, 华为 Mate 60). */
+const MODEL = /^(?:[\u4e00-\u9fff]{1,3}\s*)?(?:[A-Za-z]+[A-Z0-9][\w+-]*|[A-Z0-9][\w+-]*)(?:\s+[A-Z0-9][\w+-]*(?:\.\d+)*){0,3}/;
 /** A few words: Han characters up to punctuation, or up to four Latin words. */
 const CJK_WORDS = /^[A-Za-z0-9+-]{0,4}\s?[\u4e00-\u9fffA-Za-z0-9+-]{1,10}?(?=$|[，。,.!！?？、；;\s]|了|吧|啊|呢)/;
 const LATIN_WORDS = /^[A-Za-z][\w+-]*(?:\s+(?!(?:and|but|so|because|since|which|for|at|on|in|with|to|now)\b)[A-Za-z0-9][\w+-]*){0,3}/;
@@ -118,6 +120,10 @@ function valueAt(
   if (kind === 'number') {
     const n = m.number.exec(rest);
     return n === null ? null : { value: n[0].trim(), at: pos, end: pos + n[0].length };
+  }
+  if (kind === 'model') {
+    const model = MODEL.exec(rest)?.[0];
+    return model === undefined ? null : { value: model.trim(), at: pos, end: pos + model.length };
   }
   if (kind === 'name') {
     const name = LATIN_NAME.exec(rest)?.[0] ?? CJK_NAME.exec(rest)?.[0];

@@ -3,8 +3,11 @@
  * words that name them and the kind of value each takes. Data only.
  */
 
-/** What a slot's value looks like: an amount entity, a number with its unit, a name, a date entity, or a few words. */
-export type PersonalValueKind = 'amount' | 'number' | 'name' | 'date' | 'words';
+/**
+ * What a slot's value looks like: an amount entity, a number with its unit, a name, a product model (Latin letters or
+ * digits, a Chinese brand before them: iPhone 15 Pro, 小米14, 华为 Mate 60), a date entity, or a few words.
+ */
+export type PersonalValueKind = 'amount' | 'number' | 'name' | 'model' | 'date' | 'words';
 
 export interface PersonalSlot {
   /** The slot, a short English name as the labels' conventions file it. */
@@ -47,13 +50,15 @@ export const PERSONAL_VOCABULARY: PersonalVocabulary = {
     { subject: 'blood type', words: ['血型', 'blood type'], value: 'words' },
     { subject: 'birthday', words: ['生日', 'birthday'], value: 'date' },
     { subject: 'car', words: ['我的车', '我开的车', '我开的是', '家里的车', 'my car', 'i drive'], value: 'name' },
-    // Things the user owns, by their model: 我的手表是 Garmin Forerunner 265, my phone's an iPhone 13.
-    { subject: 'phone', words: ['我的手机', '我手机', '我用的手机', '我现在用的手机', 'my phone'], value: 'name' },
-    { subject: 'watch', words: ['我的手表', '我手表', '我戴的手表', 'my watch'], value: 'name' },
-    { subject: 'headphones', words: ['我的耳机', '我用的耳机', 'my headphones', 'my earbuds'], value: 'name' },
-    { subject: 'camera', words: ['我的相机', '我用的相机', 'my camera'], value: 'name' },
-    { subject: 'router', words: ['我的路由器', '我家路由器', '我家的路由器', 'my router'], value: 'name' },
-    { subject: 'e-reader', words: ['我的阅读器', '我的电子书阅读器', 'my e-reader', 'my ereader'], value: 'name' },
+    // Things the user owns, by their model: 我的手表是 Garmin Forerunner 265, my phone's an iPhone 13, 手机是小米14.
+    { subject: 'phone', words: ['我的手机', '我手机', '手机是', '手机用的是', '我用的手机', '我现在用的手机', 'my phone'], value: 'model' },
+    { subject: 'watch', words: ['我的手表', '我手表', '我戴的手表', 'my watch'], value: 'model' },
+    { subject: 'headphones', words: ['我的耳机', '我用的耳机', 'my headphones', 'my earbuds'], value: 'model' },
+    { subject: 'camera', words: ['我的相机', '我用的相机', 'my camera'], value: 'model' },
+    { subject: 'router', words: ['我的路由器', '我家路由器', '我家的路由器', 'my router'], value: 'model' },
+    { subject: 'e-reader', words: ['我的阅读器', '我的电子书阅读器', 'my e-reader', 'my ereader'], value: 'model' },
+    { subject: 'passport expiry', words: ['护照有效期', '护照到期', '护照过期', 'passport expires', 'passport expiry', 'passport expiration'], value: 'date' },
+    { subject: 'credit card limit', words: ['信用卡额度', '额度', 'credit limit', 'credit card limit'], value: 'amount' },
     { subject: 'major', words: ['专业', 'my major', 'i major in', "i'm majoring in"], value: 'words' },
     { subject: 'hometown', words: ['老家', '家乡', 'hometown', 'home town'], value: 'words' },
   ],

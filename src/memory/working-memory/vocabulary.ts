@@ -139,7 +139,7 @@ function validate(v: WmVocabulary): void {
   for (const key of ['units', 'notSlots', 'notSlotNouns', 'others'] as const) checkStrings(`personal.${key}`, v.personal[key]);
 }
 
-const PERSONAL_VALUE_KINDS: ReadonlySet<string> = new Set(['amount', 'number', 'name', 'date', 'words']);
+const PERSONAL_VALUE_KINDS: ReadonlySet<string> = new Set(['amount', 'number', 'name', 'model', 'date', 'words']);
 
 /** Slots filled by rules of their own rather than by slot words (facts-special.ts). */
 const RULE_SUBJECTS = ['budget', 'deadline', 'region', 'timezone', 'answer language', 'answer length', 'name', 'allergy', 'diet', 'location', 'destination'];

@@ -269,3 +269,10 @@ describe('an effort, a teammate, a version as written', () => {
     expect(facts('Send all alert emails to infra-alerts@example.org from now on.')).toEqual(['alert email=infra-alerts@example.org']);
   });
 });
+
+describe('the answers’ language changed with 改成', () => {
+  it('以后回答改成英文 sets it, and a piece of work’s too', () => {
+    expect(facts('以后回复我改成 English。')).toEqual(['answer language=English']);
+    expect(facts('代码注释都改成中文吧。')).toEqual(['code comment language=Chinese']);
+  });
+});

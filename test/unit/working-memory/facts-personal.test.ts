@@ -111,3 +111,17 @@ describe('a car loan payment', () => {
     expect(facts('车贷每个月是2800元。')).toEqual(['car loan payment=2800 CNY']);
   });
 });
+
+/** Found by the seventh blind round (read after it was scored); our own wording. */
+describe('a model, an expiry, a limit', () => {
+  it('what the user owns, by a model in letters or digits (a Chinese brand before them); no word of state', () => {
+    expect(facts('手机是 Pixel 9 Pro，刚换的。')).toEqual(['phone=Pixel 9 Pro']);
+    expect(facts('我手机是华为 Mate 60。')).toEqual(['phone=华为 Mate 60']);
+    expect(facts('手机是坏的，屏幕碎了。')).toEqual([]);
+  });
+
+  it("a passport's expiry, and a card's limit", () => {
+    expect(facts('护照有效期到 2029-04-30。')).toEqual(['passport expiry=2029-04-30']);
+    expect(facts('信用卡额度 2万元，够用了。')).toEqual(['credit card limit=20000 CNY']);
+  });
+});

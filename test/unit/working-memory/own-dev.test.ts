@@ -124,7 +124,7 @@ function keepsItsScores(f: RoundFloors): void {
  * - sixth (r6a-, r6b-; the fifth's brief): held out for all three (P 0.609 / R 0.348 and 0.543 / 0.214 against 0.600 /
  *   0.295 and 0.500 / 0.179), then read for a fourth;
  * - seventh (r7a-, r7b-; the same brief): held out for all four (P 0.547 / R 0.287 and 0.511 / 0.180 against 0.490 /
- *   0.248 and 0.465 / 0.150).
+ *   0.248 and 0.465 / 0.150), then read for a fifth.
  * The floors are the held-out scores where a round was held out, else today's.
  */
 const ROUNDS: readonly RoundFloors[] = [
