@@ -7,7 +7,7 @@
  */
 import type { Clause } from './clauses.ts';
 import type { Found } from './drops.ts';
-import { alternation } from './text.ts';
+import { alternation, escapeRegExp } from './text.ts';
 import type { PersonalSlot, PersonalVocabulary } from './vocab-personal.ts';
 import type { EntitySpan, Fact } from './types.ts';
 
@@ -67,6 +67,8 @@ export function compilePersonalMatchers(v: PersonalVocabulary): PersonalMatchers
   const slotsByWord = new Map<string, PersonalSlot>();
   for (const slot of v.slots) for (const w of slot.words) slotsByWord.set(w.toLowerCase().replace(/\s+/g, ' '), slot);
   const pets = alternation(Object.keys(v.pets));
+  // Units right after their number (175cm, 70kg): no word boundary before them, the longest first.
+  const units = [...v.units].sort((a, b) => b.length - a.length).map(escapeRegExp).join('|');
   return {
     vocabulary: v,
     slotWord: new RegExp(alternation([...slotsByWord.keys()]), 'gi'),
@@ -84,7 +86,8 @@ export function compilePersonalMatchers(v: PersonalVocabulary): PersonalMatchers
     // (Heads in lower case: "My dog Biscuit is…" names the dog, it is no slot "dog biscuit".)
     // ('s is a copula only before an article or a number: "my phone's an iPhone 13", not "our cafe's POS backups".)
     mine: /\b(?:[Mm]y|[Oo]ur|MY|OUR)\s+(?:(?:new|old)\s+)?((?:[a-z][a-z-]*\s+){0,2}[a-z][a-z-]*)(?:(?:'s|’s)(?=\s+(?:an?\s|the\s|\d|\$|€|£|¥))|\s+(?:is|are)(?:\s+(?:now|currently|actually))?)\s+(?:(?:an?|the)\s+)?/g,
-    number: new RegExp(`^(\\d+(?:\\.\\d+)?)(?:\\s*(${alternation(v.units)}))?(?![\\d.]|\\s*[%％])`, 'i'),
+    // (A number with a unit of none of these, 100px, is no value: CSS is no one's height.)
+    number: new RegExp(`^(\\d+(?:\\.\\d+)?)(?:\\s*(${units}))?(?![\\d.A-Za-z]|\\s*[%％])`, 'i'),
     others: new RegExp(`(?:${alternation(v.others)})\\s*(?:的)?\\s*$`, 'i'),
     notSlots: new Set(v.notSlots.map((s) => s.toLowerCase())),
     notSlotNouns: new Set(v.notSlotNouns.map((s) => s.toLowerCase())),
@@ -191,6 +194,8 @@ export function findPersonalFacts(
   for (const w of text.matchAll(m.slotWord)) {
     const slot = m.slotsByWord.get(w[0].toLowerCase().replace(/\s+/g, ' '));
     if (slot === undefined || othersBefore(text, w.index, m)) continue;
+    // font-weight, line-height, box.height: a Latin word inside an identifier is no slot word.
+    if (/^[A-Za-z]/.test(w[0]) && /[-._]$/.test(text.slice(0, w.index))) continue;
     const end = w.index + w[0].length;
     const pos = linkEnd(text, end);
     if (TAKEN_BACK.test(text.slice(end, pos + 1)) || /^\s*(?:不是|并非|\b(?:not|isn't)\b)/i.test(text.slice(end))) {

@@ -70,7 +70,7 @@ export const PERSONAL_VOCABULARY: PersonalVocabulary = {
     女儿: 'daughter', 闺女: 'daughter', 儿子: 'son', 孩子: 'kid', 小孩: 'kid', 大儿子: 'older son', 小儿子: 'younger son',
     大女儿: 'older daughter', 小女儿: 'younger daughter', daughter: 'daughter', son: 'son', kid: 'kid',
   },
-  units: ['公斤', '千克', 'kg', 'kgs', '斤', '磅', 'lbs', 'lb', 'pounds', 'cm', '厘米', 'm', '米', '码', '号', 'ft', 'in'],
+  units: ['公斤', '千克', 'kg', 'kgs', '斤', '磅', 'lbs', 'lb', 'pounds', 'cm', '厘米', 'm', '米', '码', '号', 'ft'],
   notSlots: [
     // Whole heads: "my goal is to…", "my plan is…", "my job is…" (a marathon goal, a meal plan are slots).
     'goal', 'goals', 'plan', 'plans', 'job', 'day', 'week', 'weekend', 'morning', 'life', 'turn', 'bet', 'take', 'pleasure',

@@ -125,3 +125,11 @@ describe('a model, an expiry, a limit', () => {
     expect(facts('信用卡额度 2万元，够用了。')).toEqual(['credit card limit=20000 CNY']);
   });
 });
+
+describe('code is no one’s body', () => {
+  it('a slot word inside an identifier, or a number with a unit of none of these, sets nothing', () => {
+    expect(facts('Set font-weight: 700 and line-height: 1.5 on the title.')).toEqual([]);
+    expect(facts('.card { height: 120px; }')).toEqual([]);
+    expect(facts('身高 168cm，体重 52kg。')).toEqual(['height=168cm', 'weight=52kg']);
+  });
+});
