@@ -126,9 +126,14 @@ const row = (name: string, s: PartScore): string =>
  * Facts scored on the labelled facts whose subject the slot vocabulary names (and on what the extractor says of
  * those subjects): how the rules do on the slots they know, apart from slots no rule names yet.
  */
-function knownSubjectFacts(pairs: ReadonlyArray<{ label: LabelledMessage; got: Extraction }>, known: ReadonlySet<string>): PartScore {
-  const only = (x: Pick<Extraction, 'facts'>): Extraction => ({ entities: [], deprecate: [], facts: x.facts.filter((f) => known.has(f.subject.toLowerCase())) });
+/** Facts scored after `reshape` is applied to both sides' facts (the entities and deprecations set aside). */
+function factsScoredAs(pairs: ReadonlyArray<{ label: LabelledMessage; got: Extraction }>, reshape: (facts: Extraction['facts']) => Extraction['facts']): PartScore {
+  const only = (x: Pick<Extraction, 'facts'>): Extraction => ({ entities: [], deprecate: [], facts: reshape(x.facts) });
   return scoreMessages(pairs.map(({ label, got }) => ({ label: { ...label, ...only(label) }, got: only(got) }))).parts.facts;
+}
+
+function knownSubjectFacts(pairs: ReadonlyArray<{ label: LabelledMessage; got: Extraction }>, known: ReadonlySet<string>): PartScore {
+  return factsScoredAs(pairs, (facts) => facts.filter((f) => known.has(f.subject.toLowerCase())));
 }
 
 /**
@@ -136,8 +141,7 @@ function knownSubjectFacts(pairs: ReadonlyArray<{ label: LabelledMessage; got: E
  * the slot as the labeller did (labellers name "cat name", "pet name" or "cat's name" for one slot).
  */
 function valueOnlyFacts(pairs: ReadonlyArray<{ label: LabelledMessage; got: Extraction }>): PartScore {
-  const only = (x: Pick<Extraction, 'facts'>): Extraction => ({ entities: [], deprecate: [], facts: x.facts.map((f) => ({ ...f, subject: '' })) });
-  return scoreMessages(pairs.map(({ label, got }) => ({ label: { ...label, ...only(label) }, got: only(got) }))).parts.facts;
+  return factsScoredAs(pairs, (facts) => facts.map((f) => ({ ...f, subject: '' })));
 }
 
 export function formatReport(r: ScoreReport): string {

@@ -158,13 +158,15 @@ export function findPersonalFacts(
     if (value === '' || out.some((f) => f.item.subject === subject)) return;
     out.push({ item: { subject, value, op: 'set' }, at: base + at });
   };
-  /** The value said instead, in the next clause, when this one's is taken back: 房租不是3500元，是3800元. */
-  const instead = (kind: PersonalSlot['value'], subject: string): void => {
-    if (next === null) return;
-    const lead = INSTEAD.exec(next.clause.text);
+  /**
+   * The value said instead, in the next clause, when this one's is taken back (房租不是3500元，是3800元): `find` reads it
+   * after the clause's lead (是, "it's"), from its offset there.
+   */
+  const instead = (subject: string, find: (text: string, pos: number) => { value: string; at: number } | null): void => {
+    const lead = next === null ? null : INSTEAD.exec(next.clause.text);
     if (lead === null) return;
-    const v = valueAt(kind, next.clause.text, lead[0].length, next.entities, m);
-    if (v !== null) emit(subject, v.value, v.at, next.clause.start);
+    const v = find(next!.clause.text, lead[0].length);
+    if (v !== null) emit(subject, v.value, v.at, next!.clause.start);
   };
   // "my X is Y": X names the slot when Y is a value (a number, an amount, a date, a name) and X no slot of the setup
   // rules (my laptop is, my database is) nor a product of theirs ("our warehouse is Snowflake").
@@ -199,7 +201,7 @@ export function findPersonalFacts(
     const end = w.index + w[0].length;
     const pos = linkEnd(text, end);
     if (TAKEN_BACK.test(text.slice(end, pos + 1)) || /^\s*(?:不是|并非|\b(?:not|isn't)\b)/i.test(text.slice(end))) {
-      instead(slot.value, slot.subject);
+      instead(slot.subject, (text, pos) => valueAt(slot.value, text, pos, next!.entities, m));
       continue;
     }
     // "My minimum salary is…": a longer slot the generic rule names is not this one.
@@ -219,10 +221,11 @@ export function findPersonalFacts(
     if (member === undefined || othersBefore(text, a.index + a[0].indexOf(who), m)) continue;
     if (TAKEN_BACK.test(text.slice(Math.max(0, at - 6), at))) {
       // 我女儿不是 6 岁，是 7 岁: the age said instead, in the next clause.
-      const lead = next === null ? null : INSTEAD.exec(next.clause.text);
-      const rest = lead === null ? '' : next!.clause.text.slice(lead[0].length);
-      const instead = AGE.exec(rest.trimStart());
-      if (instead !== null) emit(`${member} age`, ageValue(instead[0]), lead![0].length + rest.length - rest.trimStart().length, next!.clause.start);
+      instead(`${member} age`, (text, pos) => {
+        const at = pos + (/^\s*/.exec(text.slice(pos))?.[0].length ?? 0);
+        const age = AGE.exec(text.slice(at));
+        return age === null ? null : { value: ageValue(age[0]), at };
+      });
       continue;
     }
     emit(`${member} age`, ageValue(said), at);
