@@ -14,7 +14,7 @@
  */
 import type { Piece } from './pieces.ts';
 import type { TurnEntry } from './records.ts';
-import { askedTerms, asksAboutThePast, namesAnotherThing, statementOfCached, type Statement } from './statements.ts';
+import { askedTerms, asksAboutThePast, namesAnotherThing, statementOfCached, valueKind, type Statement } from './statements.ts';
 import { aliasConcepts, terms } from './text-terms.ts';
 import { NOW_WORDS } from './value-over-time.ts';
 
@@ -152,8 +152,11 @@ export function answeredLater(question: string, sources: readonly AnswerSource[]
       if (namesAnotherThing(later, earlier)) continue;
       // A change that names its old value ("端口从 7001 改成 7101") replaces only an answer that gave it.
       if (later.from.size > 0 && ![...later.from].some((v) => earlier.values.has(v))) continue;
-      const retired = [...earlier.values].filter((v) => ![...later.values].some((w) => carries(v, w) || carries(w, v)));
-      if (retired.length === 0 || ![...later.values].some((w) => !earlier.values.has(w))) continue;
+      // A value gives way to a new one of its kind (a port to a port, a name to a name): "按 23 张表列" retires no
+      // tool a plan named.
+      const fresh = [...later.values].filter((w) => !earlier.values.has(w));
+      const retired = [...earlier.values].filter((v) => ![...later.values].some((w) => carries(v, w) || carries(w, v)) && fresh.some((w) => valueKind(w) === valueKind(v)));
+      if (retired.length === 0) continue;
       retirements.push({ later: b.turn, retired, kept: later.values });
       for (const r of reads) if (r !== b && isLater(b.turn, r.turn)) retire(r, retired, later.values);
     }

@@ -6,7 +6,7 @@
  *     date, shared entities or persona tie it to the query, and it scores within reach of the best. Nothing relevant, nothing injected: the room stays unused, the prompt shorter;
  *  1. whole evidence — in rank order, each candidate whole up to `maxWholeTokens` (a longer one as a passage: its
  *     best sentence and the sentences around it, up to `maxPassageTokens`), and a question brings its answer, the
- *     next turn, with it;
+ *     next turn, with it (the user's question answered by a suggestion brings what the user then decided, too);
  *  2. fragments — with room and lines left, the best sentence of a candidate that did not fit whole;
  *  3. pairing — with room still left, the turn before an included answer (the question it answers).
  * A candidate whose matching sentence a later user message restates with another value is left out
@@ -96,10 +96,13 @@ export interface PackOptions {
   readonly pairQuestions: boolean;
   /**
    * An assistant turn that goes in (whole or as its passage) brings the user's reply after it when the reply fits whole
-   * and gives a value: what the user decided about the suggestion ("就 3200 吧，已经改了", "OK, set it to 64"). A
-   * matched question's answer does not bring one too (that chain cost LoCoMo 0.007 `answerShare`, roles only).
+   * and gives a value: what the user decided about the suggestion ("就 3200 吧，已经改了", "OK, set it to 64"). The
+   * answer a matched question brings does too, only when the question was the user's and the decision is short
+   * (`maxDecisionTokens`): unbounded, that chain cost LoCoMo 0.007 `answerShare`, roles only.
    */
   readonly pairDecisions: boolean;
+  /** The longest decision (Qwen tokens of its text) that a question's answer brings: "那统一改走 8883", not a new topic. */
+  readonly maxDecisionTokens: number;
   /** With room and lines left after the whole candidates, the best sentence of those that did not fit. */
   readonly fragments: boolean;
   /** Leave out statements a later user message restates with another value (supersede.ts). */
@@ -120,6 +123,7 @@ export const DEFAULT_PACK_OPTIONS: PackOptions = Object.freeze({
   pairAnswers: true,
   pairQuestions: true,
   pairDecisions: true,
+  maxDecisionTokens: 40,
   fragments: true,
   supersede: true,
 });
@@ -322,7 +326,15 @@ export function pack(items: readonly PackCandidate[], budget: number, env: PackE
     const reply = item.next?.();
     if (reply === undefined || entries.has(reply.candidate.id) || (!question && !decides(reply))) continue;
     const replyForm = wholeForm(reply);
-    if (replyForm !== null && (question || replyForm.decision === 'whole') && tryCommit(reply, replyForm.pieces, 'paired')) paired.push(reply.candidate.id);
+    if (replyForm === null || (!question && replyForm.decision !== 'whole') || !tryCommit(reply, replyForm.pieces, 'paired')) continue;
+    paired.push(reply.candidate.id);
+    // The user's question, the assistant's suggestion, then what the user decided ("要不要改 TLS？" … "那统一改走
+    // 8883"): the decision is the answer that holds.
+    if (!question || !options.pairDecisions || item.turn.role !== 'user' || reply.turn?.role !== 'assistant') continue;
+    const decision = reply.next?.();
+    if (decision === undefined || entries.has(decision.candidate.id) || !decides(decision) || counter.count(decision.text) > options.maxDecisionTokens) continue;
+    const decisionForm = wholeForm(decision);
+    if (decisionForm?.decision === 'whole' && tryCommit(decision, decisionForm.pieces, 'paired')) paired.push(decision.candidate.id);
   }
   // 2. Fragments: the best sentence (code closed over) of those that did not fit whole.
   if (options.fragments) {

@@ -233,6 +233,24 @@ function supersededOf(source: RecordSource, turn: TurnEntry, pieces: readonly Pi
   return answered === undefined ? restated : new Set([...restated, ...answered]);
 }
 
+/** The turn `step` from `turn` in its session, as packing sees it (it has neighbours too: a question's answer, then what the user decided). */
+function neighbourOf(source: RecordSource, turn: TurnEntry, step: -1 | 1): PackCandidate | undefined {
+  const { memory, excluded } = source;
+  const other = memory.neighbour(turn.id, step);
+  if (other === undefined || excluded.has(other.id)) return undefined;
+  const chunk = memory.shard.chunks.get(other.id);
+  if (chunk === undefined) return undefined;
+  return {
+    candidate: pairCandidate(other.id),
+    turn: other,
+    text: other.text,
+    pieces: chunk.pieces,
+    superseded: () => supersededOf(source, other, chunk.pieces),
+    previous: () => neighbourOf(source, other, -1),
+    next: () => neighbourOf(source, other, 1),
+  };
+}
+
 /**
  * A ranked candidate as packing sees it. Its record (turn or doc entry, text, pieces) is looked up when first
  * read: packing stops reading candidates once the budget is full, and most of a search's come after that.
@@ -292,15 +310,8 @@ class RankedItem implements PackCandidate {
   }
 
   private _neighbour(step: -1 | 1): PackCandidate | undefined {
-    const source = this._source;
-    const { memory, excluded } = source;
     const turn = this.turn;
-    if (turn === undefined) return undefined;
-    const other = memory.neighbour(turn.id, step);
-    if (other === undefined || excluded.has(other.id)) return undefined;
-    const chunk = memory.shard.chunks.get(other.id);
-    if (chunk === undefined) return undefined;
-    return { candidate: pairCandidate(other.id), turn: other, text: other.text, pieces: chunk.pieces, superseded: () => supersededOf(source, other, chunk.pieces) };
+    return turn === undefined ? undefined : neighbourOf(this._source, turn, step);
   }
 
   private _resolve(): TurnEntry | DocEntry {

@@ -89,3 +89,35 @@ describe('a suggestion brings what the user decided', () => {
     expect(folders.candidates.find((c) => c.id === 't7')?.fate).not.toBe('paired');
   });
 });
+
+describe("the user's question, the suggestion, then the decision", () => {
+  function gateways(): RetrievalIndex {
+    const index = new RetrievalIndex();
+    const lines: Array<[string, 'user' | 'assistant']> = [
+      ['网关现在连 MQTT 走的是内网明文 1883，要不要换成加密的？', 'user'],
+      ['如果网关都在专网里，明文可以接受；但只要有一台走公网，就应该统一上 TLS，省得以后两套配置混着管。', 'assistant'],
+      ['确实有一批走 4G 的，那就统一改走 8883，明文只留给测试环境。', 'user'],
+      ['好，那生产的安全组可以把明文端口关掉，证书轮换也要提前安排。', 'assistant'],
+    ];
+    lines.forEach(([text, role], i) => index.addTurn(turn(`g${i + 1}`, 'S1', i + 1, text, role)));
+    const others = [
+      'MQTT 的 Dashboard 端口还是默认的 18083，只能走堡垒机访问。',
+      '18083 不要暴露出去，堡垒机上再加一层账号审计会更稳。',
+      '网关的本地缓存最多留多久合适？存储只有 8G。',
+      '按 72 小时上限，再加一个 2GB 的磁盘占用上限，哪个先到按哪个清。',
+      '网关上报的 topic 要不要加一个 history 后缀区分补发数据？',
+      '可以，补发走单独的 topic，规则引擎里也好区分。',
+    ];
+    others.forEach((text, i) => index.addTurn(turn(`x${i + 1}`, 'S1', 10 + i, text, i % 2 === 0 ? 'user' : 'assistant')));
+    index.addTurn(turn('s2-1', 'S2', 1, '今天看一下告警规则。', 'user'));
+    return index;
+  }
+
+  it('brings the decision after the suggestion that answered the question the block shows', () => {
+    const found = search(gateways(), '网关现在连 MQTT 用的是哪个端口？', true);
+    expect(found.text).toContain('要不要换成加密的');
+    expect(found.text).toContain('统一改走 8883');
+    // Off: the question and the suggestion, not what was decided.
+    expect(search(gateways(), '网关现在连 MQTT 用的是哪个端口？', false).text).not.toContain('统一改走 8883');
+  });
+});

@@ -309,6 +309,17 @@ describe('answers given again later, read beyond the candidates compared', () =>
     expect(answeredLater(asked, [source(answer), source(same)]).of(answer, splitPieces(answer.text))).toEqual(new Set([0]));
   });
 
+  it('lets an answer give way only to a new value of its kind: a count retires no name', () => {
+    const asked = '带我们做这次搬迁的负责人叫什么？';
+    const answer = turn('a', 'S1', 1, '我们要把机房从 Oracle 搬到 PostgreSQL，负责人老周让我带这次搬迁。', T0);
+    // A later request that says 现在 and names the same project, with a count: nothing the first one named changed.
+    const request = turn('b', 'S2', 1, '老周让我整理下现在这次搬迁的进度，按 41 个库列个表。', T0 + 7 * DAY);
+    expect(answeredLater(asked, [source(answer), source(request)]).of(answer, splitPieces(answer.text))).toBeUndefined();
+    // A new database for the project does retire the old one.
+    const moved = turn('c', 'S2', 1, '老周说这次搬迁现在改成搬到 MySQL 了，让我接着带。', T0 + 7 * DAY);
+    expect(answeredLater(asked, [source(answer), source(moved)]).of(answer, splitPieces(answer.text))).toEqual(new Set([0]));
+  });
+
   it('marks nothing for a question about the past', () => {
     const answers = answeredLater('What order total qualified for free shipping last year?', [source(earlier), source(later)]);
     expect(answers.of(earlier, splitPieces(earlier.text))).toBeUndefined();

@@ -19,7 +19,7 @@ const SETS: ReadonlyArray<readonly [file: string, lenient: number, answerShare: 
   // Floors just under the scores since a question about a value over time finds its statements (value-over-time.ts):
   // dev 0.810 → 0.849, held out 0.721 → 0.801 (answerShare 0.783 → 0.848).
   ['zh-ops-dev.json', 0.84, 0.93],
-  ['zh-ops-heldout.json', 0.79, 0.84],
+  ['zh-ops-heldout.json', 0.8, 0.84],
   // Written last, scored once (0.615 / 0.771 on the session-start code).
   ['zh-ops-heldout-2.json', 0.72, 0.83],
   // Scored once at its start (0.623 / 0.750), then read for the supersede fixes (changes of another thing), and
@@ -30,9 +30,11 @@ const SETS: ReadonlyArray<readonly [file: string, lenient: number, answerShare: 
   // Written while those fixes were made, scored once after them (0.711 / 0.708 on the session-start code); its
   // misses were read for the value-over-time boost (0.749 / 0.813 → 0.790 / 0.875). Excerpts of long code blocks
   // (pack-forms.ts `codeExcerpt`) cost it one answer to the budget they take: 0.875 → 0.854.
-  ['zh-ops-heldout-4.json', 0.78, 0.85],
-  // Written blind after this round's changes, scored once (0.784 / 0.917 on the session-start code, 0.791 / 0.896 now).
-  ['zh-ops-heldout-5.json', 0.77, 0.87],
+  // The decision after a suggestion that answered the user's question: 0.782 / 0.854 → 0.791 / 0.875.
+  ['zh-ops-heldout-4.json', 0.78, 0.86],
+  // Written blind after this round's changes, scored once (0.784 / 0.917 on the session-start code, 0.791 / 0.896 then;
+  // 0.811 / 0.917 with the decision after a suggestion that answered the user's question).
+  ['zh-ops-heldout-5.json', 0.8, 0.91],
 ];
 
 describe('Chinese ops and coding chats', () => {
