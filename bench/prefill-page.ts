@@ -132,7 +132,7 @@ async function runLayered(counter: TokenCounter): Promise<StrategyResult> {
       ...(reload ? { afterReload: true } : {}),
     };
     result.turns.push(sample);
-    say(`layered turn ${sample.turn}: ${reload ? '(after a reload) ' : ''}prompt ${sample.promptTokens}, cached ${sample.cachedTokens}, prefill ${sample.prefill}, new ${sample.newTokens}, ttft ${sample.ttftMs} ms${sample.compaction ? ' (compaction)' : ''}, memory sent ${planned.report.sections.extras.tokens} of ${counter.count(planned.memory)} tokens`);
+    say(`layered turn ${sample.turn}: ${reload ? '(after a reload) ' : ''}prompt ${sample.promptTokens}, cached ${sample.cachedTokens}, prefill ${sample.prefill}, new ${sample.newTokens}, ttft ${sample.ttftMs} ms${sample.compaction ? ' (compaction)' : ''}, memory sent ${planned.report.sections.extras.tokens} of ${counter.count(planned.memory)} tokens, ${planned.report.memory.block.deferred.length} records deferred`);
     await memory.recordReply({ userId: 'bench', sessionId: 'bench', text: reply, time: time + 30_000 });
     previousPrompt = prompt + reply;
   }

@@ -4,7 +4,9 @@
  * later turn that needs it sends it). A turn missing its best memory, or most of it (a new topic), or a record's
  * date note (a question about when), sends it all; so does a question about a value over time or a history
  * (先后用过哪些, "how has it changed", "which … so far": answer-type.ts `asksForEarlierValues`), whose answer is
- * the records after the best one as much as the best.
+ * the records after the best one as much as the best, and a question for a fact ("Sentry 的告警推到哪个群？",
+ * "what does the backup run at now?"), whose answer may be any line found: the best one the prompt holds is often
+ * only its subject. A request or a why / how question defers (`needsAllMemory`).
  * Measured on bench:prefill (prefill per new token): best only 1.39×; also scores ≥ 0.8 of the best 1.57×,
  * ≥ 0.6 1.99×; the new-topic share changes nothing from 0.35 up, and keeps a LoCoMo question that lacked ~70 %
  * of its memory from losing evidence to deferral.
@@ -12,12 +14,18 @@
 import type { TokenCounter } from '../../context/tokens.ts';
 import type { ChatMessage } from '../../engine/protocol.ts';
 import type { RetrievalResult } from '../retrieval/index.ts';
+import { asksForFact, valueQuestion } from '../retrieval/index.ts';
 import { blockDelta, fitToRoom, missesAny, type BlockParts } from './memory-block.ts';
 
 /** Records / docs scoring at least this share of the turn's best one must be in the prompt. */
 const STRONG_SHARE = 1;
 /** More than this share of the retrieved memory missing from the prompt: a new topic, all of it is sent. */
 const NEW_TOPIC_SHARE = 0.5;
+
+/** Whether a message's memory is all sent, never deferred: a question for a fact, or about a value now or over time. */
+export function needsAllMemory(message: string): boolean {
+  return asksForFact(message) || valueQuestion(message) !== null;
+}
 
 /**
  * The block to send after `held` (the previous prompt) when `room` tokens are left before its limit (null: the
@@ -29,10 +37,10 @@ export function deferLowValue(
   held: readonly ChatMessage[] | null,
   room: number | null,
   counter: TokenCounter,
-  /** The question asks how a value changed or what it was (its answer is several records): nothing is deferred. */
-  asksHistory = false,
+  /** The message needs all its memory (`needsAllMemory`): nothing is deferred. */
+  needsAll = false,
 ): { parts: BlockParts; deferred: string[] } {
-  if (held === null || room === null || asksHistory) return { parts, deferred: [] };
+  if (held === null || room === null || needsAll) return { parts, deferred: [] };
   // The injected candidates by rank, with their scores (the whole candidate report is not needed here).
   const injected = r.injectedScores.map((score, i) => ({ id: r.injected[i]!, score }));
   const top = injected[0]?.score ?? 0;

@@ -21,12 +21,12 @@ import { MemoCounter, type TokenCounter } from '../../context/tokens.ts';
 import type { ChatMessage } from '../../engine/protocol.ts';
 import { AssistantError } from '../../shared/errors.ts';
 import { yieldToPage } from '../../shared/yield.ts';
-import { applyHeat, asksForEarlierValues, buildQuery, DEFAULT_QUERY_OPTIONS, intentTags, keyTerms, RetrievalIndex, retrieve, terms, type ChunkStore, type DocEntry, type HeatEntry, type PackOptions, type QueryOptions, type RerankOptions, type RetrievalResult, type DocScope, type SessionEntry, type TurnEntry, type TurnRole } from '../retrieval/index.ts';
+import { applyHeat, buildQuery, DEFAULT_QUERY_OPTIONS, intentTags, keyTerms, RetrievalIndex, retrieve, terms, type ChunkStore, type DocEntry, type HeatEntry, type PackOptions, type QueryOptions, type RerankOptions, type RetrievalResult, type DocScope, type SessionEntry, type TurnEntry, type TurnRole } from '../retrieval/index.ts';
 import { sectionBudgets, validateBudgets, type SectionBudgets } from './budgets.ts';
 import { voidedTurns } from './deprecation.ts';
 import { docNames, followsUp, namesSomeone, topicNamed } from './discussion-topic.ts';
 import { BASE_SYSTEM_PROMPT, LABELS, detectLang, systemPrompt, type Lang } from './labels.ts';
-import { deferLowValue } from './defer.ts';
+import { deferLowValue, needsAllMemory } from './defer.ts';
 import { blockDelta, blockText, selectWorking, type BlockParts } from './memory-block.ts';
 import type { LayeredReport, MemoryReport } from './report.ts';
 import { DEFAULT_GATE_OPTIONS, gate, type GateOptions } from './session-gate.ts';
@@ -383,7 +383,7 @@ export class LayeredMemory {
       return b.window - b.reserve - used;
     };
     await pause();
-    const asksHistory = asksForEarlierValues(input.text);
+    const needsAll = needsAllMemory(input.text);
     const run = (ex: Set<string>, budget = retrievalBudget): { r: RetrievalResult; parts: BlockParts; deferred: string[] } => {
       const r = retrieve(this.index, {
         query,
@@ -412,7 +412,7 @@ export class LayeredMemory {
         rank: new Map(r.injected.map((id, i) => [id, i])),
         yearEveryDay: r.yearEveryDay,
       };
-      return { r, ...deferLowValue(parts, r, state?.sent ?? null, appendRoom(), counter, asksHistory) };
+      return { r, ...deferLowValue(parts, r, state?.sent ?? null, appendRoom(), counter, needsAll) };
     };
     const historyIds = history.ids;
     // The block is built for the messages it will follow: only what they lack is sent.

@@ -48,6 +48,23 @@ export function answerKinds(message: string): AnswerKind[] {
   return out;
 }
 
+/** What a question asking for one value or name says, beyond the kinds above: what / which, 什么 / 哪 (not 为什么). */
+const ASKS_WHICH_EN = /\b(?:what|which|who|whom|whose|when|where)\b/i;
+const ASKS_WHICH_ZH = /(?<!为)什么|啥|哪|谁/;
+/** Why and how: asking for an explanation or a procedure, not a value. */
+const ASKS_WHY_OR_HOW = /^\s*(?:why|how)\b|^\s*(?:为什么|为啥|怎么|如何)/i;
+
+/**
+ * Whether a message is a question that asks for a fact (a value, a name, a time, a place: "Sentry 的告警推到哪个飞书
+ * 群？", "what model are the new shoes?"), whose answer may be any line memory finds, not only the best one. A
+ * request ("Add a cancel() method") or a why / how question is not.
+ */
+export function asksForFact(message: string): boolean {
+  if (!/[?？]/.test(message) && !/^\s*(?:what|which|who|when|where)\b/i.test(message)) return false;
+  if (answerKinds(message).length > 0) return true;
+  return !ASKS_WHY_OR_HOW.test(message) && (ASKS_WHICH_EN.test(message) || ASKS_WHICH_ZH.test(message));
+}
+
 /** Whether `text` holds an answer of one of `kinds`. */
 export function holdsAnswerKind(text: string, kinds: readonly AnswerKind[]): boolean {
   return kinds.some((k) => HOLDS[k].test(text));

@@ -48,4 +48,5 @@ export {
 } from './retrieval-index.ts';
 export { allowOf, applyHeat, retrieve, type CandidateReport, type DocScope, type RetrievalResult, type RetrievalScope, type RetrieveRequest } from './retriever.ts';
 export { cjkShare, isStopword, stem, terms } from './text-terms.ts';
-export { asksForEarlierValues } from './answer-type.ts';
+export { asksForEarlierValues, asksForFact } from './answer-type.ts';
+export { valueQuestion } from './value-over-time.ts';

@@ -1,7 +1,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { CachedTokenCounter } from '../../../src/context/tokens.ts';
 import type { ChatMessage } from '../../../src/engine/protocol.ts';
-import { deferLowValue } from '../../../src/memory/layered/defer.ts';
+import { deferLowValue, needsAllMemory } from '../../../src/memory/layered/defer.ts';
 import { LABELS } from '../../../src/memory/layered/labels.ts';
 import type { BlockParts } from '../../../src/memory/layered/memory-block.ts';
 import type { RetrievalResult } from '../../../src/memory/retrieval/index.ts';
@@ -41,5 +41,32 @@ describe('deferring memory the prompt can do without', () => {
     const r = deferLowValue(parts, retrieved, held, 10, counter, true);
     expect(r.deferred).toEqual([]);
     expect(r.parts.records.map((l) => l.id)).toEqual(['now', 'first', 'second']);
+  });
+});
+
+describe('which messages need all their memory', () => {
+  it('a question for a fact, a name or a time: its answer may be any line found, not only the best one held', () => {
+    for (const q of [
+      'Sentry 的崩溃告警会推到哪个飞书群？',
+      '我新买的那双跑鞋是什么型号？',
+      '备份现在几点跑？',
+      'Which channel do the release notes go to?',
+      'What model is the router in the office?',
+      'When is the next on-call handover?',
+      '负责数据库迁移的是谁？',
+      'How many replicas does the search cluster run?',
+    ]) expect(needsAllMemory(q), q).toBe(true);
+  });
+
+  it('a request, or a why / how question, may leave its weaker new lines for later', () => {
+    for (const q of [
+      'Add a cancel() method to the function above.',
+      '帮我把这段配置改成 YAML。',
+      '为什么这个接口偶尔会超时？',
+      '怎么给这个函数加单元测试？',
+      'Why does the build fail on the CI runner only?',
+      'How do I make the email shorter?',
+      'Translate the last paragraph into English.',
+    ]) expect(needsAllMemory(q), q).toBe(false);
   });
 });

@@ -23,8 +23,9 @@ const SETS: ReadonlyArray<readonly [file: string, lenient: number, answerShare: 
   // Read too: 0.563 / 0.783 → 0.646 / 0.870 ("决定不用 GE 了" had voided every earlier turn that said 决定); 0.671 since
   // a fence stays with its block (the prose after a closing fence had made a top candidate's every passage too long);
   // 0.696 since a value gives way only to one of its kind in answered-later.ts (a request that counted 23 tables had
-  // retired the opening turn that named the team lead).
-  ['long-chat-zh-1.json', 0.69, 0.86],
+  // retired the opening turn that named the team lead); 0.721 / 0.913 since a question for a fact defers none of its
+  // memory (the answer to "日常调度现在是几点跑？" had been held back because the best record was already shown).
+  ['long-chat-zh-1.json', 0.71, 0.9],
   // Held out, not read (its totals were seen when the passage and excerpt sizes were chosen): 0.479 / 0.500 → 0.637 / 0.607.
   ['long-chat-en-2.json', 0.63, 0.6],
   // The same: 0.521 / 0.500 → 0.608 / 0.636. Its totals were seen again when the decision a question's answer brings
