@@ -88,13 +88,15 @@ export function asksAboutChanges(message: string): boolean {
  * keeps them in for it. (statements.ts `asksAboutThePast` is narrower and only stops the later-answer pairing.)
  */
 export function asksForEarlierValues(message: string): boolean {
-  if (PAST_EN.test(message) || PAST_WORDS.zh.some((w) => message.includes(w))) return true;
+  if (PAST_EN.test(message) || PAST_WORDS.zh.some((w) => message.includes(w)) || ASKS_ALL_SO_FAR.test(message)) return true;
   // When something happened ("When did…", 哪天合进去的？), not when a standing rule has it ("On which day do deploys
   // happen?", 现在安排在哪一天？).
   return answerKinds(message).includes('when') && !PRESENT.test(message) && (PAST_TENSE_EN.test(message) || PAST_TENSE_ZH.test(message));
 }
 
 const PRESENT = /现在|目前|当前|\b(?:now|currently|these days|at the moment)\b/i;
+/** Which ones, in the present perfect: every value so far ("Which Postgres versions has production run on?"). */
+const ASKS_ALL_SO_FAR = /\b(?:which|what)\s+(?:[\w-]+\s+){0,3}?[\w-]+s\s+(?:has|have)\s+(?![\w-]+\s+(?:now|currently)\b)/i;
 const PAST_TENSE_EN = /\b(?:did|was|were|had|happened|started|began)\b/i;
 /** 是哪天合进去的？ / 什么时候升级了 / 哪天上过线. */
 const PAST_TENSE_ZH = /的\s*[?？]?\s*$|了|过|发生/;

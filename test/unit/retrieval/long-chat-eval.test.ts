@@ -18,8 +18,9 @@ beforeAll(async () => {
 /** Each set with its floors (`lenient`, `answerShare`) and its score on the code before this round. */
 const SETS: ReadonlyArray<readonly [file: string, lenient: number, answerShare: number]> = [
   // Read for this round's changes (dev): 0.556 / 0.821 → 0.769 / 0.929; 0.893 since a fence stays with its block (a
-  // lead-in and its code now come together, and a summary that named the answer lost its room to them).
-  ['long-chat-en-1.json', 0.76, 0.89],
+  // lead-in and its code now come together, and a summary that named the answer lost its room to them); 0.781 since
+  // "Which Postgres major versions has production run on?" asks for every value so far (the old one was superseded).
+  ['long-chat-en-1.json', 0.77, 0.89],
   // Read too: 0.563 / 0.783 → 0.646 / 0.870 ("决定不用 GE 了" had voided every earlier turn that said 决定); 0.671 since
   // a fence stays with its block (the prose after a closing fence had made a top candidate's every passage too long);
   // 0.696 since a value gives way only to one of its kind in answered-later.ts (a request that counted 23 tables had

@@ -132,6 +132,10 @@ describe('questions about a history', () => {
     expect(asksForEarlierValues('What was the first name we gave the project?')).toBe(true);
     expect(asksForEarlierValues('备份时间前后有什么变化？')).toBe(true);
     expect(asksForEarlierValues('到目前为止我们换了几次 CDN？')).toBe(true);
+    // Which ones, in the present perfect: every value so far, the old ones included.
+    expect(asksForEarlierValues('Which Node versions has the build server run on?')).toBe(true);
+    expect(asksForEarlierValues('What regions have we deployed the API to?')).toBe(true);
+    expect(asksForEarlierValues('Which region is the API deployed to?')).toBe(false);
     expect(asksForEarlierValues('What port does the gateway listen on now?')).toBe(false);
     expect(asksForEarlierValues('备份现在几点跑？')).toBe(false);
   });
