@@ -13,8 +13,7 @@
  */
 import type { TokenCounter } from '../../context/tokens.ts';
 import type { ChatMessage } from '../../engine/protocol.ts';
-import type { RetrievalResult } from '../retrieval/index.ts';
-import { asksForFact, valueQuestion } from '../retrieval/index.ts';
+import { asksForFact, valueQuestion, type RetrievalResult } from '../retrieval/index.ts';
 import { blockDelta, fitToRoom, missesAny, type BlockParts } from './memory-block.ts';
 
 /** Records / docs scoring at least this share of the turn's best one must be in the prompt. */

@@ -392,7 +392,6 @@ export function namesAnotherThing(later: Statement, earlier: Statement): boolean
 }
 
 /** A value's kind: a number (a port, a version, a time, an amount) or a word (a name, an identifier, a day). */
-/** A number (a port, a size, a price, a version) or a word (a name, an identifier): a value gives way to one of its kind. */
 export const valueKind = (value: string): 'number' | 'word' => (/^[$¥€£]?v?\d/i.test(value) ? 'number' : 'word');
 
 function valuesDiffer(later: Statement, earlier: Statement): boolean {
