@@ -75,11 +75,6 @@ export interface PackOptions {
    * holds the question's words only through the turn before it, at ¾ of that turn's match.
    */
   readonly minMatchStated: number;
-  /**
-   * The gate for a turn that holds none of the query's words itself and matches only through its exchange (an answer
-   * whose question held them: `match` is ¾ of that turn's): a reply to a loosely related question is not brought in.
-   */
-  readonly minMatchThroughNeighbour: number;
   /** A candidate whose vector cosine reaches this passes the gate without matching words (hashed n-grams: a shared stem). */
   readonly minVector: number;
   /** Records and doc chunks the block holds at most (each a line, whole or in part). */
@@ -119,7 +114,6 @@ export const DEFAULT_PACK_OPTIONS: PackOptions = Object.freeze({
   minRelativeScore: 0.12,
   minMatch: 0.1,
   minMatchStated: 0.025,
-  minMatchThroughNeighbour: 0.2,
   minVector: 0.5,
   maxLines: 12,
   maxWholeTokens: 160,
@@ -191,9 +185,7 @@ export interface PackEnv {
 export function isRelevant(c: Candidate, options: PackOptions): boolean {
   if (c.score <= 0) return false;
   const f = c.features;
-  // A turn that holds none of the query's words itself (matched only through the turn before or after it) needs more.
-  const ownWords = f.lexical > 0 || f.sentence > 0;
-  return c.match >= (ownWords ? options.minMatch : options.minMatchThroughNeighbour) || f.vector >= options.minVector || f.date > 0 || f.entities > 0 || f.persona > 0 || (f.stated > 0 && c.match >= options.minMatchStated);
+  return c.match >= options.minMatch || f.vector >= options.minVector || f.date > 0 || f.entities > 0 || f.persona > 0 || (f.stated > 0 && c.match >= options.minMatchStated);
 }
 
 /** A turn that asks: its last sentence, or its best, ends in a question mark. */

@@ -142,7 +142,6 @@ describe('runFull with engine vectors', () => {
     const apple = result!.turn!.report.memory.retrieval.candidates.find((c) => c.id === appleId());
     expect(apple?.features.vector ?? 0).toBe(0);
     expect(result!.turn!.report.memory.retrieval.injected).not.toContain(appleId());
-    // Not in the block this question sends (an earlier message's block, kept verbatim in the history, may hold it).
-    expect(containsTurn(normalise(result!.turn!.extras), appleText())).toBe(false);
+    expect(containsTurn(normalise(result!.prompt), appleText())).toBe(false);
   });
 });

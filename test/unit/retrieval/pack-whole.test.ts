@@ -2,13 +2,13 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import type { CachedTokenCounter } from '../../../src/context/tokens.ts';
 import { LABELS } from '../../../src/memory/layered/labels.ts';
 import { answerKinds, asksForEarlierValues, holdsAnswerKind } from '../../../src/memory/retrieval/answer-type.ts';
-import { DEFAULT_PACK_OPTIONS, pack, type PackCandidate } from '../../../src/memory/retrieval/pack.ts';
+import { DEFAULT_PACK_OPTIONS, pack } from '../../../src/memory/retrieval/pack.ts';
 import { closeOverCode, codeSpans } from '../../../src/memory/retrieval/pack-forms.ts';
 import { splitPieces } from '../../../src/memory/retrieval/pieces.ts';
 import type { TurnEntry } from '../../../src/memory/retrieval/records.ts';
 import { RetrievalIndex } from '../../../src/memory/retrieval/retrieval-index.ts';
 import { realCounter } from '../context/helpers.ts';
-import { askIndex, NO_FEATURES, packEnv, packItem, turnEntry } from './pack-helpers.ts';
+import { askIndex, packEnv, packItem, turnEntry } from './pack-helpers.ts';
 
 let counter: CachedTokenCounter;
 beforeAll(async () => {
@@ -87,21 +87,6 @@ describe('packing whole turns first', () => {
     expect(result.decisions.get('w')).toBe('below-threshold');
     expect(result.text).toBe('');
     expect(result.tokens).toBe(0);
-  });
-
-  it('holds a turn matched only through its exchange to a higher bar than one that holds the words itself', () => {
-    // A reply shares no word of the query; its match is ¾ of the question's before it. The reply to a question that
-    // held much of the query comes in; the reply to one that shared a word or two does not.
-    const reply = (id: string, match: number, own: boolean): PackCandidate => {
-      const t = turn(id, 2, 'Slightly: tuples are immutable and a bit smaller in memory.', 'assistant');
-      const base = item(t, 1, { match });
-      return { ...base, candidate: { ...base.candidate, features: { ...NO_FEATURES, context: 0.8, lexical: own ? 0.4 : 0, sentence: own ? 0.4 : 0 } } };
-    };
-    const decide = (c: PackCandidate): string | undefined => pack([c], 300, env()).decisions.get(c.candidate.id);
-    expect(decide(reply('strong', 0.3, false))).toBe('whole');
-    expect(decide(reply('loose', 0.15, false))).toBe('below-threshold');
-    // The same match from its own words passes the usual gate.
-    expect(decide(reply('own', 0.15, true))).toBe('whole');
   });
 
   it('takes a long turn as a passage around its best sentence, verbatim', () => {
