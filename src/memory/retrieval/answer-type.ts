@@ -48,9 +48,9 @@ export function answerKinds(message: string): AnswerKind[] {
   return out;
 }
 
-/** What a question asking for one value or name says, beyond the kinds above: what / which, 什么 / 哪 (not 为什么). */
+/** What a question asking for one value or name says, beyond the kinds above: what / which, 什么 / 哪 (not 为什么, 为啥). */
 const ASKS_WHICH_EN = /\b(?:what|which|who|whom|whose|when|where)\b/i;
-const ASKS_WHICH_ZH = /(?<!为)什么|啥|哪|谁/;
+const ASKS_WHICH_ZH = /(?<!为)(?:什么|啥)|哪|谁/;
 /** Why and how: asking for an explanation or a procedure, not a value. */
 const ASKS_WHY_OR_HOW = /^\s*(?:why|how)\b|^\s*(?:为什么|为啥|怎么|如何)/i;
 

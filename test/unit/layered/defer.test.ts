@@ -63,6 +63,7 @@ describe('which messages need all their memory', () => {
       'Add a cancel() method to the function above.',
       '帮我把这段配置改成 YAML。',
       '为什么这个接口偶尔会超时？',
+      '这个接口为啥会超时？',
       '怎么给这个函数加单元测试？',
       'Why does the build fail on the CI runner only?',
       'How do I make the email shorter?',
