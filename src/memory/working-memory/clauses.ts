@@ -50,6 +50,21 @@ const ASIDE = /\([^()]*\)|（[^（）]*）/g;
 /** "trying to stick to it", "try hard": an effort, not a trial (trying Bun, try out Deno, trying to decide stay undecided). */
 const EFFORT = /\b(?:try|trying|tries|tried)\s+(?:(?:really|very|so)\s+)*(?:hard(?:er)?\b|my best\b|to\s+(?!(?:use|decide|choose|pick|figure|switch|move|migrate|see|test|evaluate|compare)\b)[a-z]+)/gi;
 const FILLERS = /^(?:\s|and|so|also|ok|okay|well|hmm|oh|btw|but)+\b/i;
+/**
+ * A clause whose subject is someone else's life or system: a relative or a friend ("My brother is flying to Rome",
+ * 我妈下周去三亚), a client's or a vendor's system ("The vendor's API runs on Azure"). Only as the subject ("taking
+ * my parents to Rome" is the user's trip), and only for its own clause. A manager or another team is left out: what
+ * they decide is often the user's too ("my manager says the deadline is…", "the accounting team picked NetSuite").
+ */
+const OTHERS_AS_SUBJECT =
+  /^(?:my\s+(?:brother|sister|mom|mum|mother|dad|father|parents|cousin|uncle|aunt|roommate|neighbou?r|friend)s?\b(?!'s)(?!\s+and\s+i\b)|(?:the|our|a)\s+(?:client|customer|vendor|supplier|partner|contractor|agency)(?:'s|s'|\s+team)|我(?:哥|姐|弟|妹|爸|妈|老爸|老妈|爸妈|父母)(?![和跟]))/i;
+/**
+ * A clause that says its own choice is made (数据库倒是已经定了 PostgreSQL, "the database is decided: …"): a sentence
+ * undecided about something else (ORM 还在纠结…) leaves it standing.
+ */
+const DECIDED = /(?<![没不未])(?:已经|早就|倒是)\s*定(?:了|下来了|好了)|(?<![没不未]|还没)定下来了|拍板了|\b(?:(?:have|has|'ve)\s+decided|already decided|is decided|was decided|already settled|is settled)\b/i;
+/** A clause that says what came before is someone else's: "…, but that's their setup, not ours", 跟我们后端没关系. */
+const DISOWNS = /\bnot ours\b|\bnot (?:our|my) (?:setup|stack|system|code|problem)\b|(?:跟|和|与)我(?:们)?(?:这边|后端|前端|团队|组)?(?:没|无)(?:有)?关系|不是我们的/i;
 
 export function compileClauseMatchers(t: TriggerVocabulary): ClauseMatchers {
   return {
@@ -132,6 +147,7 @@ export function splitClauses(raw: string, norm: string, m: ClauseMatchers): Clau
     // 听说 infra 组升到了 1.31，ingress 也换成了 Envoy: all of it is what the user heard.
     const heard = m.hearsay.test(norm.slice(pieces[0]!.start, pieces[0]!.end).replace(FILLERS, ''));
     let theirs = false;
+    const disowned = pieces.some((p) => DISOWNS.test(norm.slice(p.start, p.end)));
     for (const [index, piece] of pieces.entries()) {
       const text = norm.slice(piece.start, piece.end);
       const trimmed = text.trim().replace(FILLERS, '').trim();
@@ -143,16 +159,16 @@ export function splitClauses(raw: string, norm: string, m: ClauseMatchers): Clau
         (!politeRequest && m.questionStart.test(trimmed)) ||
         (piece === last && asks && !politeRequest);
       // Someone else's clause, or one that goes on about them without bringing the user back (…，部署在 Heroku 上).
-      theirs = heard || m.notOurs.test(text) || (theirs && !m.ownAgain.test(text));
+      theirs = heard || disowned || m.notOurs.test(text) || (theirs && !m.ownAgain.test(text));
       clauses.push({
         start: piece.start,
         end: piece.end,
         text,
         sentence,
         question,
-        tentative: undecided || index >= hypotheticalFrom || m.undecided.test(text.replace(EFFORT, ' ')),
+        tentative: (undecided && !DECIDED.test(text)) || index >= hypotheticalFrom || m.undecided.test(text.replace(EFFORT, ' ')),
         narrative: m.narrative.test(text.replace(m.narrativePurposes, ' ')),
-        notOurs: theirs,
+        notOurs: theirs || OTHERS_AS_SUBJECT.test(trimmed),
       });
     }
   });

@@ -27,7 +27,8 @@ const LINK_EN = /\b(?:in|prefer|use|speak|want|keep|stay in|stick to)(?:\s+(?:pl
 export function findLanguageFacts(clause: Clause, lex: Lexicon, leadIn: string): LanguageFound[] {
   const text = clause.text;
   const out: LanguageFound[] = [];
-  const verbs = lex.words('answerVerbs', text);
+  // 说 inside a word is no verb: 日文小说 is a novel in Japanese, 说明 an explanation.
+  const verbs = lex.words('answerVerbs', text).filter((v) => !(v.surface === '说' && (text[v.start - 1] === '小' || text[v.end] === '明')));
   const answerWords = lex.words('answerWords', text);
   const objects = lex.words('languageObjects', text);
   const unnamed = answerWords.length === 0 && objects.length === 0;

@@ -7,6 +7,7 @@
 import type { Clause } from './clauses.ts';
 import type { Found } from './drops.ts';
 import type { Lexicon, ProductMark } from './lexicon.ts';
+import { FUNCTION_WORD } from './text.ts';
 import type { Fact } from './types.ts';
 
 /** The word version, a link, and the version (one dot at least). */
@@ -42,7 +43,7 @@ export function namedVersionFacts(clause: Clause, products: readonly ProductMark
   const text = clause.text;
   const out: Found<Fact>[] = [];
   const emit = (name: string, value: string, at: number): void => {
-    if (NOT_A_NAME.test(name) || ADDRESS_LIKE.test(name)) return;
+    if (NOT_A_NAME.test(name) || FUNCTION_WORD.test(name) || ADDRESS_LIKE.test(name)) return;
     const subject = versionSubject(name, lexicon);
     if (taken.has(subject) || out.some((f) => f.item.subject === subject)) return;
     out.push({ item: { subject, value, op: 'set' }, at: clause.start + at });

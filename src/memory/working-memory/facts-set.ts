@@ -7,6 +7,7 @@ import type { Clause } from './clauses.ts';
 import type { Found } from './drops.ts';
 import { negationBefore, type Lexicon, type Mark, type ProductMark, type SubjectMark } from './lexicon.ts';
 import { hasCjk } from '../../shared/cjk.ts';
+import { escapeRegExp } from './text.ts';
 import type { EntitySpan, Fact } from './types.ts';
 
 const MAX_GAP = 32;
@@ -74,6 +75,9 @@ const FILLER = new RegExp(
 const DETERMINER = /^\s*(?:(?:an|a|the|our|my)\b|一个|一套|个)?\s*/i;
 const UNKNOWN_LATIN = /^[A-Za-z][\w.+#-]*(?:\s+[A-Z0-9][\w.+#-]*){0,2}/;
 const UNKNOWN_CJK = /^[\u4e00-\u9fff]{2,8}?(?=[吧了的啊呢就来做，。,.!！?？;；\s]|$)/;
+/** A number and its measure word (一台, 两个, 3 台): how many, not which. */
+const COUNT_WORD = /^(?:\d+|[一二两三四五六七八九十几多每各])\s*[台个套款部只份种组条根块张位家]/;
+
 const STOP_VALUES =
   /^(?:the|a|an|it|this|that|them|to|in|on|at|for|of|and|or|not|too|very|so|all|some|one|what|which|how|is|are|be|defaults?|by|i|i'm|we|we're|you|he|she|they|me|us)$/i;
 /** An error or a state names what happened, not a thing in use: "Sentry 告警：PostgrestException", "告警：OOMKilled". */
@@ -234,7 +238,9 @@ export function setFacts(
     const locative =
       lexicon.vocabulary.triggers.locativeSubjects.includes(p.subject) &&
       lexicon.words('locatives', before).some((w) => w.end === before.length) &&
-      !NOT_THERE.test(text.slice(Math.max(0, p.start - 16), p.start));
+      !NOT_THERE.test(text.slice(Math.max(0, p.start - 16), p.start)) &&
+      // ("Nothing runs in GCP", "we don't run anything on AWS": a negated clause puts nothing there.)
+      !negationBefore(text, p.start, hasCjk(text.slice(Math.max(0, p.start - 24), p.start)) ? 8 : 24, lexicon);
     // "Our Kafka 3.6 cluster has three brokers", 我们的 Redis 集群: what the user runs, named as theirs.
     const owned = OWNED_BEFORE.test(text.slice(Math.max(0, p.start - 8), p.start)) && INSTANCE_AFTER.test(text.slice(p.valueEnd));
     // 服务器都是 Debian 12, 我这台云服务器是 Ubuntu 22.04: the machines' system named as what they are; 我在 Windows 上:
@@ -316,6 +322,8 @@ export function setFacts(
     if (value !== undefined && /^(?:at|in|on|under|inside|from|to|for|of|with|by|via)\b/i.test(value)) continue;
     // "the DB is on port 5433": a port, a version or an address said of the slot is its own slot's value.
     if (value !== undefined && /^(?:port|ports|version|address|host|ip)\b/i.test(value)) continue;
+    // 数据库就用一台 MySQL 8.0: a count of machines or things is no value (the product after it is).
+    if (value !== undefined && COUNT_WORD.test(value)) continue;
     // 跑在 self-hosted 的 GitLab runner 上: a word before 的 describes what follows; it is not the value.
     const describes = value !== undefined && /^\s*的/.test(text.slice(pos + value.length));
     // 前端的计划先作废: a word that calls something off is no value; "the docs are due May 29": a value over a date is none.
@@ -337,6 +345,8 @@ export function setFacts(
     const modifier = /^(?:[A-Za-z][\w-]*(?:\s+[A-Za-z][\w-]*)?|[\u4e00-\u9fff]{2,4})\s*$/.exec(between)?.[0].trim();
     if (role === null && modifier !== undefined && /\s(?:for|as)$/i.test(modifier)) continue;
     if (modifier === undefined || modifier === '' || /^[\d一二两三四五六七八九十几多]/.test(modifier)) continue;
+    // 部署服务器的系统是…: a word before 的 says whose slot it is (the servers' system), not its value.
+    if (modifier.endsWith('的')) continue;
     // 打算把数据库换成…, 想换台 laptop: a function or measure word before the slot word is no value of it.
     if (/^(?:把|将|给|让|对|在|从|跟|和|这个|那个|这|那|所有|全部|台|个|套|款|部|只|份|种|一台|一个|一套|一款)$/.test(modifier)) continue;
     // "what we pin in CI", "everything in CI": a preposition ends no name.
@@ -349,7 +359,8 @@ export function setFacts(
     for (const t of triggers) {
       const rest = text.slice(t.end);
       // "We moved it to Outline": the pronoun stands for the slot, the value comes after its connector.
-      const pronoun = /^\s*(?:it|them|this|that|everything|all of it)\s+(?:over\s+)?(?:to|onto|into)\b/i.exec(rest)?.[0].length ?? 0;
+      // ("switching error tracking to GlitchTip": the slot named again stands where the pronoun would.)
+      const pronoun = new RegExp(String.raw`^\s*(?:it|them|this|that|everything|all of it|(?:our\s+)?${escapeRegExp(inheritedSubject)})\s+(?:over\s+)?(?:to|onto|into)\b`, 'i').exec(rest)?.[0].length ?? 0;
       const lead = pronoun + (DETERMINER.exec(rest.slice(pronoun))?.[0].length ?? 0);
       // A version slot takes a version (Python 3.8 不用了，升级到 3.12).
       const value = inheritedSubject.endsWith(' version')

@@ -6,7 +6,7 @@
 import type { Clause } from './clauses.ts';
 import type { Found } from './drops.ts';
 import { near, type Lexicon } from './lexicon.ts';
-import { alternation } from './text.ts';
+import { alternation, FUNCTION_WORD } from './text.ts';
 import type { EntitySpan, Fact } from './types.ts';
 
 /** Between the user and a diet word: the diet is not theirs (not, never, no longer, 不, 没, 别). */
@@ -149,6 +149,8 @@ const REFUSED_BEFORE = /(?:别用?|不要用?|不用|不想要|避免|\b(?:no|no
 const ALLOWED_AFTER = /^\s*(?:are fine|is fine|are ok|are okay|are allowed|不要太多|别太多|不用太多|也行|也可以)/i;
 /** After a length word: the answers described ("the short ones", "the long ones"), not asked for. */
 const DESCRIBED_AFTER = /^\s*ones\b/i;
+/** A word that opens an exception: what follows it is not the rule. */
+const EXCEPTION = /除非|\b(?:unless|except(?:\s+when|\s+if)?)\b/i;
 
 /** Before "up to": a rise, not a cap ("rent went up to $2,150"). */
 const ROSE_BEFORE = /\b(?:went|goes|go|gone|going|rose|risen|jumped|climbed|increased|raised)\s*$/i;
@@ -285,6 +287,8 @@ export function findSpecialFacts(clause: Clause, entities: readonly EntitySpan[]
     for (const w of lex.words('answerLengths', text)) {
       // "the short ones keep skipping…": answers described, not asked for.
       if (DESCRIBED_AFTER.test(text.slice(w.end))) continue;
+      // 简短，除非我要求详细解释 / "short unless I ask for detail": the exception is not the length asked for.
+      if (EXCEPTION.test(text.slice(0, w.start))) continue;
       const value =
         lex.vocabulary.subjects.answerLengths[w.surface] ??
         Object.entries(lex.vocabulary.subjects.answerLengths).find(
@@ -428,7 +432,7 @@ function serviceName(before: string, m: SpecialMatchers, lex: Lexicon): string |
   // "the Memcached box", "our Redis instance": the name is the word before what holds it.
   rest = rest.replace(/\s+(?:box|server|instance|host|machine|node|container|cluster|service|vm)$/i, '');
   const name = /(?:^|[^\w.-])([A-Za-z][\w.-]*[A-Za-z0-9])$/.exec(rest)?.[1] ?? /([\u4e00-\u9fff]{2,6})$/.exec(rest)?.[1];
-  if (name === undefined || NOT_A_NAME.test(name)) return null;
+  if (name === undefined || NOT_A_NAME.test(name) || FUNCTION_WORD.test(name)) return null;
   // 数据库端口 → database port; a Chinese name the vocabulary does not know names nothing.
   if (/[\u4e00-\u9fff]/.test(name)) return lex.subjects(name).find((s) => s.end === name.length)?.subject ?? null;
   return name.toLowerCase();

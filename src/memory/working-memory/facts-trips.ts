@@ -55,6 +55,8 @@ const CJK_PLACE = String.raw`([\u4e00-\u9fff]{2,6}?)`;
 const GO_COMPLEMENT = /[上下进出回过拿送挪转发拉跑搬放加调划移]$/;
 /** A count is no place (每周去两次), though a place may start with a numeral (三亚, 九寨沟). */
 const NUMERAL_START = /^[一二两三四五六七八九十几半\d]+(?:次|趟|回|遍|下|个|天|晚)/;
+/** Verbs of choosing, which name a destination only when the message speaks of a trip. */
+const CHOICE_VERB = /^(?:settled on|went with|decided on|picked|doing)$/i;
 /** What may stand between a verb and its place: a determiner in English, nothing in Chinese. */
 const EN_GAP = String.raw`\s+(?:the\s+(?=[A-Z]))?`;
 
@@ -74,7 +76,7 @@ export function compileTripMatchers(s: SubjectVocabulary): TripMatchers {
     strong: place(s.tripVerbs),
     weak: place(s.tripVerbsWithContext),
     cancelBefore: new RegExp(String.raw`(?:${alternation(s.tripCancelBefore)})(?:\s*${CJK_PLACE}(?=了|${tripBody}|\s*(?:$|[，。,.!！？?；;]))|${EN_GAP}${LATIN_PLACE})`, 'giu'),
-    cancelAfter: new RegExp(String.raw`(?:^|[，,\s]|(?<=[了吧的]))${CJK_PLACE}\s*(?:这次|也|就)?(?:${alternation(s.tripCancelAfter)})`, 'giu'),
+    cancelAfter: new RegExp(String.raw`(?:^|[，,\s]|(?<=[了吧的]))${CJK_PLACE}\s*(?:这次|也|就|今年|明年|这周末|暂时|先)?(?:${alternation(s.tripCancelAfter)})`, 'giu'),
     tripWords: new RegExp(alternation(s.tripWords), 'i'),
     businessWords: new RegExp(alternation(s.businessTripWords), 'i'),
     trimLeads: (p) => {
@@ -140,6 +142,9 @@ export function findTripFacts(clause: Clause, m: TripMatchers, lexicon: Lexicon,
       if (hit[1] === '去' && GO_COMPLEMENT.test(text.slice(0, hit.index))) continue;
       // A place that only ends its clause needs a message about a trip.
       if (hit[3] !== undefined && !tripContext) continue;
+      // A choice ("decided on the Garmin Forerunner 265 over…", "went with the Kindle") names a place only in a message
+      // about a trip; a date alone does not make it one.
+      if (CHOICE_VERB.test(hit[1]!) && !tripContext) continue;
       const latin = hit[4] ?? hit[5];
       const value = hit[2] ?? hit[3] ?? (latin === undefined ? null : latinPlace(latin));
       if (value === null || value === undefined) continue;

@@ -112,7 +112,7 @@ export function findFacts(
     }
     const masked = local.filter((e) => MASKING.has(e.type));
     const free = (mark: Mark): boolean => !masked.some((e) => mark.start < e.end && e.start < mark.end);
-    const products = m.lexicon.products(clause.text).filter(free);
+    const products = withoutMakers(m.lexicon.products(clause.text).filter(free), clause.text);
     const subjects = m.lexicon
       .subjects(clause.text)
       .filter(free)
@@ -277,4 +277,19 @@ function dedupeFacts(facts: ReadonlyArray<Found<Fact> | ListFound>, clauses: rea
       const key = `${f.subject.toLowerCase()}\u0000${f.value.toLowerCase()}\u0000${f.op}`;
       return seen.has(key) ? false : (seen.add(key), true);
     });
+}
+
+/**
+ * Products named as the maker of the one right after them (Grafana Loki, Grafana Tempo): the second is the
+ * product; the first names no slot of its own there ("migrated logs to Grafana Loki" chooses no dashboard). A
+ * cloud is kept: 腾讯云 TKE says both where things run and what runs them.
+ */
+function withoutMakers<T extends ProductMark>(products: readonly T[], text: string): T[] {
+  return products.filter((p) => {
+    // (A cloud stays: 腾讯云 TKE, AWS ECR still say where things run.)
+    if (p.value !== p.surface || p.subject === 'cloud provider') return true;
+    const next = products.filter((q) => q.start >= p.end).sort((a, b) => a.start - b.start)[0];
+    // (The next must be a proper name: "a Laravel monolith" names the framework and the architecture.)
+    return next === undefined || next.subject === p.subject || !/^[A-Z]/.test(next.surface) || !/^ +$/.test(text.slice(p.end, next.start));
+  });
 }

@@ -35,6 +35,14 @@ export function prepareText(text: string, maxChars: number): PreparedText {
 export { escapeRegExp };
 
 /**
+ * English words that stand before a slot word and name nothing: "but port 5432 times out", "nodes only have
+ * IPv6: …", "going with version 3.0". A rule that names a slot after the word before (`<name> port`,
+ * `<name> version`) must not take one of these for the name.
+ */
+export const FUNCTION_WORD =
+  /^(?:the|a|an|it|its|this|that|these|those|and|or|but|nor|so|then|now|yet|also|only|just|still|even|all|both|any|some|each|every|no|not|with|without|of|in|on|at|to|from|for|by|via|into|onto|over|under|about|as|is|are|was|were|be|been|has|have|had|do|does|did|can|could|will|would|should|must|may|might|which|what|who|where|when|how|our|my|your|their|his|her|we|you|they|i|he|she)$/i;
+
+/**
  * One alternation for a word list: longest first, spaces in a phrase match any run of spaces, Latin words only
  * as whole words (CJK ones anywhere). Returns a group to embed in a larger pattern. The word-start check is
  * shared by all Latin words so that the engine can skip positions fast (100× on long texts).

@@ -155,8 +155,11 @@ export const TRIGGER_VOCABULARY: TriggerVocabulary = {
     '不', '别', '没', '没有', '不要', '不想', '不再', '未', '无需', '不必', '甭', '勿', '禁止', '拒绝',
     "don't", 'do not', "doesn't", 'does not', "didn't", 'did not', 'never', 'not', 'no longer', "won't", 'will not',
     "can't", 'cannot', "shouldn't", "wouldn't", 'stop', 'avoid', 'without', 'instead of', 'rather than',
+    // "Nothing runs in GCP", "none of our services use Kafka".
+    'nothing', 'none of',
   ],
   negationExclusions: [
+    'nothing but', 'nothing else', 'nothing fancy', 'nothing special',
     '不如', '不错', '不管', '不过', '不然', '要不', '不妨', '不了解', '不知道', '不太懂', '不会的话', '不熟', '不同', '不少', '不久', '不断', '不仅', '不一定',
     '不得不', '不止', '别忘', '不要忘', '不忘', "don't forget", 'do not forget', 'never forget',
   ],
@@ -301,7 +304,7 @@ export const TRIGGER_VOCABULARY: TriggerVocabulary = {
     '以前', '之前用', '原来用', '之前一直', '以前一直', '原来一直', '曾经', '过去', '当时', '的时候', '时候', '报错', '出错', '失败', '挂了', '挂过', '出过', '崩了', '崩过', '卡住', '卡在',
     '做了个', '做了一个', '写了个', '写了一个', '试了', '试过', '用过', '试着', '尝试着',
     'used to', 'previously', 'back then', 'when i', 'when we', 'while', 'error', 'errors', 'fails', 'failed', 'crash',
-    'crashes', 'crashed', 'broken', 'breaks', 'stuck',
+    'crashes', 'crashed', 'broken', 'breaks', 'stuck', 'times out', 'timed out', 'timing out',
     // Mixed: 升级到 22 之后 build 就 fail 了 (a story of a failure, like 失败).
     'fail 了', 'fail了', '就 fail', 'broke 了', 'crash 了',
   ],
@@ -325,7 +328,7 @@ export const TRIGGER_VOCABULARY: TriggerVocabulary = {
     'my uncle', "my uncle's", 'my aunt', "my aunt's", '表哥', '表姐', '表弟', '表妹', '堂哥', '堂姐', '邻居', '室友的', '我室友', '我老婆的', '我老公的', '我哥的', '我姐的', '我弟的', '我妹的', '我爸的', '我妈的',
   ],
   hearsay: ['听说', '据说', '听人说', 'i heard', 'i hear', 'heard that', 'rumour has it', 'rumor has it', 'apparently'],
-  undecidedSentence: ['先别定', '还没拍板', '没拍板', '还没敲定', '还没最终定', "hasn't signed off", "haven't signed off", 'not signed off', '还没想好', '还在比较', '还在 compare', '还在compare', '还在对比', '还没 decide', '还没decide', '没 decide', 'still deciding', 'still weighing', "haven't decided", 'not decided yet', 'undecided',
+  undecidedSentence: ['先别定', '还没拍板', '没拍板', '还没敲定', '还没最终定', "hasn't signed off", "haven't signed off", 'not signed off', '还没想好', '还在比较', '还在 compare', '还在compare', '还在对比', '还没 decide', '还没decide', '没 decide', '还没最终 decide', '还没最终decide', '还没最终决定', '还在争', '还在吵', '还在讨论', '还在纠结', 'still deciding', 'still weighing', "we're weighing", 'we are weighing', "i'm weighing", 'torn between', 'still debating', 'still arguing', 'still discussing', "haven't decided", 'not decided yet', 'undecided',
     // A change asked for and waiting on approval: 申请把 Redis 升到 7.2，下周审批, "pending approval".
     '待审批', '等审批', '审批中', '审批通过后', '审批下来', '待批', '批下来再说', '等批复', 'pending approval', 'awaiting approval', 'waiting for approval', 'once it is approved', "once it's approved"],
   narrativePurposes: [
