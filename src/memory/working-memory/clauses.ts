@@ -63,6 +63,12 @@ const OTHERS_AS_SUBJECT =
  * undecided about something else (ORM 还在纠结…) leaves it standing.
  */
 const DECIDED = /(?<![没不未])(?:已经|早就|倒是)\s*定(?:了|下来了|好了)|(?<![没不未]|还没)定下来了|拍板了|\b(?:(?:have|has|'ve)\s+decided|already decided|is decided|was decided|already settled|is settled)\b/i;
+/**
+ * A clause about him or her (她喜欢首饰，生日是下周六; "she's vegetarian"): it and the clauses after it describe that
+ * person until the user comes back. Not a report of what they said (他说 deadline 是周五, "she says…"), which is often
+ * the user's own business.
+ */
+const THIRD_PERSON = /^(?:她|他)(?!们|说|讲|告诉|提醒|通知|建议|让)|^(?:she|he)(?:'s)?\b(?!\s+(?:says|said|told|tells|mentioned|thinks|suggested|wants us))/i;
 /** A clause that says what came before is someone else's: "…, but that's their setup, not ours", 跟我们后端没关系. */
 const DISOWNS = /\bnot ours\b|\bnot (?:our|my) (?:setup|stack|system|code|problem)\b|(?:跟|和|与)我(?:们)?(?:这边|后端|前端|团队|组)?(?:没|无)(?:有)?关系|不是我们的/i;
 
@@ -159,7 +165,7 @@ export function splitClauses(raw: string, norm: string, m: ClauseMatchers): Clau
         (!politeRequest && m.questionStart.test(trimmed)) ||
         (piece === last && asks && !politeRequest);
       // Someone else's clause, or one that goes on about them without bringing the user back (…，部署在 Heroku 上).
-      theirs = heard || disowned || m.notOurs.test(text) || (theirs && !m.ownAgain.test(text));
+      theirs = heard || disowned || m.notOurs.test(text) || THIRD_PERSON.test(trimmed) || (theirs && !m.ownAgain.test(text));
       clauses.push({
         start: piece.start,
         end: piece.end,

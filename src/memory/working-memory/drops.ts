@@ -115,6 +115,9 @@ function switchedFrom(clause: Clause, products: readonly ProductMark[], result: 
   }
 }
 
+/** A phrase headed by a pronoun ("one at 10.0.0.3", "anything with shrimp…"): it stands for a thing, not a topic. */
+const PRONOUN_HEAD = /^(?:one|ones|anything|everything|something|nothing|it|them|those|these)\b/i;
+
 export function findDrops(clause: Clause, lexicon: Lexicon, rules: TopicRules, products: ProductMark[]): DropResult {
   const result: DropResult = { unsets: [], keeps: [], deprecations: [], consumed: new Set() };
   const text = clause.text;
@@ -135,7 +138,8 @@ export function findDrops(clause: Clause, lexicon: Lexicon, rules: TopicRules, p
     const slotWords = lexicon.subjects(phrase);
     const bare = slotWords.length === 0 ? phrase : slotWords.reduceRight((t, w) => t.slice(0, w.start) + ' '.repeat(w.end - w.start) + t.slice(w.end), phrase);
     if (lexicon.has('topicNouns', bare) || endsAsTopic || (qualifying.length > 0 && qualifying.length === all.length)) {
-      result.deprecations.push({ item: topicPhrase(phrase, rules), at: clause.start + object.start });
+      const topic = topicPhrase(phrase, rules);
+      if (!PRONOUN_HEAD.test(topic)) result.deprecations.push({ item: topic, at: clause.start + object.start });
       inside.forEach((p) => result.consumed.add(p.start));
     } else if (inside.length > 0 && !TOPIC_ONLY_DROPS.test(trigger.surface)) {
       for (const p of inside) {
@@ -149,7 +153,8 @@ export function findDrops(clause: Clause, lexicon: Lexicon, rules: TopicRules, p
     } else if (strong) {
       const topic = topicPhrase(phrase, rules);
       // 之前说的一万五不算数了: a value taken back is a correction (its slot says the new one), not a topic.
-      if (!AMOUNT_ONLY.test(topic)) result.deprecations.push({ item: topic, at: clause.start + object.start });
+      // "the old one at 10.0.0.3 is gone", "skip anything with shrimp": a pronoun names no topic.
+      if (!AMOUNT_ONLY.test(topic) && !PRONOUN_HEAD.test(topic)) result.deprecations.push({ item: topic, at: clause.start + object.start });
     }
   };
 

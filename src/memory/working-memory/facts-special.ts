@@ -64,7 +64,7 @@ const corrected = (text: string, at: number): boolean =>
   /(?:不是|而不是|并非|而非|打成了?|写成了?|写错成|敲成|not|instead of|rather than|isn't|wasn't)\s*$/i.test(text.slice(Math.max(0, at - 12), at));
 
 /** Whose a phone or an email is, just before its word, when it is not the user's: 客服电话, the hotel's email. */
-const OTHERS_BEFORE = /(?:客服|售后|前台|公司|酒店|餐厅|医院|物业|快递|商家|卖家|官方|银行|学校|客户|用户|同事|房东|诊所|门诊|医生|快递员|值班|中介|师傅|司机|老师|(?:他|她|他们)的?|我?(?:爸|妈|爸爸|妈妈|老婆|老公|女儿|儿子|孩子|家人|爷爷|奶奶)的?|(?:供应商|厂商|厂家|对方|联系人)[^，。,.]{0,6}?的?|(?:supplier|contact|their contact)(?:'s)?|(?:my\s+)?(?:dad|mom|mum|father|mother|wife|husband|son|daughter|kid|parents)(?:'s)?|(?:support|hotel|office|company|bank|school|restaurant|landlord|vendor|customer|client|colleague|team|department|helpdesk|help desk|IT)(?:'s)?|his|her|their|技术支持|部门|团队|运维组|IT\s*部?的?)\s*$/i;
+const OTHERS_BEFORE = /(?:客服|售后|前台|公司|酒店|餐厅|医院|物业|快递|商家|卖家|官方|银行|学校|客户|用户|同事|房东|诊所|门诊|医生|快递员|值班|中介|师傅|司机|老师|负责人|对接人|工程师|经理|主管|保安|阿姨|(?:他|她|他们)的?|我?(?:爸|妈|爸爸|妈妈|老婆|老公|女儿|儿子|孩子|家人|爷爷|奶奶)的?|(?:供应商|厂商|厂家|对方|联系人)[^，。,.]{0,6}?的?|(?:supplier|contact|their contact)(?:'s)?|(?:my\s+)?(?:dad|mom|mum|father|mother|wife|husband|son|daughter|kid|parents)(?:'s)?|(?:support|hotel|office|company|bank|school|restaurant|landlord|vendor|customer|client|colleague|team|department|helpdesk|help desk|IT)(?:'s)?|his|her|their|技术支持|部门|团队|运维组|IT\s*部?的?)\s*$/i;
 
 /** Alerts, then a word that sends them somewhere (the address follows): "alerts should go to", 告警邮件以后统一发到. */
 const ALERTS_TO =

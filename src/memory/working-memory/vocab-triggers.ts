@@ -311,7 +311,7 @@ export const TRIGGER_VOCABULARY: TriggerVocabulary = {
   notOurs: [
     '隔壁组', '隔壁团队', '隔壁部门', '隔壁公司', '别的组', '别的团队', '别的部门', '其他团队', '其他部门', '别的公司', '别家公司', '别家',
     '隔壁', '同事', '他那边', '她那边', '朋友', '同学', '旧公司', '上家公司', '前公司', '老东家', '上一家公司', '以前的公司', '之前的公司', '他们公司', '他们组', '他们团队',
-    '他们那边', '他们 team', '他们的', '她们的', 'their team', 'their stack', 'their setup', '人家', '竞品', '搭过', '做过', '作者', '博主', '博客', '博文', '一篇文章', '文章里', '他们把', '他们用', '他们换', '他们在用', 'team 那边', '组那边',
+    '他们那边', '客户那边', '客户那里', '客户的', "the client's", "our client's", "a client's", "the customer's", '他们 team', '他们的', '她们的', 'their team', 'their stack', 'their setup', '人家', '竞品', '搭过', '做过', '作者', '博主', '博客', '博文', '一篇文章', '文章里', '他们把', '他们用', '他们换', '他们在用', 'team 那边', '组那边',
     'the author', "the author's",
     '上说', '上面说', 'according to', 'says that', 'per the docs', 'per the documentation', 'the docs say', 'the docs said', '文档说',
     '文档里说', '官方文档',

@@ -5,7 +5,7 @@
  * (issue 19). Examples are our own wording.
  */
 import { describe, expect, it } from 'vitest';
-import { facts } from './helpers.ts';
+import { deprecated, facts } from './helpers.ts';
 
 describe('a slot named after the word before it', () => {
   it('takes no function word for the name of a service, an address or a version', () => {
@@ -93,5 +93,25 @@ describe('a choice is no place', () => {
   it('takes no time for a place when a trip is called off', () => {
     expect(facts('成都今年不去了。')).toEqual(['destination≠成都']);
     expect(facts('那个欧洲旅行就算了，今年不去了。')).not.toContainEqual(expect.stringMatching(/^destination=今年/));
+  });
+});
+
+describe('read from the eighth round after it was scored', () => {
+  it("sets nothing from the client's side, and no phone of the person on duty", () => {
+    expect(facts('客户那边用的是腾讯云 CLB，我们只管应用。')).toEqual([]);
+    expect(facts('明晚做切换演练，值班负责人电话 139-0000-2222。')).toEqual([]);
+  });
+
+  it("gives her birthday to her, not to the user, while the budget stays the user's", () => {
+    expect(facts('给老婆挑礼物，预算2千元以内，她喜欢耳机，生日是下周三。')).toEqual(['budget=2000 CNY']);
+    expect(facts('我生日是下周三。')).toEqual([expect.stringMatching(/^birthday=\d{4}-\d\d-\d\d$/)]);
+    // What he or she passes on is still the user's business.
+    expect(facts('他说 deadline 是周五。')).toEqual([expect.stringMatching(/^deadline=/)]);
+  });
+
+  it('takes no pronoun for a topic called off', () => {
+    expect(deprecated('The gateway moved to 10.0.0.9; the old one at 10.0.0.3 is gone.')).toEqual([]);
+    expect(deprecated("I'm allergic to shellfish, so skip anything with shrimp in the dinner ideas.")).toEqual([]);
+    expect(deprecated('Forget the Kafka idea.')).toEqual(['Kafka idea']);
   });
 });
