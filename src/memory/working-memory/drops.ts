@@ -37,10 +37,11 @@ const PLAN_BEFORE = /^\s*(?:[\w'-]+\s+){0,3}?(?:plan|idea|proposal|suggestion|de
 /** After a product, words that make it a modifier of what follows: Redis-based, Kafka-backed. */
 const MODIFIER_AFTER = /^\s*-?\s*(?:based|backed|powered|driven|based on)\b/i;
 /**
- * Material about a product ("skip the GitHub Actions examples", "the bash-only tricks", 别给我 flake8 的配置): dropping
- * it keeps the product.
+ * Material about a product ("skip the GitHub Actions examples", "the bash-only tricks", 别给我 flake8 的配置), a part
+ * or an edition of it (其他 AWS region 一律不用, "drop the Terraform Cloud setup", Docker Desktop): dropping it keeps
+ * the product.
  */
-const MATERIAL_AFTER = /^\s*(?:-?\s*(?:only|specific)\s+)?(?:的\s*)?(?:examples?|configs?|configuration|snippets?|docs|documentation|tutorials?|syntax|answers?|tricks|tips|hacks|配置|示例|例子|文档|教程|写法|代码)/i;
+const MATERIAL_AFTER = /^\s*(?:-?\s*(?:only|specific)\s+)?(?:的\s*)?(?:examples?|configs?|configuration|snippets?|docs|documentation|tutorials?|syntax|answers?|tricks|tips|hacks|regions?\b|zones?\b|cloud\b|desktop\b|配置|示例|例子|文档|教程|写法|代码|区域|地域|可用区)/i;
 
 /** A number or an amount alone: 一万五, 3000 块, $500. */
 const AMOUNT_ONLY = /^[\s\d.,，零〇一二两三四五六七八九十百千万亿kKwW$¥€£]+(?:元|块|块钱|美元|欧元|刀|dollars?|bucks|usd|cny|eur)?$/i;
@@ -221,8 +222,11 @@ export function findDrops(clause: Clause, lexicon: Lexicon, rules: TopicRules, p
   }
 }
 
-/** After 不用 / 不要: a name, then 了 (不用 GE 了): what is dropped follows the word (不用管了 drops what is before). */
-const DROPS_WHAT_FOLLOWS = /^\s*[A-Za-z0-9][\w.+#-]*(?:\s+[A-Za-z0-9][\w.+#-]*)?\s*了/;
+/**
+ * After 不用 / 不要: a name, then 了 (不用 GE 了), or a name's part (ESLint 不用 standard 那套 config 了): what is
+ * dropped follows the word (不用管了 drops what is before).
+ */
+const DROPS_WHAT_FOLLOWS = /^\s*[A-Za-z0-9][\w.+#-]*(?:\s+[A-Za-z0-9][\w.+#-]*)?\s*(?:(?:那套|这套|那个|这个|的)\s*[\w\u4e00-\u9fff]{1,8}?\s*)?了/;
 
 /** A drop of suggestions of a thing ("skip any Heroku suggestions", "drop the Kafka recommendations"): not of the thing. */
 const SUGGESTIONS_OF = /^\s*(?:any|all|the)?\s*[\w.+#-]+(?:\s+[\w.+#-]+)?\s+(?:suggestions?|recommendations?|advice|tips)\b/i;

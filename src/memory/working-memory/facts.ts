@@ -22,8 +22,8 @@ import type { EntitySpan, Fact } from './types.ts';
 /** A question that asks which of the things named: 哪个, which one, 还是. */
 const ASKS_WHICH = /哪个|哪一个|哪种|哪家|哪款|\bwhich\b|还是/i;
 const MASKING: ReadonlySet<string> = new Set(['url', 'email', 'path', 'hostport', 'ipv4', 'ipv6', 'order_id', 'phone']);
-/** Where a service runs (a region, a port, an address): a story of the past says where it ran once. */
-const isPlacement = (subject: string): boolean => subject === 'region' || /(?:^|\s)(?:port|address|url)$/.test(subject);
+/** What a story of the past does not set: where something ran once, or where the user lived then (读研的时候我住在南京). */
+const isPlacement = (subject: string): boolean => subject === 'region' || subject === 'location' || /(?:^|\s)(?:port|address|url)$/.test(subject);
 
 /** The user's own contact details: theirs in a conditional sentence too. */
 const CONTACT_SUBJECTS: ReadonlySet<string> = new Set(['phone', 'email']);

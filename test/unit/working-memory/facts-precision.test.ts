@@ -115,3 +115,21 @@ describe('read from the eighth round after it was scored', () => {
     expect(deprecated('Forget the Kafka idea.')).toEqual(['Kafka idea']);
   });
 });
+
+describe('a last mend: the past, a part of a product, what 不用 takes', () => {
+  it('takes no home from a story of the past', () => {
+    expect(facts('读研的时候我住在南京，冬天很冷。')).toEqual([]);
+    expect(facts('我现在住在南京。')).toEqual(['location=南京']);
+  });
+
+  it("keeps the product when only a part or an edition of it is dropped", () => {
+    expect(facts('我们只部署到 eu-west-1，其他 AWS region 一律不用。')).toEqual(['region=eu-west-1']);
+    expect(facts('We no longer use Terraform Cloud; state lives in a GCS bucket.')).not.toContain('infrastructure as code≠Terraform');
+    expect(facts('不用 AWS 了，全部迁到 GCP。')).toEqual(['cloud provider≠AWS', 'cloud provider=GCP']);
+  });
+
+  it('drops what follows 不用 … 了, not the product before it', () => {
+    expect(facts('ESLint 不用 standard 那套 config 了。')).not.toContain('linter≠ESLint');
+    expect(facts('Jenkins 不用了。')).toEqual(['CI≠Jenkins']);
+  });
+});
