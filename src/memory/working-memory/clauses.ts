@@ -69,6 +69,15 @@ const DECIDED = /(?<![没不未])(?:已经|早就|倒是)\s*定(?:了|下来了|
  * the user's own business.
  */
 const THIRD_PERSON = /^(?:她|他)(?!们|说|讲|告诉|提醒|通知|建议|让)|^(?:she|he)(?:'s)?\b(?!\s+(?:says|said|told|tells|mentioned|thinks|suggested|wants us))/i;
+/**
+ * 的时候 before a standing instruction (写 code 的时候 please 用 TypeScript, 写代码的时候都用 Go): whenever, not a story of
+ * one time (上次 deploy 的时候…).
+ */
+const HABIT_WHEN = /(?:的)?时候(?=\s*[，,]?\s*(?:也|都|请|please|一律|统一|一定|记得|always)\s*(?:要)?\s*(?:用|写|给|按))/gi;
+/** A word that opens an exception to what was just said: unless, except when, 除非. */
+const EXCEPTION_AT = /^(?:unless\b|except\s+(?:when|if)\b|除非)/i;
+/** The characters such a word starts with (the clause cutter looks further only at these). */
+const EXCEPTION_FIRST: ReadonlySet<string> = new Set(['u', 'U', 'e', 'E', '除']);
 /** A clause that says what came before is someone else's: "…, but that's their setup, not ours", 跟我们后端没关系. */
 const DISOWNS = /\bnot ours\b|\bnot (?:our|my) (?:setup|stack|system|code|problem)\b|(?:跟|和|与)我(?:们)?(?:这边|后端|前端|团队|组)?(?:没|无)(?:有)?关系|不是我们的/i;
 
@@ -120,6 +129,10 @@ function cut(raw: string): Piece[][] {
       close(i, c, true);
     } else if (CLAUSE_SEPARATORS.has(c) && !(c === ',' && /\d/.test(raw[i - 1] ?? '') && /\d/.test(raw[i + 1] ?? ''))) {
       close(i, c, false);
+    } else if (EXCEPTION_FIRST.has(c) && i > start && EXCEPTION_AT.test(raw.slice(i, i + 12)) && /[\s\u4e00-\u9fff]/.test(raw[i - 1] ?? '')) {
+      // "short unless I ask for detail", 用中文除非我说英文: the exception is a clause of its own.
+      current.push({ start, end: i, terminator: '' });
+      start = i;
     }
   }
   close(raw.length, '', true);
@@ -132,7 +145,8 @@ export function splitClauses(raw: string, norm: string, m: ClauseMatchers): Clau
     // A hypothesis colours its whole sentence (如果换成 X，就要…); a maybe only its own clause (一直用 A，可能会迁到 B).
     // One that first appears in a clause commenting on the one before colours only from there on.
     // (A condition inside an aside in brackets is the aside's: "…at 10.0.0.5 (its v6 address too, if you need it)".)
-    const conditionalAt = pieces.findIndex((p) => m.conditional.test(norm.slice(p.start, p.end).replace(ASIDE, ' ').replace(m.notConditional, ' ')));
+    // (An exception, "unless I ask…", 除非…, is no condition on the rest: only its own clause states nothing.)
+    const conditionalAt = pieces.findIndex((p) => !EXCEPTION_AT.test(norm.slice(p.start, p.end).trimStart()) && m.conditional.test(norm.slice(p.start, p.end).replace(ASIDE, ' ').replace(m.notConditional, ' ')));
     const inComment = conditionalAt > 0 && m.commentStart.test(norm.slice(pieces[conditionalAt]!.start, pieces[conditionalAt]!.end));
     const hypotheticalFrom = conditionalAt < 0 ? Infinity : inComment ? conditionalAt : 0;
     const undecided = m.undecidedSentence.test(norm.slice(pieces[0]!.start, pieces[pieces.length - 1]!.end));
@@ -172,8 +186,8 @@ export function splitClauses(raw: string, norm: string, m: ClauseMatchers): Clau
         text,
         sentence,
         question,
-        tentative: (undecided && !DECIDED.test(text)) || index >= hypotheticalFrom || m.undecided.test(text.replace(EFFORT, ' ')),
-        narrative: m.narrative.test(text.replace(m.narrativePurposes, ' ')),
+        tentative: (undecided && !DECIDED.test(text)) || EXCEPTION_AT.test(trimmed) || index >= hypotheticalFrom || m.undecided.test(text.replace(EFFORT, ' ')),
+        narrative: m.narrative.test(text.replace(m.narrativePurposes, ' ').replace(HABIT_WHEN, ' ')),
         notOurs: theirs || OTHERS_AS_SUBJECT.test(trimmed),
       });
     }

@@ -149,7 +149,7 @@ export const TRIGGER_VOCABULARY: TriggerVocabulary = {
     '是我们自己搭的', '是自己搭的', '是我们自建的', '是自建的', '是我们自己部署的', '是自己部署的', '是我们自己维护的', 'is self-hosted',
     'is self hosted', 'is self-managed',
   ],
-  copulas: ['是', '为', '用的是', '选的是', '走', ':', '=', 'is', 'will be', "'s", 'are', 'should be'],
+  copulas: ['是', '为', '用的是', '选的是', '走', ':', '=', 'is', 'will be', "'s", 'are', 'should be', 'has always been', 'have always been', 'is still', 'are still'],
   connectors: ['to', 'into', 'with', 'onto', '成', '为', '到', '至'],
   negations: [
     '不', '别', '没', '没有', '不要', '不想', '不再', '未', '无需', '不必', '甭', '勿', '禁止', '拒绝',

@@ -133,3 +133,22 @@ describe('a last mend: the past, a part of a product, what 不用 takes', () => 
     expect(facts('Jenkins 不用了。')).toEqual(['CI≠Jenkins']);
   });
 });
+
+describe('read from the ninth round after it was scored: exceptions, habits, what has always been', () => {
+  it('keeps the rule before an exception and takes nothing from the exception', () => {
+    expect(facts('Answers in English please, unless I write in Chinese.')).toEqual(['answer language=English']);
+    expect(facts('Keep answers short unless I ask for detail.')).toEqual(['answer length=short']);
+    // A condition is still a condition.
+    expect(facts('If we move to AWS, use Terraform.')).toEqual([]);
+  });
+
+  it('reads 的时候 before a standing instruction as whenever, not as a story', () => {
+    expect(facts('写代码的时候都用 Go。')).toEqual(['programming language=Go']);
+    expect(facts('上次 deploy 到 us-east-1 的时候很慢。')).toEqual([]);
+  });
+
+  it('reads "has always been" and "is still" as what holds now', () => {
+    expect(facts('CI has always been GitLab CI.')).toEqual(['CI=GitLab CI']);
+    expect(facts('The database is still MySQL 5.7.')).toEqual(['database=MySQL 5.7']);
+  });
+});
