@@ -285,10 +285,13 @@ function dedupeFacts(facts: ReadonlyArray<Found<Fact> | ListFound>, clauses: rea
  * cloud is kept: 腾讯云 TKE says both where things run and what runs them.
  */
 function withoutMakers<T extends ProductMark>(products: readonly T[], text: string): T[] {
-  return products.filter((p) => {
+  // In order of position, so the next mark is the one after (a long paste names thousands).
+  const sorted = [...products].sort((a, b) => a.start - b.start);
+  return sorted.filter((p, i) => {
     // (A cloud stays: 腾讯云 TKE, AWS ECR still say where things run.)
     if (p.value !== p.surface || p.subject === 'cloud provider') return true;
-    const next = products.filter((q) => q.start >= p.end).sort((a, b) => a.start - b.start)[0];
+    let next: T | undefined;
+    for (let j = i + 1; j < sorted.length && next === undefined; j++) if (sorted[j]!.start >= p.end) next = sorted[j];
     // (The next must be a proper name: "a Laravel monolith" names the framework and the architecture.)
     return next === undefined || next.subject === p.subject || !/^[A-Z]/.test(next.surface) || !/^ +$/.test(text.slice(p.end, next.start));
   });
