@@ -356,11 +356,12 @@ export function setFacts(
   }
   // After a drop, a new value with no slot word takes the dropped one's slot (Jenkins 不用了，改用 Woodpecker).
   if (inheritedSubject !== null && subjects.length === 0 && out.length === 0 && products.length === 0) {
+    // "We moved it to Outline": the pronoun stands for the slot, the value comes after its connector.
+    // ("switching error tracking to GlitchTip": the slot named again stands where the pronoun would.)
+    const standIn = new RegExp(String.raw`^\s*(?:it|them|this|that|everything|all of it|(?:our\s+)?${escapeRegExp(inheritedSubject)})\s+(?:over\s+)?(?:to|onto|into)\b`, 'i');
     for (const t of triggers) {
       const rest = text.slice(t.end);
-      // "We moved it to Outline": the pronoun stands for the slot, the value comes after its connector.
-      // ("switching error tracking to GlitchTip": the slot named again stands where the pronoun would.)
-      const pronoun = new RegExp(String.raw`^\s*(?:it|them|this|that|everything|all of it|(?:our\s+)?${escapeRegExp(inheritedSubject)})\s+(?:over\s+)?(?:to|onto|into)\b`, 'i').exec(rest)?.[0].length ?? 0;
+      const pronoun = standIn.exec(rest)?.[0].length ?? 0;
       const lead = pronoun + (DETERMINER.exec(rest.slice(pronoun))?.[0].length ?? 0);
       // A version slot takes a version (Python 3.8 不用了，升级到 3.12).
       const value = inheritedSubject.endsWith(' version')
