@@ -64,11 +64,16 @@ const OTHERS_AS_SUBJECT =
  */
 const DECIDED = /(?<![没不未])(?:已经|早就|倒是)\s*定(?:了|下来了|好了)|(?<![没不未]|还没)定下来了|拍板了|\b(?:(?:have|has|'ve)\s+decided|already decided|is decided|was decided|already settled|is settled)\b/i;
 /**
- * A clause about him or her (她喜欢首饰，生日是下周六; "she's vegetarian"): it and the clauses after it describe that
- * person until the user comes back. Not a report of what they said (他说 deadline 是周五, "she says…"), which is often
- * the user's own business.
+ * A clause about him or her: its own facts are theirs (他的电脑是 Mac). Not a report of what they said (他说 deadline 是
+ * 周五, "she says…"), which is often the user's own business.
  */
 const THIRD_PERSON = /^(?:她|他)(?!们|说|讲|告诉|提醒|通知|建议|让)|^(?:she|he)(?:'s)?\b(?!\s+(?:says|said|told|tells|mentioned|thinks|suggested|wants us))/i;
+/**
+ * One that describes the person (她喜欢首饰，生日是下周六; "she loves jewellery, birthday is Saturday"): the clauses after
+ * it go on about them until the user comes back. An opinion or a consent does not (他没意见，缓存就用 Redis 吧; "He's
+ * right, let's use Redis"): what follows is the user's decision.
+ */
+const DESCRIBES_THEM = /^(?:她|他)(?:很|也|特别|比较|最|一直)?(?:喜欢|爱|是|有|今年|属|叫|对)|^(?:she|he)\s+(?:likes|loves|has|is\s+(?:allergic|vegetarian|vegan|\d+|into)|was born|lives)\b|^(?:she|he)'s\s+(?:allergic|vegetarian|vegan|\d+|into)\b/i;
 /**
  * 的时候 before a standing instruction (写 code 的时候 please 用 TypeScript, 写代码的时候都用 Go): whenever, not a story of
  * one time (上次 deploy 的时候…).
@@ -79,7 +84,7 @@ const EXCEPTION_AT = /^(?:unless\b|except\s+(?:when|if)\b|除非)/i;
 /** The characters such a word starts with (the clause cutter looks further only at these). */
 const EXCEPTION_FIRST: ReadonlySet<string> = new Set(['u', 'U', 'e', 'E', '除']);
 /** A clause that says what came before is someone else's: "…, but that's their setup, not ours", 跟我们后端没关系. */
-const DISOWNS = /\bnot ours\b|\bnot (?:our|my) (?:setup|stack|system|code|problem)\b|(?:跟|和|与)我(?:们)?(?:这边|后端|前端|团队|组)?(?:没|无)(?:有)?关系|不是我们的/i;
+const DISOWNS = /\bnot ours\b|\bnot (?:our|my) (?:setup|stack|system|code)\b|(?:跟|和|与)我(?:们)?(?:这边|后端|前端|团队|组)?(?:没|无)(?:有)?关系|不是我们(?:的)?(?:系统|环境|架构|项目)/i;
 
 export function compileClauseMatchers(t: TriggerVocabulary): ClauseMatchers {
   return {
@@ -179,7 +184,7 @@ export function splitClauses(raw: string, norm: string, m: ClauseMatchers): Clau
         (!politeRequest && m.questionStart.test(trimmed)) ||
         (piece === last && asks && !politeRequest);
       // Someone else's clause, or one that goes on about them without bringing the user back (…，部署在 Heroku 上).
-      theirs = heard || disowned || m.notOurs.test(text) || THIRD_PERSON.test(trimmed) || (theirs && !m.ownAgain.test(text));
+      theirs = heard || disowned || m.notOurs.test(text) || DESCRIBES_THEM.test(trimmed) || (theirs && !m.ownAgain.test(text));
       clauses.push({
         start: piece.start,
         end: piece.end,
@@ -188,7 +193,7 @@ export function splitClauses(raw: string, norm: string, m: ClauseMatchers): Clau
         question,
         tentative: (undecided && !DECIDED.test(text)) || EXCEPTION_AT.test(trimmed) || index >= hypotheticalFrom || m.undecided.test(text.replace(EFFORT, ' ')),
         narrative: m.narrative.test(text.replace(m.narrativePurposes, ' ').replace(HABIT_WHEN, ' ')),
-        notOurs: theirs || OTHERS_AS_SUBJECT.test(trimmed),
+        notOurs: theirs || OTHERS_AS_SUBJECT.test(trimmed) || THIRD_PERSON.test(trimmed),
       });
     }
   });

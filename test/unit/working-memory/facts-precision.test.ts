@@ -105,8 +105,10 @@ describe('read from the eighth round after it was scored', () => {
   it("gives her birthday to her, not to the user, while the budget stays the user's", () => {
     expect(facts('给老婆挑礼物，预算2千元以内，她喜欢耳机，生日是下周三。')).toEqual(['budget=2000 CNY']);
     expect(facts('我生日是下周三。')).toEqual([expect.stringMatching(/^birthday=\d{4}-\d\d-\d\d$/)]);
-    // What he or she passes on is still the user's business.
+    // What he or she passes on, or agrees to, is still the user's business.
     expect(facts('他说 deadline 是周五。')).toEqual([expect.stringMatching(/^deadline=/)]);
+    expect(facts('他没意见，缓存就用 Redis 吧。')).toEqual(['cache=Redis']);
+    expect(facts("He's right, let's use Redis for the cache.")).toEqual(['cache=Redis']);
   });
 
   it('takes no pronoun for a topic called off', () => {
