@@ -154,7 +154,10 @@ export function splitClauses(raw: string, norm: string, m: ClauseMatchers): Clau
     const conditionalAt = pieces.findIndex((p) => !EXCEPTION_AT.test(norm.slice(p.start, p.end).trimStart()) && m.conditional.test(norm.slice(p.start, p.end).replace(ASIDE, ' ').replace(m.notConditional, ' ')));
     const inComment = conditionalAt > 0 && m.commentStart.test(norm.slice(pieces[conditionalAt]!.start, pieces[conditionalAt]!.end));
     const hypotheticalFrom = conditionalAt < 0 ? Infinity : inComment ? conditionalAt : 0;
-    const undecided = m.undecidedSentence.test(norm.slice(pieces[0]!.start, pieces[pieces.length - 1]!.end));
+    // Undecided colours the clauses up to the last one that says so (用 Kafka 还是 Pulsar，组里还在争), not one after it
+    // that settles something of its own (还在讨论用不用 Istio，网关先用 Kong).
+    const undecidedUpTo = pieces.findLastIndex((p) => m.undecidedSentence.test(norm.slice(p.start, p.end)));
+    const undecidedWhole = undecidedUpTo < 0 && m.undecidedSentence.test(norm.slice(pieces[0]!.start, pieces[pieces.length - 1]!.end));
     const last = pieces[pieces.length - 1]!;
     const asks = last.terminator === '?' || last.terminator === '？';
     // …，可以吗？ / …, right? asks about the whole sentence.
@@ -191,7 +194,7 @@ export function splitClauses(raw: string, norm: string, m: ClauseMatchers): Clau
         text,
         sentence,
         question,
-        tentative: (undecided && !DECIDED.test(text)) || EXCEPTION_AT.test(trimmed) || index >= hypotheticalFrom || m.undecided.test(text.replace(EFFORT, ' ')),
+        tentative: ((undecidedWhole || index <= undecidedUpTo) && !DECIDED.test(text)) || EXCEPTION_AT.test(trimmed) || index >= hypotheticalFrom || m.undecided.test(text.replace(EFFORT, ' ')),
         narrative: m.narrative.test(text.replace(m.narrativePurposes, ' ').replace(HABIT_WHEN, ' ')),
         notOurs: theirs || OTHERS_AS_SUBJECT.test(trimmed) || THIRD_PERSON.test(trimmed),
       });

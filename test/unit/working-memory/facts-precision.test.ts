@@ -54,6 +54,8 @@ describe('what the sentence does not state', () => {
 
   it('keeps the clause that says its own choice is made, beside one still undecided', () => {
     expect(facts('ORM 还在纠结 Prisma 和 Drizzle，数据库倒是已经定了 PostgreSQL。')).toEqual(['database=PostgreSQL']);
+    // A choice after the undecided clause stands too.
+    expect(facts('我们组还在讨论用不用 Istio，网关先用 Kong。')).toEqual(['API gateway=Kong']);
   });
 
   it('reads the length asked for, not its exception', () => {
