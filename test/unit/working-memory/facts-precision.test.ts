@@ -11,8 +11,9 @@ describe('a slot named after the word before it', () => {
   it('takes no function word for the name of a service, an address or a version', () => {
     expect(facts('The new web nodes only have IPv6: 2001:db8:1::7 for now.')).toEqual([]);
     expect(facts('We chose our tracing tool. It is Tempo, going with version 2.4.')).not.toContainEqual(expect.stringMatching(/^with version=/));
-    // A service named before the address still names it.
+    // A service named before the address still names it, and a verb between is no part of its name.
     expect(facts('The registry address is 10.0.4.2.')).toEqual(['registry address=10.0.4.2']);
+    expect(facts('The API stays on port 8443.')).toEqual(['api port=8443']);
   });
 
   it('reads a port said in a story of a failure as no setting', () => {
