@@ -62,7 +62,7 @@ const OTHERS_AS_SUBJECT =
  * A clause that says its own choice is made (数据库倒是已经定了 PostgreSQL, "the database is decided: …"): a sentence
  * undecided about something else (ORM 还在纠结…) leaves it standing.
  */
-const DECIDED = /(?<![没不未])(?:已经|早就|倒是)\s*定(?:了|下来了|好了)|(?<![没不未]|还没)定下来了|拍板了|\b(?:(?:have|has|'ve)\s+decided|already decided|is decided|was decided|already settled|is settled)\b/i;
+const DECIDED = /(?<![没不未])(?:已经|早就|倒是)\s*定(?:了|下来了|好了)|(?<![没不未])定下来了|拍板了|\b(?:(?:have|has|'ve)\s+decided|already decided|is decided|was decided|already settled|is settled)\b/i;
 /**
  * A clause about him or her: its own facts are theirs (他的电脑是 Mac). Not a report of what they said (他说 deadline 是
  * 周五, "she says…"), which is often the user's own business.

@@ -21,11 +21,12 @@ const VERSION_ONLY = new RegExp(String.raw`^\s*(?:(?:the|its)\s+)?(?:版本|vers
 const LAST_NAME = /(?<![\w.+-])([A-Za-z][\w.+-]*[A-Za-z0-9+])\s*(?:写|开发|训练|做|来做|跑|实现|构建|for\s+\w+|builds?|)\s*$/;
 
 /**
- * Words that stand where a name would and name no tool: the version, our version, and kinds of thing (the driver,
- * firmware, an engine, self-hosted) whose version a reader files under the thing they belong to.
+ * Words that stand where a name would and name no tool, beside the function words (`FUNCTION_WORD`): the version, and
+ * kinds of thing (the driver, firmware, an engine, self-hosted) whose version a reader files under the thing they
+ * belong to.
  */
 const NOT_A_NAME =
-  /^(?:the|a|an|this|that|our|my|its|their|your|new|old|latest|current|same|which|what|and|or|to|from|of|in|on|at|is|v|api|app|apps|sdk|driver|drivers|firmware|engine|model|server|client|cluster|image|plugin|schema|protocol|package|library|tool|system|service|build|release|doc|docs|document|self-hosted|hosted|cloud|version)$/i;
+  /^(?:new|old|latest|current|same|v|api|app|apps|sdk|driver|drivers|firmware|engine|model|server|client|cluster|image|plugin|schema|protocol|package|library|tool|system|service|build|release|doc|docs|document|self-hosted|hosted|cloud|version)$/i;
 /** A name that is part of an address (team@corp.example.com, docs.example.dev): no tool. */
 const ADDRESS_LIKE = /\.[a-z]{2,}$|^www\./i;
 

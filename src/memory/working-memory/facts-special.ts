@@ -409,8 +409,8 @@ const WIDTH_THEN_INDENT = /((?:\d+\s*个?|[一二两三四八]\s*个)\s*空格)\
 
 const ADDRESS_TYPES: ReadonlySet<string> = new Set(['ipv4', 'ipv6', 'hostport', 'url']);
 
-/** Names that are no service's: pointing words and fillers before a port word. */
-const NOT_A_NAME = /^(?:the|a|an|it|its|this|that|default|new|old|same|which|what|our|my|your|their|and|or|then|now|so|也|都|就|那|这|新|旧|默认)$/i;
+/** Names that are no service's, beside the function words (`FUNCTION_WORD`): kinds of port and Chinese fillers. */
+const NOT_A_NAME = /^(?:default|new|old|same|也|都|就|那|这|新|旧|默认)$/i;
 
 /** The subject of a port said after `before`: the service named at its end, as `<name> port`. */
 function portSubject(before: string, m: SpecialMatchers, lex: Lexicon): string {
