@@ -29,6 +29,8 @@ const warm = params.get('warm') !== '0';
  */
 const reloadAt = Number(params.get('reloadAt') ?? 0);
 const keepPrompts = params.get('keep') !== '0';
+/** Prints the memory lines each layered turn sends, to read what the model is given. */
+const showMemory = params.get('showMemory') === '1';
 const log = document.querySelector('#log')!;
 
 function say(line: string): void {
@@ -133,6 +135,7 @@ async function runLayered(counter: TokenCounter): Promise<StrategyResult> {
     };
     result.turns.push(sample);
     say(`layered turn ${sample.turn}: ${reload ? '(after a reload) ' : ''}prompt ${sample.promptTokens}, cached ${sample.cachedTokens}, prefill ${sample.prefill}, new ${sample.newTokens}, ttft ${sample.ttftMs} ms${sample.compaction ? ' (compaction)' : ''}, memory sent ${planned.report.sections.extras.tokens} of ${counter.count(planned.memory)} tokens, ${planned.report.memory.block.deferred.length} records deferred`);
+    if (showMemory && planned.extras.trim() !== '') say(`layered turn ${sample.turn} memory sent:\n${planned.extras.trim()}`);
     await memory.recordReply({ userId: 'bench', sessionId: 'bench', text: reply, time: time + 30_000 });
     previousPrompt = prompt + reply;
   }

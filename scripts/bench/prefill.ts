@@ -5,12 +5,13 @@
  * `npm run test-model:realistic`) and also compares time to first token.
  *
  *   npm run bench:prefill [-- --realistic] [--turns 30] [--budget 1024] [--max-tokens 64] [--strategies layered,…] [--no-warm]
- *                          [--reload-at N [--no-keep]]
+ *                          [--reload-at N [--no-keep]] [--show-memory]
  *
  * As the app does, each row first prefills its first prompt's system message (the user is typing then): that is
  * printed as `warm-up` and counted in no turn. `--no-warm` leaves it out. `--reload-at N`: the layered row reloads
  * the page before turn N (a cold engine, the memory read back from its store, the warm-up again) and prints that
- * turn; `--no-keep` reads the store without the kept prompts (as before they were kept).
+ * turn; `--no-keep` reads the store without the kept prompts (as before they were kept). `--show-memory` prints the
+ * memory lines each layered turn sends.
  *
  * The last line is one JSON object.
  */
@@ -43,6 +44,7 @@ const query = new URLSearchParams({
   warm: process.argv.includes('--no-warm') ? '0' : '1',
   reloadAt: arg('reload-at', '0'),
   keep: process.argv.includes('--no-keep') ? '0' : '1',
+  showMemory: process.argv.includes('--show-memory') ? '1' : '0',
 });
 
 const mean = (xs: number[]): number => (xs.length === 0 ? 0 : xs.reduce((a, b) => a + b, 0) / xs.length);
@@ -56,7 +58,7 @@ const result = (await runBrowserBench('/bench/prefill.html', {
   query: query.toString(),
   timeoutMs: realistic ? 3_600_000 : 600_000,
   onLog: (line) => {
-    if (/ turn \d+:|^warm-up:/.test(line)) console.log(`  ${line}`);
+    if (/ turn \d+( memory sent)?:|^warm-up:/.test(line)) console.log(`  ${line.replaceAll('\n', '\n    ')}`);
   },
 })) as PrefillBenchResult;
 
