@@ -2,7 +2,7 @@
  * The retrieval query (seed 001 §3.4): the user's message, expanded with working-memory entities and resolved
  * dates. A bare "继续排查" or "try that again tomorrow" has almost nothing to match on; the entities the
  * conversation is about (the server's IP, the service) say what "that" is. Expansions weigh less than the
- * message's own words unless the message says too little to search on by itself.
+ * message's own words unless the message says too little to search on by itself and leans on what came before.
  */
 import { intentTags, type IntentTag } from './intent.ts';
 import { dateTerm } from './retrieval-index.ts';
@@ -39,8 +39,8 @@ export interface QueryOptions {
   /** Weight of an expansion term when the message carries enough words of its own. */
   readonly expansionWeight: number;
   /**
-   * A message naming nothing, with at most this many distinct terms, is "thin": expansions count as much as its
-   * own words.
+   * A message naming nothing, with at most this many distinct terms, that points back or goes on ("that", 继续:
+   * `LEANS_BACK`) is "thin": expansions count as much as its own words.
    */
   readonly thinMessageTerms: number;
   /** Expansions lose half their weight per this many ms older than the newest one. */
@@ -58,6 +58,14 @@ export const DEFAULT_QUERY_OPTIONS: QueryOptions = Object.freeze({
   topicWeight: 1,
   topicLooseWeight: 0.5,
 });
+
+/**
+ * A message that points back or goes on: what it is about was said before ("try that again", "继续排查", 再试一下).
+ * A short question that says its own subject ("What's the moving date now?", "what's my maximum rent?") does not:
+ * expanding it with working memory at full weight let the newest items (another thread's dates) take its place.
+ */
+const LEANS_BACK =
+  /它|这个|那个|这些|那些|这样|那样|继续|接着|再|重新|刚才|(?<![a-z])(?:it|its|that|this|these|those|them|they|there|again|continue|continuing|keep going|retry|same)(?![a-z])/i;
 
 export interface RetrievalQuery {
   readonly message: string;
@@ -80,9 +88,10 @@ export function buildQuery(input: QueryInput, options: QueryOptions = DEFAULT_QU
   const weights = new Map<string, number>();
   const asking = askingTerms(input.message);
   for (const t of terms(input.message)) if (!onlyAsks(t) && !asking.has(t)) weights.set(t, 1);
-  // Thin: few words and nothing it names (an IP, a product, a person) — "继续排查", "try that again tomorrow".
+  // Thin: few words, nothing it names (an IP, a product, a person), and it leans on what came before — "继续排查",
+  // "try that again tomorrow".
   const names = input.entities.filter((e) => !e.startsWith('date:') && !e.startsWith('time:'));
-  const thin = names.length === 0 && weights.size <= options.thinMessageTerms;
+  const thin = names.length === 0 && weights.size <= options.thinMessageTerms && LEANS_BACK.test(input.message);
   for (const d of input.dates) weights.set(dateTerm(d), 1);
   const entities = new Set(input.entities);
   const expansions = [...(input.expansions ?? [])];

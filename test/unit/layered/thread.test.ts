@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { renderChatML } from '../../../src/context/chatml.ts';
-import { HOUR, T0, chat, pipeline, smallTalk } from './helpers.ts';
+import { DAY, HOUR, T0, chat, pipeline, smallTalk } from './helpers.ts';
 
 describe('thin messages retrieve their thread through working memory', () => {
   it('"继续排查" the next morning finds the nginx thread, not the older Redis one', async () => {
@@ -21,7 +21,7 @@ describe('thin messages retrieve their thread through working memory', () => {
     const r = await c.user('继续排查');
     expect(r.report.memory.query.thin).toBe(true);
     expect(r.report.memory.query.expandedWith).toEqual(expect.arrayContaining(['192.168.1.20']));
-    const top = r.report.memory.retrieval.candidates[0]!;
+    const top = r.report.memory.retrieval.candidates[0]!; console.log(JSON.stringify(r.report.memory.query.terms), r.report.memory.retrieval.candidates.slice(0,4).map((c) => c.preview.slice(0,50) + ' ' + c.score.toFixed(2)));
     expect(['S1/3', 'S1/4', 'S1/5', 'S1/6']).toContain(top.id);
     expect(r.memory).toContain('192.168.1.20');
     expect(r.memory.indexOf('502')).toBeGreaterThan(-1);
@@ -43,5 +43,52 @@ describe('thin messages retrieve their thread through working memory', () => {
     const held = r.report.memory.retrieval.inHistory.includes('S1/1');
     expect(held || r.memory.includes('AccessDenied')).toBe(true);
     expect(renderChatML(r.messages)).toContain('The backup job to s3://team-backups fails with AccessDenied');
+  });
+});
+
+describe('a short question that says its own subject is not thin', () => {
+  it('"What\'s the moving date now?" finds the move, not the newest thread\'s dates', async () => {
+    const { memory } = await pipeline(1024);
+    const c = chat(memory, 'u', 'S1', T0);
+    // A thread about a move, where "move" is a common word, and one turn that says the date now.
+    const move = [
+      'Starting to plan the move to the new flat, any tips for packing?',
+      'The moving van company wants a deposit, is that normal?',
+      'Moving date is now Saturday 5 October, the landlord needed two more days.',
+      'Should I move the plants myself or let the movers do it?',
+    ];
+    for (const line of move) {
+      await c.user(line);
+      await c.bot('Label every box by room, keep a bag of essentials with you, and confirm the van the day before you move.');
+    }
+    await smallTalk(c, 'en', 8);
+    c.at(T0 + 3 * DAY);
+    // Another thread, full of dates, fills working memory with its items and the newest turns with them.
+    for (const line of [
+      'My cousin\'s recital is on 2024-03-22 and the rehearsal on 2024-03-20.',
+      'The hall wants the booking form for 2024-03-22 by the end of the week.',
+      'Can the piano tuner come on 2024-03-20 before the rehearsal?',
+      'Tickets for 2024-03-22 go on sale soon, how should I price them?',
+      'The caterer can only do 2024-03-21 or 2024-03-22, which is better?',
+      'My aunt arrives on 2024-03-20 too, can she stay for the rehearsal?',
+    ]) {
+      await c.user(line);
+      await c.bot('For 2024-03-20 and 2024-03-22, keep the hall, the tuner, the caterer and the tickets on one checklist.');
+    }
+    const r = await c.user("What's the moving date now?");
+    expect(r.report.memory.query.thin).toBe(false);
+    // The move is what the model reads first, with the date it asked for.
+    expect(r.report.memory.retrieval.candidates[0]!.preview).toMatch(/mov/i);
+    expect(r.memory).toContain('Moving date is now Saturday 5 October');
+    // The other thread's dates are searched for only lightly, as context.
+    const dateWeight = r.report.memory.query.terms.find(([t]) => t === '@2024-03-22')?.[1] ?? 0;
+    expect(dateWeight).toBeLessThan(0.5);
+  });
+
+  it('a short question that points back is still thin ("and what about it?")', async () => {
+    const { memory } = await pipeline(1024);
+    const c = chat(memory, 'u', 'S1', T0);
+    expect((await c.user('And what about it?')).report.memory.query.thin).toBe(true);
+    expect((await c.user('再看一下这个')).report.memory.query.thin).toBe(true);
   });
 });
