@@ -36,10 +36,13 @@ export function valueQuestion(message: string): 'past' | 'now' | null {
 }
 
 /** A verb that gives a setting a new value (the value, with a digit, follows it). */
-const SETS_NEW_ZH = /改到|改成|改为|改用|升到|升级到|升完|降到|降级到|回退到|换成|换到|切到|切成|调到|调成|调整为|调整到|设成|设为|设置为|定成|定为|定在|迁到|挪到|扩到|缩到|加到|减到|统一成|统一为|统一到/g;
-/** "changed it to 64", "bumped the pool to 64", "is now 8443", "now on 1.22". */
+const SETS_NEW_ZH = /改到|改成|改为|改用|推迟到|推到|延到|延期到|顺延到|提前到|改期到|升到|升级到|升完|降到|降级到|回退到|换成|换到|切到|切成|调到|调成|调整为|调整到|设成|设为|设置为|定成|定为|定在|迁到|挪到|扩到|缩到|加到|减到|统一成|统一为|统一到/g;
+/**
+ * "changed it to 64", "bumped the pool to 64", "pushed the move to the 5th", "is now 8443", "now on 1.22", "5 October
+ * now".
+ */
 const SETS_NEW_EN =
-  /\b(?:chang|mov|upgrad|bump|switch|rais|lower|increas|decreas|reduc|migrat|set|pinn|roll)(?:e|ed|es|ing|ped|ping)?\s+(?:\S+\s+){0,4}?(?:to|at)\s+\S*\d|\b(?:go|goes|going|went|gone)\s+(?:up|down)\s+to\s+\S*\d|\b(?:is|are)\s+now\s+\S*\d|\bnow\s+(?:on|at|runs? on|uses?)\s+\S*\d|\b(?:switch|mov|migrat)(?:e|ed|es|ing)?\s+(?:over\s+)?to\s+(?!the\b|a\b|an\b|it\b|that\b|this\b)[a-z][\w.-]+/i;
+  /\b(?:chang|mov|upgrad|bump|switch|rais|lower|increas|decreas|reduc|migrat|set|pinn|roll|push|postpon|delay|reschedul|extend|brought|bring)(?:e|ed|es|ing|ped|ping)?\s+(?:\S+\s+){0,4}?(?:to|at|for)\s+(?:the\s+)?\S*\d|(?<!\bfor\s)\b\d[\d:./-]*(?:st|nd|rd|th)?(?:\s+(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*|\s*(?:am|pm|km|kg|gb|mb|ms|%))?\s+now\b|\b(?:go|goes|going|went|gone)\s+(?:up|down)\s+to\s+\S*\d|\b(?:is|are)\s+now\s+\S*\d|\bnow\s+(?:on|at|runs? on|uses?)\s+\S*\d|\b(?:switch|mov|migrat)(?:e|ed|es|ing)?\s+(?:over\s+)?to\s+(?!the\b|a\b|an\b|it\b|that\b|this\b)[a-z][\w.-]+/i;
 /** How far after a Chinese verb of change its value's digit may stand (升到了 Node 20.12.1). */
 const VALUE_WITHIN = 24;
 

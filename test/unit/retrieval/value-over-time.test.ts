@@ -34,6 +34,16 @@ describe('what a question about now asks, and what sets a new value', () => {
     expect(setsNewValue('Changed my mind about the colour scheme.')).toBe(false);
   });
 
+  it('knows a date pushed back or brought forward, and a value followed by "now"', () => {
+    expect(setsNewValue('The plumber got pushed to the 14th, nothing we can do.')).toBe(true);
+    expect(setsNewValue('Kickoff is rescheduled for 9 June.')).toBe(true);
+    expect(setsNewValue('Dentist 11 March now, they had a cancellation.')).toBe(true);
+    expect(setsNewValue('交房推迟到 12 月 20 号了。')).toBe(true);
+    // A duration up to now is no new value.
+    expect(setsNewValue("I've been swimming for 6 weeks now.")).toBe(false);
+    expect(setsNewValue('We pushed hard on the docs this week.')).toBe(false);
+  });
+
   it('knows a price that goes up, and a switch to a named thing', () => {
     expect(setsNewValue('Went over the plans with Ana: the Team plan goes up to €49 in June.')).toBe(true);
     expect(setsNewValue("Their API keeps timing out, so I'm switching to bunny.net for the CDN.")).toBe(true);
