@@ -64,6 +64,11 @@ const NARRATIVE_EN = /\b(?:went|was|were|did|had|got|made|took|saw|came|ran|met|
 const REGULAR_PAST = /\b[a-z]{2,}ed\b/gi;
 const NOT_PAST = new Set(['need', 'needed', 'feed', 'seed', 'speed', 'indeed', 'based', 'used', 'embed', 'red', 'bed', 'shed', 'proceed', 'exceed', 'succeed', 'named', 'called', 'expected', 'supposed', 'allowed', 'required', 'preferred', 'shared', 'fixed', 'limited', 'nested', 'mixed', 'tested', 'signed', 'prefixed', 'suffixed', 'detailed', 'advanced', 'related', 'scheduled', 'planned', 'compressed', 'encrypted', 'enabled', 'disabled', 'managed', 'hosted', 'reserved', 'logged', 'checked']);
 const NARRATIVE_ZH = /昨天|前天|上周|上个月|去年|那天|刚才|当时/;
+/**
+ * A verb with 了 before a number tells of an event ("周六跑了 8 公里", "等了 40 分钟"); after 到 / 成 / 为 it gives a
+ * setting its new value (升到了 5.7.1, 改成了 8443), which is no narrative.
+ */
+const EVENT_ZH = /(?<=\p{sc=Han})(?<![到成为])了\s*\d/u;
 
 /** Marker words dropped from a subject: they say how, not what. */
 const MARKER_WORDS =
@@ -178,15 +183,40 @@ function fromValues(sentence: string, values: ReadonlySet<string>): Set<string> 
   return out;
 }
 
-/** A number that labels an item ("Step 2:", "Option 3)", 第3个) counts items, it gives no value. */
-const LABEL_NUMBER = /(?<=\p{L}\s?)\d{1,3}(?=\s*[)）:：](?!\d))|(?<=第\s*)\d{1,3}/gu;
+/** A number that labels an item ("Step 2:", "Option 3)", 第3个, a list's "1. ") counts items, it gives no value. */
+const LABEL_NUMBER = /(?<=\p{L}\s?)\d{1,3}(?=\s*[)）:：](?!\d))|(?<=第\s*)\d{1,3}|^\s*\d{1,2}(?=[.)]\s|、)/gu;
 
 /** Clauses: at commas, semicolons and colons, and before the words that join a reason or a contrast. */
 const CLAUSE_BREAK = /[,，;；:：]\s*|\s+(?=(?:so|since|because|but|which|while|as long as)\b)/i;
 /** A participle after these is passive or perfect present ("are handled", "is set"), not a past event. */
 const PASSIVE_BEFORE = /\b(?:is|are|be|been|being|get|gets|has|have)\s+$|['’](?:s|re)\s+$/i;
 
-const isQuestion = (sentence: string): boolean => /[?？]/.test(sentence);
+/** A question, with its mark or, in Chinese, without it: "项目深挖为啥只有 7 分" restates no score. */
+const isQuestion = (sentence: string): boolean => /[?？]|为啥|为什么|为何|凭什么/.test(sentence);
+/**
+ * The unit after a number in a Chinese date or time (10月25号, 3点): part of the value, not the subject. Left in,
+ * any two dates shared 月 and 号, and "截稿是10月25号" read as restated by "二面在10月17号".
+ */
+const ZH_UNIT_AFTER_NUMBER = /(\d)\s*[年月日号点时分秒]/gu;
+
+const MONTHS = ['jan', 'feb', 'mar', 'apr', 'may', 'jun', 'jul', 'aug', 'sep', 'oct', 'nov', 'dec'];
+const MONTH_NAME = String.raw`(?:jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)`;
+/**
+ * A date, one value ("10月25号", "25 October", "Oct 25"): as two numbers, a moved date shared no value with the old
+ * one and "截稿改到11月1号" restated nothing; read as month-day it gives way to the new date.
+ */
+const DATE = new RegExp(
+  String.raw`(?:(\d{4})\s*年\s*)?(\d{1,2})\s*月\s*(\d{1,2})\s*[日号]?|\b(\d{1,2})(?:st|nd|rd|th)?\s+(?:of\s+)?(${MONTH_NAME})\b\.?(?:,?\s+(\d{4})\b)?|\b(${MONTH_NAME})\.?\s+(\d{1,2})(?:st|nd|rd|th)?\b(?:,?\s+(\d{4})\b)?`,
+  'giu',
+);
+const pad = (n: string): string => n.padStart(2, '0');
+function dateValue(m: readonly (string | undefined)[]): string {
+  const [, zhYear, zhMonth, zhDay, enDay, enMonth, enYear, enMonth2, enDay2, enYear2] = m;
+  const month = zhMonth ?? String(MONTHS.indexOf((enMonth ?? enMonth2)!.slice(0, 3).toLowerCase()) + 1);
+  const day = zhDay ?? enDay ?? enDay2!;
+  const year = zhYear ?? enYear ?? enYear2;
+  return `${year === undefined ? '' : `${year}-`}${pad(month)}-${pad(day)}`;
+}
 
 /**
  * The statement a sentence makes, or null: a question, or nothing that reads as a value. Its subject may be empty
@@ -281,7 +311,7 @@ export function statementOfCached(sentence: string, before = ''): Statement | nu
 /** Whether a text tells what happened (past tense, a past time): "we deployed on Friday", 昨天, "did you…". */
 function tellsThePast(text: string): boolean {
   const past = [...text.matchAll(REGULAR_PAST)].some((m) => !NOT_PAST.has(m[0].toLowerCase()) && !PASSIVE_BEFORE.test(text.slice(Math.max(0, m.index - 8), m.index)));
-  return past || NARRATIVE_EN.test(text) || NARRATIVE_ZH.test(text);
+  return past || NARRATIVE_EN.test(text) || NARRATIVE_ZH.test(text) || EVENT_ZH.test(text);
 }
 
 /**
@@ -317,6 +347,11 @@ function valuesTakenOut(clause: string, first: boolean): { rest: string; given: 
     if (inner !== '') given.add(inner.toLowerCase());
     return ' ';
   });
+  rest = rest.replace(DATE, (...m: string[]) => {
+    given.add(dateValue(m));
+    return ' ';
+  });
+  rest = rest.replace(ZH_UNIT_AFTER_NUMBER, '$1 ');
   rest = rest.replace(TOKEN, (token, at: number, whole: string) => {
     if (!isValueToken(token, insideSentence(whole, at, first) && !addressed(whole, at, token))) return token;
     given.add(token.toLowerCase());

@@ -51,6 +51,23 @@ describe('statements', () => {
     expect(replaces('以后接口超时改成20s。', '接口超时统一设为8s。')).toBe(true);
   });
 
+  it('reads a date as one value: a moved date restates the old one, another day of the same month is another thing', () => {
+    expect(replaces('报名截止改到 12月3号。', '报名截止是 11月28号。')).toBe(true);
+    expect(replaces('The signup deadline moved to 3 December.', 'The signup deadline is 28 November.')).toBe(true);
+    expect(replaces('Actually the signup deadline is Dec 3rd now.', 'The signup deadline is 28 November.')).toBe(true);
+    // Two days of one month named beside different things: 月 and 号 are no shared subject.
+    expect(replaces('复诊安排在11月20号。', '报名截止是 11月28号。')).toBe(false);
+  });
+
+  it('keeps a question asked without its mark, a list number, and two outings told as events', () => {
+    // "Why only 6?" questions the score; it gives none.
+    expect(replaces('口语部分为啥只有 6 分，我觉得说得还可以', '口语部分 8 分，表达流利')).toBe(false);
+    expect(replaces('2. **Keep the intro short**', '1. **Keep the intro short and the ending warm**')).toBe(false);
+    expect(replaces('周日骑了 45 公里，腿有点酸。', '周日新车骑了 20 公里，感觉不错。')).toBe(false);
+    // A verb of change with 了 still gives a new value.
+    expect(replaces('超时改成了 30s。', '接口超时统一设为8s。')).toBe(true);
+  });
+
   it('keeps two events that look alike, the same value said again, other subjects, and questions', () => {
     expect(replaces('I repainted the shed on Saturday with 3 coats.', 'I repainted the fence on Sunday with 2 coats.')).toBe(false);
     expect(replaces('We shipped order 7781 yesterday.', 'We shipped order 5520 last week.')).toBe(false);
