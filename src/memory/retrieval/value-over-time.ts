@@ -16,8 +16,13 @@
 import { asksForEarlierValues } from './answer-type.ts';
 import { statementOfCached } from './statements.ts';
 
-/** Words of a question about what holds now: 现在 / 目前, "now", "currently", "these days" (answered-later.ts adds "still"). */
-export const NOW_WORDS = /现在|目前|如今|眼下|当前|最新|\b(?:now|nowadays|currently|current|these days|at the moment|at present|latest)\b/i;
+/**
+ * Words of a question about what holds now: 现在 / 目前, "now", "currently", "these days", and the final word on it (最后定在
+ * 哪天, 最终, "in the end", "ended up", "what did we finally pick"; not "lastly" opening a message, 最后一个问题, 最后，…):
+ * answered-later.ts adds "still".
+ */
+export const NOW_WORDS =
+  /现在|目前|如今|眼下|当前|最新|(?<!^\s*)最[后终](?![一个次]|\s*[，,:：])|\b(?:now|nowadays|currently|current|these days|at the moment|at present|latest|in the end|end(?:ed)? up|eventually)\b|(?<=\S\s+)finally\b/i;
 /** …that asks (a statement with 现在 in it asks nothing). */
 const ASKS = /[?？]|吗|呢|多少|几|哪|什么|\b(?:what|which|how|where|when|who)\b/i;
 

@@ -27,7 +27,8 @@ const SETS: ReadonlyArray<readonly [file: string, lenient: number, answerShare: 
   // 0.696 since a value gives way only to one of its kind in answered-later.ts (a request that counted 23 tables had
   // retired the opening turn that named the team lead); 0.721 / 0.913 since a question for a fact defers none of its
   // memory (the answer to "日常调度现在是几点跑？" had been held back because the best record was already shown).
-  ['long-chat-zh-1.json', 0.71, 0.9],
+  // 0.746 since the final word on a value (最后定在哪天, "ended up") asks what holds now.
+  ['long-chat-zh-1.json', 0.74, 0.9],
   // Held out until this session (its totals were seen when the passage and excerpt sizes were chosen): 0.479 / 0.500 →
   // 0.637 / 0.607. Read this session: 0.688 / 0.714 (not thin), 0.696 (a date pushed back sets a new value).
   ['long-chat-en-2.json', 0.69, 0.71],

@@ -34,6 +34,15 @@ describe('what a question about now asks, and what sets a new value', () => {
     expect(setsNewValue('Changed my mind about the colour scheme.')).toBe(false);
   });
 
+  it('reads the final word on a value as what holds now (最后定在, "ended up")', () => {
+    expect(valueQuestion('发布会最后定在哪天？')).toBe('now');
+    expect(valueQuestion('Which venue did we end up booking?')).toBe('now');
+    expect(valueQuestion('What did the caterer quote in the end?')).toBe('now');
+    // "Lastly" asks nothing about a value.
+    expect(valueQuestion('最后一个问题：怎么导出聊天记录？')).toBeNull();
+    expect(valueQuestion('Finally, how do I export the chat?')).toBeNull();
+  });
+
   it('knows a date pushed back or brought forward, and a value followed by "now"', () => {
     expect(setsNewValue('The plumber got pushed to the 14th, nothing we can do.')).toBe(true);
     expect(setsNewValue('Kickoff is rescheduled for 9 June.')).toBe(true);
