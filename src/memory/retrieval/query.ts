@@ -67,6 +67,14 @@ export const DEFAULT_QUERY_OPTIONS: QueryOptions = Object.freeze({
 const LEANS_BACK =
   /它|这个|那个|这些|那些|这样|那样|继续|接着|再|重新|刚才|(?<![a-z])(?:it|its|that|this|these|those|them|they|there|again|continue|continuing|keep going|retry|same)(?![a-z])/i;
 
+/**
+ * A Chinese verb-object word asked with a particle inside it (搬的家, 吃了饭, 见过面, 洗个澡): the word itself, as a
+ * turn that says it has it ("3月16号搬家"). The question's own bigrams (搬的, 的家) match nothing. Across a phrase it
+ * also makes a bigram that is no word (完整的规则 → 整规); on the Chinese eval sets the words found outweighed those.
+ */
+const SPLIT_WORD = /(?<=(\p{sc=Han}))[的了过个](?=(\p{sc=Han}))/gu;
+const splitWords = (message: string): string[] => [...message.matchAll(SPLIT_WORD)].map((m) => `~${m[1]}${m[2]}`);
+
 export interface RetrievalQuery {
   readonly message: string;
   /** Term → weight, for BM25. */
@@ -88,6 +96,8 @@ export function buildQuery(input: QueryInput, options: QueryOptions = DEFAULT_QU
   const weights = new Map<string, number>();
   const asking = askingTerms(input.message);
   for (const t of terms(input.message)) if (!onlyAsks(t) && !asking.has(t)) weights.set(t, 1);
+  // A word of the message's own, as much as the others (at half weight it scored lower on four Chinese sets of six).
+  for (const t of splitWords(input.message)) if (!onlyAsks(t) && !asking.has(t)) weights.set(t, 1);
   // Thin: few words, nothing it names (an IP, a product, a person), and it leans on what came before — "继续排查",
   // "try that again tomorrow".
   const names = input.entities.filter((e) => !e.startsWith('date:') && !e.startsWith('time:'));

@@ -92,3 +92,16 @@ describe('a short question that says its own subject is not thin', () => {
     expect((await c.user('再看一下这个')).report.memory.query.thin).toBe(true);
   });
 });
+
+describe('a Chinese word asked with a particle inside it', () => {
+  it('"我是哪天搬的家？" finds the turn that says 搬家', async () => {
+    const { memory } = await pipeline(1024);
+    const c = chat(memory, 'u', 'S1', T0);
+    await c.user('周六终于搬家了，东西太多，累坏了。');
+    await c.bot('辛苦了！先把床和常用的东西收拾出来，其他的慢慢来。');
+    await smallTalk(c, 'zh', 12);
+    c.at(T0 + 5 * DAY);
+    const r = await c.user('我是哪天搬的家？');
+    expect(r.memory).toContain('周六终于搬家了');
+  });
+});
