@@ -47,7 +47,7 @@ const SETS_NEW_ZH = /改到|改成|改为|改用|推迟到|推到|延到|延期�
  * now".
  */
 const SETS_NEW_EN =
-  /\b(?:chang|mov|upgrad|bump|switch|rais|lower|increas|decreas|reduc|migrat|set|pinn|roll|push|postpon|delay|reschedul|extend|brought|bring)(?:e|ed|es|ing|ped|ping)?\s+(?:\S+\s+){0,4}?(?:to|at|for)\s+(?:the\s+)?\S*\d|(?<!\bfor\s)\b\d[\d:./-]*(?:st|nd|rd|th)?(?:\s+(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*|\s*(?:am|pm|km|kg|gb|mb|ms|%))?\s+now\b|\b(?:go|goes|going|went|gone)\s+(?:up|down)\s+to\s+\S*\d|\b(?:is|are)\s+now\s+\S*\d|\bnow\s+(?:on|at|runs? on|uses?)\s+\S*\d|\b(?:switch|mov|migrat)(?:e|ed|es|ing)?\s+(?:over\s+)?to\s+(?!the\b|a\b|an\b|it\b|that\b|this\b)[a-z][\w.-]+/i;
+  /\b(?:chang|mov|upgrad|bump|switch|rais|lower|increas|decreas|reduc|migrat|set|pinn|roll|push|postpon|delay|reschedul|extend)(?:e|ed|es|ing|ped|ping)?\s+(?:\S+\s+){0,4}?(?:to|at)\s+(?:the\s+)?\S*\d|\breschedul(?:e|ed|es|ing)\s+(?:\S+\s+){0,4}?for\s+(?:the\s+)?\S*\d|(?<!\bfor\s)\b\d[\d:./-]*(?:st|nd|rd|th)?(?:\s+(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*|\s*(?:am|pm|km|kg|gb|mb|ms|%))?\s+now\b|\b(?:go|goes|going|went|gone)\s+(?:up|down)\s+to\s+\S*\d|\b(?:is|are)\s+now\s+\S*\d|\bnow\s+(?:on|at|runs? on|uses?)\s+\S*\d|\b(?:switch|mov|migrat)(?:e|ed|es|ing)?\s+(?:over\s+)?to\s+(?!the\b|a\b|an\b|it\b|that\b|this\b)[a-z][\w.-]+/i;
 /** How far after a Chinese verb of change its value's digit may stand (升到了 Node 20.12.1). */
 const VALUE_WITHIN = 24;
 

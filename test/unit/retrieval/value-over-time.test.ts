@@ -51,6 +51,7 @@ describe('what a question about now asks, and what sets a new value', () => {
     // A duration up to now is no new value.
     expect(setsNewValue("I've been swimming for 6 weeks now.")).toBe(false);
     expect(setsNewValue('We pushed hard on the docs this week.')).toBe(false);
+    expect(setsNewValue('I set aside some snacks for 20 kids.')).toBe(false);
   });
 
   it('knows a price that goes up, and a switch to a named thing', () => {
