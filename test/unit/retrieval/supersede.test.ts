@@ -428,3 +428,21 @@ describe('changes that belong to another thing', () => {
     expect(replaces('以后队列改成 billing_events_v2，还是 16 个分区。', earlier)).toBe(true);
   });
 });
+
+describe('a moved date, in retrieval', () => {
+  it('hands over the new deadline, not the old one', () => {
+    const index = new RetrievalIndex();
+    index.addTurn(turn('m1', 'S1', 1, '论文投稿截止是 11月28号，摘要要提前一周交。', T0));
+    index.addTurn(turn('m2', 'S2', 1, '刚收到通知，投稿截止改到 12月5号 了。', T0 + 5 * DAY));
+    const r = search(index, '论文投稿截止是哪天？');
+    expect(r.text).toContain('12月5号');
+    expect(r.text).not.toContain('11月28号');
+  });
+
+  it('keeps another thing\'s date of the same month', () => {
+    const index = new RetrievalIndex();
+    index.addTurn(turn('d1', 'S1', 1, '复诊在11月20号。', T0));
+    index.addTurn(turn('d2', 'S2', 1, '报名截止改到11月5号。', T0 + 2 * DAY));
+    expect(search(index, '复诊是哪天？').text).toContain('11月20号');
+  });
+});
