@@ -43,7 +43,8 @@ export interface RetrievalIndexState {
 // 2: a concept's English term beside its Chinese words and other spellings (term-aliases.ts).
 // 3: thirty more such concepts (上限/limit, 镜像/image, 阈值/threshold…).
 // 4: a code fence stays with its block's sentences (pieces.ts), never with the prose after it.
-export const INDEX_ANALYSIS_VERSION = 4;
+// 5: a weight said in its unit (kg, lbs, 公斤) is the concept weight (term-aliases.ts).
+export const INDEX_ANALYSIS_VERSION = 5;
 
 const DAY_MS = 86_400_000;
 

@@ -103,4 +103,5 @@ export const TERM_ALIAS_GROUPS: Readonly<Record<string, readonly string[]>> = {
   scheduler: ['scheduler', 'scheduling', '调度'],
   signing: ['signing', 'codesign', '签名'],
   commit: ['commit', 'commits', '提交'],
+  weight: ['weight', 'weigh', 'weighs', 'weighed', 'kg', 'kgs', 'kilos', 'lb', 'lbs', '公斤', '体重'],
 };

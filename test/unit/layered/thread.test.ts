@@ -105,3 +105,20 @@ describe('a Chinese word asked with a particle inside it', () => {
     expect(r.memory).toContain('周六终于搬家了');
   });
 });
+
+describe('a weight asked about, said in its unit', () => {
+  it('"How much does Biscuit weigh?" finds the turn that says "about 14 kg"', async () => {
+    const { memory } = await pipeline(1024);
+    const c = chat(memory, 'u', 'S1', T0);
+    await c.user('We adopted Biscuit last month, a spaniel cross, about 14 kg and very shy.');
+    await c.bot('Congratulations! Give Biscuit a quiet corner and a fixed routine for the first weeks.');
+    await c.user('Biscuit chewed the sofa again, any tips?');
+    await c.bot('Offer chew toys, tire Biscuit out with walks, and block the sofa while you are out.');
+    await c.user('Biscuit hates the rain, should I buy a coat?');
+    await c.bot('A light waterproof coat helps many short-haired dogs; measure Biscuit\'s back first.');
+    await smallTalk(c, 'en', 12);
+    c.at(T0 + 5 * DAY);
+    const r = await c.user('How much does Biscuit weigh?');
+    expect(r.report.memory.retrieval.candidates[0]!.preview).toContain('about 14 kg');
+  });
+});
