@@ -95,9 +95,9 @@ export interface RetrievalQuery {
 export function buildQuery(input: QueryInput, options: QueryOptions = DEFAULT_QUERY_OPTIONS): RetrievalQuery {
   const weights = new Map<string, number>();
   const asking = askingTerms(input.message);
-  for (const t of terms(input.message)) if (!onlyAsks(t) && !asking.has(t)) weights.set(t, 1);
-  // A word of the message's own, as much as the others (at half weight it scored lower on four Chinese sets of six).
-  for (const t of splitWords(input.message)) if (!onlyAsks(t) && !asking.has(t)) weights.set(t, 1);
+  // A split word is a word of the message's own, as much as the others (at half weight it scored lower on four
+  // Chinese sets of six).
+  for (const t of [...terms(input.message), ...splitWords(input.message)]) if (!onlyAsks(t) && !asking.has(t)) weights.set(t, 1);
   // Thin: few words, nothing it names (an IP, a product, a person), and it leans on what came before — "继续排查",
   // "try that again tomorrow".
   const names = input.entities.filter((e) => !e.startsWith('date:') && !e.startsWith('time:'));

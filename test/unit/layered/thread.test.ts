@@ -21,7 +21,7 @@ describe('thin messages retrieve their thread through working memory', () => {
     const r = await c.user('继续排查');
     expect(r.report.memory.query.thin).toBe(true);
     expect(r.report.memory.query.expandedWith).toEqual(expect.arrayContaining(['192.168.1.20']));
-    const top = r.report.memory.retrieval.candidates[0]!; console.log(JSON.stringify(r.report.memory.query.terms), r.report.memory.retrieval.candidates.slice(0,4).map((c) => c.preview.slice(0,50) + ' ' + c.score.toFixed(2)));
+    const top = r.report.memory.retrieval.candidates[0]!;
     expect(['S1/3', 'S1/4', 'S1/5', 'S1/6']).toContain(top.id);
     expect(r.memory).toContain('192.168.1.20');
     expect(r.memory.indexOf('502')).toBeGreaterThan(-1);
