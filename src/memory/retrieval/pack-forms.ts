@@ -227,6 +227,8 @@ export function fenceRun(text: string, from: number, to: number, blocks: readonl
   let end = to;
   // Inside a block, whole lines: a piece may start after a line's indentation or stop before its break.
   for (const b of blocks) {
+    // A run that starts on the opening fence line after its indentation (a block inside a list item) starts at it.
+    if (start > b.start && start < b.bodyStart) start = b.start;
     if (start > b.bodyStart && start < b.bodyEnd) start = Math.max(b.bodyStart, text.lastIndexOf('\n', start - 1) + 1);
     if (end > b.bodyStart && end < b.bodyEnd && text[end - 1] !== '\n') {
       const nl = text.indexOf('\n', end);

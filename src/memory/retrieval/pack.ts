@@ -276,6 +276,16 @@ export function pack(items: readonly PackCandidate[], budget: number, env: PackE
   const goneOf = (item: PackCandidate): ReadonlySet<number> | undefined => (options.supersede ? item.superseded?.() : undefined);
   const superseded = (item: PackCandidate): boolean => goneOf(item)?.has(bestOf(item)) === true;
   /**
+   * The best sentence alone (code closed over, or its own lines of a long block) when it is longer than any passage
+   * but within `maxWholeTokens`: a wide table row under its header is one line of evidence, and a candidate ranked
+   * above others shows it before they go in whole (null: it is longer still, or `allowed` refuses it).
+   */
+  const bestAlone = (item: PackCandidate, allowed: (set: readonly number[]) => boolean): number[] | null => {
+    let best = closeOverCode(item.pieces, [bestOf(item)], codeSpans(item.text));
+    if (counter.count(textOf(item, best)) > maxWhole) best = excerptLines(item.text, item.pieces, bestOf(item)) ?? best;
+    return allowed(best) && counter.count(textOf(item, best)) <= maxWhole ? best : null;
+  };
+  /**
    * Whole when short enough; else the best passage within `maxWholeTokens`, code closed over (null: none fits).
    * A turn with superseded sentences shows the passage around its best one that holds none of them.
    */
@@ -288,7 +298,8 @@ export function pack(items: readonly PackCandidate[], budget: number, env: PackE
       const fits = (s: readonly number[]): boolean => !s.some((i) => gone.has(i)) && counter.count(textOf(item, s)) <= limit;
       const set =
         passage(item.pieces, bestOf(item), codeSpans(item.text), fits) ??
-        codeExcerpt(item.text, item.pieces, bestOf(item), (x) => fits(x) && counter.count(textOf(item, x)) <= maxExcerpt);
+        codeExcerpt(item.text, item.pieces, bestOf(item), (x) => fits(x) && counter.count(textOf(item, x)) <= maxExcerpt) ??
+        bestAlone(item, (x) => !x.some((i) => gone.has(i)));
       return set === null ? null : { pieces: set, decision: 'passage' };
     }
     if (item.pieces.length <= 1 || textTokensAtLeast(item, -1, labels, env.speakerOf, counter) <= maxWhole) {
@@ -298,7 +309,8 @@ export function pack(items: readonly PackCandidate[], budget: number, env: PackE
     // A best sentence inside a fenced block too long for any passage: an excerpt of its lines (pack-forms.ts).
     const set =
       passage(item.pieces, bestOf(item), codeSpans(item.text), fits) ??
-      codeExcerpt(item.text, item.pieces, bestOf(item), (x) => counter.count(textOf(item, x)) <= maxExcerpt);
+      codeExcerpt(item.text, item.pieces, bestOf(item), (x) => counter.count(textOf(item, x)) <= maxExcerpt) ??
+      bestAlone(item, () => true);
     return set === null ? null : { pieces: set.length === item.pieces.length ? 'all' : set, decision: set.length === item.pieces.length ? 'whole' : 'passage' };
   };
 

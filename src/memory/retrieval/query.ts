@@ -107,6 +107,8 @@ export function buildQuery(input: QueryInput, options: QueryOptions = DEFAULT_QU
   const expansions = [...(input.expansions ?? [])];
   const newest = expansions.reduce((m, e) => Math.max(m, e.at), -Infinity);
   const used: string[] = [];
+  /** What the query's vector says beside the message: the topic, and working memory only for a thin message. */
+  const spoken: string[] = [];
   for (const e of expansions) {
     // Times and sums of money say nothing about which thread is meant.
     if (e.key?.startsWith('time:') === true || e.key?.startsWith('amount:') === true) continue;
@@ -122,8 +124,12 @@ export function buildQuery(input: QueryInput, options: QueryOptions = DEFAULT_QU
         added = true;
       }
     }
-    if (e.key !== undefined) entities.add(e.key);
+    // A message with words of its own is matched by them: what working memory holds weighs lightly in its terms,
+    // and is neither an entity it shares nor words its vector says (a pasted log's timestamps, in memory because
+    // they were the latest thing said, brought that log to every later question).
+    if (e.key !== undefined && thin) entities.add(e.key);
     if (added) used.push(e.text);
+    if (added && thin) spoken.push(e.text);
   }
   const topicWeight = input.followUp === true ? options.topicWeight : options.topicLooseWeight;
   if (input.topic !== undefined && topicWeight > 0) {
@@ -134,7 +140,10 @@ export function buildQuery(input: QueryInput, options: QueryOptions = DEFAULT_QU
         added = true;
       }
     }
-    if (added) used.unshift(input.topic);
+    if (added) {
+      used.unshift(input.topic);
+      spoken.unshift(input.topic);
+    }
   }
   return {
     message: input.message,
@@ -143,7 +152,7 @@ export function buildQuery(input: QueryInput, options: QueryOptions = DEFAULT_QU
     dates: [...new Set(input.dates)],
     months: [...new Set(input.months ?? [])],
     tags: intentTags(input.message),
-    vectorText: used.length === 0 ? input.message : `${input.message}\n${used.join(' ')}`,
+    vectorText: spoken.length === 0 ? input.message : `${input.message}\n${spoken.join(' ')}`,
     expandedWith: used,
     thin,
   };

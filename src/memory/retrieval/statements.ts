@@ -73,7 +73,9 @@ const EVENT_ZH = /(?<=\p{sc=Han})(?<![到成为])了\s*\d/u;
 /** Marker words dropped from a subject: they say how, not what. */
 const MARKER_WORDS =
   'now instead anymore more longer going forward today switch switched switching change changed changes changing actually update updated updates updating rather replace replaced replaces replacing move moved moves moving ' +
-  'should must always never use using please make sure let want need keep set rule rules convention default ok okay also just still';
+  'should must always never use using please make sure let want need keep set rule rules convention default ok okay also just still ' +
+  // Who said it is not what it is about: "Zwift says FTP 212", he did say "I meant that".
+  'say says said saying tell tells told';
 const MARKER_TERMS = new Set(terms(MARKER_WORDS));
 const MARKER_ZH = ['改成', '改为', '改用', '改到', '换成', '换到', '换用', '设置为', '设成', '设为', '调到', '调成', '调整为', '定在', '定为', '放在', '以后', '今后', '现在', '不再', '其实', '统一', '一律', '应该', '必须', '记得', '一定', '默认', '请', '都', '要', '用', '吧', '已经',
   // Naming words introduce a name (叫「订单告警」, 名为 …), as "named" does; pointing words (那边, 这里) say where, not what.
@@ -186,10 +188,16 @@ function fromValues(sentence: string, values: ReadonlySet<string>): Set<string> 
 /** A number that labels an item ("Step 2:", "Option 3)", 第3个, a list's "1. ") counts items, it gives no value. */
 const LABEL_NUMBER = /(?<=\p{L}\s?)\d{1,3}(?=\s*[)）:：](?!\d))|(?<=第\s*)\d{1,3}|^\s*\d{1,2}(?=[.)]\s|、)/gu;
 
-/** Clauses: at commas, semicolons and colons, and before the words that join a reason or a contrast. */
-const CLAUSE_BREAK = /[,，;；:：]\s*|\s+(?=(?:so|since|because|but|which|while|as long as)\b)/i;
+/**
+ * Clauses: at commas, semicolons and colons, and before the words that join a reason or a contrast. Not at the
+ * colon of a clock time: "backup at 2:00, report at 3:30" gives the values 2:00 and 3:30, not 2, 00, 3 and 30.
+ */
+const CLAUSE_BREAK = /[,，;；：]\s*|:(?!\d)\s*|\s+(?=(?:so|since|because|but|which|while|as long as)\b)/i;
 /** A participle after these is passive or perfect present ("are handled", "is set"), not a past event. */
 const PASSIVE_BEFORE = /\b(?:is|are|be|been|being|get|gets|has|have)\s+$|['’](?:s|re)\s+$/i;
+
+/** A title before a name is part of the name: "Mrs. Odell" is neither the value "mrs" nor merge requests (MRs). */
+const HONORIFIC = /\b(?:Mr|Mrs|Ms|Mx|Dr|Prof)\.?\s+(?=\p{Lu})/gu;
 
 /** A question, with its mark or, in Chinese, without it: "项目深挖为啥只有 7 分" restates no score. */
 const isQuestion = (sentence: string): boolean => /[?？]|为啥|为什么|为何|凭什么/.test(sentence);
@@ -222,8 +230,9 @@ function dateValue(m: readonly (string | undefined)[]): string {
  * The statement a sentence makes, or null: a question, or nothing that reads as a value. Its subject may be empty
  * (a line of code, "Set it to INFO."): it then restates nothing, but can still echo a value (supersede.ts).
  */
-export function statementOf(sentence: string, before = ''): Statement | null {
-  if (isQuestion(sentence)) return null;
+export function statementOf(said: string, before = ''): Statement | null {
+  if (isQuestion(said)) return null;
+  const sentence = said.replace(HONORIFIC, '');
   const values = new Set<string>();
   const subject = new Set<string>();
   const topic = new Set<string>();
@@ -392,11 +401,27 @@ export function restates(later: Statement, earlier: Statement): boolean {
   if (namesAnotherThing(later, earlier)) return false;
   // Without a word of change, two statements share more than one concept of their subjects: "版本 24.3.0" (a
   // server's) and "下个版本 3.9.1" (the app's) only share 版本.
-  if (valuesDiffer(later, earlier) && (later.change ? sameSubject(later.subject, earlier.subject) || sameSubject(later.topic, earlier.topic) : sameSubject(later.subject, earlier.subject) && sharedConcepts(later, earlier) >= 2)) return true;
+  if (
+    valuesDiffer(later, earlier) &&
+    (later.change ? sameSubject(later.subject, earlier.subject) || sameSubject(later.topic, earlier.topic) : sameSubject(later.subject, earlier.subject) && sharedConcepts(later, earlier) >= 2) &&
+    oneWordReachesItsClause(later, earlier)
+  )
+    return true;
   // A change said in one clause of a longer sentence ("Actually, make packing day Saturday, and the courier collects on
   // Monday"): that clause against each of the earlier one's.
   if (!later.change || (later.parts.length < 2 && earlier.parts.length < 2)) return false;
   return later.parts.some((p) => earlier.parts.some((q) => sameSubject(p.subject, q.subject) && valuesDiffer({ ...later, ...p }, { ...earlier, ...q })));
+}
+
+/**
+ * A one-word subject ("move the shop to 8088") matches any longer subject that holds the word, so against a
+ * statement of several clauses it restates only the clause that holds the word, with a value of that clause's kind:
+ * "it's a ceramics shop (Larkfield Pottery), ~60 products, 40 orders a month" gave no port to change.
+ */
+function oneWordReachesItsClause(later: Statement, earlier: Statement): boolean {
+  if (later.subject.size !== 1 || earlier.parts.length < 2) return true;
+  const [word] = later.subject;
+  return earlier.parts.some((q) => q.subject.has(word!) && valuesDiffer(later, { ...earlier, ...q }));
 }
 
 /** The concepts the two subjects share (a word and its other spelling are one). */

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { renderChatML } from '../../../src/context/chatml.ts';
+import { buildQuery } from '../../../src/memory/retrieval/query.ts';
 import { DAY, HOUR, T0, chat, pipeline, smallTalk } from './helpers.ts';
 
 describe('thin messages retrieve their thread through working memory', () => {
@@ -120,5 +121,47 @@ describe('a weight asked about, said in its unit', () => {
     c.at(T0 + 5 * DAY);
     const r = await c.user('How much does Biscuit weigh?');
     expect(r.report.memory.retrieval.candidates[0]!.preview).toContain('about 14 kg');
+  });
+});
+
+describe('a question with words of its own is not matched by what working memory holds', () => {
+  it('the entities of a log pasted before are not what a question about something else shares', async () => {
+    const { memory } = await pipeline(1024);
+    const c = chat(memory, 'u', 'S1', T0);
+    await c.user('爸妈那套老房子在无锡，想把卫生间翻新一下，预算大概 5 万。');
+    await c.bot('无锡老小区的卫生间翻新，5 万一般够做防水、瓷砖和洁具，先量一下面积。');
+    await smallTalk(c, 'zh', 12);
+    c.at(T0 + 3 * DAY);
+    await c.user('worker 重启之后任务卡住了，日志如下：\n```\n[2024-03-04 09:12:40,118: WARNING/MainProcess] Restoring 2 unacknowledged message(s)\n[2024-03-04 09:12:41,007: INFO/MainProcess] Connected to redis://10.8.0.21:6379/2\n```');
+    await c.bot('看起来是重启时有未确认的消息被放回队列了，检查一下 visibility_timeout 的设置。');
+    await smallTalk(c, 'zh', 12);
+    const r = await c.user('爸妈的老房子在哪个城市来着？');
+    expect(r.report.memory.query.thin).toBe(false);
+    // The log's timestamp and address are in working memory, but they are not what this question asks about.
+    expect(r.report.memory.query.entities ?? []).not.toContain('url:redis://10.8.0.21:6379/2');
+    expect(r.report.memory.retrieval.candidates.every((x) => x.features.entities === 0)).toBe(true);
+    expect(r.memory).toContain('老房子在无锡');
+  });
+});
+
+describe('the query a message makes with working memory beside it', () => {
+  const expansions = [
+    { text: 'redis://10.8.0.21:6379/2', key: 'url:redis://10.8.0.21:6379/2', at: 2 },
+    { text: 'visibility_timeout', key: 'term:visibility_timeout', at: 2 },
+  ];
+  it('a message with words of its own weighs memory lightly, and neither shares its entities nor says them in its vector', () => {
+    const q = buildQuery({ message: '爸妈的老房子在哪个城市来着？', entities: [], dates: [], expansions });
+    expect(q.thin).toBe(false);
+    expect([...q.entities]).not.toContain('url:redis://10.8.0.21:6379/2');
+    expect(q.vectorText).toBe('爸妈的老房子在哪个城市来着？');
+    // Still searched for, lightly, and shown as what the query was expanded with.
+    expect(q.expandedWith).toContain('visibility_timeout');
+    expect(q.terms.get('visibility_timeout') ?? 0).toBeLessThan(0.5);
+  });
+  it('a thin message that leans back takes memory as its own', () => {
+    const q = buildQuery({ message: '继续排查', entities: [], dates: [], expansions });
+    expect(q.thin).toBe(true);
+    expect([...q.entities]).toContain('url:redis://10.8.0.21:6379/2');
+    expect(q.vectorText).toContain('visibility_timeout');
   });
 });

@@ -87,6 +87,14 @@ describe('a fenced block too long for any passage', () => {
     expect(fenceRun(indented, indented.indexOf('return'), indented.length - 3)).toBe('```py\n…\n    return 42\n```');
     expect(fenceRun('No code here.', 0, 7)).toBe('No code');
   });
+
+  it('shows a block inside a list item, from its indented fence line, with one opening fence', () => {
+    const text = 'Rollback:\n1. Pause the jobs.\n2. Bring the old schedule back:\n   ```bash\n   crontab /root/cron_backup\n   ```\n3. Tell the channel.';
+    const from = text.indexOf('```bash');
+    const shown = fenceRun(text, from, text.indexOf('\n3.'));
+    expect(shown).toBe('   ```bash\n   crontab /root/cron_backup\n   ```');
+    expect((shown.match(/```/g) ?? []).length).toBe(2);
+  });
 });
 
 describe('a question that points at the conversation', () => {

@@ -101,6 +101,30 @@ describe('packing whole turns first', () => {
     expect(line[0]).toContain('The database password rotates every ninety days.');
     expect(counter.count(line[0]!)).toBeLessThanOrEqual(DEFAULT_PACK_OPTIONS.maxWholeTokens);
   });
+
+  it('shows the best candidate\'s one wide table row under its header before weaker candidates go in whole', () => {
+    const rows = [
+      '| **Day 1, Saturday** | Early flight out of the regional airport, taxi to the harbour hotel, rest in the afternoon | Dinner near the old fish market, early night | Airport shuttle, about 35 minutes door to door |',
+      '| **Day 2, Sunday** | Cable car up to the monastery, benches every hundred metres for the climb at the top | Back down for a long lunch, then the botanical garden if legs allow | Harbour ferry to the funicular station, then the cable car up the hill, roughly 25 minutes each way with a short wait |',
+      '| **Day 3, Monday** | Slow morning at the hotel pool and the covered market | Free afternoon for shopping and packing the bags | On foot around the old town |',
+    ];
+    const plan = turn('plan', 1, `Here is the week, one main sight a day:\n\n| Day | Morning | Afternoon | Transport |\n|---|---|---|---|\n${rows.join('\n')}\n\nKeep the afternoons light.`, 'assistant');
+    const best = splitPieces(plan.text).findIndex((p) => p.text.includes('funicular'));
+    const row = splitPieces(plan.text)[best]!.text;
+    // The row alone is longer than any passage, but well within a whole turn.
+    expect(counter.count(row)).toBeGreaterThan(DEFAULT_PACK_OPTIONS.maxPassageTokens);
+    const other = turn('other', 2, 'The hotel by the harbour has a lift and a step-free entrance, which matters for my dad.');
+    const third = turn('third', 3, 'We could also do a day trip to the wine villages, but that is a long drive and probably too much.');
+    const items = [item(plan, 1, { best }), item(other, 0.9), item(third, 0.8)];
+    const budget = counter.count(`${labels.history}\n1 March 2024\nAssistant: | Day | Morning | Afternoon | Transport |\n|---|---|---|---|\n${row}\nUser: ${other.text}`) + 12;
+    // A block this small would cap a whole turn at a third of it; here the order is what is tested.
+    const result = pack(items, budget, env(), { ...DEFAULT_PACK_OPTIONS, maxWholeShare: 1 });
+    expect(result.decisions.get('plan')).toBe('passage');
+    expect(result.text).toContain('Harbour ferry to the funicular station');
+    expect(result.text).toContain('| Day | Morning | Afternoon | Transport |');
+    expect(result.chosen.get('other')).toBe('all');
+    expect(result.decisions.get('third')).toBe('over-budget');
+  });
 });
 
 describe('code is never cut', () => {

@@ -90,6 +90,42 @@ describe('statements', () => {
   });
 });
 
+describe('statements that only look like one fact said again', () => {
+  it('reads a one-word subject against the clause of a longer statement that holds it', () => {
+    const shop = "It's a small bakery (Copperleaf Bread), about 30 loaves a day, maybe 200 orders a month.";
+    // The bakery's name is no port: moving "the bakery" to a port restates no clause of the description.
+    expect(replaces('ok just move the bakery to 9091', shop)).toBe(false);
+    // A statement that gave the bakery a port is restated.
+    expect(replaces('ok just move the bakery to 9091', 'I was going to run a test copy of the bakery on the spare box, on 9090.')).toBe(true);
+    // A clause that names the word with a value of the same kind is still restated.
+    expect(replaces('Actually the ovens run at 230 now.', 'The shop is small, the ovens run at 220, the van leaves at dawn.')).toBe(true);
+  });
+
+  it('does not take who said it for what it is about', () => {
+    // Both "say": a quote of what someone said is no new version of a reading an app reported.
+    expect(replaces('she did actually say "we mean it".', 'the bike computer says VO2 48.')).toBe(false);
+    expect(statementOf('the bike computer says VO2 48.')?.subject.has('say')).toBe(false);
+  });
+
+  it('reads a title before a name as part of the name', () => {
+    // "Mrs." is neither a value of its own nor merge requests (MRs).
+    const sitter = 'Mrs. Adeyemi across the road said she can take Biscuit on the day we move.';
+    expect(statementOf(sitter)?.subject.has('merg')).toBe(false);
+    expect(replaces('Told Mrs. Adeyemi it is the 12th now instead of the 9th.', sitter)).toBe(false);
+    // The same person's rate, changed, is still restated.
+    expect(replaces('The sitting rate with Mrs. Adeyemi is 15 an hour now.', 'The sitting rate with Mrs. Adeyemi is 12 an hour.')).toBe(true);
+  });
+
+  it('reads a clock time as one value', () => {
+    expect(statementOf('So: backups at 1:00 am, the usage report at 4:30 am.')?.values).toEqual(new Set(['1:00', '4:30']));
+    // A threshold of 6 instead of 4 restates no schedule that happened to hold a 4.
+    const earlier = statementOf('So: backups at 1:00 am, the usage report at 4:30 am.')!;
+    const later = statementOf('now that it runs longer I want the threshold at 6 not 4.', 'usage report:')!;
+    expect(restates(later, earlier)).toBe(false);
+    expect(replaces('Move the usage report to 5:15 now.', 'The usage report runs at 4:30 am.')).toBe(true);
+  });
+});
+
 describe('statements whose value is a name that opens them, a name in Chinese, or a code declared void', () => {
   it('reads a name that opens a sentence as its value when it does the task, with or without an apposition', () => {
     expect(replaces('Analytics dashboards are owned by Joaquin from now on.', 'Henrike owns the analytics dashboards and answers questions about them.')).toBe(true);
