@@ -12,6 +12,7 @@
  * asks what holds now ("…use now?", 现在); else two answers add up (a studio "by the water", later "with natural
  * light"). Never for a question about the past ("when did…", "what did we pick last week?"). Pure.
  */
+import { escapeRegExp } from '../../shared/regexp.ts';
 import type { Piece } from './pieces.ts';
 import type { TurnEntry } from './records.ts';
 import { askedTerms, asksAboutThePast, namesAnotherThing, statementOfCached, valueKind, type Statement } from './statements.ts';
@@ -45,10 +46,28 @@ const SHARE_OF_ASKED = 0.6;
 interface Asked {
   readonly terms: ReadonlySet<string>;
   readonly concept: ReadonlyMap<string, string>;
+  /** The kind of thing asked for, as a pattern: 群 in 发到哪个群, "port" in "which port" (null: none said). */
+  readonly kind: RegExp | null;
+}
+
+/**
+ * The noun right after "which" / "what" or 哪个 / 哪种 / 什么: the kind of thing the answer is. Two answers of one
+ * question are two versions only if the later says that kind where the earlier did: "飞书告警发到哪个群？" is answered by
+ * "有个群叫调度告警群", and "飞书告警想换成 HttpHook" changes the alert's mechanism, not its group.
+ */
+const ASKED_KIND_ZH = /(?:哪(?:一)?[个种家位款台条门所])\s*((?:(?!的)\p{sc=Han}){1,2}|[A-Za-z][\w-]*)/u;
+// In English only a one-word kind before the verb ("which channel do…", "what port does…"): in "what order total
+// qualifies…" the first noun is not the kind.
+const ASKED_KIND_EN = /\b(?:which|what)\s+([a-z][a-z-]{2,})\s+(?:do|does|did|is|are|was|were|should|will|would|can|has|have)\b/i;
+function askedKind(question: string): RegExp | null {
+  const zh = ASKED_KIND_ZH.exec(question);
+  if (zh !== null) return /^[A-Za-z]/.test(zh[1]!) ? new RegExp(`\\b${escapeRegExp(zh[1]!)}\\b`, 'i') : new RegExp(escapeRegExp(zh[1]!), 'u');
+  const en = ASKED_KIND_EN.exec(question);
+  return en === null ? null : new RegExp(`\\b${escapeRegExp(en[1]!.toLowerCase())}`, 'i');
 }
 
 function askedOf(question: string): Asked {
-  return { terms: new Set([...askedTerms(question)].filter((t) => !/^\d+$/.test(t))), concept: aliasConcepts(question) };
+  return { terms: new Set([...askedTerms(question)].filter((t) => !/^\d+$/.test(t))), concept: aliasConcepts(question), kind: askedKind(question) };
 }
 
 /** How many concepts `words` spell. */
@@ -59,6 +78,8 @@ interface Said {
   readonly piece: number;
   readonly statement: Statement;
   readonly asked: ReadonlySet<string>;
+  /** It says the kind of thing the question asks for (`Asked.kind`). */
+  readonly saysKind: boolean;
 }
 
 interface Read {
@@ -82,7 +103,8 @@ function read(source: AnswerSource, asked: Asked, around = source.around ?? AROU
     const statement = statementOfCached(piece.text, before);
     if (statement === null) return;
     const words = new Set(terms(`${before} ${piece.text}`));
-    said.push({ piece: i, statement, asked: new Set([...asked.terms].filter((t) => words.has(t))) });
+    const text = `${before} ${piece.text}`;
+    said.push({ piece: i, statement, asked: new Set([...asked.terms].filter((t) => words.has(t))), saysKind: asked.kind?.test(text) === true });
   });
   const answer = said.reduce<Said | null>((best, s) => (s.asked.size >= MIN_ASKED && (best === null || s.asked.size > best.asked.size) ? s : best), null);
   return { turn: source.turn, said, answer };
@@ -144,6 +166,8 @@ export function answeredLater(question: string, sources: readonly AnswerSource[]
       // now; otherwise two answers add up ("by the water", later "with natural light": both describe the studio).
       if (!later.change && (!now || earlier.narrative || later.narrative)) continue;
       if (!answersAsWell(b.answer.asked, a.answer.asked)) continue;
+      // The earlier answer names the kind of thing asked for and the later does not: it answers something else.
+      if (a.answer.saysKind && !b.answer.saysKind) continue;
       // A later answer that holds one concept of the question in two spellings ("下个版本 3.9.1" for a question about
       // Xcode's 版本) is another thing's unless it says that something changes.
       if (!later.change && conceptCount(b.answer.asked, asked) < MIN_ASKED) continue;

@@ -326,6 +326,19 @@ describe('a question answered again later, in other words (answered-later.ts)', 
     expect(r.text).not.toContain('EUR');
   });
 
+  it('keeps an answer that names the kind of thing asked for, when the later change is about something else', () => {
+    const zh = new RetrievalIndex();
+    zh.addTurn(turn('a', 'S1', 1, '告警要接钉钉，我们有个群叫“发布通知群”，机器人已经加好了。', T0));
+    zh.addTurn(turn('b', 'S2', 1, '周报模板还要加个新 logo。', T0 + DAY));
+    zh.addTurn(turn('c', 'S3', 1, '改了。钉钉告警那个想换成 HttpHook，不想自己拼 requests 了。', T0 + 5 * DAY));
+    expect(search(zh, '钉钉告警现在发到哪个群？').text).toContain('发布通知群');
+    // A later answer that names the kind still replaces the earlier one.
+    zh.addTurn(turn('d', 'S3', 2, '以后钉钉告警都发到新建的群，群名叫“线上值班群”。', T0 + 6 * DAY));
+    const r = search(zh, '钉钉告警现在发到哪个群？');
+    expect(r.text).toContain('线上值班群');
+    expect(r.text).not.toContain('发布通知群');
+  });
+
   it('lets only the user answer again: a later assistant turn with another value supersedes nothing', () => {
     const index = new RetrievalIndex();
     index.addTurn(turn('a', 'S1', 1, 'Invoices are issued in EUR for now.', T0));
