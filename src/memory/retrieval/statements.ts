@@ -46,6 +46,8 @@ export interface Statement {
   readonly names: ReadonlySet<string>;
   /** `names` and the Latin terms of the values that are words (Loki, promtail): the things it speaks of. */
   readonly things: ReadonlySet<string>;
+  /** The units its numbers are counted in (day, min, km): no subject words, but two values in one unit are alike. */
+  readonly units: ReadonlySet<string>;
 }
 
 /** Possessives before a subject, and whose they say it is. */
@@ -90,7 +92,11 @@ const DAY_OR_MONTH = /^(?:monday|tuesday|wednesday|thursday|friday|saturday|sund
 const ZH_VALUE = /(?:周|星期|礼拜)[一二三四五六日天]/g;
 const QUOTED = /`([^`\n]{1,40})`|"([^"\n]{1,40})"|“([^”\n]{1,40})”|「([^」\n]{1,40})」|『([^』\n]{1,40})』/g;
 
+/** A verb and its particle joined by a hyphen is a noun of English, not an identifier: weigh-in, check-up, drop-off. */
+const PARTICLE_NOUN = /^[a-z]{2,}-(?:in|up|on|off|out|down|over|back|by)$/;
+
 function isValueToken(token: string, inside: boolean): boolean {
+  if (PARTICLE_NOUN.test(token)) return false;
   if (/[0-9_]/.test(token) || /[a-z0-9][.:/-][a-z0-9]/i.test(token)) return true;
   const products = productNames();
   // A name that is also a word (Go, Make, Express) counts only inside a sentence, where its capital says so.
@@ -199,6 +205,22 @@ const PASSIVE_BEFORE = /\b(?:is|are|be|been|being|get|gets|has|have)\s+$|['’](
 /** A title before a name is part of the name: "Mrs. Odell" is neither the value "mrs" nor merge requests (MRs). */
 const HONORIFIC = /\b(?:Mr|Mrs|Ms|Mx|Dr|Prof)\.?\s+(?=\p{Lu})/gu;
 
+/**
+ * A unit after its number ("45 min", "3 days", "12 kg") and a rate ("a day", "per week") say what the number
+ * counts, not what the sentence is about: as subject words they made "lessons 45 min" and "the backup took 2 min"
+ * one subject, and "20 min a day" and "7 days" another.
+ */
+const UNIT_AFTER_NUMBER = /(\d)\s*(mins?|minutes?|secs?|seconds?|hours?|hrs?|days?|weeks?|wks?|months?|years?|yrs?|nights?|km|kms|kg|kgs|mg|lbs?|cm|mm|ms|miles?|times)\b/giu;
+/** One spelling per unit: minutes and mins are min, days is day. */
+const UNIT_SPELLINGS: Readonly<Record<string, string>> = { minute: 'min', second: 'sec', hr: 'hour', wk: 'week', yr: 'year', kgs: 'kg', kms: 'km', lbs: 'lb', ms: 'ms' };
+function unitOf(written: string): string {
+  const lower = written.toLowerCase();
+  if (UNIT_SPELLINGS[lower] !== undefined) return UNIT_SPELLINGS[lower]!;
+  const singular = lower.length > 2 && lower.endsWith('s') ? lower.slice(0, -1) : lower;
+  return UNIT_SPELLINGS[singular] ?? singular;
+}
+const PER_UNIT = /\b(?:a|an|per)\s+(?:minute|hour|day|week|month|year|night)\b/giu;
+
 /** A question, with its mark or, in Chinese, without it: "项目深挖为啥只有 7 分" restates no score. */
 const isQuestion = (sentence: string): boolean => /[?？]|为啥|为什么|为何|凭什么/.test(sentence);
 /**
@@ -237,6 +259,7 @@ export function statementOf(said: string, before = ''): Statement | null {
   const subject = new Set<string>();
   const topic = new Set<string>();
   const parts: Array<{ subject: Set<string>; values: Set<string> }> = [];
+  const units = new Set<string>();
   // The subject is read from the clauses that give a value: a long sentence says other things around it. A
   // clause that only gives the value ("change it to $95") takes its subject from the clause, or sentence, before.
   // Clauses that give none before the first that does say what it is about ("For the newsletter, the code is
@@ -252,7 +275,7 @@ export function statementOf(said: string, before = ''): Statement | null {
     retires = RETIRE_EN.test(before) || RETIRE_ZH.test(before);
   }
   for (const [n, clause] of withoutApposition(sentence).replace(LABEL_NUMBER, ' ').split(CLAUSE_BREAK).entries()) {
-    let { rest, given } = valuesTakenOut(clause, n === 0);
+    let { rest, given } = valuesTakenOut(clause, n === 0, units);
     const lead = given.size === 0 ? leadName(clause) : null;
     if (lead !== null) {
       given = new Set([lead.toLowerCase()]);
@@ -293,6 +316,7 @@ export function statementOf(said: string, before = ''): Statement | null {
     latin,
     names,
     things: new Set([...names, ...[...values].filter((v) => valueKind(v) === 'word').flatMap((v) => terms(v)).filter((t) => latin.has(t))]),
+    units,
   };
 }
 
@@ -349,7 +373,7 @@ const KIND_MODIFIERS = new Set([
 ]);
 
 /** A clause's values (case-folded), and the clause without them. */
-function valuesTakenOut(clause: string, first: boolean): { rest: string; given: Set<string> } {
+function valuesTakenOut(clause: string, first: boolean, units?: Set<string>): { rest: string; given: Set<string> } {
   const given = new Set<string>();
   let rest = clause.replace(QUOTED, (_whole, ...groups: unknown[]) => {
     const inner = groups.slice(0, 5).find((g): g is string => typeof g === 'string')!.trim();
@@ -360,7 +384,13 @@ function valuesTakenOut(clause: string, first: boolean): { rest: string; given: 
     given.add(dateValue(m));
     return ' ';
   });
-  rest = rest.replace(ZH_UNIT_AFTER_NUMBER, '$1 ');
+  rest = rest
+    .replace(ZH_UNIT_AFTER_NUMBER, '$1 ')
+    .replace(UNIT_AFTER_NUMBER, (_whole, digit: string, unit: string) => {
+      units?.add(unitOf(unit));
+      return `${digit} `;
+    })
+    .replace(PER_UNIT, ' ');
   rest = rest.replace(TOKEN, (token, at: number, whole: string) => {
     if (!isValueToken(token, insideSentence(whole, at, first) && !addressed(whole, at, token))) return token;
     given.add(token.toLowerCase());
@@ -401,9 +431,14 @@ export function restates(later: Statement, earlier: Statement): boolean {
   if (namesAnotherThing(later, earlier)) return false;
   // Without a word of change, two statements share more than one concept of their subjects: "版本 24.3.0" (a
   // server's) and "下个版本 3.9.1" (the app's) only share 版本.
+  // A unit both count in is one more thing they share ("within 21 days of delivery", "45 days after delivery"), when
+  // each says what it is about besides.
+  const [laterSubject, earlierSubject] = withSharedUnits(later, earlier);
   if (
     valuesDiffer(later, earlier) &&
-    (later.change ? sameSubject(later.subject, earlier.subject) || sameSubject(later.topic, earlier.topic) : sameSubject(later.subject, earlier.subject) && sharedConcepts(later, earlier) >= 2) &&
+    (later.change
+      ? sameSubject(laterSubject, earlierSubject) || sameSubject(later.topic, earlier.topic)
+      : sameSubject(laterSubject, earlierSubject) && sharedConcepts(later, earlier) + (laterSubject.size - later.subject.size) >= 2) &&
     oneWordReachesItsClause(later, earlier)
   )
     return true;
@@ -422,6 +457,13 @@ function oneWordReachesItsClause(later: Statement, earlier: Statement): boolean 
   if (later.subject.size !== 1 || earlier.parts.length < 2) return true;
   const [word] = later.subject;
   return earlier.parts.some((q) => q.subject.has(word!) && valuesDiffer(later, { ...earlier, ...q }));
+}
+
+/** Both subjects with the units both statements count in, when each subject says something besides. */
+function withSharedUnits(a: Statement, b: Statement): [ReadonlySet<string>, ReadonlySet<string>] {
+  if (a.subject.size === 0 || b.subject.size === 0) return [a.subject, b.subject];
+  const shared = [...a.units].filter((u) => b.units.has(u)).map((u) => `#${u}`);
+  return shared.length === 0 ? [a.subject, b.subject] : [new Set([...a.subject, ...shared]), new Set([...b.subject, ...shared])];
 }
 
 /** The concepts the two subjects share (a word and its other spelling are one). */
@@ -451,8 +493,17 @@ export function namesAnotherThing(later: Statement, earlier: Statement): boolean
   return ![...earlier.values].some((v) => later.values.has(v));
 }
 
-/** A value's kind: a number (a port, a version, a time, an amount) or a word (a name, an identifier, a day). */
-export const valueKind = (value: string): 'number' | 'word' => (/^[$¥€£]?v?\d/i.test(value) ? 'number' : 'word');
+/** A day: a date as statements give it (10-25, 2024-10-25), "the 5th", a weekday or a month, 周三. */
+const DAY_VALUE = /^(?:\d{2}-\d{2}|\d{4}-\d{2}-\d{2}|\d{1,2}(?:st|nd|rd|th))$|^(?:周|星期|礼拜)[一二三四五六日天]$/i;
+/** A clock time: 3:30, 03:15, 7pm, 6:30am. */
+const TIME_VALUE = /^\d{1,2}:\d{2}(?:am|pm)?$|^\d{1,2}(?:am|pm)$/i;
+
+/**
+ * A value's kind: a day, a time of day, a number (a port, a version, an amount) or a word (a name, an identifier). A
+ * value gives way only to one of its kind: "on Tuesday" names no new vet, "the 5th" is no new walking distance.
+ */
+export const valueKind = (value: string): 'day' | 'time' | 'number' | 'word' =>
+  DAY_VALUE.test(value) || DAY_OR_MONTH.test(value) ? 'day' : TIME_VALUE.test(value) ? 'time' : /^[$¥€£]?v?\d/i.test(value) ? 'number' : 'word';
 
 function valuesDiffer(later: Statement, earlier: Statement): boolean {
   // A change that names the old value retires what gave that value, not another thing's.

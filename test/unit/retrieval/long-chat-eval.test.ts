@@ -20,7 +20,8 @@ const SETS: ReadonlyArray<readonly [file: string, lenient: number, answerShare: 
   // Read for this round's changes (dev): 0.556 / 0.821 → 0.769 / 0.929; 0.893 since a fence stays with its block (a
   // lead-in and its code now come together, and a summary that named the answer lost its room to them); 0.781 since
   // "Which Postgres major versions has production run on?" asks for every value so far (the old one was superseded).
-  // 0.856 since a short question that says its own subject is not thin (query.ts `LEANS_BACK`).
+  // 0.856 since a short question that says its own subject is not thin (query.ts `LEANS_BACK`); 0.850 since a unit is
+  // no subject word (one multi-hop question lost a turn).
   ['long-chat-en-1.json', 0.85, 0.89],
   // Read too: 0.563 / 0.783 → 0.646 / 0.870 ("决定不用 GE 了" had voided every earlier turn that said 决定); 0.671 since
   // a fence stays with its block (the prose after a closing fence had made a top candidate's every passage too long);
@@ -38,8 +39,9 @@ const SETS: ReadonlyArray<readonly [file: string, lenient: number, answerShare: 
   // The same: 0.521 / 0.500 → 0.608 / 0.636 (its totals were seen again when the decision a question's answer brings
   // was capped). Read this session: 0.658 / 0.727 (not thin), 0.683 (pushed back), 0.733 / 0.773 (a date is one
   // value; a question without its mark, a list number and V了 + a number supersede nothing). 0.758 since a best
-  // sentence longer than any passage goes in alone, in rank order.
-  ['long-chat-zh-2.json', 0.75, 0.77],
+  // sentence longer than any passage goes in alone, in rank order. 0.771 / 0.818 since a unit is no subject word and a
+  // value gives way only to one of its kind (a day, a time, a number, a word).
+  ['long-chat-zh-2.json', 0.77, 0.81],
   // Written this session by helpers blind to the code; held out, not read: first scored 0.581 / 0.741, unchanged by
   // this session's changes until the weight alias, 0.606 / 0.778 (its totals were seen when keeping that alias).
   // Read the session after: 0.619 (a one-word subject restates only its clause; "says" and a title are no subject).
@@ -48,32 +50,34 @@ const SETS: ReadonlyArray<readonly [file: string, lenient: number, answerShare: 
   // 0.739 (a best sentence longer than any passage goes in alone), 0.757 (working memory is no entity of a question
   // with words of its own).
   ['long-chat-zh-3.json', 0.75, 0.73],
-  // Written by helpers blind to the code, scored once on the code before (0.613 / 0.667), then read: 0.621 / 0.722.
-  ['long-chat-en-4.json', 0.62, 0.72],
+  // Written by helpers blind to the code, scored once on the code before (0.613 / 0.667), then read: 0.621 / 0.722,
+  // 0.692 since a unit is no subject word and a value gives way only to one of its kind ("Who's my cello teacher?"
+  // had lost its answer to "the backup took 2 min 40 sec", through the shared "min").
+  ['long-chat-en-4.json', 0.69, 0.72],
   // The same: 0.483 / 0.714, then 0.554 / 0.857 (a pasted log's entities in working memory had brought that log to
-  // every question), 0.579 / 0.929 (a later change that does not name the kind asked for, 哪个群, retires no answer).
-  ['long-chat-zh-4.json', 0.57, 0.92],
+  // every question), 0.579 / 0.929 (a later change that does not name the kind asked for, 哪个群, retires no answer),
+  // 0.592 (units and kinds of value).
+  ['long-chat-zh-4.json', 0.59, 0.92],
   // Written by helpers blind to the code, held out, not read: 0.575 / 0.636 on the code before that session, 0.613 /
-  // 0.636 after it.
-  ['long-chat-en-5.json', 0.61, 0.63],
+  // 0.636 after its first changes, 0.650 after units and kinds of value (its totals were seen when keeping those).
+  ['long-chat-en-5.json', 0.65, 0.63],
   // The same: 0.629 / 0.733 before, 0.679 / 0.800 after.
   ['long-chat-zh-5.json', 0.67, 0.8],
 ];
 
-describe('long chats with long answers', () => {
-  it('keep their floors, and every fenced block in a prompt is closed', async () => {
-    for (const [file, lenient, answerShare] of SETS) {
-      const run = await replayRolesOnly(file, counter);
-      expect(totals(run.measures).lenient, file).toBeGreaterThanOrEqual(lenient);
-      expect(totals(run.measures).answerShare ?? 0, file).toBeGreaterThanOrEqual(answerShare);
-      for (const { prompt } of run.prompts) {
-        // Fence lines pair up in every message: an excerpt of a long block is closed like the block.
-        for (const message of prompt.split('<|im_end|>')) {
-          // A record's line starts with its speaker: "Assistant: ```python".
-          const fences = message.split('\n').filter((l) => /^(?:[^\s:`]+: )?\s*```/.test(l)).length;
-          expect(fences % 2, message.slice(0, 200)).toBe(0);
-        }
+describe('long chats with long answers keep their floors, and every fenced block in a prompt is closed', () => {
+  // One test a chat: each replays 40 questions over 420 turns, seconds each, minutes on a loaded machine.
+  it.each(SETS)('%s', async (file, lenient, answerShare) => {
+    const run = await replayRolesOnly(file, counter);
+    expect(totals(run.measures).lenient, file).toBeGreaterThanOrEqual(lenient);
+    expect(totals(run.measures).answerShare ?? 0, file).toBeGreaterThanOrEqual(answerShare);
+    for (const { prompt } of run.prompts) {
+      // Fence lines pair up in every message: an excerpt of a long block is closed like the block.
+      for (const message of prompt.split('<|im_end|>')) {
+        // A record's line starts with its speaker: "Assistant: ```python".
+        const fences = message.split('\n').filter((l) => /^(?:[^\s:`]+: )?\s*```/.test(l)).length;
+        expect(fences % 2, message.slice(0, 200)).toBe(0);
       }
     }
-  }, 120_000);
+  }, 300_000);
 });

@@ -116,6 +116,24 @@ describe('statements that only look like one fact said again', () => {
     expect(replaces('The sitting rate with Mrs. Adeyemi is 15 an hour now.', 'The sitting rate with Mrs. Adeyemi is 12 an hour.')).toBe(true);
   });
 
+  it('reads a unit as what a number counts, not as what the sentence is about', () => {
+    // Lessons of 45 min and a backup that took 3 min share a unit, not a subject.
+    expect(replaces('the nightly snapshot ran somewhere else and took 3 min 10 sec now', 'coach is Marta Lind, lessons mondays 7:15, 45 min, £30 each.')).toBe(false);
+    // 25 min of practice a day, and later a 6-day streak: "day" is no shared subject.
+    expect(replaces('streak is at 6 days now', 'I practise maybe 25 min a day, not every day.')).toBe(false);
+    // Two spans in days for the same thing still restate one another.
+    expect(replaces('Being kinder on refunds now: buyers get 60 days after delivery.', 'Refunds are possible within 30 days of delivery if the item is unused.')).toBe(true);
+  });
+
+  it('lets a value give way only to one of its kind: a day is no name, "the 5th" is no distance', () => {
+    const vet = 'The vet is Dr. Ines Warrick at Hollybank Vets.';
+    expect(replaces("took him to the vet on thursday, Dr Warrick thinks the new food doesn't suit him anymore", vet)).toBe(false);
+    expect(replaces('vet yesterday for a weigh-in, he is 14.2 kg now!', 'At the vet he weighed 13.1 kg, and she wants him near 15 kg.')).toBe(true);
+    expect(statementOf('vet yesterday for a weigh-in, he is 14.2 kg now!')?.values.has('weigh-in')).toBe(false);
+    expect(replaces('we arrive from Verona and leave for Vienna on the 9th', 'rule for every hotel: at most 8 min walk from the station we arrive at or leave from.')).toBe(false);
+    expect(replaces('Move the standup to Thursday from now on.', 'The standup is on Tuesday.')).toBe(true);
+  });
+
   it('reads a clock time as one value', () => {
     expect(statementOf('So: backups at 1:00 am, the usage report at 4:30 am.')?.values).toEqual(new Set(['1:00', '4:30']));
     // A threshold of 6 instead of 4 restates no schedule that happened to hold a 4.
