@@ -51,7 +51,7 @@ interface Asked {
 }
 
 /**
- * The noun right after "which" / "what" or 哪个 / 哪种 / 什么: the kind of thing the answer is. Two answers of one
+ * The noun right after 哪个 / 哪种 / 哪家… or "which" / "what": the kind of thing the answer is. Two answers of one
  * question are two versions only if the later says that kind where the earlier did: "飞书告警发到哪个群？" is answered by
  * "有个群叫调度告警群", and "飞书告警想换成 HttpHook" changes the alert's mechanism, not its group.
  */
@@ -102,8 +102,8 @@ function read(source: AnswerSource, asked: Asked, around = source.around ?? AROU
     const before = source.pieces[i - 1]?.text ?? '';
     const statement = statementOfCached(piece.text, before);
     if (statement === null) return;
-    const words = new Set(terms(`${before} ${piece.text}`));
     const text = `${before} ${piece.text}`;
+    const words = new Set(terms(text));
     said.push({ piece: i, statement, asked: new Set([...asked.terms].filter((t) => words.has(t))), saysKind: asked.kind?.test(text) === true });
   });
   const answer = said.reduce<Said | null>((best, s) => (s.asked.size >= MIN_ASKED && (best === null || s.asked.size > best.asked.size) ? s : best), null);

@@ -281,9 +281,13 @@ export function pack(items: readonly PackCandidate[], budget: number, env: PackE
    * above others shows it before they go in whole (null: it is longer still, or `allowed` refuses it).
    */
   const bestAlone = (item: PackCandidate, allowed: (set: readonly number[]) => boolean): number[] | null => {
-    let best = closeOverCode(item.pieces, [bestOf(item)], codeSpans(item.text));
-    if (counter.count(textOf(item, best)) > maxWhole) best = excerptLines(item.text, item.pieces, bestOf(item)) ?? best;
+    const best = bestSentence(item);
     return allowed(best) && counter.count(textOf(item, best)) <= maxWhole ? best : null;
+  };
+  /** The best sentence, code closed over; inside a block too long to show whole, its own lines of the block. */
+  const bestSentence = (item: PackCandidate): number[] => {
+    const best = closeOverCode(item.pieces, [bestOf(item)], codeSpans(item.text));
+    return counter.count(textOf(item, best)) > maxWhole ? (excerptLines(item.text, item.pieces, bestOf(item)) ?? best) : best;
   };
   /**
    * Whole when short enough; else the best passage within `maxWholeTokens`, code closed over (null: none fits).
@@ -353,8 +357,7 @@ export function pack(items: readonly PackCandidate[], budget: number, env: PackE
     for (const item of relevant) {
       if (order.length >= options.maxLines || used + 2 > budget) break;
       if (entries.has(item.candidate.id) || item.pieces.length <= 1 || decisions.get(item.candidate.id) === 'superseded') continue;
-      let best = closeOverCode(item.pieces, [bestOf(item)], codeSpans(item.text));
-      if (counter.count(textOf(item, best)) > maxWhole) best = excerptLines(item.text, item.pieces, bestOf(item)) ?? best;
+      const best = bestSentence(item);
       const gone = goneOf(item);
       if (gone !== undefined && best.some((i) => gone.has(i))) continue;
       if (best.length < item.pieces.length) tryCommit(item, best, 'sentences');

@@ -212,7 +212,7 @@ const HONORIFIC = /\b(?:Mr|Mrs|Ms|Mx|Dr|Prof)\.?\s+(?=\p{Lu})/gu;
  */
 const UNIT_AFTER_NUMBER = /(\d)\s*(mins?|minutes?|secs?|seconds?|hours?|hrs?|days?|weeks?|wks?|months?|years?|yrs?|nights?|km|kms|kg|kgs|mg|lbs?|cm|mm|ms|miles?|times)\b/giu;
 /** One spelling per unit: minutes and mins are min, days is day. */
-const UNIT_SPELLINGS: Readonly<Record<string, string>> = { minute: 'min', second: 'sec', hr: 'hour', wk: 'week', yr: 'year', kgs: 'kg', kms: 'km', lbs: 'lb', ms: 'ms' };
+const UNIT_SPELLINGS: Readonly<Record<string, string>> = { minute: 'min', second: 'sec', hr: 'hour', wk: 'week', yr: 'year', kgs: 'kg', kms: 'km', lbs: 'lb' };
 function unitOf(written: string): string {
   const lower = written.toLowerCase();
   if (UNIT_SPELLINGS[lower] !== undefined) return UNIT_SPELLINGS[lower]!;
