@@ -5,6 +5,7 @@
  * Chinese entries match as substrings, English ones as whole words (case-insensitive). Pure, no DOM.
  */
 import { escapeRegExp } from '../../shared/regexp.ts';
+import { DATE_VOCABULARY } from '../working-memory/vocab-dates.ts';
 
 export type AnswerKind = 'when' | 'who' | 'number' | 'where';
 
@@ -18,7 +19,8 @@ export const ASKING_WORDS: Readonly<Record<AnswerKind, { readonly zh: readonly s
   where: { zh: ['哪里', '哪儿', '什么地方', '在哪', '去哪', '哪个城市', '哪个国家'], en: ['where', 'what city', 'which city', 'what country', 'which country', 'what place'] },
 };
 
-const MONTHS = 'january|february|march|april|may|june|july|august|september|october|november|december|jan|feb|mar|apr|jun|jul|aug|sep|sept|oct|nov|dec';
+/** English month names and abbreviations, from the working memory's date vocabulary. */
+const MONTHS = Object.keys(DATE_VOCABULARY.enMonths).join('|');
 const WEEKDAYS = 'monday|tuesday|wednesday|thursday|friday|saturday|sunday';
 
 /** What an answer of each kind looks like in a turn. */

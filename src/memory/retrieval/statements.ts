@@ -5,6 +5,7 @@
  * data, both languages. Pure, no DOM.
  */
 import { productNames } from '../working-memory/index.ts';
+import { DATE_VOCABULARY } from '../working-memory/vocab-dates.ts';
 import { aliasConcepts, terms } from './text-terms.ts';
 
 export interface Statement {
@@ -229,8 +230,10 @@ const isQuestion = (sentence: string): boolean => /[?？]|为啥|为什么|为�
  */
 const ZH_UNIT_AFTER_NUMBER = /(\d)\s*[年月日号点时分秒]/gu;
 
-const MONTHS = ['jan', 'feb', 'mar', 'apr', 'may', 'jun', 'jul', 'aug', 'sep', 'oct', 'nov', 'dec'];
-const MONTH_NAME = String.raw`(?:jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)`;
+/** English month names and abbreviations (the working memory's date vocabulary), longest first: "sept" is read whole. */
+const MONTH_NAME = `(?:${Object.keys(DATE_VOCABULARY.enMonths)
+  .sort((a, b) => b.length - a.length)
+  .join('|')})`;
 /**
  * A date, one value ("10月25号", "25 October", "Oct 25"): as two numbers, a moved date shared no value with the old
  * one and "截稿改到11月1号" restated nothing; read as month-day it gives way to the new date.
@@ -242,7 +245,7 @@ const DATE = new RegExp(
 const pad = (n: string): string => n.padStart(2, '0');
 function dateValue(m: readonly (string | undefined)[]): string {
   const [, zhYear, zhMonth, zhDay, enDay, enMonth, enYear, enMonth2, enDay2, enYear2] = m;
-  const month = zhMonth ?? String(MONTHS.indexOf((enMonth ?? enMonth2)!.slice(0, 3).toLowerCase()) + 1);
+  const month = zhMonth ?? String(DATE_VOCABULARY.enMonths[(enMonth ?? enMonth2)!.toLowerCase()]);
   const day = zhDay ?? enDay ?? enDay2!;
   const year = zhYear ?? enYear ?? enYear2;
   return `${year === undefined ? '' : `${year}-`}${pad(month)}-${pad(day)}`;
