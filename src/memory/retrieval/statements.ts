@@ -435,8 +435,9 @@ export function restates(later: Statement, earlier: Statement): boolean {
   // Without a word of change, two statements share more than one concept of their subjects: "版本 24.3.0" (a
   // server's) and "下个版本 3.9.1" (the app's) only share 版本.
   // A unit both count in is one more thing they share ("within 21 days of delivery", "45 days after delivery"), when
-  // each says what it is about besides.
-  const [laterSubject, earlierSubject] = withSharedUnits(later, earlier);
+  // each says what it is about besides: a later subject of one word says too little ("Walks: 2 a day, 30-45 min"
+  // on a dog's care sheet shares only "walk" and minutes with "max 10 min walk from the station").
+  const [laterSubject, earlierSubject] = later.subject.size > 1 || later.change ? withSharedUnits(later, earlier) : [later.subject, earlier.subject];
   if (
     valuesDiffer(later, earlier) &&
     (later.change

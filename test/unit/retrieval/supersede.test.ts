@@ -125,6 +125,14 @@ describe('statements that only look like one fact said again', () => {
     expect(replaces('Being kinder on refunds now: buyers get 60 days after delivery.', 'Refunds are possible within 30 days of delivery if the item is unused.')).toBe(true);
   });
 
+  it('does not let a one-word subject and a shared unit restate a longer rule', () => {
+    // A pony's care list says "Rides: 3 a week, 40-50 min"; the hotel rule of a trip shares only "ride" and minutes.
+    const rule = 'rule for this trip: every cabin at most 15 min ride from the ferry we take in or out.';
+    expect(replaces('- Rides: 3 a week, 40-50 min.', rule)).toBe(false);
+    // The same word with a word of change still restates it.
+    expect(replaces('ok change the rule: cabins at most 25 min ride from the ferry now.', rule)).toBe(true);
+  });
+
   it('lets a value give way only to one of its kind: a day is no name, "the 5th" is no distance', () => {
     const vet = 'The vet is Dr. Ines Warrick at Hollybank Vets.';
     expect(replaces("took him to the vet on thursday, Dr Warrick thinks the new food doesn't suit him anymore", vet)).toBe(false);
