@@ -44,7 +44,8 @@ export interface RetrievalIndexState {
 // 3: thirty more such concepts (上限/limit, 镜像/image, 阈值/threshold…).
 // 4: a code fence stays with its block's sentences (pieces.ts), never with the prose after it.
 // 5: a weight said in its unit (kg, lbs, 公斤) is the concept weight (term-aliases.ts).
-export const INDEX_ANALYSIS_VERSION = 5;
+// 6: an irregular past form is its verb: "bought" is "buy" (irregular-verbs.ts).
+export const INDEX_ANALYSIS_VERSION = 6;
 
 const DAY_MS = 86_400_000;
 

@@ -2,7 +2,7 @@
  * Lexical terms for BM25 and for the overlap features, the same for stored chunks and queries:
  * - Latin words, lower-cased, stopwords dropped, with a light English stemmer (plurals, -ing, -ed, a final e,
  *   then Porter's derivational suffixes) so that "researching" meets "research", "hiking" meets "hike" and
- *   "political" meets "politics", without a dictionary;
+ *   "political" meets "politics", and irregular past forms read as their verb ("bought" meets "buy");
  * - Chinese, Japanese and Korean runs as character bigrams (no spaces to split words on), a lone character as a
  *   unigram; bigrams made only of function characters are dropped;
  * - numbers kept as written (order numbers, years, versions are often what a question is about);
@@ -12,6 +12,7 @@
  */
 
 import { stripDerivation } from './derivation.ts';
+import { IRREGULAR_BASE } from './irregular-verbs.ts';
 import { TERM_ALIAS_GROUPS } from './term-aliases.ts';
 import { isCjkCodePoint } from '../../shared/cjk.ts';
 
@@ -41,7 +42,8 @@ const LATIN_WORD = /[\p{L}\p{N}]/u;
  * (derivation.ts: political → polit, education → educ); never meant to produce real words.
  */
 export function stem(word: string): string {
-  let w = word;
+  // "bought" is "buy", "met" is "meet" (irregular-verbs.ts): a question asks in the base form.
+  let w = IRREGULAR_BASE.get(word) ?? word;
   if (w.length <= 3 || /\d/.test(w)) return w;
   if (w.endsWith('ies') && w.length > 4) w = `${w.slice(0, -3)}y`;
   else if (w.endsWith('ied') && w.length > 4) w = `${w.slice(0, -3)}y`;

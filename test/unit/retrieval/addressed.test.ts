@@ -59,4 +59,15 @@ describe('in retrieval', () => {
     expect(speaker.get('t2')).toBe(0);
     expect(r.candidates[0]!.id).toBe('t1');
   });
+
+  it('finds what was bought when asked in the base form of the verb', () => {
+    const index = new RetrievalIndex();
+    index.addTurn(said('k1', 1, 'user', 'The kayak club meets on Thursdays at the boathouse.'));
+    index.addTurn(said('k2', 2, 'assistant', 'A weekly kayak club is a good way to build the habit.'));
+    index.addTurn(said('k3', 3, 'user', 'Finally bought a kayak: the Kestrel 120, second-hand.'));
+    index.addTurn(said('k4', 4, 'assistant', 'Kayak paddles come in different lengths; check yours fits.'));
+    index.addTurn(said('k5', 5, 'user', 'The kayak paddles at the club are all too long for me.'));
+    const r = searchConversation(index, 'Which kayak did I buy?', { now: T0 + 10 * 60_000, counter });
+    expect(r.candidates[0]!.id).toBe('k3');
+  });
 });

@@ -62,13 +62,14 @@ const questions = (time: () => number): MessageInput[] => [
 ];
 
 /** The version and the hash of the examples' analysis it was pinned with. */
-const PINNED_ANALYSIS = '5:1jyal6i';
+const PINNED_ANALYSIS = '6:1ctymil';
 const ANALYSED = [
   'The billing-api listens on port 8443. Its log rotates weekly, at 02:00 on Sundays.',
   '我下周去大阪，住在难波附近的酒店，预算每晚一万日元左右。',
   'How do I renew the TLS certificate on gateway-2? It expires 2025-04-01!',
   'I love hiking with my dog; we walked 12 km yesterday.',
   'She weighs about 14 kg now, the vet said.',
+  'We bought the tent in May and paid 240 for it.',
   '把 worker 的内存上限提到 8Gi，镜像推到私有仓库。',
   'Restart it:\n\n```bash\nsystemctl restart billing-api\n```\n\nThen tail the log.',
 ];

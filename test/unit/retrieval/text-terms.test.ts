@@ -15,6 +15,16 @@ describe('lexical terms', () => {
     expect(terms('What did you do with the servers?')).toEqual([stem('servers')]);
   });
 
+  it('reads an irregular past form as its verb, and leaves forms that are words of their own', () => {
+    // "What did we buy?" is answered by "we bought…".
+    expect(terms('We bought a canoe and met the seller.')).toEqual(terms('buy a canoe, meet the seller'));
+    expect(stem('paid')).toBe(stem('pay'));
+    expect(stem('written')).toBe(stem('write'));
+    // "left" (the side) and "rose" (the flower) stay themselves.
+    expect(stem('left')).toBe('left');
+    expect(stem('rose')).toBe('ros');
+  });
+
   it('joins derivations (Porter steps 2–4) without shortening short words', () => {
     expect(stem('political')).toBe(stem('politics'));
     expect(stem('education')).toBe(stem('educational'));
