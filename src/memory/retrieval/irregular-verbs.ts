@@ -4,7 +4,8 @@
  * suffix stemmer (text-terms.ts) cannot see that "bought" is "buy". Data only.
  *
  * Left out on purpose: forms that are also common words of their own ("left", "ground", "rose", "led", "shot",
- * "bit", "lay", "wound"), and forms already among the stopwords ("went", "got", "did", "had", "won").
+ * "bit", "lay", "wound", "stuck", and "sat", which is also Saturday), and forms already among the stopwords ("went",
+ * "got", "did", "had", "won").
  */
 const BASE_AND_FORMS: ReadonlyArray<readonly [string, ...string[]]> = [
   ['become', 'became'],
@@ -65,14 +66,12 @@ const BASE_AND_FORMS: ReadonlyArray<readonly [string, ...string[]]> = [
   ['shine', 'shone'],
   ['sing', 'sang', 'sung'],
   ['sink', 'sank', 'sunk'],
-  ['sit', 'sat'],
   ['sleep', 'slept'],
   ['speak', 'spoke', 'spoken'],
   ['spend', 'spent'],
   ['spin', 'spun'],
   ['stand', 'stood'],
   ['steal', 'stole', 'stolen'],
-  ['stick', 'stuck'],
   ['sting', 'stung'],
   ['strike', 'struck'],
   ['swim', 'swam', 'swum'],
