@@ -36,7 +36,14 @@ export interface CoverageQuery {
   readonly ids: Int32Array;
   readonly weights: Float64Array;
   readonly total: number;
+  /** A bit per `id & (COVERAGE_FILTER_BITS - 1)`: most of a document's terms miss it and are never compared. */
+  readonly filter: Uint32Array;
+  /** Scratch: which query terms the document being measured holds (cleared after each use). */
+  readonly held: Uint8Array;
 }
+
+/** Bits of a coverage query's filter (a power of two): a query's few dozen terms set a few per cent of them. */
+const COVERAGE_FILTER_BITS = 4096;
 
 export interface PreparedQuery {
   readonly ids: Int32Array;
@@ -305,24 +312,41 @@ export class Bm25Index {
         weights.push(w);
       }
     }
-    return { ids: Int32Array.from(ids), weights: Float64Array.from(weights), total };
+    const filter = new Uint32Array(COVERAGE_FILTER_BITS / 32);
+    for (const tid of ids) filter[(tid & (COVERAGE_FILTER_BITS - 1)) >>> 5]! |= 1 << (tid & 31);
+    return { ids: Int32Array.from(ids), weights: Float64Array.from(weights), total, filter, held: new Uint8Array(ids.length) };
   }
 
-  /** The share of a prepared query's weight that the document in `slot` holds, in [0, 1] (its distinct terms only). */
+  /**
+   * The share of a prepared query's weight that the document in `slot` holds, in [0, 1] (its distinct terms only).
+   * Each document term is tested against the query's filter first, and only a hit is looked for among the query's
+   * terms; the weights held are then summed in the query's order, so the result is the same to the last bit.
+   */
   coverage(slot: number, query: CoverageQuery): number {
-    if (query.total <= 0 || slot < 0 || query.ids.length === 0) return 0;
+    const { ids, filter, held } = query;
+    if (query.total <= 0 || slot < 0 || ids.length === 0) return 0;
     const terms = this._termsOf(slot);
-    let held = 0;
-    for (let q = 0; q < query.ids.length; q++) {
-      const tid = query.ids[q]!;
-      for (let i = 0; i < terms.length; i++) {
-        if (terms[i] === tid) {
-          held += query.weights[q]!;
+    let any = false;
+    for (let i = 0; i < terms.length; i++) {
+      const tid = terms[i]!;
+      if ((filter[(tid & (COVERAGE_FILTER_BITS - 1)) >>> 5]! & (1 << (tid & 31))) === 0) continue;
+      for (let q = 0; q < ids.length; q++) {
+        if (ids[q] === tid) {
+          held[q] = 1;
+          any = true;
           break;
         }
       }
     }
-    return held / query.total;
+    if (!any) return 0;
+    let sum = 0;
+    for (let q = 0; q < ids.length; q++) {
+      if (held[q] === 1) {
+        sum += query.weights[q]!;
+        held[q] = 0;
+      }
+    }
+    return sum / query.total;
   }
 
   /** Scores of every document sharing a term with the query (among allowed scopes): postings only. */

@@ -149,6 +149,36 @@ describe('BM25 postings against a reference scorer', () => {
     index.add('c', 's', ['rare']);
     expect(index.search(new Map([['rare', 1]]), 5).map((h) => h.id)).toEqual(['c']);
   });
+
+  it("measures a document's coverage of a query as the plain sum of the query weights it holds, over a vocabulary larger than coverage's filter", () => {
+    // 9,000 distinct terms: many pairs share a bit of the query's 4,096-bit filter, so a document term that only
+    // collides with a query term must still count nothing.
+    const rand = prng(11);
+    const index = new Bm25Index();
+    const docs: string[][] = [];
+    for (let d = 0; d < 600; d++) {
+      const terms = Array.from({ length: 5 + Math.floor(rand() * 40) }, () => `w${Math.floor(rand() * 9000)}`);
+      docs.push(terms);
+      index.add(`d${d}`, 's', terms);
+    }
+    const prior = 50;
+    for (let q = 0; q < 40; q++) {
+      const query = new Map<string, number>();
+      for (let k = 0; k < 3 + Math.floor(rand() * 30); k++) query.set(`w${Math.floor(rand() * 9100)}`, rand() < 0.3 ? 0.5 : 1);
+      const prepared = index.prepareCoverage(query, prior);
+      const n = docs.length + prior;
+      const weightOf = (term: string, weight: number): number => {
+        const df = index.df(term);
+        return weight * Math.log(1 + (n - df + 0.5) / (df + 0.5));
+      };
+      const total = [...query].reduce((t, [term, weight]) => t + weightOf(term, weight), 0);
+      for (let d = 0; d < docs.length; d++) {
+        const held = new Set(docs[d]);
+        const expected = [...query].filter(([term]) => held.has(term)).reduce((t, [term, weight]) => t + weightOf(term, weight), 0) / total;
+        expect(index.coverage(d, prepared)).toBeCloseTo(expected, 12);
+      }
+    }
+  });
 });
 
 describe('turn links', () => {
