@@ -17,6 +17,9 @@ export interface Piece {
 const SENTENCE_END = /[。！？!?；;…]+["'”’」』)）]*\s*|\.+["'”’)]*\s+|\n+/g;
 const CLAUSE_END = /[，,、：:]\s*/g;
 
+/** A markdown table row, trimmed: `| a | b |` (as pack-forms.ts reads tables). */
+const TABLE_ROW = /^\|.*\|$/;
+
 /** A code fence line (``` or ~~~, a language after an opening one). */
 const FENCE_LINE = /^\s*(?:`{3,}|~{3,})/;
 
@@ -91,29 +94,53 @@ export function splitPieces(text: string): Piece[] {
   }
   // Merge short spans forward (a short last one backward), within the length cap. A code fence stays with its block:
   // a closing fence joins the code before it (not the prose after), and nothing before an opening fence joins it.
+  // A markdown table's rows join each other, never the prose after the table: its short last row goes back to the
+  // rows before it (shown, a run of rows gets the table's header back: pack-forms.ts `showRun`).
   const merged: Array<[number, number]> = [];
+  /** Whether each merged span ends on a table row. */
+  const endsInRow: boolean[] = [];
   /** Whether the last merged span ends on a closing fence: nothing after it joins it. */
   let closed = false;
   let inFence = false;
+  const short = (span: readonly [number, number]): boolean => contentSize(text.slice(span[0], span[1])) < MIN_PIECE_SIZE;
   for (const span of spans) {
     const fence = FENCE_LINE.test(text.slice(span[0], span[1]));
     const opens = fence && !inFence;
     if (fence) inFence = !inFence;
+    const row = !fence && !inFence && TABLE_ROW.test(text.slice(span[0], span[1]).trim());
     const prev = merged[merged.length - 1];
     if (fence && !opens && prev !== undefined) {
       prev[1] = span[1];
+      endsInRow[endsInRow.length - 1] = false;
       closed = true;
       continue;
     }
-    if (prev !== undefined && !closed && !opens && contentSize(text.slice(prev[0], prev[1])) < MIN_PIECE_SIZE && span[1] - prev[0] <= MAX_PIECE_CHARS) {
+    if (prev !== undefined && endsInRow[endsInRow.length - 1] === true && !row) {
+      const before = merged[merged.length - 2];
+      if (before !== undefined && endsInRow[endsInRow.length - 2] === true && short(prev) && prev[1] - before[0] <= MAX_PIECE_CHARS) {
+        before[1] = prev[1];
+        merged.pop();
+        endsInRow.pop();
+      }
+      merged.push([span[0], span[1]]);
+      endsInRow.push(false);
+      closed = false;
+      continue;
+    }
+    if (prev !== undefined && !closed && !opens && short(prev) && span[1] - prev[0] <= MAX_PIECE_CHARS) {
       prev[1] = span[1];
-    } else merged.push([span[0], span[1]]);
+      endsInRow[endsInRow.length - 1] = row;
+    } else {
+      merged.push([span[0], span[1]]);
+      endsInRow.push(row);
+    }
     closed = false;
   }
   if (merged.length > 1) {
     const last = merged[merged.length - 1]!;
     const prev = merged[merged.length - 2]!;
-    if (contentSize(text.slice(last[0], last[1])) < MIN_PIECE_SIZE && last[1] - prev[0] <= MAX_PIECE_CHARS) {
+    const leavesTable = endsInRow[endsInRow.length - 2] === true && endsInRow[endsInRow.length - 1] !== true;
+    if (!leavesTable && short(last) && last[1] - prev[0] <= MAX_PIECE_CHARS) {
       prev[1] = last[1];
       merged.pop();
     }

@@ -45,7 +45,8 @@ export interface RetrievalIndexState {
 // 4: a code fence stays with its block's sentences (pieces.ts), never with the prose after it.
 // 5: a weight said in its unit (kg, lbs, 公斤) is the concept weight (term-aliases.ts).
 // 6: an irregular past form is its verb: "bought" is "buy" (irregular-verbs.ts).
-export const INDEX_ANALYSIS_VERSION = 6;
+// 7: a markdown table's rows never join the prose after the table (pieces.ts).
+export const INDEX_ANALYSIS_VERSION = 7;
 
 const DAY_MS = 86_400_000;
 

@@ -50,4 +50,29 @@ describe('sentence pieces', () => {
     expect(pieces).toContain('## Notes');
     expect(pieces).toContain('```yaml\nrotation_period: 24h\n```');
   });
+
+  it("keep a table's rows together and apart from the prose after the table: a short last row goes back to the rows", () => {
+    const text = [
+      'The shelves we measured for the workshop:',
+      '',
+      '| shelf | width |',
+      '|---|---|',
+      '| oak | 90 cm |',
+      '| pine | 120 cm |',
+      '| birch | 60 cm |',
+      '| ash | 75 cm |',
+      '',
+      'The ash shelf goes above the bench once the brackets arrive on Friday.',
+      '| a | b |',
+      '|---|---|',
+      '| c | 1 |',
+      'Done.',
+    ].join('\n');
+    const pieces = splitPieces(text).map((p) => p.text);
+    expect(pieces).toContain('The ash shelf goes above the bench once the brackets arrive on Friday.');
+    expect(pieces).toContain('| pine | 120 cm |\n| birch | 60 cm |\n| ash | 75 cm |');
+    // (Nor does a short line after a table, the text's last, join the table's rows.)
+    expect(pieces.at(-1)).toBe('Done.');
+    expect(pieces.filter((p) => p.includes('|') && /[a-z]{4,}\./i.test(p.replace(/\|[^\n]*\|/g, '')))).toEqual([]);
+  });
 });
