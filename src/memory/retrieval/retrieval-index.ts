@@ -46,7 +46,8 @@ export interface RetrievalIndexState {
 // 5: a weight said in its unit (kg, lbs, 公斤) is the concept weight (term-aliases.ts).
 // 6: an irregular past form is its verb: "bought" is "buy" (irregular-verbs.ts).
 // 7: a markdown table's rows never join the prose after the table (pieces.ts).
-export const INDEX_ANALYSIS_VERSION = 7;
+// 8: a rate's period is its unit's concept: "hourly" is "hour", 每周 is "week" (term-aliases.ts).
+export const INDEX_ANALYSIS_VERSION = 8;
 
 const DAY_MS = 86_400_000;
 

@@ -104,4 +104,9 @@ export const TERM_ALIAS_GROUPS: Readonly<Record<string, readonly string[]>> = {
   signing: ['signing', 'codesign', '签名'],
   commit: ['commit', 'commits', '提交'],
   weight: ['weight', 'weigh', 'weighs', 'weighed', 'kg', 'kgs', 'kilos', 'lb', 'lbs', '公斤', '体重'],
+  // A rate said by its period: "the hourly rate" is "$40/hour", "monthly" is "a month", 每周 is weekly.
+  hour: ['hour', 'hours', 'hourly', '小时', '每小时'],
+  week: ['week', 'weeks', 'weekly', '每周'],
+  month: ['month', 'months', 'monthly', '每月'],
+  year: ['year', 'years', 'yearly', 'annual', 'annually', '每年'],
 };

@@ -70,4 +70,17 @@ describe('in retrieval', () => {
     const r = searchConversation(index, 'Which kayak did I buy?', { now: T0 + 10 * 60_000, counter });
     expect(r.candidates[0]!.id).toBe('k3');
   });
+
+  it('finds a rate said per hour when asked for the hourly one, and 每周 when asked weekly', () => {
+    const index = new RetrievalIndex();
+    index.addTurn(said('r1', 1, 'user', 'The new dog walker starts on Monday; she takes the dogs to the river path.'));
+    index.addTurn(said('r2', 2, 'assistant', 'A river path walk is a nice routine for the dogs and the walker.'));
+    index.addTurn(said('r3', 3, 'user', 'She charges 22 per hour, cash on the day.'));
+    index.addTurn(said('r4', 4, 'user', 'The walker said the river path gets muddy after rain.'));
+    index.addTurn(said('r5', 5, 'user', '遛狗的钱我们每周结一次。'));
+    const rate = searchConversation(index, "What's her hourly rate?", { now: T0 + 10 * 60_000, counter });
+    expect(rate.candidates[0]!.id).toBe('r3');
+    const paid = searchConversation(index, 'Do we pay her weekly?', { now: T0 + 10 * 60_000, counter });
+    expect(paid.candidates[0]!.id).toBe('r5');
+  });
 });

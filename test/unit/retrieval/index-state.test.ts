@@ -62,7 +62,7 @@ const questions = (time: () => number): MessageInput[] => [
 ];
 
 /** The version and the hash of the examples' analysis it was pinned with. */
-const PINNED_ANALYSIS = '7:qxj8oz';
+const PINNED_ANALYSIS = '8:t1r7j5';
 const ANALYSED = [
   'The billing-api listens on port 8443. Its log rotates weekly, at 02:00 on Sundays.',
   '我下周去大阪，住在难波附近的酒店，预算每晚一万日元左右。',
@@ -72,6 +72,7 @@ const ANALYSED = [
   'We bought the tent in May and paid 240 for it.',
   '把 worker 的内存上限提到 8Gi，镜像推到私有仓库。',
   'Restart it:\n\n```bash\nsystemctl restart billing-api\n```\n\nThen tail the log.',
+  'The sitter charges 18 an hour; the cleaner, paid monthly, asks 25 hourly. 我们每周结算一次。',
   '| host | role |\n|---|---|\n| kiln-1 | primary |\n| kiln-2 | replica |\n| kiln-3 | backup |\n| kiln-4 | spare |\n\nThe spare joins the pool once its disks are replaced next month.',
 ];
 
