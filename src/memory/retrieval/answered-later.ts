@@ -45,6 +45,8 @@ const SHARE_OF_ASKED = 0.6;
  */
 interface Asked {
   readonly terms: ReadonlySet<string>;
+  /** It asks what something costs ("how much…", "…cost now?", 多少钱): a count of things is no answer. */
+  readonly price: boolean;
   readonly concept: ReadonlyMap<string, string>;
   /** The kind of thing asked for, as a pattern: 群 in 发到哪个群, "port" in "which port" (null: none said). */
   readonly kind: RegExp | null;
@@ -66,8 +68,27 @@ function askedKind(question: string): RegExp | null {
   return en === null ? null : new RegExp(`\\b${escapeRegExp(en[1]!.toLowerCase())}`, 'i');
 }
 
+/** A question about a price. */
+const ASKS_PRICE = /\b(?:how much|costs?|price[sd]?|charge[sd]?|fees?)\b|多少钱|价格|价钱|售价|费用|收费/i;
+/** Words for money after a number ("32 pounds", "30 块"): a price, not a count. */
+const MONEY_WORDS = /^(?:pounds?|quid|dollars?|bucks?|euros?|cents?|pence|p|yuan|rmb|yen|usd|eur|gbp|cny|jpy|cad|aud|each|apiece|元|块|刀|镑|欧|美元|日元)$/i;
+
+/**
+ * Whether `value` is a count of things in `text`: followed by a plural noun that is not money ("23 orders", "9 of the
+ * 23 orders"), or by 个 / 件 / 单 and the like. Asked what a mug costs, "mugs are 9 of the 23 orders" gives no price.
+ */
+export function isCount(value: string, text: string): boolean {
+  const at = new RegExp(`(?<![\\p{L}\\p{N}_.])${escapeRegExp(value)}(?![\\p{N}_.])\\s*(?:of\\s+(?:the\\s+|my\\s+|our\\s+)?\\d+\\s+)?([a-z]+|[个件单份次位台张])`, 'giu');
+  for (const m of text.matchAll(at)) {
+    const word = m[1]!;
+    if (MONEY_WORDS.test(word)) continue;
+    if (/^[个件单份次位台张]$/u.test(word) || (/^[a-z]{3,}s$/i.test(word) && !/(?:ss|us|is)$/i.test(word))) return true;
+  }
+  return false;
+}
+
 function askedOf(question: string): Asked {
-  return { terms: new Set([...askedTerms(question)].filter((t) => !/^\d+$/.test(t))), concept: aliasConcepts(question), kind: askedKind(question) };
+  return { terms: new Set([...askedTerms(question)].filter((t) => !/^\d+$/.test(t))), price: ASKS_PRICE.test(question), concept: aliasConcepts(question), kind: askedKind(question) };
 }
 
 /** How many concepts `words` spell. */
@@ -80,6 +101,8 @@ interface Said {
   readonly asked: ReadonlySet<string>;
   /** It says the kind of thing the question asks for (`Asked.kind`). */
   readonly saysKind: boolean;
+  /** The sentence with the one before it, as read. */
+  readonly text: string;
 }
 
 interface Read {
@@ -104,7 +127,7 @@ function read(source: AnswerSource, asked: Asked, around = source.around ?? AROU
     if (statement === null) return;
     const text = `${before} ${piece.text}`;
     const words = new Set(terms(text));
-    said.push({ piece: i, statement, asked: new Set([...asked.terms].filter((t) => words.has(t))), saysKind: asked.kind?.test(text) === true });
+    said.push({ piece: i, statement, asked: new Set([...asked.terms].filter((t) => words.has(t))), saysKind: asked.kind?.test(text) === true, text });
   });
   const answer = said.reduce<Said | null>((best, s) => (s.asked.size >= MIN_ASKED && (best === null || s.asked.size > best.asked.size) ? s : best), null);
   return { turn: source.turn, said, answer };
@@ -178,7 +201,8 @@ export function answeredLater(question: string, sources: readonly AnswerSource[]
       if (later.from.size > 0 && ![...later.from].some((v) => earlier.values.has(v))) continue;
       // A value gives way to a new one of its kind (a port to a port, a name to a name): "按 23 张表列" retires no
       // tool a plan named.
-      const fresh = [...later.values].filter((w) => !earlier.values.has(w));
+      // Asked what something costs, a count of things the later answer gives ("9 of the 23 orders") is no new price.
+      const fresh = [...later.values].filter((w) => !earlier.values.has(w) && !(asked.price && isCount(w, b.answer!.text)));
       const retired = [...earlier.values].filter((v) => ![...later.values].some((w) => carries(v, w) || carries(w, v)) && fresh.some((w) => valueKind(w) === valueKind(v)));
       if (retired.length === 0) continue;
       retirements.push({ later: b.turn, retired, kept: later.values });

@@ -412,6 +412,17 @@ describe('answers given again later, read beyond the candidates compared', () =>
     expect(answeredLater(asked, [source(answer), source(moved)]).of(answer, splitPieces(answer.text))).toEqual(new Set([0]));
   });
 
+  it('asked what something costs, does not let a count of things retire its price', () => {
+    const asked = 'How much is the large walnut board now?';
+    const price = turn('a', 'S1', 1, 'raising the large walnut board from 45 to 52, the small ones stay as they are', T0);
+    // Weeks later the user counts sales: numbers, and the board's words, but no price.
+    const sales = turn('b', 'S2', 1, 'large walnut boards are 7 of the 19 orders so far lol', T0 + 14 * DAY);
+    expect(answeredLater(asked, [source(price), source(sales)]).of(price, splitPieces(price.text))).toBeUndefined();
+    // A new price does retire the old one.
+    const raised = turn('c', 'S2', 1, 'the large walnut board goes up to 58 from today', T0 + 14 * DAY);
+    expect(answeredLater(asked, [source(price), source(raised)]).of(price, splitPieces(price.text))).toEqual(new Set([0]));
+  });
+
   it('marks nothing for a question about the past', () => {
     const answers = answeredLater('What order total qualified for free shipping last year?', [source(earlier), source(later)]);
     expect(answers.of(earlier, splitPieces(earlier.text))).toBeUndefined();
