@@ -13,7 +13,7 @@
  * - else a known product the message names (the extractor's `mentions`: Redis, Caddy), which the pipeline adds.
  * Pure, no DOM.
  */
-import type { RetrievalIndex, Shard } from '../retrieval/index.ts';
+import { terms, type RetrievalIndex, type Shard } from '../retrieval/index.ts';
 
 /** A name shorter than this (in characters; CJK names count double) is too common to identify a thing. */
 const MIN_NAME_WEIGHT = 4;
@@ -135,4 +135,48 @@ export const namesSomeone = (text: string): boolean => PROPER_NAME.test(text);
 /** The topic a message leaves: what it names first, or null when it names nothing (the topic before stays). */
 export function topicNamed(text: string, dictionary: NameDictionary): string | null {
   return namedIn(text, dictionary)[0] ?? null;
+}
+
+/** Words that point back at the topic: a message that says one is about it, whatever else it says. */
+export const pointsBack = (text: string): boolean => ANAPHOR.test(text);
+
+/** The topic's records read: the newest turns and docs that hold its rarest term. */
+const TOPIC_RECORDS = 200;
+/** The message's best records anywhere that its words are compared against. */
+const BEST_RECORDS = 20;
+/** Documents assumed to hold none of the words when weighing them (as the reranker's `match` does). */
+const COVERAGE_PRIOR = 50;
+/** The topic's records must meet the message's words at least this share as well as the best records anywhere. */
+const TOPIC_MATCH_SHARE = 0.5;
+
+/**
+ * Whether a message that names nothing and points back at nothing is still about the topic. A thing of the docs
+ * (a place, a product the docs describe) always is: its docs word their attributes their own way ("call ahead?"
+ * is answered by a phone number, 地址 by a street), so a follow-up's words need not be theirs. A thing of the chat
+ * (a host, a service the user named) is when the message's own words (`own`, term → weight) are met about as well
+ * by the topic's turns — the turns that hold its rarest term, and their exchange — as by the best turns anywhere.
+ * A long chat moves on: "现在的目标体重是多少？" after a thread about airflow-worker-02 is met by the turns about
+ * weight, not by the host's, and searching for the host too only brings the host's turns. A message whose words
+ * meet no turn is about the topic (it can be about nothing else). `messageId`: the message's own turn, if stored.
+ */
+export function messageMeetsTopic(index: RetrievalIndex, userId: string, topic: string, own: ReadonlyMap<string, number>, messageId: string): boolean {
+  const topicTerms = terms(topic);
+  if (own.size === 0 || topicTerms.some((t) => index.docs.turns.df(t) > 0)) return true;
+  const { shard, links } = index.user(userId);
+  const turns = shard.turns;
+  const held = topicTerms.filter((t) => turns.df(t) > 0);
+  if (held.length === 0) return true;
+  const prepared = turns.prepareCoverage(own, COVERAGE_PRIOR);
+  // (The message itself, stored before its search, holds all its words: it is no record to compare with.)
+  const self = turns.slotOf(messageId) ?? -1;
+  const coverage = (slot: number): number => (slot === self ? 0 : turns.coverage(slot, prepared));
+  let best = 0;
+  for (const { slot } of turns.topSlots(own, BEST_RECORDS + 1)) best = Math.max(best, coverage(slot));
+  if (best === 0) return true;
+  const rarest = held.reduce((a, b) => (turns.df(b) < turns.df(a) ? b : a));
+  let topicBest = 0;
+  for (const slot of turns.slotsWith(rarest, TOPIC_RECORDS)) {
+    topicBest = Math.max(topicBest, coverage(slot), coverage(links.prev(slot)), coverage(links.next(slot)));
+  }
+  return topicBest >= TOPIC_MATCH_SHARE * best;
 }

@@ -21,10 +21,10 @@ import { MemoCounter, type TokenCounter } from '../../context/tokens.ts';
 import type { ChatMessage } from '../../engine/protocol.ts';
 import { AssistantError } from '../../shared/errors.ts';
 import { yieldToPage } from '../../shared/yield.ts';
-import { applyHeat, buildQuery, DEFAULT_QUERY_OPTIONS, intentTags, keyTerms, RetrievalIndex, retrieve, terms, type ChunkStore, type DocEntry, type HeatEntry, type PackOptions, type QueryOptions, type RerankOptions, type RetrievalResult, type DocScope, type SessionEntry, type TurnEntry, type TurnRole } from '../retrieval/index.ts';
+import { applyHeat, buildQuery, DEFAULT_QUERY_OPTIONS, intentTags, keyTerms, RetrievalIndex, retrieve, terms, type ChunkStore, type DocEntry, type HeatEntry, type PackOptions, type QueryOptions, type RerankOptions, type RetrievalQuery, type RetrievalResult, type DocScope, type SessionEntry, type TurnEntry, type TurnRole } from '../retrieval/index.ts';
 import { sectionBudgets, validateBudgets, type SectionBudgets } from './budgets.ts';
 import { voidedTurns } from './deprecation.ts';
-import { docNames, followsUp, namesSomeone, topicNamed } from './discussion-topic.ts';
+import { docNames, followsUp, messageMeetsTopic, namesSomeone, pointsBack, topicNamed } from './discussion-topic.ts';
 import { BASE_SYSTEM_PROMPT, LABELS, detectLang, systemPrompt, type Lang } from './labels.ts';
 import { deferLowValue, needsAllMemory } from './defer.ts';
 import { blockDelta, blockText, selectWorking, type BlockParts } from './memory-block.ts';
@@ -32,7 +32,7 @@ import type { LayeredReport, MemoryReport } from './report.ts';
 import { DEFAULT_GATE_OPTIONS, gate, type GateOptions } from './session-gate.ts';
 import { SessionHistories, type SessionHistory } from './session-history.ts';
 import { recallCue } from './recall-request.ts';
-import { SessionWorkingMemory, isoAt, renderWmLine, type Observation, type WorkingMemoryPort } from './working-memory.ts';
+import { SessionWorkingMemory, isoAt, renderWmLine, type Observation, type WmItem, type WorkingMemoryPort } from './working-memory.ts';
 import { dateMentions, entitiesWithPassingDates, monthsNamed, type DateMention, type Extraction } from '../working-memory/index.ts';
 
 export interface LayeredMemoryOptions {
@@ -345,18 +345,29 @@ export class LayeredMemory {
     const wmItems = this._wm.items(wmKey, input.time);
     // A follow-up that names nothing is about the topic named earlier.
     const followUp = followsUp(input.text);
-    const topicItem = named === null && !namesSomeone(input.text) ? wmItems.find((i) => i.kind === 'topic') : undefined;
-    const query = buildQuery(
-      {
-        message: input.text,
-        entities: turn.entities,
-        dates: turn.dates,
-        months: monthsNamed(input.text, isoAt(input.time, this._offset)),
-        expansions: wmItems.filter((i) => i.kind !== 'topic').map((i) => ({ text: i.value, at: i.lastAt, ...(i.key === undefined ? {} : { key: i.key }) })),
-        ...(topicItem === undefined ? {} : { topic: topicItem.value, followUp }),
-      },
-      { ...DEFAULT_QUERY_OPTIONS, ...this._o.query },
-    );
+    const queryFor = (topic: WmItem | undefined): RetrievalQuery =>
+      buildQuery(
+        {
+          message: input.text,
+          entities: turn.entities,
+          dates: turn.dates,
+          months: monthsNamed(input.text, isoAt(input.time, this._offset)),
+          expansions: wmItems.filter((i) => i.kind !== 'topic').map((i) => ({ text: i.value, at: i.lastAt, ...(i.key === undefined ? {} : { key: i.key }) })),
+          ...(topic === undefined ? {} : { topic: topic.value, followUp }),
+        },
+        { ...DEFAULT_QUERY_OPTIONS, ...this._o.query },
+      );
+    let topicItem = named === null && !namesSomeone(input.text) ? wmItems.find((i) => i.kind === 'topic') : undefined;
+    let query = queryFor(topicItem);
+    // A message that moved on (its words are met by other records than the topic's) leaves the topic out.
+    if (topicItem !== undefined && !pointsBack(input.text) && !query.thin) {
+      const bare = queryFor(undefined);
+      const own = new Map<string, number>([...bare.terms].filter(([t, w]) => w >= 1 && !t.startsWith('@')));
+      if (!messageMeetsTopic(this.index, input.userId, topicItem.value, own, turn.id)) {
+        topicItem = undefined;
+        query = bare;
+      }
+    }
     if (this._o.prepareQuery !== undefined) await this._o.prepareQuery(query.vectorText);
     const config = this.contextConfig(lang);
     // One message's counts are remembered for its passes and fitting loops (the same block text recurs).

@@ -140,6 +140,26 @@ describe('the topic under discussion in the pipeline', () => {
     expect(asked.memory).toContain('6380');
   });
 
+  it('a chat that moved on leaves the last host out of a short question about something else it discussed', async () => {
+    const { memory } = await pipeline(1024);
+    const c = chat(memory, 'u', 'S1', T0);
+    await c.user('这周开始减脂，体重 92 公斤，目标是年底减到 80。');
+    await c.bot('好，先把每天的热量缺口定在 500 左右。');
+    await smallTalk(c, 'zh', 24);
+    await c.user('kiln-worker-07 又挂了，磁盘满了，先把日志清掉。');
+    await c.bot('好，先清 /var/log 下的旧日志，再加一个按天轮转。');
+    await c.user('kiln-worker-07 清完了，起来了。');
+    await c.bot('好，记得把轮转配置也推到别的机器。');
+    const asked = await c.user('现在的目标体重是多少？');
+    // Its words are met by the weight turn, not by the host's: the host is not searched for.
+    expect(asked.report.memory.query.topic).toBeNull();
+    expect(asked.report.memory.query.terms.map(([t]) => t)).not.toContain('kiln');
+    expect(asked.memory).not.toContain('kiln-worker-07');
+    // A question about the host still carries it.
+    const again = await c.user('磁盘现在还剩多少？');
+    expect(again.report.memory.query.topic).toMatchObject({ value: 'kiln-worker-07', why: 'carried' });
+  });
+
   it('is a working-memory item with the message that named it, kept out of the prompt block', async () => {
     const { c, workingMemory } = await tour();
     const asked = await c.user('那里有什么好玩的？');

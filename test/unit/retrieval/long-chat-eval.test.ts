@@ -31,7 +31,8 @@ const SETS: ReadonlyArray<readonly [file: string, lenient: number, answerShare: 
   // memory (the answer to "日常调度现在是几点跑？" had been held back because the best record was already shown).
   // 0.746 since the final word on a value (最后定在哪天, "ended up") asks what holds now; 0.758 since working memory
   // is no entity of a question with words of its own.
-  ['long-chat-zh-1.json', 0.75, 0.9],
+  // 0.771 since a short question whose words the last topic's turns do not meet leaves that topic out.
+  ['long-chat-zh-1.json', 0.77, 0.9],
   // Held out until this session (its totals were seen when the passage and excerpt sizes were chosen): 0.479 / 0.500 →
   // 0.637 / 0.607. Read this session: 0.688 / 0.714 (not thin), 0.696 (a date pushed back sets a new value), 0.721 /
   // 0.750 (a weight said in kg is the concept weight). 0.725 / 0.714 since working memory is no entity of a question
@@ -44,7 +45,8 @@ const SETS: ReadonlyArray<readonly [file: string, lenient: number, answerShare: 
   // value; a question without its mark, a list number and V了 + a number supersede nothing). 0.758 since a best
   // sentence longer than any passage goes in alone, in rank order. 0.771 / 0.818 since a unit is no subject word and a
   // value gives way only to one of its kind (a day, a time, a number, a word).
-  ['long-chat-zh-2.json', 0.77, 0.81],
+  // 0.796 / 0.864 since a short question whose words the last topic's turns do not meet leaves that topic out.
+  ['long-chat-zh-2.json', 0.79, 0.86],
   // Written this session by helpers blind to the code; held out, not read: first scored 0.581 / 0.741, unchanged by
   // this session's changes until the weight alias, 0.606 / 0.778 (its totals were seen when keeping that alias).
   // Read the session after: 0.619 (a one-word subject restates only its clause; "says" and a title are no subject).
@@ -61,14 +63,16 @@ const SETS: ReadonlyArray<readonly [file: string, lenient: number, answerShare: 
   ['long-chat-en-4.json', 0.71, 0.72],
   // The same: 0.483 / 0.714, then 0.554 / 0.857 (a pasted log's entities in working memory had brought that log to
   // every question), 0.579 / 0.929 (a later change that does not name the kind asked for, 哪个群, retires no answer),
-  // 0.592 (units and kinds of value), 0.604 (a table's last row no longer joins the prose after the table).
-  ['long-chat-zh-4.json', 0.6, 0.92],
+  // 0.592 (units and kinds of value), 0.604 (a table's last row no longer joins the prose after the table), 0.633
+  // (a short question about weight or driving lessons no longer carries the last host named, airflow-worker-02).
+  ['long-chat-zh-4.json', 0.63, 0.92],
   // Written by helpers blind to the code, held out, not read: 0.575 / 0.636 on the code before that session, 0.613 /
   // 0.636 after its first changes, 0.650 after units and kinds of value (its totals were seen when keeping those),
   // 0.637 after irregular past forms read as their verb (seen again when keeping that).
   ['long-chat-en-5.json', 0.63, 0.63],
-  // The same: 0.629 / 0.733 before, 0.679 / 0.800 after; 0.692 after irregular past forms.
-  ['long-chat-zh-5.json', 0.69, 0.8],
+  // The same: 0.629 / 0.733 before, 0.679 / 0.800 after; 0.692 after irregular past forms; 0.704 after a short
+  // question whose words the last topic's turns do not meet leaves that topic out.
+  ['long-chat-zh-5.json', 0.7, 0.8],
   // Written by helpers blind to the code a session later; held out, not read: 0.700 / 0.667 on the code before
   // irregular past forms, 0.725 / 0.714 after them.
   ['long-chat-en-6.json', 0.72, 0.71],

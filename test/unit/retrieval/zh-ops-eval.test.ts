@@ -17,8 +17,9 @@ beforeAll(async () => {
 /** Each set with its floors (`lenient`, `answerShare`), and how it was used. */
 const SETS: ReadonlyArray<readonly [file: string, lenient: number, answerShare: number]> = [
   // Floors just under the scores since a question about a value over time finds its statements (value-over-time.ts):
-  // dev 0.810 → 0.849, held out 0.721 → 0.801 (answerShare 0.783 → 0.848).
-  ['zh-ops-dev.json', 0.84, 0.93],
+  // dev 0.810 → 0.849, held out 0.721 → 0.801 (answerShare 0.783 → 0.848). Dev 0.860 → 0.835 since a short question
+  // whose words the topic's turns do not meet leaves the topic out (two dates and a memory limit lost a turn).
+  ['zh-ops-dev.json', 0.83, 0.93],
   ['zh-ops-heldout.json', 0.8, 0.84],
   // Written last, scored once (0.615 / 0.771 on the session-start code).
   ['zh-ops-heldout-2.json', 0.72, 0.83],
@@ -31,25 +32,23 @@ const SETS: ReadonlyArray<readonly [file: string, lenient: number, answerShare: 
   // Written while those fixes were made, scored once after them (0.711 / 0.708 on the session-start code); its
   // misses were read for the value-over-time boost (0.749 / 0.813 → 0.790 / 0.875). Excerpts of long code blocks
   // (pack-forms.ts `codeExcerpt`) cost it one answer to the budget they take: 0.875 → 0.854.
-  // The decision after a suggestion that answered the user's question: 0.782 / 0.854 → 0.791 / 0.875.
-  ['zh-ops-heldout-4.json', 0.78, 0.86],
+  // The decision after a suggestion that answered the user's question: 0.782 / 0.854 → 0.791 / 0.875. 0.788 → 0.777
+  // since a short question whose words the topic's turns do not meet leaves the topic out.
+  ['zh-ops-heldout-4.json', 0.77, 0.86],
   // Written blind after this round's changes, scored once (0.784 / 0.917 on the session-start code, 0.791 / 0.896 then;
   // 0.811 / 0.917 with the decision after a suggestion that answered the user's question, 0.819 / 0.938 since a question
   // for a fact defers none of its memory).
   ['zh-ops-heldout-5.json', 0.81, 0.93],
 ];
 
-describe('Chinese ops and coding chats', () => {
-  it('hand the model most evidence turns whole, and every memory block uncut, on the dev and the held-out conversations', async () => {
-    const cut: string[] = [];
-    for (const [file, lenient, answerShare] of SETS) {
-      const run = await replayRolesOnly(file, counter);
-      expect(totals(run.measures).lenient, file).toBeGreaterThanOrEqual(lenient);
-      expect(totals(run.measures).answerShare ?? 0, file).toBeGreaterThanOrEqual(answerShare);
-      // The newest message cut with the truncation marker.
-      cut.push(...run.prompts.filter((p) => p.prompt.includes('…[truncated]')).map((p) => p.question));
-    }
-    // A block that borrows the input section's spare room is sized for it: the context engine must not cut its end.
-    expect(cut).toEqual([]);
-  }, 120_000);
+describe('Chinese ops and coding chats hand the model most evidence turns whole, and every memory block uncut', () => {
+  // One test a set: each replays a few hundred turns, and six in one test ran past its time on a loaded machine.
+  it.each(SETS)('%s', async (file, lenient, answerShare) => {
+    const run = await replayRolesOnly(file, counter);
+    expect(totals(run.measures).lenient, file).toBeGreaterThanOrEqual(lenient);
+    expect(totals(run.measures).answerShare ?? 0, file).toBeGreaterThanOrEqual(answerShare);
+    // A block that borrows the input section's spare room is sized for it: the context engine must not cut its end
+    // (the newest message cut with the truncation marker).
+    expect(run.prompts.filter((p) => p.prompt.includes('…[truncated]')).map((p) => p.question)).toEqual([]);
+  });
 });
