@@ -13,7 +13,7 @@
  * - else a known product the message names (the extractor's `mentions`: Redis, Caddy), which the pipeline adds.
  * Pure, no DOM.
  */
-import { terms, type RetrievalIndex, type Shard } from '../retrieval/index.ts';
+import { COVERAGE_PRIOR, terms, type RetrievalIndex, type Shard } from '../retrieval/index.ts';
 
 /** A name shorter than this (in characters; CJK names count double) is too common to identify a thing. */
 const MIN_NAME_WEIGHT = 4;
@@ -110,6 +110,8 @@ function wordEdges(text: string, at: number, name: string): boolean {
 
 /** Words that point back at something named before: 它, 这里, it, there… */
 const ANAPHOR = /它|这里|那里|这儿|那儿|这边|那边|这个地方|那个地方|该地|此处|(?<![a-z])(?:it|its|there|that one|this one|that place|this place|they|them|their)(?![a-z])/i;
+/** Words that point back at the topic: a message that says one is about it, whatever else it says. */
+export const pointsBack = (text: string): boolean => ANAPHOR.test(text);
 /** A capitalised word inside a sentence: the message names someone or something of its own (Maya, Friday's demo). */
 const PROPER_NAME = /[^.!?。！？\s]\s+[A-Z][a-z]+/;
 /** CJK characters and Latin words a message may have and still be a bare follow-up (门票多少钱？, and the price?). */
@@ -123,7 +125,7 @@ const SHORT_WORDS = 3;
  */
 export function followsUp(text: string): boolean {
   if (namesSomeone(text)) return false;
-  if (ANAPHOR.test(text)) return true;
+  if (pointsBack(text)) return true;
   const cjkChars = [...text].filter((c) => cjk.test(c)).length;
   const words = text.replace(/[\u3400-\u9fff]/g, ' ').match(/[a-z0-9]+/gi)?.length ?? 0;
   return cjkChars <= SHORT_CJK && words <= SHORT_WORDS && cjkChars + words > 0;
@@ -137,15 +139,10 @@ export function topicNamed(text: string, dictionary: NameDictionary): string | n
   return namedIn(text, dictionary)[0] ?? null;
 }
 
-/** Words that point back at the topic: a message that says one is about it, whatever else it says. */
-export const pointsBack = (text: string): boolean => ANAPHOR.test(text);
-
 /** The topic's records read: the newest turns and docs that hold its rarest term. */
 const TOPIC_RECORDS = 200;
 /** The message's best records anywhere that its words are compared against. */
 const BEST_RECORDS = 20;
-/** Documents assumed to hold none of the words when weighing them (as the reranker's `match` does). */
-const COVERAGE_PRIOR = 50;
 /** The topic's records must meet the message's words at least this share as well as the best records anywhere. */
 const TOPIC_MATCH_SHARE = 0.5;
 

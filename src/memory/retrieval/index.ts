@@ -34,7 +34,7 @@ export {
   type RecordLabels,
   type RecordLine,
 } from './render.ts';
-export { DEFAULT_RERANK_OPTIONS, DEFAULT_WEIGHTS, rankCandidates, type Candidate, type Features, type RerankOptions, type RerankWeights } from './rerank.ts';
+export { COVERAGE_PRIOR, DEFAULT_RERANK_OPTIONS, DEFAULT_WEIGHTS, rankCandidates, type Candidate, type Features, type RerankOptions, type RerankWeights } from './rerank.ts';
 export {
   INDEX_ANALYSIS_VERSION,
   RetrievalIndex,

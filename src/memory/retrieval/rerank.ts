@@ -212,7 +212,7 @@ export function rankCandidates(
 }
 
 /** Documents assumed to hold none of a query's terms when weighing them for `match` (see `Bm25Index.prepareCoverage`). */
-const COVERAGE_PRIOR = 50;
+export const COVERAGE_PRIOR = 50;
 /**
  * How much a Chinese query bigram that no turn holds counts in `match`'s whole. Cut into overlapping bigrams, a
  * Chinese sentence yields about as many that span two words (务在, 器监) as words: no turn holds those, and counted
