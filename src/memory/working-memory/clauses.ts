@@ -153,7 +153,11 @@ export function splitClauses(raw: string, norm: string, m: ClauseMatchers): Clau
     // (An exception, "unless I ask…", 除非…, is no condition on the rest: only its own clause states nothing.)
     const conditionalAt = pieces.findIndex((p) => !EXCEPTION_AT.test(norm.slice(p.start, p.end).trimStart()) && m.conditional.test(norm.slice(p.start, p.end).replace(ASIDE, ' ').replace(m.notConditional, ' ')));
     const inComment = conditionalAt > 0 && m.commentStart.test(norm.slice(pieces[conditionalAt]!.start, pieces[conditionalAt]!.end));
-    const hypotheticalFrom = conditionalAt < 0 ? Infinity : inComment ? conditionalAt : 0;
+    // A Chinese condition leads what it conditions (装修预算定在 15 万元，超了的话吊顶就不做了): the clauses before it
+    // stand. ("We'll move to Kafka, if the load grows": an English one may condition the clause before it.)
+    const conditionWord = conditionalAt < 0 ? undefined : m.conditional.exec(norm.slice(pieces[conditionalAt]!.start, pieces[conditionalAt]!.end).replace(ASIDE, ' ').replace(m.notConditional, ' '))?.[0];
+    const leadsWhatFollows = conditionWord !== undefined && /[\u4e00-\u9fff]/.test(conditionWord);
+    const hypotheticalFrom = conditionalAt < 0 ? Infinity : inComment || leadsWhatFollows ? conditionalAt : 0;
     // Undecided colours the clauses up to the last one that says so (用 Kafka 还是 Pulsar，组里还在争), not one after it
     // that settles something of its own (还在讨论用不用 Istio，网关先用 Kong).
     const undecidedUpTo = pieces.findLastIndex((p) => m.undecidedSentence.test(norm.slice(p.start, p.end)));

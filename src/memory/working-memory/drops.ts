@@ -43,6 +43,9 @@ const MODIFIER_AFTER = /^\s*-?\s*(?:based|backed|powered|driven|based on)\b/i;
  */
 const MATERIAL_AFTER = /^\s*(?:-?\s*(?:only|specific)\s+)?(?:的\s*)?(?:examples?|configs?|configuration|snippets?|docs|documentation|tutorials?|syntax|answers?|tricks|tips|hacks|regions?\b|zones?\b|cloud\b|desktop\b|配置|示例|例子|文档|教程|写法|代码|区域|地域|可用区)/i;
 
+/** What the answers should no longer give (不要再给 JavaScript 版本了, 别再写长段落): an instruction, not a void topic. */
+const GIVEN_IN_ANSWERS = /^\s*(?:再\s*(?:给|写|输出|贴|提供|举)|给我)/;
+
 /** A number or an amount alone: 一万五, 3000 块, $500. */
 const AMOUNT_ONLY = /^[\s\d.,，零〇一二两三四五六七八九十百千万亿kKwW$¥€£]+(?:元|块|块钱|美元|欧元|刀|dollars?|bucks|usd|cny|eur)?$/i;
 
@@ -125,7 +128,7 @@ export function findDrops(clause: Clause, lexicon: Lexicon, rules: TopicRules, p
   const strongAt = new Set(lexicon.words('strongDrop', text).map((m) => m.start));
   const classify = (object: Mark, trigger: Mark): void => {
     const phrase = trimPunctuation(object.surface);
-    if (phrase === '') return;
+    if (phrase === '' || GIVEN_IN_ANSWERS.test(phrase)) return;
     const strong = strongAt.has(trigger.start) || lexicon.has('strongDrop', trigger.surface);
     // "the Redis-based rate limiter": a product that only qualifies the thing dropped is not dropped itself.
     const all = products.filter((p) => p.start >= object.start && p.end <= object.end);

@@ -5,6 +5,7 @@
  * is a name, a number or an entity (my target score is 100 → target score = 100). A value said not to be it
  * (不是3500元，是3800元) gives way to the one said instead. The words are data (vocab-personal.ts).
  */
+import { compileMedicationMatchers, findMedication, type MedicationMatchers } from './facts-medication.ts';
 import type { Clause } from './clauses.ts';
 import type { Found } from './drops.ts';
 import { alternation, escapeRegExp } from './text.ts';
@@ -29,6 +30,7 @@ export interface PersonalMatchers {
   readonly others: RegExp;
   readonly notSlots: ReadonlySet<string>;
   readonly notSlotNouns: ReadonlySet<string>;
+  readonly medication: MedicationMatchers;
 }
 
 /** After a slot word, up to its value: 的, adverbs, a copula or a verb of change (是, 改成, 涨到). */
@@ -55,7 +57,8 @@ const ageValue = (said: string): string => (/^\d+\s*岁$/.test(said.trim()) ? sa
 /** Entities the generic "my X is Y" takes as a value; addresses, paths and contacts have rules of their own. */
 const GENERIC_ENTITY_TYPES: ReadonlySet<string> = new Set(['amount', 'date', 'time', 'version', 'order_id']);
 /** A name: Latin words starting with a capital or a digit (Juno, Tesla Model 3, iPhone 13), or 1–4 Han characters. */
-const LATIN_NAME = /^(?:(?:Dr|Mr|Mrs|Ms|Prof)\.\s+)?(?:[A-Z][\w'-]*|[a-z]+[A-Z][\w-]*)(?:\s+(?:[A-Z0-9][\w'-]*(?:\.\d+)*))*/;
+// (A model year may lead it: "a 2019 Honda Civic".)
+const LATIN_NAME = /^(?:(?:Dr|Mr|Mrs|Ms|Prof)\.\s+|(?:19|20)\d\d\s+(?=[A-Z]))?(?:[A-Z][\w'-]*|[a-z]+[A-Z][\w-]*)(?:\s+(?:[A-Z0-9][\w'-]*(?:\.\d+)*))*/;
 const CJK_NAME = /^[\u4e00-\u9fff]{1,4}?(?=$|[，。,.!！?？、；;\s]|了|的|吧|啊|呢|哦)/;
 /** A product model: Latin letters or digits, maybe after a Chinese brand (iPhone 15 Pro, 小米14, 华为 Mate 60). */
 const MODEL = /^(?:[\u4e00-\u9fff]{1,3}\s*)?(?:[A-Za-z]+[A-Z0-9][\w+-]*|[A-Z0-9][\w+-]*)(?:\s+[A-Z0-9][\w+-]*(?:\.\d+)*){0,3}/;
@@ -74,7 +77,7 @@ export function compilePersonalMatchers(v: PersonalVocabulary): PersonalMatchers
     slotWord: new RegExp(alternation([...slotsByWord.keys()]), 'gi'),
     slotsByWord,
     petName: new RegExp(
-      `(?:(?:我家|我的|我们家|家里的?|家里那只|我养的)\\s*(?:那只|这只|的)?\\s*(${pets})\\s*(?:的名字)?\\s*(?:叫做?|名字是|名叫|是)\\s*|` +
+      `(?:(?:我家|我的|我们家|家里的?|家里那只|我养的)\\s*(?:那只|这只|的)?\\s*(${pets})\\s*(?:的名字)?\\s*(?:叫做?|名字是|名叫)\\s*|` +
         `\\b(?:my|our)\\s+(?:new\\s+)?(?:[a-z]+\\s+)?(${pets})(?:'s name is|’s name is|\\s+is called|\\s+is named|\\s+called|\\s+named|(?=\\s+[A-Z][a-z]))\\s*)`,
       'gi',
     ),
@@ -89,6 +92,7 @@ export function compilePersonalMatchers(v: PersonalVocabulary): PersonalMatchers
     // (A number with a unit of none of these, 100px, is no value: CSS is no one's height.)
     number: new RegExp(`^(\\d+(?:\\.\\d+)?)(?:\\s*(${units}))?(?![\\d.A-Za-z]|\\s*[%％])`, 'i'),
     others: new RegExp(`(?:${alternation(v.others)})\\s*(?:的)?\\s*$`, 'i'),
+    medication: compileMedicationMatchers(v.medication),
     notSlots: new Set(v.notSlots.map((s) => s.toLowerCase())),
     notSlotNouns: new Set(v.notSlotNouns.map((s) => s.toLowerCase())),
   };
@@ -126,6 +130,8 @@ function valueAt(
   }
   if (kind === 'model') {
     const model = MODEL.exec(rest)?.[0];
+    // 路由器后台 192.168.31.1: a word before an address is no brand, and an address no model.
+    if (model !== undefined && entities.some((e) => e.start < pos + model.length && pos < e.end)) return null;
     return model === undefined ? null : { value: model.trim(), at: pos, end: pos + model.length };
   }
   if (kind === 'name') {
@@ -151,6 +157,8 @@ export function findPersonalFacts(
   next: { clause: Clause; entities: readonly EntitySpan[] } | null,
   /** What the setup rules own: their slot words (laptop, database) and the products of the clause. */
   setup: { namesSlot(words: string): boolean; productAt(pos: number): boolean },
+  /** The whole message: a medical word anywhere in it says a pill taken is a medicine (…吃一片优甲乐，要抽血复查). */
+  message = clause.text,
 ): Found<Fact>[] {
   const text = clause.text;
   const out: Found<Fact>[] = [];
@@ -238,5 +246,7 @@ export function findPersonalFacts(
     if (v !== null) emit(`${animal} name`, v.value, v.at);
   }
   for (const g of generic) emit(g.item.subject, g.item.value, g.at - clause.start);
+  const medicine = findMedication(text, m.medication, setup.productAt, message);
+  if (medicine !== null) emit('medication', medicine.value, medicine.at);
   return out;
 }

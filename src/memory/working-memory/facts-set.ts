@@ -30,6 +30,12 @@ const RUNTIME_WORD = /^\s*(?:runtime|运行时)(?![A-Za-z])/i;
 /** Machines, then a copula, just before an operating system: 服务器都是 …, 这台云服务器是 …, 我这边是 …, "the build box is actually …". */
 const MACHINE_IS =
   /(?:服务器|机器|主机|虚拟机|开发机|工作站|笔记本|电脑|节点|这台|我这边|本机|\b(?:servers?|machines?|box(?:es)?|hosts?|VMs?|nodes?|laptop|desktop|workstation))\s*(?:都|全|也|全部|统一|其实|现在|目前|(?:all|also|actually|now|still|currently)\b)?\s*(?:是|用的是|装的是|跑的是|\b(?:is|are|run|runs)\b)\s*(?:(?:actually|now|still|currently)\s+)?(?:on\s+)?$/i;
+/**
+ * Before an operating system: the user works on it ("I'm running Node 20 on Windows 11", "we develop on macOS", "assume
+ * zsh on macOS"), or the user's own thing runs there ("Our web server is Caddy 2.7 on Debian 12").
+ */
+const USER_WORKS_ON =
+  /(?:\b(?:i|i'm|i am|we|we're|we are)\s+(?:(?:all|mostly|still|currently|now)\s+)?(?:running|run|develop|developing|work|working|code|coding|build|building)|\bassume|^\s*(?:our|my)\s(?:[^,;.!?]|\.(?=\w)){0,30}\b(?:is|are|runs?|running|lives?|sits?))\b(?:[^,;.!?]|\.(?=\w)){0,40}\bon\s+$/i;
 /** Before a runtime with its version, in a statement of what the user builds: on, in, with, using. */
 const ON_RUNTIME = /\b(?:on|in|with|using)\s+$/i;
 /** What is built on it, said before it: writing this service in…, a Rails monolith on…, our API runs on…. */
@@ -63,8 +69,13 @@ const DEPLOYS_WITH =
 /** Around the tool the user deploys with, named before the verb: 用 Ansible 部署, "we use Ansible to deploy". */
 const DEPLOYS_BY = { before: /(?:用|使用|\buse[sd]?|\busing)\s*$/i, after: /^\s*(?:来|去|做)?\s*(?:部署|发布|上线|\bto\s+deploy\b|\bfor\s+deploy(?:s|ments?)?\b)/i };
 /** Just before a product in front of the user's service: "sits behind nginx", "runs behind an AWS ALB". */
-const BEHIND = /\b(?:sits?|sitting|runs?|running|is|are|lives?|stays?)\s+behind\s+(?:(?:an?|the|our)\s+)?$/i;
-const ROLE = /^\s*(?:as\b|做|当|作为|来做|来当|for\b|用作|用于)\s*(?:(?:the|an|a|our|my)\b|我们的|我们)?\s*/i;
+const BEHIND = /\b(?:sits?|sitting|runs?|running|is|are|lives?|stays?|(?:put|puts|putting)\s+(?:everything|it|all|them|the\s+\w+|our\s+\w+))\s+behind\s+(?:(?:an?|the|our)\s+)?$/i;
+/**
+ * After a product, the role it is given: as the queue, 做缓存, for the frontend; "is our (primary) database" says the
+ * same of the user's own, and so does 是我们的数据库 (not "is the bottleneck": the slot word must follow).
+ */
+const ROLE =
+  /^\s*(?:as\b|做|当|作为|来做|来当|for\b|用作|用于|(?:is|are)\s+(?=(?:our|my)\b)|是\s*(?=我们的|我的))\s*(?:(?:the|an|a|our|my)\b|我们的|我们|我的)?\s*(?:(?:primary|main|only|default|current)\s+)?/i;
 const FILLER = new RegExp(
   // A word for what the slot is made of may follow it: monitoring stack is…, DNS 服务商是…
   '^\\s*(?:(?:stack|setup|provider|vendor)\\b|服务商|提供商|厂商|体系)?' +
@@ -174,7 +185,7 @@ export function setFacts(
     const deploysBy = DEPLOYS_BY.before.test(text.slice(Math.max(0, p.start - 8), p.start)) && DEPLOYS_BY.after.test(text.slice(p.valueEnd));
     if ((deploysBy || DEPLOYS_WITH.test(text.slice(Math.max(0, p.start - 24), p.start))) && p.alsoFills.includes('deployment tool')) return 'deployment tool';
     // "The API sits behind nginx": a web server in front of the user's service is its reverse proxy.
-    if (BEHIND.test(text.slice(Math.max(0, p.start - 24), p.start)) && p.alsoFills.includes('reverse proxy')) return 'reverse proxy';
+    if (BEHIND.test(text.slice(Math.max(0, p.start - 40), p.start)) && p.alsoFills.includes('reverse proxy')) return 'reverse proxy';
     return p.subject;
   };
   const setProduct = (p: ProductMark): void => {
@@ -213,7 +224,7 @@ export function setFacts(
       continue;
     }
     // "Our API sits behind nginx", "both sit behind Cloudflare": what stands in front of the user's service.
-    if (r === null && BEHIND.test(text.slice(Math.max(0, p.start - 24), p.start))) {
+    if (r === null && BEHIND.test(text.slice(Math.max(0, p.start - 40), p.start))) {
       setProduct(p);
       continue;
     }
@@ -248,6 +259,8 @@ export function setFacts(
     const machines =
       p.subject === 'os' &&
       (MACHINE_IS.test(text.slice(Math.max(0, p.start - 24), p.start)) ||
+        // (The clause's start within reach, so a paste of a thousand systems stays linear.)
+        (p.start <= 120 && USER_WORKS_ON.test(text.slice(0, p.start))) ||
         (USER_ON.test(text.slice(Math.max(0, p.start - 8), p.start)) && ON_AFTER.test(text.slice(p.valueEnd))));
     if (locative || owned || machines) {
       setProduct(p);
@@ -339,11 +352,17 @@ export function setFacts(
     if (lead === undefined || products.some((p) => p.start >= lead.end && p.end <= s.start)) continue;
     let between = before.slice(lead.end).replace(DETERMINER, '');
     // "went with Quickwit for search", "picked Quickwit as the search engine": a name given its role.
-    const role = /^([A-Z][\w.+#-]*(?:\s+[A-Z0-9][\w.+#-]*)?)\s+(?:for|as)\s+(?:(?:the|our|a|an)\s+)?$/.exec(between);
+    // (A one-word name may be lower case after "as": "uses tokio as the async runtime"; not "use it as the cache".)
+    const role =
+      /^([A-Z][\w.+#-]*(?:\s+[A-Z0-9][\w.+#-]*)?)\s+(?:for|as)\s+(?:(?:the|our|a|an)\s+)?$/.exec(between) ??
+      /^([a-z][\w.+#-]*)\s+as\s+(?:the|our|an?)\s+$/.exec(between);
+    if (role !== null && STOP_VALUES.test(role[1]!)) continue;
     if (role !== null) between = role[1]!;
     // (One Han character between is part of a word, not a value: 选课系统 is a course-selection system.)
     const modifier = /^(?:[A-Za-z][\w-]*(?:\s+[A-Za-z][\w-]*)?|[\u4e00-\u9fff]{2,4})\s*$/.exec(between)?.[0].trim();
     if (role === null && modifier !== undefined && /\s(?:for|as)$/i.test(modifier)) continue;
+    // "Redis is what we use as the cache": a role's words are no name.
+    if (role === null && modifier !== undefined && /^(?:as|for)\b/i.test(modifier)) continue;
     if (modifier === undefined || modifier === '' || /^[\d一二两三四五六七八九十几多]/.test(modifier)) continue;
     // 部署服务器的系统是…: a word before 的 says whose slot it is (the servers' system), not its value.
     if (modifier.endsWith('的')) continue;

@@ -68,6 +68,7 @@ export function findFacts(
   const lastOfSentence = new Set(clauses.filter((c, i) => clauses[i + 1]?.sentence !== c.sentence));
   const budgetNamed = clauses.some((c) => !c.question && !c.tentative && m.lexicon.has('budgetWords', c.text));
   const trips = tripsSpokenOf(clauses, m.trips);
+  const message = clauses.map((c) => c.text).join(' ');
   const deadlineNamed = clauses.some((c) => !c.question && !c.tentative && m.lexicon.has('deadlineWords', c.text));
   // Entities by clause and dates by sentence, in one pass each (a pasted log has thousands of both).
   const byClause = new Map<Clause, EntitySpan[]>();
@@ -146,7 +147,7 @@ export function findFacts(
         ...findPersonalFacts(clause, local, m.personal, next, {
           namesSlot: (words) => m.lexicon.subjects(words).some((s) => s.start === 0 && s.end === words.length),
           productAt: (pos) => products.some((p) => p.start === pos),
-        }),
+        }, message),
       );
     }
     // Where the user goes, unless the clause voids it ("scrap the trip to Bali") or the trip is for work.

@@ -27,6 +27,8 @@ export function prepareText(text: string, maxChars: number): PreparedText {
     if (c === 0xff0c && /[\d０-９]/.test(raw[i - 1] ?? '') && /[\d０-９]/.test(raw[i + 1] ?? '')) norm += raw[i];
     else if (c >= 0xff01 && c <= 0xff5e) norm += String.fromCharCode(c - 0xfee0);
     else if (c === 0x3000) norm += ' ';
+    // I’m, we’ve, don’t (phones type the curly apostrophe): the rules' words are written with the straight one.
+    else if (c === 0x2019 && /[A-Za-z]/.test(raw[i - 1] ?? '') && /[A-Za-z]/.test(raw[i + 1] ?? '')) norm += "'";
     else norm += raw[i];
   }
   return { raw, norm };

@@ -31,6 +31,29 @@ export interface PersonalVocabulary {
   readonly notSlotNouns: readonly string[];
   /** People whose things are not the user's, just before a slot word: 我妈的, 他, my sister's, her. */
   readonly others: readonly string[];
+  /** A medicine the user takes (facts-medication.ts): the words around it, either language. */
+  readonly medication: MedicationVocabulary;
+}
+
+export interface MedicationVocabulary {
+  /** How often or when, before 吃 (每天早上吃一片…, 每晚睡前吃…): the taking is a habit, not one meal. */
+  readonly zhWhen: readonly string[];
+  /** Verbs of taking a medicine in Chinese: 吃, 服用. */
+  readonly zhTake: readonly string[];
+  /** Measure words of a dose (一片, 两粒): a thing taken by them is a medicine. */
+  readonly zhMeasures: readonly string[];
+  /** Endings of a medicine's name said by its kind (降压药, 维生素, 胶囊). */
+  readonly zhKinds: readonly string[];
+  /** Before the medicine in English: I take, put me on, prescribed. */
+  readonly enLeads: readonly string[];
+  /** Units of a dose after it (20mg, 5 mg). */
+  readonly doseUnits: readonly string[];
+  /** How often, in English: every day, twice a day, at night. One of these or a dose makes "I take X" a medicine. */
+  readonly enWhen: readonly string[];
+  /** Words after "I take" that are no medicine (the bus, a break, notes). */
+  readonly notMedicines: readonly string[];
+  /** Things eaten by the piece that are no medicine (两颗鸡蛋, 一片面包). */
+  readonly zhNotMedicines: readonly string[];
 }
 
 export const PERSONAL_VOCABULARY: PersonalVocabulary = {
@@ -51,11 +74,11 @@ export const PERSONAL_VOCABULARY: PersonalVocabulary = {
     { subject: 'birthday', words: ['生日', 'birthday'], value: 'date' },
     { subject: 'car', words: ['我的车', '我开的车', '我开的是', '家里的车', 'my car', 'i drive'], value: 'name' },
     // Things the user owns, by their model: 我的手表是 Garmin Forerunner 265, my phone's an iPhone 13, 手机是小米14.
-    { subject: 'phone', words: ['我的手机', '我手机', '手机是', '手机用的是', '我用的手机', '我现在用的手机', 'my phone'], value: 'model' },
+    { subject: 'phone', words: ['我的手机', '我手机', '手机是', '手机用的是', '我用的手机', '我现在用的手机', '手机换成', '手机换成了', '新手机是', 'my phone', 'my new phone'], value: 'model' },
     { subject: 'watch', words: ['我的手表', '我手表', '我戴的手表', 'my watch'], value: 'model' },
     { subject: 'headphones', words: ['我的耳机', '我用的耳机', 'my headphones', 'my earbuds'], value: 'model' },
-    { subject: 'camera', words: ['我的相机', '我用的相机', 'my camera'], value: 'model' },
-    { subject: 'router', words: ['我的路由器', '我家路由器', '我家的路由器', 'my router'], value: 'model' },
+    { subject: 'camera', words: ['我的相机', '我用的相机', '我的 camera', '我用的 camera', 'my camera'], value: 'model' },
+    { subject: 'router', words: ['我的路由器', '我家路由器', '我家的路由器', '家里路由器', '家里的路由器', '家里用的路由器', 'my router', 'our router', 'home router'], value: 'model' },
     { subject: 'e-reader', words: ['我的阅读器', '我的电子书阅读器', 'my e-reader', 'my ereader'], value: 'model' },
     { subject: 'passport expiry', words: ['护照有效期', '护照到期', '护照过期', 'passport expires', 'passport expiry', 'passport expiration'], value: 'date' },
     { subject: 'credit card limit', words: ['信用卡额度', '额度', 'credit limit', 'credit card limit'], value: 'amount' },
@@ -86,6 +109,17 @@ export const PERSONAL_VOCABULARY: PersonalVocabulary = {
     'manager', 'colleague', 'coworker', 'parents', 'family', 'doctor', 'landlord', 'neighbor', 'neighbour', 'error',
     'test', 'tests',
   ],
+  medication: {
+    zhWhen: ['每天', '每晚', '每日', '天天', '一天', '每顿', '每次饭后', '睡前', '饭后', '早上', '晚上', '早晚'],
+    zhTake: ['吃', '服用', '服', '在吃', '吃的是', '用的是'],
+    zhMeasures: ['片', '粒', '颗', '丸', '袋', '支', '毫克', 'mg'],
+    zhKinds: ['药', '片', '胶囊', '颗粒', '素', '丸'],
+    enLeads: ["i take", "i'm taking", 'i am taking', 'put me on', 'started me on', 'prescribed me', "i'm on", 'i am on', 'i started taking', 'switched me to'],
+    doseUnits: ['mg', 'mcg', 'µg', 'g', 'ml', 'iu'],
+    enWhen: ['every day', 'every morning', 'every night', 'every evening', 'daily', 'once a day', 'twice a day', 'three times a day', 'at night', 'before bed', 'in the morning', 'each morning', 'each night', 'with meals', 'a day'],
+    zhNotMedicines: ['鸡蛋', '面包', '吐司', '苹果', '香蕉', '橙子', '水果', '坚果', '核桃', '红枣', '巧克力', '饼干', '馒头', '包子', '饺子', '西瓜', '柠檬', '蛋', '奶酪', '饭', '早饭', '早餐', '午饭', '晚饭', '零食', '糖'],
+    notMedicines: ['the', 'a', 'an', 'my', 'it', 'them', 'this', 'that', 'notes', 'note', 'care', 'time', 'breaks', 'break', 'walks', 'the bus', 'bus', 'calls', 'photos', 'classes', 'lessons', 'part', 'turns', 'over', 'off', 'vacation', 'holiday', 'leave'],
+  },
   others: [
     '他', '她', '他们', '她们', '朋友', '同事', '室友', '老板', '邻居', '房东', '爸', '妈', '爸爸', '妈妈', '老婆', '老公', '女儿', '儿子',
     '孩子', '哥哥', '姐姐', '弟弟', '妹妹', '男朋友', '女朋友', '爷爷', '奶奶',

@@ -115,11 +115,13 @@ export const TRIGGER_VOCABULARY: TriggerVocabulary = {
     '基于', '引入', '接入', '升级到', '升到', '降级到', '降到', '换回', '改回', '切回', '回到', '部署', '服务器在', '机器在',
     '托管在', '放在', '跑的是', '装的是', '换到', '只写', '都写', '只用', '统一放', '一律放', '换', '退回', '退回到', '回退到',
     '降回', '降回到', '存到', '存进', '放到',
+    // What the user's setup is now (我们现在是单机 MySQL 8.0, 线上是 Nginx): a product must follow.
+    '我们现在是', '我们目前是', '我们这边是', '我们线上是', '我们现在用的是', '目前线上是', '现在线上是', '线上用的是', '生产环境是', '生产上是',
     'use', 'using', 'uses', 'go with', 'going with', 'went with', 'stick with', 'sticking with', 'stick to',
     'stay with',
     'staying with', 'stay on', 'staying on', 'stays on', 'settle on', 'settled on', 'decided on', 'decide on', 'choose', 'chose', 'chosen',
     'pick', 'picked', 'opt for', 'opted for', 'prefer', 'prefers', 'preferred', 'switch', 'switching', 'switched',
-    'move', 'moving', 'moved', 'migrate', 'migrating', 'migrated', 'adopt', 'adopting', 'adopted', "i'm on", 'i am on',
+    'move', 'moving', 'moved', 'migrate', 'migrating', 'migrated', 'adopt', 'adopting', 'adopted', 'assume', "i'm on", 'i am on', "i've been on", "we've been on", 'been on for',
     "we're on", 'we are on', 'is on', 'are on', 'running', 'run on', 'runs on', 'runs', 'run', 'we run', 'deploy on',
     'deploy to', 'self-host', 'self-hosting',
     'deployed on', 'deployed to', 'host on', 'hosted on', 'built with', 'build with', 'built on', 'based on',
@@ -149,7 +151,7 @@ export const TRIGGER_VOCABULARY: TriggerVocabulary = {
     '是我们自己搭的', '是自己搭的', '是我们自建的', '是自建的', '是我们自己部署的', '是自己部署的', '是我们自己维护的', 'is self-hosted',
     'is self hosted', 'is self-managed',
   ],
-  copulas: ['是', '为', '用的是', '选的是', '走', ':', '=', 'is', 'will be', "'s", 'are', 'should be', 'has always been', 'have always been', 'is still', 'are still'],
+  copulas: ['是', '为', '用的是', '选的是', '走', '定', ':', '=', 'is', 'will be', "'s", 'are', 'should be', 'has always been', 'have always been', 'is still', 'are still'],
   connectors: ['to', 'into', 'with', 'onto', '成', '为', '到', '至'],
   negations: [
     '不', '别', '没', '没有', '不要', '不想', '不再', '未', '无需', '不必', '甭', '勿', '禁止', '拒绝',
@@ -178,6 +180,8 @@ export const TRIGGER_VOCABULARY: TriggerVocabulary = {
     '上网', '上班', '上来', '上去', '上升', '上涨', '上限', '上下', '加上', '身上', '路上', '上游', '上架', '上报', '上层',
     '还是说', '还是不', '统一下', '习惯了', '计划中', '换掉', '替换', '交换', '换行', '转换', '换算', '兑换', '更换掉', '换个', '换一个',
     '换一下', '换人',
+    // "assume zsh" asks the answers to; "suggestions that assume Kafka", "don't assume Docker" choose nothing.
+    'that assume', 'which assume', "don't assume", 'do not assume', 'never assume', 'assume that', 'assume you', 'assume i',
   ],
   dropBefore: [
     '不用', '不再用', '不再使用', '别用', '不要用', '去掉', '去除', '删掉', '移除', '弃用', '停用', '放弃', '取消', '忘掉', '忘记',
@@ -209,6 +213,9 @@ export const TRIGGER_VOCABULARY: TriggerVocabulary = {
     'is off the table', 'is off', 'is cancelled', 'is canceled', 'is dead', 'is out', 'is void', 'is scrapped',
     'is dropped', 'is no longer needed', "isn't needed anymore", 'is not needed anymore', 'is gone', 'are gone', 'are out', 'are dropped', 'was dropped', 'were dropped', 'got dropped', 'was removed', 'is retired', 'are retired', 'can go',
     'is decommissioned', 'was decommissioned', 'has been decommissioned', 'is being decommissioned',
+    // On its way out: "Redis is being dropped once the cutover is done".
+    'is being dropped', 'are being dropped', 'is getting dropped', 'will be dropped', 'is being retired', 'are being retired', 'will be retired',
+    'is being phased out', 'are being phased out', 'is being removed', 'is going away',
     'is history', 'no longer applies', "doesn't apply anymore", 'anymore', 'is eol', 'is end of life', 'is end-of-life',
   ],
   strongDrop: [
@@ -333,7 +340,7 @@ export const TRIGGER_VOCABULARY: TriggerVocabulary = {
     '待审批', '等审批', '审批中', '审批通过后', '审批下来', '待批', '批下来再说', '等批复', 'pending approval', 'awaiting approval', 'waiting for approval', 'once it is approved', "once it's approved"],
   narrativePurposes: [
     'error tracking', 'error reporting', 'error monitoring', 'error handling', 'error logging', 'error logs', 'error alerts',
-    'error pages', 'error budget', 'for errors', 'for error', 'crash reporting', 'crash reports', 'crash tracking',
+    'error pages', 'error budget', 'error tracker', 'error trackers', 'error monitor', 'crash reporter', 'for errors', 'for error', 'crash reporting', 'crash reports', 'crash tracking',
     'errors go to', 'errors are sent to', 'errors land in', 'crashes go to',
     '报错监控', '报错收集', '报错上报', '报错告警', '崩溃上报', '崩溃收集', '崩溃监控', '失败重试', '失败告警',
   ],

@@ -178,7 +178,7 @@ describe('a version or a port righted in the same message', () => {
 
   it('the righted value may come before the slot: 不是 X，是 Y，<runtime>…; "Actually it is X, not Y, the … port"', () => {
     expect(facts('不是 3.9，是 3.11，Python 上周刚升的。')).toEqual(['python version=3.11']);
-    expect(facts('Actually it’s 5433, not 5432, the reporting DB port moved.')).toEqual(['db port=5433']);
+    expect(facts('Actually it’s 5433, not 5432, the reporting DB port moved.')).toEqual(['database port=5433']);
   });
 
   it("a tool's version righted with the word version (…版本不对，用的是 X，不是 Y)", () => {
