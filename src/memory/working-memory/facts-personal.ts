@@ -36,9 +36,9 @@ export interface PersonalMatchers {
 /** After a slot word, up to its value: 的, adverbs, a copula or a verb of change (是, 改成, 涨到). */
 const LINK_ZH =
   /^\s*(?:的)?\s*(?:(?:现在|目前|已经|也|就|都|还是|一直|大概|大约|差不多|约|只有|才|每个?月|一个月|一年)\s*)*(?:是|为|叫|叫做|改成了?|改为|换成了?|变成了?|调到了?|调成了?|涨到了?|降到了?|提到了?|减到了?|定在了?|定了|定成|在|到|:|：|=)?\s*(?:(?:大概|大约|差不多|约|只有|才|每个?月|一个月)\s*)*/;
-/** The same in English: is, 's, went up to, is now, changed to. */
+/** The same in English: is, 's, went up to, is now, changed to, to ("raising the rent to $2,100"). */
 const LINK_EN =
-  /^\s*(?:'s|’s|is|are|was|will be|has gone up to|went up to|goes up to|went down to|is going up to|is now|are now|is currently|changed to|is changing to|moved to|:)?\s*(?:(?:now|currently|about|around|roughly|actually|just|only)\s+)*(?:(?:an?|the)\s+)?/i;
+  /^\s*(?:'s|’s|is|are|was|will be|has gone up to|went up to|goes up to|went down to|is going up to|is now|are now|is currently|changed to|is changing to|moved to|to|:)?\s*(?:(?:now|currently|about|around|roughly|actually|just|only)\s+)*(?:(?:an?|the)\s+)?/i;
 /** The longer of the two links after `end`. */
 function linkEnd(text: string, end: number): number {
   const rest = text.slice(end);

@@ -19,7 +19,7 @@ const SPECIAL_SUBJECTS: ReadonlySet<string> = new Set(['timezone', 'region', 'bu
 const LIST_JOINER =
   /^\s*(?:(?:for|as)\s+(?:the\s+)?[\w-]+(?:\s+[\w-]+)?\s*)?(?:,|，|、|and|和|以及|与|及|跟|plus|&|\+|还有|也)\s*(?:用|use)?\s*$/i;
 /** Leads that say what the user's project is: the product must follow at once. */
-const WHAT_IT_IS = /^(?:(?:our|the)\s+(?:app|project|backend|frontend|site)\s+is|我们的项目是|项目是|我们的\s*app\s*是)/i;
+const WHAT_IT_IS = /^(?:(?:our|the)\s+(?:app|project|backend|frontend|site|api|service|website)\s+is|我们的项目是|项目是|我们的\s*app\s*是)/i;
 /** Before and after a product the user owns a running instance of: our … cluster / primary, 我们的 … 集群. */
 const OWNED_BEFORE = /(?:\bour|我们的?|我司的?)\s*$/i;
 const INSTANCE_AFTER = /^\s*(?:cluster|clusters|instance|instances|primary|replicas?|servers?|brokers?|nodes?|集群|实例|主库|从库|节点)(?![A-Za-z])/i;
@@ -38,9 +38,9 @@ const USER_WORKS_ON =
   /(?:\b(?:i|i'm|i am|we|we're|we are)\s+(?:(?:all|mostly|still|currently|now)\s+)?(?:running|run|develop|developing|work|working|code|coding|build|building)|\bassume|^\s*(?:our|my)\s(?:[^,;.!?]|\.(?=\w)){0,30}\b(?:is|are|runs?|running|lives?|sits?))\b(?:[^,;.!?]|\.(?=\w)){0,40}\bon\s+$/i;
 /** Before a runtime with its version, in a statement of what the user builds: on, in, with, using. */
 const ON_RUNTIME = /\b(?:on|in|with|using)\s+$/i;
-/** What is built on it, said before it: writing this service in…, a Rails monolith on…, our API runs on…. */
+/** What is built on it, said before it: writing this service in…, a Rails monolith on…, our API runs on…, my analysis in… with. */
 const BUILT_ON =
-  /\b(?:writ(?:e|es|ing|ten)|built|build(?:s|ing)?|develop(?:s|ed|ing)?|cod(?:e|ed|ing)|runs?|running|monolith|service|app|api|backend|project|stack)\b/i;
+  /\b(?:writ(?:e|es|ing|ten)|built|build(?:s|ing)?|develop(?:s|ed|ing)?|cod(?:e|ed|ing)|runs?|running|monolith|service|app|api|backend|project|stack|analysis|analy[sz](?:e|es|ing)|notebooks?|scripts?|pipelines?|training)\b/i;
 /** Just before a runtime with its version: what the user's code is built for. */
 const TARGETS = /\btarget(?:s|ed|ing)?\s+$/i;
 /** After a product: 上, closing 在 … 上 (我在 Windows 上, 还在 Python 3.9 上). */
@@ -89,6 +89,8 @@ const UNKNOWN_CJK = /^[\u4e00-\u9fff]{2,8}?(?=[吧了的啊呢就来做，。,.!
 /** A number and its measure word (一台, 两个, 3 台): how many, not which. */
 const COUNT_WORD = /^(?:\d+|[一二两三四五六七八九十几多每各])\s*[台个套款部只份种组条根块张位家]/;
 
+/** Entities that say where something is, never which thing it is. */
+const ADDRESSES: ReadonlySet<string> = new Set(['hostport', 'url', 'ipv4', 'ipv6', 'email', 'path']);
 const STOP_VALUES =
   /^(?:the|a|an|it|this|that|them|to|in|on|at|for|of|and|or|not|too|very|so|all|some|one|what|which|how|is|are|be|defaults?|by|i|i'm|we|we're|you|he|she|they|me|us)$/i;
 /** An error or a state names what happened, not a thing in use: "Sentry 告警：PostgrestException", "告警：OOMKilled". */
@@ -329,7 +331,7 @@ export function setFacts(
           ? latin
           : undefined
         : decided
-          ? UNKNOWN_CJK.exec(text.slice(pos))?.[0]
+          ? UNKNOWN_CJK.exec(text.slice(pos))?.[0].replace(/^的(?=[\u4e00-\u9fff]{2})/, '')
           : undefined;
     // "the repo is at C:\\src": a value never starts with a preposition.
     if (value !== undefined && /^(?:at|in|on|under|inside|from|to|for|of|with|by|via)\b/i.test(value)) continue;
@@ -386,7 +388,10 @@ export function setFacts(
       const value = inheritedSubject.endsWith(' version')
         ? /^v?\d+(?:\.\d+)*(?![\w.])/.exec(rest.slice(lead))?.[0]
         : UNKNOWN_LATIN.exec(rest.slice(lead))?.[0];
-      // After a pronoun the value must look like a name (Outline, v2), not a word ("moved it to the old box").
+      // After a pronoun the value must look like a name (Outline, v2), not a word ("moved it to the old box"); an
+      // address is none ("dev server 跑在 localhost:5173" after webpack was dropped).
+      const at = t.end + lead;
+      if (value !== undefined && entities.some((e) => ADDRESSES.has(e.type) && e.start <= at && at < e.end)) continue;
       if (value !== undefined && !STOP_VALUES.test(value) && (pronoun === 0 || /[A-Z0-9]/.test(value))) {
         emit(inheritedSubject, value, t.end + lead);
         break;

@@ -64,8 +64,10 @@ const corrected = (text: string, at: number): boolean =>
   /(?:不是|而不是|并非|而非|打成了?|写成了?|写错成|敲成|not|instead of|rather than|isn't|wasn't)\s*$/i.test(text.slice(Math.max(0, at - 12), at));
 
 /** Whose a phone or an email is, just before its word, when it is not the user's: 客服电话, the hotel's email. */
-const OTHERS_BEFORE = /(?:客服|售后|前台|公司|酒店|餐厅|医院|物业|快递|商家|卖家|官方|银行|学校|客户|用户|同事|房东|诊所|门诊|医生|快递员|值班|中介|师傅|司机|老师|负责人|对接人|工程师|经理|主管|保安|阿姨|(?:他|她|他们)的?|我?(?:爸|妈|爸爸|妈妈|老婆|老公|女儿|儿子|孩子|家人|爷爷|奶奶)的?|(?:供应商|厂商|厂家|对方|联系人)[^，。,.]{0,6}?的?|(?:supplier|contact|their contact)(?:'s)?|(?:my\s+)?(?:dad|mom|mum|father|mother|wife|husband|son|daughter|kid|parents)(?:'s)?|(?:support|hotel|office|company|bank|school|restaurant|landlord|vendor|customer|client|colleague|team|department|helpdesk|help desk|IT)(?:'s)?|his|her|their|技术支持|部门|团队|运维组|IT\s*部?的?)\s*$/i;
+const OTHERS_BEFORE = /(?:客服|售后|前台|公司|[\u4e00-\u9fff]{0,3}店里?|酒店|餐厅|医院|物业|快递|商家|卖家|官方|银行|学校|客户|用户|同事|房东|诊所|门诊|医生|快递员|值班|中介|师傅|司机|老师|负责人|对接人|工程师|经理|主管|保安|阿姨|(?:他|她|他们)的?|我?(?:爸|妈|爸爸|妈妈|老婆|老公|女儿|儿子|孩子|家人|爷爷|奶奶)的?|(?:供应商|厂商|厂家|对方|联系人)[^，。,.]{0,6}?的?|(?:supplier|contact|their contact)(?:'s)?|(?:my\s+)?(?:dad|mom|mum|father|mother|wife|husband|son|daughter|kid|parents)(?:'s)?|(?:support|hotel|office|company|bank|school|restaurant|landlord|vendor|customer|client|colleague|team|department|helpdesk|help desk|IT)(?:'s)?|his|her|their|技术支持|部门|团队|运维组|IT\s*部?的?)\s*$/i;
 
+/** A clause that names someone to contact (联系人 Lily, "contact person: Dan"): a bare number after it is theirs. */
+const CONTACT_PERSON = /联系人|对接人|\bcontact(?:\s+person)?\b/i;
 /** A message the user writes to someone (给房东写封邮件, 给他发条短信, "write an email to my landlord"). */
 const WRITING_TO = /给[^，,。；;]{1,8}?(?:写|发)(?:一)?(?:封|条|个)?\s*(?:邮件|email|e-mail|信|短信|消息|message)|\b(?:write|send|draft)\s+(?:an?\s+)?(?:email|e-mail|message|text|note)\s+to\b/i;
 
@@ -367,9 +369,10 @@ export function findSpecialFacts(clause: Clause, entities: readonly EntitySpan[]
   const own = (type: 'phone' | 'email', list: 'phoneWords' | 'emailWords'): void => {
     // 客服电话, the hotel's email: a number or address named as someone else's is not the user's.
     const words = lex.words(list, text).filter((w) => !OTHERS_BEFORE.test(text.slice(Math.max(0, w.start - 9), w.start)));
-    // 帮我给房东写封邮件，邮箱是 X: after a message to someone, a bare contact word gives theirs (我的邮箱 stays the user's).
+    // 帮我给房东写封邮件，邮箱是 X; 联系人 Lily，电话 Y: after a message to someone or a contact named, a bare contact word
+    // gives theirs (我的邮箱 stays the user's).
     const mine = (w: Mark): boolean => /我|\bmy\b/i.test(w.surface) || /(?:我的?|\bmy)\s*$/i.test(text.slice(Math.max(0, w.start - 4), w.start));
-    if (WRITING_TO.test(leadIn) && !words.some(mine)) return;
+    if ((WRITING_TO.test(leadIn) || CONTACT_PERSON.test(leadIn)) && !words.some(mine)) return;
     // …邮箱是 X，电话 Y: a bare contact word right after someone else's contact goes on about them.
     if (othersContact(leadIn, lex) && /^\s*(?:电话|手机|座机|邮箱|phone|tel|email|e-mail)/i.test(text)) return;
     const ofType = entities.filter((e) => e.type === type && !corrected(text, e.start));

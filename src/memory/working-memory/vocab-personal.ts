@@ -78,7 +78,7 @@ export const PERSONAL_VOCABULARY: PersonalVocabulary = {
     { subject: 'watch', words: ['我的手表', '我手表', '我戴的手表', 'my watch'], value: 'model' },
     { subject: 'headphones', words: ['我的耳机', '我用的耳机', 'my headphones', 'my earbuds'], value: 'model' },
     { subject: 'camera', words: ['我的相机', '我用的相机', '我的 camera', '我用的 camera', 'my camera'], value: 'model' },
-    { subject: 'router', words: ['我的路由器', '我家路由器', '我家的路由器', '家里路由器', '家里的路由器', '家里用的路由器', 'my router', 'our router', 'home router'], value: 'model' },
+    { subject: 'router', words: ['我的路由器', '我家路由器', '我家的路由器', '家里路由器', '家里的路由器', '家里用的路由器', '路由器用的是', '路由器用的', 'my router', 'our router', 'home router'], value: 'model' },
     { subject: 'e-reader', words: ['我的阅读器', '我的电子书阅读器', 'my e-reader', 'my ereader'], value: 'model' },
     { subject: 'passport expiry', words: ['护照有效期', '护照到期', '护照过期', 'passport expires', 'passport expiry', 'passport expiration'], value: 'date' },
     { subject: 'credit card limit', words: ['信用卡额度', '额度', 'credit limit', 'credit card limit'], value: 'amount' },

@@ -166,3 +166,39 @@ describe('more of the user’s setup', () => {
     expect(facts('We’re putting everything behind Fastly now.')).toEqual(['CDN=Fastly']);
   });
 });
+
+describe('found by the eleventh helper batches', () => {
+  it('takes no address for a value after a drop ("dev server 跑在 localhost:5173")', () => {
+    expect(facts('打包工具刚从 Rollup 换到 esbuild，dev server 跑在 localhost:3000。')).toEqual([
+      'build tool≠Rollup',
+      'build tool=esbuild',
+    ]);
+    expect(facts('Node 16 is EOL for us, upgrade everything to 20.11.1.')).toEqual(['node version≠16', 'node version=20.11.1']);
+  });
+
+  it('reads 用的 + a name without the 的', () => {
+    expect(facts('收银系统用的银豹。')).toEqual(['POS system=银豹']);
+  });
+
+  it('files no number of a shop or of a named contact as the user’s', () => {
+    expect(facts('花店电话是 0571-8765 4321，帮我问问有没有向日葵。')).toEqual([]);
+    expect(facts('包装盒以后找新供应商，联系人王经理，电话 139-0000-1111。')).toEqual([]);
+    expect(facts('有事打我电话 139-0000-1111。')).toEqual(['phone=139-0000-1111']);
+  });
+
+  it('reads what the user’s API is, and the runtime of their analysis', () => {
+    expect(facts('Our API is a Flask app on Debian 12.')).toEqual(['framework=Flask', 'os=Debian 12']);
+    expect(facts('Our API is slow on Chrome.')).toEqual([]);
+    expect(facts('I do my analysis in notebooks with Python 3.12.')).toEqual(['python version=3.12']);
+  });
+
+  it('reads a rent raised "to" an amount, and the router 用的', () => {
+    expect(facts('The landlord is raising my rent to $2,150 in May.')).toEqual(['rent=2150 USD']);
+    expect(facts('路由器用的华硕 RT-AX86U。')).toEqual(['router=华硕 RT-AX86U']);
+  });
+
+  it('voids a baseline, an experiment or a prototype as a topic', () => {
+    expect(deprecated('Forget the random-forest baseline, we go straight to gradient boosting.')).toEqual(['random-forest baseline']);
+    expect(deprecated('Scrap the Pulsar experiment.')).toEqual(['Pulsar experiment']);
+  });
+});
