@@ -15,6 +15,8 @@ import type { Fact } from './types.ts';
 export type LanguageFound = Found<Fact> & { readonly prohibition?: true };
 
 const ANSWER_LANGUAGE = 'answer language';
+/** Just before a language named alone: "just use English", "switch to Chinese". */
+const SWITCHED_TO = /\b(?:use|speak|switch to|stick to|stay in)\s*$/i;
 /** Links a language to the verb or object before it: 用中文, 写成英文, 保持 English, 改成英文, in French. */
 const LINK_ZH = /(?:用|以|使用|说|讲|写|写成|全部|都用|保持|保留|统一|一律|改成|改为|换成|改用|换用|切到|切换到|切换成)\s*$/;
 // "in plain English": a word on the register may come between.
@@ -45,11 +47,12 @@ export function findLanguageFacts(clause: Clause, lex: Lexicon, leadIn: string):
     const object = objectOf(l, objects, answerWords, text) ?? (CARRY_LEAD.test(text.slice(0, l.start)) ? carried : undefined);
     let stated: boolean;
     if (object !== undefined) stated = linked || verbs.some((v) => v.start === l.end || v.start === l.end + 1);
-    else if (answersBefore || verbs.some((v) => near(v, l, 16)))
+    // (English puts an object between: "explain grammar points to me in Chinese".)
+    else if (answersBefore || verbs.some((v) => near(v, l, hasCjk(l.surface) ? 16 : 28)))
       // 用中文回答, 中文回复, 回答用中文, reply in French.
-      stated = linked || verbs.some((v) => v.start === l.end || v.start === l.end + 1) || /^\s*(?:来)?(?:回答|回复|答复)/.test(after);
+      stated = linked || verbs.some((v) => v.start === l.end || v.start === l.end + 1) || /^\s*(?:来)?(?:回答|回复|答复)/.test(after) || SWITCHED_TO.test(text.slice(Math.max(0, l.start - 12), l.start));
     // "just use English" / "switch to English": a language alone is the answers' language in a chat.
-    else stated = /\b(?:use|speak|switch to|stick to|stay in)\s*$/i.test(text.slice(Math.max(0, l.start - 12), l.start));
+    else stated = SWITCHED_TO.test(text.slice(Math.max(0, l.start - 12), l.start));
     if (!stated || CONDITION_BEFORE.test(text.slice(Math.max(0, l.start - 40), l.start))) continue;
     const subject = object === undefined ? ANSWER_LANGUAGE : lex.vocabulary.subjects.languageObjects[objectKey(lex, object.surface)]!;
     const at = clause.start + l.start;

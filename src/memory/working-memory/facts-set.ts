@@ -264,7 +264,9 @@ export function setFacts(
         // (The clause's start within reach, so a paste of a thousand systems stays linear.)
         (p.start <= 120 && USER_WORKS_ON.test(text.slice(0, p.start))) ||
         (USER_ON.test(text.slice(Math.max(0, p.start - 8), p.start)) && ON_AFTER.test(text.slice(p.valueEnd))));
-    if (locative || owned || machines) {
+    // "shell commands for bash rather than zsh": a product preferred to another, by name.
+    const preferred = /\bfor\s+$/i.test(before + ' ') && /^\s*(?:rather than|instead of)\s/i.test(text.slice(p.valueEnd));
+    if (locative || owned || machines || preferred) {
       setProduct(p);
       continue;
     }

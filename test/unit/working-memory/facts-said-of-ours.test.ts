@@ -197,6 +197,16 @@ describe('found by the eleventh helper batches', () => {
     expect(facts('路由器用的华硕 RT-AX86U。')).toEqual(['router=华硕 RT-AX86U']);
   });
 
+  it('reads the answers’ language with an object between the verb and it', () => {
+    expect(facts('Please explain each step to me in Chinese.')).toEqual(['answer language=Chinese']);
+    expect(facts('Please switch to English for the rest of this chat.')).toEqual(['answer language=English']);
+  });
+
+  it('reads a product asked for by name over another ("for bash rather than zsh")', () => {
+    expect(facts('Give me the commands for zsh rather than bash.')).toEqual(['shell=zsh']);
+    expect(facts('We need a client for Redis.')).toEqual([]);
+  });
+
   it('voids a baseline, an experiment or a prototype as a topic', () => {
     expect(deprecated('Forget the random-forest baseline, we go straight to gradient boosting.')).toEqual(['random-forest baseline']);
     expect(deprecated('Scrap the Pulsar experiment.')).toEqual(['Pulsar experiment']);
