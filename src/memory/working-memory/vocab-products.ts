@@ -163,7 +163,11 @@ export const PRODUCT_GROUPS: readonly ProductGroup[] = [
     asWrittenOnly: ['Solid'],
   },
   {
-    subject: 'UI library', names: ['Tailwind', 'Tailwind CSS', 'TailwindCSS', 'Bootstrap', 'Ant Design', 'antd',
+    // (Utility and CSS frameworks are a slot of their own, as labellers file them: Tailwind beside a component library.)
+    subject: 'CSS framework', names: ['Tailwind', 'Tailwind CSS', 'TailwindCSS', 'Bootstrap', 'Bulma', 'UnoCSS', 'CSS Modules'],
+  },
+  {
+    subject: 'UI library', names: ['Ant Design', 'antd',
     'Element Plus', 'Element UI', 'Material UI', 'MUI', 'shadcn/ui', 'shadcn', 'Chakra UI', 'Vuetify', 'Naive UI',
     'Arco Design', 'Vant',
   ] },
@@ -217,9 +221,11 @@ export const PRODUCT_GROUPS: readonly ProductGroup[] = [
     'Poetry', 'uv', 'Cargo', 'Composer', 'apt', 'Scoop',
   ] },
   {
-    subject: 'build tool', names: ['Maven', 'Gradle', 'Bazel', 'CMake', 'sbt', 'MSBuild', 'Turborepo', 'Lerna'],
-    exactNames: ['Make', 'Ninja', 'Meson', 'Ant', 'Nx',
+    subject: 'build tool', names: ['Maven', 'Gradle', 'Bazel', 'CMake', 'sbt', 'MSBuild'],
+    exactNames: ['Make', 'Ninja', 'Meson', 'Ant',
   ] },
+  // Monorepo tools are a slot of their own, as three of the four helper labels that name one file them.
+  { subject: 'monorepo tool', names: ['Turborepo', 'Lerna'], exactNames: ['Nx'] },
   {
     // Bundlers fill the build tool slot: all five helper labellers who named Vite or webpack wrote it so (issue 19).
     subject: 'build tool', names: ['Vite', 'Webpack', 'esbuild', 'Turbopack', 'Rspack', 'Rolldown', 'SWC', 'tsup', 'Create React App'],
@@ -349,8 +355,10 @@ export const PRODUCT_GROUPS: readonly ProductGroup[] = [
   // Linters and formatters are two slots (a project keeps ESLint and Prettier both); Ruff and Biome are both.
   {
     subject: 'linter', names: ['ESLint', 'flake8', 'Pylint', 'StandardJS', 'Airbnb style', 'Stylelint', 'golangci-lint',
-    'RuboCop', 'mypy', 'Clippy', 'ShellCheck'],
+    'RuboCop', 'Clippy', 'ShellCheck'],
   },
+  // (A type checker is not a linter: "dropping mypy from the hooks" leaves the linter.)
+  { subject: 'type checker', names: ['mypy', 'Pyright'] },
   { subject: 'linter', names: ['Ruff'], alsoFills: ['formatter'] },
   { subject: 'formatter', names: ['Prettier', 'gofmt', 'rustfmt', 'clang-format', 'isort', 'yapf', 'autopep8', 'dprint'], exactNames: ['Black'] },
   { subject: 'formatter', names: [], exactNames: ['Biome'], alsoFills: ['linter'] },

@@ -128,7 +128,10 @@ export const SUBJECT_VOCABULARY: SubjectVocabulary = {
     'object storage': ['对象存储', 'object storage', 'blob storage', '文件存储', 'file storage'],
     framework: ['框架', 'framework', '后端框架', 'backend framework', 'web framework', 'web 框架', '开发框架', 'backend', '后端'],
     'frontend framework': ['前端框架', 'frontend framework', 'front-end framework', 'frontend', 'front end', '前端'],
-    'UI library': ['组件库', 'UI 库', 'UI library', 'component library', 'CSS framework', 'CSS 框架'],
+    'UI library': ['组件库', 'UI 库', 'UI library', 'component library'],
+    'CSS framework': ['CSS framework', 'CSS 框架', 'CSS 方案', 'styling', '样式方案'],
+    'monorepo tool': ['monorepo tool', 'monorepo 工具', 'monorepo 管理'],
+    'type checker': ['type checker', 'type checking', '类型检查'],
     'mobile framework': ['移动端框架', '跨端框架', '跨平台框架', 'mobile framework', 'app framework'],
     'programming language': ['编程语言', '开发语言', 'programming language', '后端语言', 'backend language'],
     os: [

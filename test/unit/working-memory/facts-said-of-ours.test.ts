@@ -207,6 +207,13 @@ describe('found by the eleventh helper batches', () => {
     expect(facts('We need a client for Redis.')).toEqual([]);
   });
 
+  it('files CSS frameworks, monorepo tools and type checkers in slots of their own', () => {
+    expect(facts('Bulma 不用了，统一用 Tailwind。')).toEqual(['CSS framework≠Bulma', 'CSS framework=Tailwind']);
+    expect(facts('组件库用 Element Plus。')).toEqual(['UI library=Element Plus']);
+    expect(facts("We're dropping Lerna; Turborepo from now on.")).toEqual(['monorepo tool≠Lerna', 'monorepo tool=Turborepo']);
+    expect(facts('We switched from mypy to Pyright.')).toEqual(['type checker≠mypy', 'type checker=Pyright']);
+  });
+
   it('voids a baseline, an experiment or a prototype as a topic', () => {
     expect(deprecated('Forget the random-forest baseline, we go straight to gradient boosting.')).toEqual(['random-forest baseline']);
     expect(deprecated('Scrap the Pulsar experiment.')).toEqual(['Pulsar experiment']);
