@@ -42,7 +42,7 @@ export interface TokenCounterStats {
 export interface TokenCounter {
   /** Tokens of one rendered message `<|im_start|>role\ncontent<|im_end|>\n`; cached by role and content. */
   messageTokens(message: ChatMessage): number;
-  /** Tokens of plain text, not cached (for trial cuts and one-off sizes). */
+  /** Tokens of plain text (a counter may remember them; trial cuts and one-off sizes pass through it too). */
   count(text: string): number;
   encode(text: string): number[];
   decode(ids: readonly number[]): string;
@@ -105,7 +105,7 @@ export class CachedTokenCounter implements TokenCounter {
     assistant: new Map(),
   };
 
-  /** Counts of lines of long texts (only for a tokenizer that splits after newlines). */
+  /** Counts of short texts, and of the lines of long ones (for a tokenizer that splits after newlines). */
   private _segments = new Map<string, number>();
 
   get splitsAfterNewline(): boolean {
@@ -135,24 +135,27 @@ export class CachedTokenCounter implements TokenCounter {
   }
 
   /**
-   * Tokens of plain text. A long text from a tokenizer that splits after newlines is counted line by line, each
-   * line remembered: prompts are made of the same lines again and again (memory blocks, records, the history),
-   * so only the new ones are tokenized.
+   * Tokens of plain text, remembered. A long text from a tokenizer that splits after newlines is counted line by
+   * line, each line remembered: prompts are made of the same lines again and again (memory blocks, records, the
+   * history), so only the new ones are tokenized. A short text is remembered whole: the working-memory block is
+   * fitted item by item on every message, from the same items.
    */
   count(text: string): number {
-    if (this._tokenizer.splitsAfterNewline !== true || text.length < SEGMENTED_MIN_CHARS) return this.encode(text).length;
+    if (this._tokenizer.splitsAfterNewline !== true || text.length < SEGMENTED_MIN_CHARS) return this._remembered(text);
     let total = 0;
-    for (const segment of newlineSegments(text)) {
-      let n = this._segments.get(segment);
-      if (n === undefined) {
-        n = this.encode(segment).length;
-        // A text has several lines, so the line memo holds a few times the messages' entries before it starts over.
-        if (this._segments.size >= this._maxEntries * 3) this._segments = new Map();
-        this._segments.set(segment, n);
-      }
-      total += n;
-    }
+    for (const segment of newlineSegments(text)) total += this._remembered(segment);
     return total;
+  }
+
+  private _remembered(text: string): number {
+    let n = this._segments.get(text);
+    if (n === undefined) {
+      n = this.encode(text).length;
+      // A text has several lines, so the memo holds a few times the messages' entries before it starts over.
+      if (this._segments.size >= this._maxEntries * 3) this._segments = new Map();
+      this._segments.set(text, n);
+    }
+    return n;
   }
 
   encode(text: string): number[] {

@@ -113,10 +113,19 @@ describe('CachedTokenCounter', () => {
     expect(base.stats.encodedChars).toBe(chars);
     memo.messageTokens({ role: 'user', content: 'x' });
     expect(base.has({ role: 'user', content: 'x' })).toBe(true);
-    // A fresh one (the next message) counts again.
+    // A fresh one (the next message) finds it in the base, which remembers plain text too.
     const before = base.stats.encodedChars;
-    new MemoCounter(base).count('你好, world');
-    expect(base.stats.encodedChars).toBe(before + '你好, world'.length);
+    expect(new MemoCounter(base).count('你好, world')).toBe(13);
+    expect(base.stats.encodedChars).toBe(before);
+  });
+
+  it('remembers short plain text across messages (the working-memory block is fitted from the same items each time)', () => {
+    const c = new CachedTokenCounter(byteTokenizer);
+    const line = 'Facts: database = PostgreSQL 16; cache = Valkey';
+    expect(c.count(line)).toBe(line.length);
+    const before = c.stats.encodedChars;
+    expect(c.count(line)).toBe(line.length);
+    expect(c.stats.encodedChars).toBe(before);
   });
 
   it('bounds the cache', () => {
@@ -205,9 +214,11 @@ describe('counting long texts line by line (Qwen2 pre-tokenizer)', () => {
     const c = new CachedTokenCounter(byteTokenizer);
     const t = `${'x'.repeat(150)}\n${'y'.repeat(150)}`;
     c.count(t);
+    // A text that shares its first line is tokenized whole again, not line by line.
+    const u = `${'x'.repeat(150)}\n${'z'.repeat(150)}`;
     const before = c.stats.encodedChars;
-    c.count(t);
-    expect(c.stats.encodedChars - before).toBe(t.length);
+    c.count(u);
+    expect(c.stats.encodedChars - before).toBe(u.length);
   });
 });
 
