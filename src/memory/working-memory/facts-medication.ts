@@ -50,15 +50,25 @@ export function compileMedicationMatchers(v: MedicationVocabulary): MedicationMa
   };
 }
 
+/** Whether a message speaks of medicine (in Chinese, in English): read once a message, not once a clause. */
+export interface MedicalContext {
+  readonly zh: boolean;
+  readonly en: boolean;
+}
+
+export function medicalContext(message: string): MedicalContext {
+  return { zh: MEDICAL_ZH.test(message), en: MEDICAL_EN.test(message) };
+}
+
 /** The medicine `text` says the user takes, with its offset; null when it names none. */
 export function findMedication(
   text: string,
   m: MedicationMatchers,
   productAt: (pos: number) => boolean,
-  /** The whole message, where the words that make it medical may stand. */
-  message = text,
+  /** Whether the whole message speaks of medicine: the words that say so may stand in another clause. */
+  medical: MedicalContext = medicalContext(text),
 ): { value: string; at: number } | null {
-  const medicalZh = MEDICAL_ZH.test(message);
+  const medicalZh = medical.zh;
   for (const x of text.matchAll(m.zh)) {
     const [, when, verb, measure, medicine] = x;
     const at = x.index + x[0].length - medicine!.length;
@@ -83,9 +93,8 @@ export function findMedication(
     const dose = m.dose.exec(text.slice(end))?.[0];
     end += dose?.length ?? 0;
     if (dose === undefined && CONTINUES.test(text.slice(end))) continue;
-    const doctor = MEDICAL_EN.test(message);
     const often = m.enWhen.test(text.slice(end, end + 40));
-    if (dose === undefined && !doctor && (WEAK_LEAD.test(lead!) || !often)) continue;
+    if (dose === undefined && !medical.en && (WEAK_LEAD.test(lead!) || !often)) continue;
     return { value: `${medicine}${letter ?? ''}${dose ?? ''}`.trim(), at };
   }
   return null;

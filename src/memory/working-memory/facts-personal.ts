@@ -5,7 +5,7 @@
  * is a name, a number or an entity (my target score is 100 → target score = 100). A value said not to be it
  * (不是3500元，是3800元) gives way to the one said instead. The words are data (vocab-personal.ts).
  */
-import { compileMedicationMatchers, findMedication, type MedicationMatchers } from './facts-medication.ts';
+import { compileMedicationMatchers, findMedication, medicalContext, type MedicalContext, type MedicationMatchers } from './facts-medication.ts';
 import type { Clause } from './clauses.ts';
 import type { Found } from './drops.ts';
 import { alternation, escapeRegExp } from './text.ts';
@@ -157,8 +157,8 @@ export function findPersonalFacts(
   next: { clause: Clause; entities: readonly EntitySpan[] } | null,
   /** What the setup rules own: their slot words (laptop, database) and the products of the clause. */
   setup: { namesSlot(words: string): boolean; productAt(pos: number): boolean },
-  /** The whole message: a medical word anywhere in it says a pill taken is a medicine (…吃一片优甲乐，要抽血复查). */
-  message = clause.text,
+  /** Whether the message speaks of medicine: a medical word anywhere in it says a pill taken is one (…吃一片优甲乐，要抽血复查). */
+  medical: MedicalContext = medicalContext(clause.text),
 ): Found<Fact>[] {
   const text = clause.text;
   const out: Found<Fact>[] = [];
@@ -246,7 +246,7 @@ export function findPersonalFacts(
     if (v !== null) emit(`${animal} name`, v.value, v.at);
   }
   for (const g of generic) emit(g.item.subject, g.item.value, g.at - clause.start);
-  const medicine = findMedication(text, m.medication, setup.productAt, message);
+  const medicine = findMedication(text, m.medication, setup.productAt, medical);
   if (medicine !== null) emit('medication', medicine.value, medicine.at);
   return out;
 }

@@ -13,6 +13,7 @@ import { selfCorrected } from './facts-self-corrected.ts';
 import { qualifies, setFacts } from './facts-set.ts';
 import { namedVersionFacts } from './facts-named-versions.ts';
 import { findTripFacts, tripsSpokenOf, type TripMatchers } from './facts-trips.ts';
+import { medicalContext } from './facts-medication.ts';
 import { findPersonalFacts, type PersonalMatchers } from './facts-personal.ts';
 import { findSpecialFacts, type SpecialMatchers } from './facts-special.ts';
 import type { Lexicon, Mark, ProductMark, SubjectMark } from './lexicon.ts';
@@ -68,7 +69,8 @@ export function findFacts(
   const lastOfSentence = new Set(clauses.filter((c, i) => clauses[i + 1]?.sentence !== c.sentence));
   const budgetNamed = clauses.some((c) => !c.question && !c.tentative && m.lexicon.has('budgetWords', c.text));
   const trips = tripsSpokenOf(clauses, m.trips);
-  const message = clauses.map((c) => c.text).join(' ');
+  // (Once a message: a paste has thousands of clauses.)
+  const medical = medicalContext(clauses.map((c) => c.text).join(' '));
   const deadlineNamed = clauses.some((c) => !c.question && !c.tentative && m.lexicon.has('deadlineWords', c.text));
   // Entities by clause and dates by sentence, in one pass each (a pasted log has thousands of both).
   const byClause = new Map<Clause, EntitySpan[]>();
@@ -147,7 +149,7 @@ export function findFacts(
         ...findPersonalFacts(clause, local, m.personal, next, {
           namesSlot: (words) => m.lexicon.subjects(words).some((s) => s.start === 0 && s.end === words.length),
           productAt: (pos) => products.some((p) => p.start === pos),
-        }, message),
+        }, medical),
       );
     }
     // Where the user goes, unless the clause voids it ("scrap the trip to Bali") or the trip is for work.
