@@ -77,12 +77,12 @@ describe('a repeated search (same query, other exclusions)', () => {
     const request = (budget: number, exclude: string[], searchDepthBudget?: number): RetrieveRequest =>
       ask(query, { budget, exclude: new Set(exclude), ...(searchDepthBudget === undefined ? {} : { searchDepthBudget }) });
     const reused = build(24);
-    // Pools of 20 and 100 candidates a search (80 and 400 sentences), over 288 turns: the deeper lists reach
+    // Pools of 40 and 100 candidates a search (160 and 400 sentences), over 288 turns: the deeper lists reach
     // past the first pass's pools.
-    const first = retrieve(reused, request(60, [], 400));
-    const second = retrieve(reused, request(400, first.injected.slice(0, 2)));
+    const first = retrieve(reused, request(60, [], 1200));
+    const second = retrieve(reused, request(1200, first.injected.slice(0, 2)));
     const freshFirst = retrieve(build(24), request(60, []));
-    const freshSecond = retrieve(build(24), request(400, first.injected.slice(0, 2)));
+    const freshSecond = retrieve(build(24), request(1200, first.injected.slice(0, 2)));
     expect(first.text).toBe(freshFirst.text);
     expect(first.candidates).toEqual(freshFirst.candidates);
     expect(second.text).toBe(freshSecond.text);
