@@ -162,7 +162,10 @@ export function findDrops(clause: Clause, lexicon: Lexicon, rules: TopicRules, p
     }
   };
 
-  for (const trigger of lexicon.words('dropBefore', text)) {
+  // "moving CI off Jenkins", "migrated our logs off Splunk": the verb and off around what moves (moved off X is a
+  // drop word of its own).
+  const movesOff: Mark[] = [...text.matchAll(MOVE_OBJECT_OFF)].map((m) => ({ start: m.index, end: m.index + m[0].length, surface: m[0].trimEnd() }));
+  for (const trigger of [...lexicon.words('dropBefore', text), ...movesOff]) {
     if (negatedBefore(text, trigger.start, lexicon)) {
       // "Don't forget to restart Redis" is a reminder, not a choice kept.
       if (!/忘|forget/i.test(trigger.surface)) keep(text.slice(trigger.end, endOfObject(text, trigger.end, lexicon)), trigger.end);
@@ -224,6 +227,9 @@ export function findDrops(clause: Clause, lexicon: Lexicon, rules: TopicRules, p
     }
   }
 }
+
+/** A move off something with what moves between the verb and off (one to three words). */
+const MOVE_OBJECT_OFF = /\b(?:mov(?:e|es|ed|ing)|migrat(?:e|es|ed|ing))\s+(?:[\w.+#-]+\s+){1,3}?off\s+/gi;
 
 /**
  * After 不用 / 不要: a name, then 了 (不用 GE 了), or a name's part (ESLint 不用 standard 那套 config 了): what is

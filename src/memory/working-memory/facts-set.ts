@@ -176,8 +176,9 @@ export function setFacts(
   const subjectFor = (p: ProductMark): string => {
     const role = ROLE.exec(text.slice(p.valueEnd));
     const named = role === null ? undefined : subjects.find((s) => s.start === p.valueEnd + role[0].length);
-    // "as the queue" names the role; "for CI" only confirms what the product is, so the product wins there.
-    if (named !== undefined && !/^\s*for\b/i.test(role![0])) return named.subject;
+    // "as the queue" names the role; "for CI" only confirms what the product is, so the product wins there, unless
+    // the slot named is another the product fills ("Envoy for the API gateway").
+    if (named !== undefined && (!/^\s*for\b/i.test(role![0]) || p.alsoFills.some((f) => f.toLowerCase() === named.subject.toLowerCase()))) return named.subject;
     // 我们的 DNS 托管在 Cloudflare: a slot word before it that the product also fills names its role here.
     const also = subjects.find((s) => s.end <= p.start && p.alsoFills.some((f) => f.toLowerCase() === s.subject.toLowerCase()));
     if (also !== undefined) return also.subject;

@@ -27,11 +27,11 @@ export const PRODUCT_GROUPS: readonly ProductGroup[] = [
     alsoFills: ['reverse proxy'],
   },
   // (Traefik is also a cluster's ingress controller, when a message names that slot.)
-  { subject: 'web server', names: ['Traefik'], alsoFills: ['reverse proxy', 'ingress controller'] },
+  { subject: 'web server', names: ['Traefik'], alsoFills: ['reverse proxy', 'ingress controller', 'load balancer'] },
   { subject: 'ingress controller', names: ['ingress-nginx', 'nginx-ingress', 'Contour', 'Kong Ingress', 'Emissary-ingress', 'HAProxy Ingress'] },
   // Application servers: behind a proxy, never one.
   { subject: 'web server', names: ['Tomcat', 'Jetty', 'Gunicorn', 'uWSGI', 'Uvicorn'] },
-  { subject: 'load balancer', names: ['HAProxy', 'Envoy', 'ELB', 'ALB', 'NLB', 'LVS', 'MetalLB', 'SLB', 'CLB'], exactNames: ['F5'], alsoFills: ['web server', 'reverse proxy', 'ingress controller'] },
+  { subject: 'load balancer', names: ['HAProxy', 'Envoy', 'ELB', 'ALB', 'NLB', 'LVS', 'MetalLB', 'SLB', 'CLB'], exactNames: ['F5'], alsoFills: ['web server', 'reverse proxy', 'ingress controller', 'API gateway'] },
   {
     subject: 'database',
     names: [
@@ -296,6 +296,9 @@ export const PRODUCT_GROUPS: readonly ProductGroup[] = [
     subject: 'e-commerce platform', names: ['Shopify', 'WooCommerce', 'Magento', 'BigCommerce', 'PrestaShop', '有赞', '微店',
     '淘宝', '天猫', '拼多多', '抖店'], exactNames: ['Etsy'],
   },
+  // Home and study (helper labellers' slots: the home broadband's provider, a thesis's reference manager).
+  { subject: 'ISP', names: ['中国电信', '中国移动', '中国联通', '中国广电', '长城宽带', 'Comcast', 'Xfinity', 'Verizon Fios', 'AT&T Fiber', 'Virgin Media', 'Sky Broadband', 'BT Broadband', 'Starlink'] },
+  { subject: 'reference manager', names: ['Zotero', 'JabRef', 'Mendeley', 'EndNote', 'Paperpile', 'Citavi'] },
   { subject: 'POS system', names: ['客如云', '美团收银', '银豹', 'Lightspeed POS', 'Square POS'], exactNames: ['Toast', 'Clover'] },
   {
     subject: 'courier', names: ['顺丰', '顺丰速运', '中通', '圆通', '韵达', '申通', '极兔', '京东物流', '德邦', 'DHL', 'FedEx', 'USPS'],

@@ -159,6 +159,8 @@ export const SUBJECT_VOCABULARY: SubjectVocabulary = {
       'release strategy', 'deployment',
     ],
     'API gateway': ['API gateway', 'API 网关', 'api-gateway'],
+    ISP: ['ISP', '宽带运营商', '网络运营商', 'internet provider', 'internet service provider', 'broadband provider'],
+    'reference manager': ['reference manager', 'citation manager', '文献管理', '文献管理工具', '文献管理软件'],
     'config center': ['配置中心', 'config center', 'config server', 'configuration center', 'config service'],
     'API style': ['API 风格', '接口风格', 'API style', 'API design'],
     architecture: ['架构', 'architecture', '系统架构'],

@@ -262,7 +262,7 @@ export const TRIGGER_VOCABULARY: TriggerVocabulary = {
   objectStops: [
     '了', '吧', '啊', '呀', '嘛', '就', '改用', '换成', '改成', '直接', '然后', '先', '用', '，', '。', '；',
     'and', 'but', 'we', "we'll", "let's", "i'll", 'so', 'because', 'since', 'then', 'instead', 'for now', '—',
-    'in favor of', 'in favour of', 'for', 'as', 'to', 'please', 'entirely', 'completely', 'altogether',
+    'in favor of', 'in favour of', 'for', 'as', 'to', 'onto', 'please', 'entirely', 'completely', 'altogether',
     // Who made it: "scrap that meal plan you wrote", "ignore the script I sent" (the thing is what comes before).
     'you wrote', 'you made', 'you gave me', 'you suggested', 'you proposed', 'you drafted', 'you sent', 'you came up with',
     'i wrote', 'i sent', 'i gave you', 'i pasted', 'i shared',
