@@ -7,7 +7,7 @@
 import { intentTags, type IntentTag } from './intent.ts';
 import { dateTerm } from './retrieval-index.ts';
 import { onlyAsks, askingTerms } from './query-words.ts';
-import { terms } from './text-terms.ts';
+import { searchTerms, terms } from './text-terms.ts';
 
 /** A working-memory item offered for expansion: its text, when it was last said, and its entity key if any. */
 export interface Expansion {
@@ -97,7 +97,7 @@ export function buildQuery(input: QueryInput, options: QueryOptions = DEFAULT_QU
   const asking = askingTerms(input.message);
   // A split word is a word of the message's own, as much as the others (at half weight it scored lower on four
   // Chinese sets of six).
-  for (const t of [...terms(input.message), ...splitWords(input.message)]) if (!onlyAsks(t) && !asking.has(t)) weights.set(t, 1);
+  for (const t of [...searchTerms(input.message), ...splitWords(input.message)]) if (!onlyAsks(t) && !asking.has(t)) weights.set(t, 1);
   // Thin: few words, nothing it names (an IP, a product, a person), and it leans on what came before — "继续排查",
   // "try that again tomorrow".
   const names = input.entities.filter((e) => !e.startsWith('date:') && !e.startsWith('time:'));

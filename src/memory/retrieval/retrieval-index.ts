@@ -47,7 +47,8 @@ export interface RetrievalIndexState {
 // 6: an irregular past form is its verb: "bought" is "buy" (irregular-verbs.ts).
 // 7: a markdown table's rows never join the prose after the table (pieces.ts).
 // 8: a rate's period is its unit's concept: "hourly" is "hour", 每周 is "week" (term-aliases.ts).
-export const INDEX_ANALYSIS_VERSION = 8;
+// 9: a version number (2.10.4, v1.30) is the concept version (text-terms.ts).
+export const INDEX_ANALYSIS_VERSION = 9;
 
 const DAY_MS = 86_400_000;
 

@@ -13,7 +13,7 @@ import { splitPieces, type Piece } from './pieces.ts';
 import { RestoredChunk, type ChunkTables } from './restored-chunk.ts';
 import { LastMemo, type SharedSearch } from './search-memo.ts';
 import { NO_HEAT, type HeatEntry } from './records.ts';
-import { terms } from './text-terms.ts';
+import { searchTerms } from './text-terms.ts';
 
 /**
  * Everything a shard holds but its heat (kept with the records) and its caches, flat. Chunks are listed in the
@@ -244,8 +244,8 @@ export class Shard {
       this._embedder?.stats?.remove([old.text]);
     }
     const pieces = splitPieces(text);
-    const textTerms = terms(text);
-    const pieceTerms = pieces.map((p) => terms(p.text));
+    const textTerms = searchTerms(text);
+    const pieceTerms = pieces.map((p) => searchTerms(p.text));
     this.turns.add(id, scope, [...extraTerms, ...textTerms]);
     const turnSlot = this.turns.slotOf(id)!;
     this._missStreak[turnSlot] = this.heatOf(id).missStreak;

@@ -189,6 +189,25 @@ export function terms(text: string): string[] {
   return out;
 }
 
+/**
+ * The terms a text is searched by (its turns and sentences in the index, a message's own words in a query): `terms`,
+ * and for each version number the concept version, so "升到 2.10.4" and "pinned to v1.30" meet "现在是哪个版本？" and
+ * "which version…". Only searching reads it: a statement's subject (statements.ts) is its words, and two upgrades of
+ * different things share no subject.
+ */
+export function searchTerms(text: string): string[] {
+  const out = terms(text);
+  for (const _ of text.normalize('NFKC').toLowerCase().matchAll(VERSION_NUMBER)) out.push(VERSION_CONCEPT);
+  return out;
+}
+
+/**
+ * Three dotted parts (2.10.4), or two after a v (v1.30): decimals (27.9, 3.5), dates (2024.05.01) and addresses
+ * (10.0.3.21, four parts) are not versions.
+ */
+const VERSION_NUMBER = /(?<![\w.])(?!(?:19|20)\d\d\.)(?:v?\d{1,3}\.\d+\.\d+|v\d+\.\d+)(?![\w.]*\d)/g;
+const VERSION_CONCEPT = stem('version');
+
 /** Term → count. */
 export function termCounts(list: readonly string[]): Map<string, number> {
   const counts = new Map<string, number>();

@@ -83,4 +83,16 @@ describe('in retrieval', () => {
     const paid = searchConversation(index, 'Do we pay her weekly?', { now: T0 + 10 * 60_000, counter });
     expect(paid.candidates[0]!.id).toBe('r5');
   });
+
+  it('finds an upgrade said by its version number when asked which version, and leaves decimals and addresses out', () => {
+    const index = new RetrievalIndex();
+    index.addTurn(said('v1', 1, 'user', 'Grafana 这边先装好了，dashboard 也导进去了。'));
+    index.addTurn(said('v2', 2, 'assistant', 'Grafana 装好之后记得把 admin 密码改掉，dashboard 的数据源也检查一下。'));
+    index.addTurn(said('v3', 3, 'user', '安全扫描报了漏洞，Grafana 要升到 11.2.1。'));
+    index.addTurn(said('v4', 4, 'user', 'Grafana 的机器是 10.8.3.14，磁盘用了 72.5%。'));
+    const asked = searchConversation(index, 'Grafana 现在是哪个版本？', { now: T0 + 10 * 60_000, counter });
+    expect(asked.candidates[0]!.id).toBe('v3');
+    const english = searchConversation(index, 'Which Grafana version are we on?', { now: T0 + 10 * 60_000, counter });
+    expect(english.candidates[0]!.id).toBe('v3');
+  });
 });

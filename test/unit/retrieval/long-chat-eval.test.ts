@@ -67,8 +67,9 @@ const SETS: ReadonlyArray<readonly [file: string, lenient: number, answerShare: 
   // The same: 0.483 / 0.714, then 0.554 / 0.857 (a pasted log's entities in working memory had brought that log to
   // every question), 0.579 / 0.929 (a later change that does not name the kind asked for, 哪个群, retires no answer),
   // 0.592 (units and kinds of value), 0.604 (a table's last row no longer joins the prose after the table), 0.633
-  // (a short question about weight or driving lessons no longer carries the last host named, airflow-worker-02).
-  ['long-chat-zh-4.json', 0.63, 0.92],
+  // (a short question about weight or driving lessons no longer carries the last host named, airflow-worker-02), 0.650
+  // (a version number is the concept version: "Airflow 现在是哪个版本？" finds the upgrade "要升到 2.10.4").
+  ['long-chat-zh-4.json', 0.65, 0.92],
   // Written by helpers blind to the code, held out, not read: 0.575 / 0.636 on the code before that session, 0.613 /
   // 0.636 after its first changes, 0.650 after units and kinds of value (its totals were seen when keeping those),
   // 0.637 after irregular past forms read as their verb (seen again when keeping that); 0.662 since the

@@ -3,7 +3,7 @@ import { Bm25Index } from '../../../src/memory/retrieval/bm25.ts';
 import { measure } from '../../../src/memory/retrieval/derivation.ts';
 import { intentFit, intentTags } from '../../../src/memory/retrieval/intent.ts';
 import { keyTerms } from '../../../src/memory/retrieval/key-terms.ts';
-import { cjkShare, stem, terms } from '../../../src/memory/retrieval/text-terms.ts';
+import { cjkShare, searchTerms, stem, terms } from '../../../src/memory/retrieval/text-terms.ts';
 
 describe('lexical terms', () => {
   it('stems English inflections together and drops stopwords', () => {
@@ -93,5 +93,18 @@ describe('intent tags and key terms', () => {
     expect(keys).not.toContain('n:yesterday');
     expect(keys).not.toContain('n:then');
     expect(keyTerms('排查 Nginx 的问题')).toContain('n:nginx');
+  });
+});
+
+describe('the terms a text is searched by', () => {
+  it('reads a version number as the concept version, and no decimal, date or address', () => {
+    const version = (text: string): number => searchTerms(text).filter((t) => t === 'version').length;
+    expect(version('要升到 11.2.1 了')).toBe(1);
+    expect(version('pinned to v1.30 for now')).toBe(1);
+    expect(version('磁盘用了 72.5%，体重 68.4')).toBe(0);
+    expect(version('the host is 10.8.3.14')).toBe(0);
+    expect(version('on 2024.05.01 we moved')).toBe(0);
+    // Its words are the plain terms' (a statement's subject is read from those).
+    expect(searchTerms('要升到 11.2.1 了').slice(0, -1)).toEqual(terms('要升到 11.2.1 了'));
   });
 });
