@@ -133,8 +133,12 @@ export function isStopword(word: string): boolean {
  * terms are bigrams (prefixed so they never collide with a Latin stem).
  */
 export function terms(text: string): string[] {
+  return termsOfNormalized(text.normalize('NFKC').toLowerCase());
+}
+
+/** `terms` of a text already NFKC-normalised and lower-cased. */
+function termsOfNormalized(normalized: string): string[] {
   const out: string[] = [];
-  const normalized = text.normalize('NFKC').toLowerCase();
   let word = '';
   let run: string[] = [];
   // Hyphenated compounds also count joined: "de-stress" meets "destress", "e-mail" meets "email".
@@ -196,8 +200,9 @@ export function terms(text: string): string[] {
  * different things share no subject.
  */
 export function searchTerms(text: string): string[] {
-  const out = terms(text);
-  for (const _ of text.normalize('NFKC').toLowerCase().matchAll(VERSION_NUMBER)) out.push(VERSION_CONCEPT);
+  const normalized = text.normalize('NFKC').toLowerCase();
+  const out = termsOfNormalized(normalized);
+  for (const _ of normalized.matchAll(VERSION_NUMBER)) out.push(VERSION_CONCEPT);
   return out;
 }
 
