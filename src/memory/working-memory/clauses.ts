@@ -45,6 +45,11 @@ const STATEMENT_START = /^(?:i|we|our|my|the team|they|i'm|we're|i've|we've|i'll
  * is it safe…?") or a clause with its own verb ("The docs have to be out by June 19, so could you…?").
  */
 const STATES = /^(?:since|because|as|given that|now that|seeing as)\b|\b(?:is|are|was|were|has|have|had|will|must|has to|have to|needs? to)\b/i;
+/**
+ * A topic named before 的话 at a clause's start ("editor 的话我现在用 GoLand", 数据库的话用 PostgreSQL): "as for", not "if"
+ * (超了的话…, 下雨的话… stay conditions: the topic is a name, not a verb).
+ */
+const TOPIC_DEHUA = /^\s*(?:[A-Za-z][\w.+#-]*(?:\s+[A-Za-z][\w.+#-]*){0,2}|编辑器|数据库|缓存|前端|后端|框架|语言|系统|工具|监控|日志|网关|队列|消息队列|存储|住宿|酒店|交通|预算)\s*的话(?=\s*\S)/i;
 /** An aside in brackets. */
 const ASIDE = /\([^()]*\)|（[^（）]*）/g;
 /** "trying to stick to it", "try hard": an effort, not a trial (trying Bun, try out Deno, trying to decide stay undecided). */
@@ -151,11 +156,12 @@ export function splitClauses(raw: string, norm: string, m: ClauseMatchers): Clau
     // One that first appears in a clause commenting on the one before colours only from there on.
     // (A condition inside an aside in brackets is the aside's: "…at 10.0.0.5 (its v6 address too, if you need it)".)
     // (An exception, "unless I ask…", 除非…, is no condition on the rest: only its own clause states nothing.)
-    const conditionalAt = pieces.findIndex((p) => !EXCEPTION_AT.test(norm.slice(p.start, p.end).trimStart()) && m.conditional.test(norm.slice(p.start, p.end).replace(ASIDE, ' ').replace(m.notConditional, ' ')));
+    const conditionText = (p: Piece): string => norm.slice(p.start, p.end).replace(TOPIC_DEHUA, ' ').replace(ASIDE, ' ').replace(m.notConditional, ' ');
+    const conditionalAt = pieces.findIndex((p) => !EXCEPTION_AT.test(norm.slice(p.start, p.end).trimStart()) && m.conditional.test(conditionText(p)));
     const inComment = conditionalAt > 0 && m.commentStart.test(norm.slice(pieces[conditionalAt]!.start, pieces[conditionalAt]!.end));
     // A Chinese condition leads what it conditions (装修预算定在 15 万元，超了的话吊顶就不做了): the clauses before it
     // stand. ("We'll move to Kafka, if the load grows": an English one may condition the clause before it.)
-    const conditionWord = conditionalAt < 0 ? undefined : m.conditional.exec(norm.slice(pieces[conditionalAt]!.start, pieces[conditionalAt]!.end).replace(ASIDE, ' ').replace(m.notConditional, ' '))?.[0];
+    const conditionWord = conditionalAt < 0 ? undefined : m.conditional.exec(conditionText(pieces[conditionalAt]!))?.[0];
     const leadsWhatFollows = conditionWord !== undefined && /[\u4e00-\u9fff]/.test(conditionWord);
     const hypotheticalFrom = conditionalAt < 0 ? Infinity : inComment || leadsWhatFollows ? conditionalAt : 0;
     // Undecided colours the clauses up to the last one that says so (用 Kafka 还是 Pulsar，组里还在争), not one after it

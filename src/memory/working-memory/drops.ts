@@ -32,7 +32,7 @@ const LEAD_FILLERS = /^(?:\s|那(?![个些套种条段句样])|那就|好吧|好
 const NOT_DROPPED_BEFORE = /(?:没|没有|并没|并没有|没说要|没说过要|不会|不打算)\s*$/;
 
 /** "the plan to rewrite billing in Go", "the idea of moving to Azure": what the plan is belongs to it. */
-const PLAN_BEFORE = /^\s*(?:[\w'-]+\s+){0,3}?(?:plan|idea|proposal|suggestion|decision|attempt|effort)s?\b/i;
+const PLAN_BEFORE = /^\s*(?:[\w'-]+\s+){0,3}?(?:plan|idea|proposal|suggestion|decision|attempt|effort|trip|road trip|vacation|holiday|journey|visit|move|migration)s?\b/i;
 
 /** After a product, words that make it a modifier of what follows: Redis-based, Kafka-backed. */
 const MODIFIER_AFTER = /^\s*-?\s*(?:based|backed|powered|driven|based on)\b/i;
@@ -53,7 +53,8 @@ const AMOUNT_ONLY = /^[\s\d.,，零〇一二两三四五六七八九十百千万
 // ("not on Heroku anymore": said of the place itself, it is what is left.)
 const PLACE_BEFORE = /(?<!\b(?:not|no longer)\s+)\b(?:from|in|on|of|at|inside|within)\s+(?:(?:the|our|my|a|an)\s+)?$/i;
 /** Drop words that call off a topic but never a product: "delete the logs" is about data, not a tool. */
-const TOPIC_ONLY_DROPS = /^(?:delete|deleted)$/i;
+// ("Forget what I said about the GraphQL gateway": what the user said is void, not a product dropped.)
+const TOPIC_ONLY_DROPS = /^(?:delete|deleted|(?:forget|ignore|disregard)\s+(?:what|everything|all that)\b.*)$/i;
 /** Before 把 in a move (打算把 X 迁到 Y): the move is planned, and leaves nothing yet. */
 const PLANNED = /打算|计划|准备|想|要|考虑|可能/;
 /** After a move's verb: it is done (换成了). */
@@ -150,7 +151,10 @@ export function findDrops(clause: Clause, lexicon: Lexicon, rules: TopicRules, p
         // A runtime dropped at a version drops that version (Node 18 is EOL for us → node version ≠ 18).
         const runtime = lexicon.vocabulary.runtimes[p.surface.toLowerCase()];
         const version = p.value.slice(p.surface.length).trim();
-        const item: Fact = runtime !== undefined && version !== '' ? { subject: runtime, value: version, op: 'unset' } : { subject: p.subject, value: p.value, op: 'unset' };
+        // 配置中心不用 Nacos 了: the slot word just before the verb says which of the product's slots it leaves.
+        const named = lexicon.subjects(text.slice(0, trigger.start)).find((w) => /^[\s的]*(?:也|都|已经|就|现在|以后)?\s*$/.test(text.slice(w.end, trigger.start)));
+        const slot = named !== undefined && named.subject !== p.subject && p.alsoFills.includes(named.subject) ? named.subject : p.subject;
+        const item: Fact = runtime !== undefined && version !== '' ? { subject: runtime, value: version, op: 'unset' } : { subject: slot, value: p.value, op: 'unset' };
         result.unsets.push({ item, at: clause.start + p.start, alsoFills: p.alsoFills });
         result.consumed.add(p.start);
       }

@@ -20,7 +20,8 @@ const PHONE_PATTERNS: readonly RegExp[] = [
 const STANDALONE_HASH = /(?<![\w#&])#(?:\d{3,}|(?=[A-Z0-9-]*\d)[A-Z][A-Z0-9]*-[A-Z0-9-]*\d)(?![\w-])/g;
 const STANDALONE_CODE = /(?<![\w-])([A-Z][A-Z0-9]{1,9})-\d{3,}(?:-[A-Z0-9]+)*(?![\w-])/g;
 const STANDALONE_LONG = /(?<![\w-])([A-Z]{2,4})\d{8,}(?![\w])/g;
-const DOTTED = /(?<![\w.\-/])\d+(?:\.\d+)+(?:-[0-9A-Za-z]+(?:\.[0-9A-Za-z]+)*)?(?![\w]|\.\d)/g;
+// (Three parts may end in one letter, as firmware and OpenSSL releases do: 17.9.4a, 1.1.1w.)
+const DOTTED = /(?<![\w.\-/])\d+(?:(?:\.\d+){2,}[a-wyz]|(?:\.\d+)+)(?:-[0-9A-Za-z]+(?:\.[0-9A-Za-z]+)*)?(?![\w]|\.\d)/g;
 const V_PREFIXED = /(?<![\w.\-/])(?:v\d+(?:\.\d+)*|V\d+(?:\.\d+)+)(?:-[0-9A-Za-z]+(?:\.[0-9A-Za-z]+)*)?(?![\w]|\.\d)/g;
 
 export interface IdMatchers {

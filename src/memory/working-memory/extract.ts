@@ -9,6 +9,7 @@ import { compileEntityMatchers, findEntities, type EntityMatchers } from './enti
 import { withoutPassingToday } from './entities-today.ts';
 import { compileEventMatchers } from './facts-events.ts';
 import { compilePersonalMatchers } from './facts-personal.ts';
+import { compileSettingsMatchers } from './facts-settings.ts';
 import { compileSpecialMatchers } from './facts-special.ts';
 import { findFacts, type FactMatchers } from './facts.ts';
 import { compileTripMatchers } from './facts-trips.ts';
@@ -74,6 +75,7 @@ export function createExtractor(options: ExtractorOptions = {}): Extractor {
     events: compileEventMatchers(vocabulary.subjects),
     trips: compileTripMatchers(vocabulary.subjects),
     personal: compilePersonalMatchers(vocabulary.personal),
+    settings: compileSettingsMatchers(vocabulary.settings),
   };
   return {
     vocabulary,

@@ -24,15 +24,17 @@ export interface ListFound extends Found<Fact> {
 /** Only joiners between products, and at most a role at the end ("for unit tests"). */
 const LIST_ONLY = /^[\s,，、&+]*(?:(?:and|or|plus|和|以及|与|及|还有)\s*)?[\s,，、&+]*$/i;
 const TRAILING_ROLE = /\s+(?:for|as)\s+[\w\s-]{1,30}$|\s*(?:做|当|用于)[\u4e00-\u9fff\w\s-]{1,12}$/i;
-/** A clause that is only a version: 版本 16.2, version 1.29, 版本号是 v1.28.4. */
-const VERSION_ONLY = /^\s*(?:版本号?\s*(?:是|为|:|：)?|version\s*(?:is|:)?)\s*(v?\d+(?:\.\d+)+)\s*$/i;
+/** A clause that is only a version: 版本 16.2, version 1.29, 版本号是 v1.28.4, 版本锁在 v9.4.0. */
+const VERSION_ONLY =
+  /^\s*(?:版本号?\s*(?:是|为|:|：|(?:锁|固定|锁定|定)(?:在|为|成|到)?|锁死在)?|version\s*(?:is|:|(?:is\s+)?(?:pinned|locked|fixed)\s+(?:to|at))?)\s*(v?\d+(?:\.\d+)+)\s*$/i;
 
 /** Whether the clause's last product was set with nothing after it but a role or punctuation. */
 export function endsOnSetProduct(text: string, products: readonly ProductMark[], setAt: ReadonlySet<number>): ProductMark | null {
   const last = products[products.length - 1];
   if (last === undefined || !setAt.has(last.start)) return null;
   const after = text.slice(last.valueEnd).replace(TRAILING_ROLE, '');
-  return /^[\s.。!！]*$/.test(after) ? last : null;
+  // 换成 pnpm 了: 了 only says it is done.
+  return /^\s*(?:了|吧)?[\s.。!！]*$/.test(after) ? last : null;
 }
 
 /** The facts a clause continues from `tail` (a product set at the end of the clause before), or none. */
@@ -71,7 +73,8 @@ const CORRECTION_BEFORE = /^\s*(?:不对|不是这样|说错了|我说错了|写
 
 /** A version said not to be the one: Node 版本不是 18, the Python version isn't 3.9. */
 const NOT_VERSION_BEFORE = /([A-Za-z][\w.+#-]*)\s*(?:的)?\s*(?:版本号?|version)\s*(?:不是|并不是|isn't|is not|wasn't)\s*(v?\d+(?:\.\d+)*)\s*$/i;
-const IS_VERSION = /^\s*(?:而是|是|it's|it is)\s*(v?\d+(?:\.\d+)+)[\s.。!！]*$/i;
+// (A major version alone is one too when the version taken back was: Java 版本不是 11，是 17.)
+const IS_VERSION = /^\s*(?:而是|是|it's|it is)\s*(v?\d+(?:\.\d+)*)[\s.。!！]*$/i;
 
 /**
  * The value a correction names (…不是 X，是 Y): Y set in its slot, and X, said by mistake, taken back; or the version
@@ -127,7 +130,7 @@ function valueOf(p: ProductMark, op: Fact['op'], lexicon: Lexicon): Fact {
 }
 
 /** A clause that only names the value: "It's NATS.", 用 Nacos。, 选的是 Pulsar, or the name alone ("Ruff, with the defaults."). */
-const ONLY_NAMES = /^\s*(?:it['’]s|it is|it['’]ll be|that['’]s|that is|we picked|we chose|we went with|went with|是|就是|用|用的是|选的是|定的是|选了|定了)?\s*$/i;
+const ONLY_NAMES = /^\s*(?:it['’]s going to be|it is going to be|it will be|we['’]re going with|we are going with|it['’]s|it is|it['’]ll be|that['’]s|that is|we picked|we chose|we went with|went with|是|就是|用|用的是|选的是|定的是|选了|定了)?\s*$/i;
 
 /**
  * A slot word that ended the sentence before with no value ("We finally settled on a message broker.", 配置中心最后定下

@@ -48,6 +48,9 @@ function linkEnd(text: string, end: number): number {
 const TAKEN_BACK = /(?:不是|而不是|并非|\b(?:not|isn't|wasn't|rather than|instead of))\s*$/i;
 /** A clause that says the value instead of the one the clause before took back: 是3800元, it's 11, but 65. */
 const INSTEAD = /^\s*(?:而是|其实是|实际是|应该是|是|(?:it's|it is|it’s|but|actually)\b\s*)/i;
+/** A clause that changes the value the clause before gave: 现在改成, 后来涨到, "now it's", "raised to". */
+const CHANGED_TO =
+  /^\s*(?:(?:现在|后来|目前|从下个?月起|下个?月起|now|since then)\s*,?\s*)?(?:改成了?|改为|换成了?|涨到了?|降到了?|调到了?|调成了?|变成了?|提到了?|加到了?|减到了?|it['’]s now|it is now|changed to|raised to|lowered to|bumped to|went up to|went down to)\s*/i;
 /** A clause that only goes on with a list of names: ", Wednesdays and Fridays". */
 const LIST_GOES_ON = /^\s*[A-Z][\w'-]*(?:\s*,\s*[A-Z][\w'-]*)*(?:\s+(?:and|or)\s+[A-Z][\w'-]*)?\s*$/;
 /** An age said in Chinese: 7 岁, 四岁半. */
@@ -218,7 +221,11 @@ export function findPersonalFacts(
     if (v === null || TAKEN_BACK.test(text.slice(Math.max(0, v.at - 12), v.at))) continue;
     // 月租2400元的那套房子: a value before 的 describes a thing; it is no value of the user's.
     if (/^\s*的/.test(text.slice(v.end))) continue;
-    emit(slot.subject, v.value, v.at);
+    // 每月存3000元，现在改成4000元: the value the next clause changes it to is the one that holds.
+    const change = next === null || !/^[\s。.!！]*$/.test(text.slice(v.end)) ? null : CHANGED_TO.exec(next.clause.text);
+    const changed = change === null ? null : valueAt(slot.value, next!.clause.text, change[0].length, next!.entities, m);
+    if (changed !== null) emit(slot.subject, changed.value, changed.at, next!.clause.start);
+    else emit(slot.subject, v.value, v.at);
   }
   // 我女儿今年7岁（，不是6岁）, "my son is 9": `<member> age`, the digits alone (a Chinese number with its 岁).
   for (const a of text.matchAll(m.age)) {

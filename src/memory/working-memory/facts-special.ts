@@ -68,6 +68,12 @@ const OTHERS_BEFORE = /(?:客服|售后|前台|公司|[\u4e00-\u9fff]{0,3}店里
 
 /** A clause that names someone to contact (联系人 Lily, "contact person: Dan"): a bare number after it is theirs. */
 const CONTACT_PERSON = /联系人|对接人|\bcontact(?:\s+person)?\b/i;
+/**
+ * A clause that hands something to a person named by a title (交给王经理, 合同找电信的刘工签, "send it to Dr. Lee"): a bare
+ * contact word after it gives theirs.
+ */
+const TO_A_PERSON =
+  /(?:交给|发给|递给|寄给|找|联系|问问?|约)\s*[^，,。；;]{0,8}?[\u4e00-\u9fff](?:经理|总监|总|工|老师|主管|先生|女士|小姐|师傅|律师|医生|主任|老板)|\b(?:to|contact|ask|call|email|with)\s+(?:Mr|Ms|Mrs|Dr|Prof)\.?\s+[A-Z]/;
 /** A message the user writes to someone (给房东写封邮件, 给他发条短信, "write an email to my landlord"). */
 const WRITING_TO = /给[^，,。；;]{1,8}?(?:写|发)(?:一)?(?:封|条|个)?\s*(?:邮件|email|e-mail|信|短信|消息|message)|\b(?:write|send|draft)\s+(?:an?\s+)?(?:email|e-mail|message|text|note)\s+to\b/i;
 
@@ -141,6 +147,8 @@ export interface SpecialContext {
 /** A clause that gives the value instead of the one the clause before took back (…，不是 X，是 Y; "not X, it's Y"). */
 const INSTEAD = /^\s*(?:而|其实|应该|实际上|实际)?是(?!不是)|^\s*(?:(?:but|it's|it is|it’s)\b)/i;
 const TAKEN_BACK_BEFORE = /(?:不是|并不是|并非|\b(?:not|isn't|is not|wasn't)(?:\s+(?:on|the))?)\s*$/i;
+/** A clause that gives the new value of what the message named: "The new one is…", 新的是…, "it's now…". */
+const NEW_ONE = /^\s*(?:(?:the\s+)?new\s+(?:one|date|deadline)\s+(?:is|will be|'s)|(?:it|that)(?:'s| is| will be)\s+now|now\s+it(?:'s| is))\b|^\s*(?:新的|新日期|新的日期)\s*(?:是|定在|改成|为)/i;
 const TAKEN_BACK = /不是|并非|\b(?:not|isn't|wasn't)\b/i;
 /** A cap on the answers' length: under 200 words, no more than 5 sentences (the unit as said, plural). */
 const ANSWER_CAP = /\b(?:under|within|below|no more than|not more than|at most|less than|fewer than|max(?:imum)?(?:\s+of)?)\s+(\d+)\s+(words|sentences|lines|paragraphs|bullet points)\b/i;
@@ -231,6 +239,8 @@ export function findSpecialFacts(clause: Clause, entities: readonly EntitySpan[]
     if (due !== undefined && !GUESS.test(text) && !deadlineNamed) set('deadline', due.value, due.start);
     // deadline 改了，不是 3月10日，是 3月13日: the date said instead of the one the clause before took back.
     else if (deadlineNamed && dates.length === 1 && INSTEAD.test(text) && TAKEN_BACK.test(leadIn)) set('deadline', dates[0]!.value, dates[0]!.start);
+    // "We had to move the launch deadline. The new one is December 4.": the date of the one the message named.
+    else if (deadlineNamed && dates.length === 1 && NEW_ONE.test(text)) set('deadline', dates[0]!.value, dates[0]!.start);
   }
 
   // A region: set, or dropped (别再用 cn-hangzhou 了; region 从 A 换到 B 了 drops A); one the message only forbids
@@ -343,7 +353,9 @@ export function findSpecialFacts(clause: Clause, entities: readonly EntitySpan[]
     const place =
       /^\s*([A-Z][a-zA-Z'-]+(?:\s+[A-Z][a-zA-Z'-]+){0,2})/.exec(rest) ??
       /^\s*([\u4e00-\u9fff]{2,6}?)(?=$|[，。,.!！\s]|工作|上班|附近|这边|那边)/.exec(rest);
-    if (place !== null) set('location', place[1]!, intro.end);
+    // "We moved to Kafka": a product is no place.
+    const at = intro.end + (place?.[0].length ?? 0) - (place?.[1]!.length ?? 0);
+    if (place !== null && !lex.products(text).some((p) => p.start === at)) set('location', place[1]!, intro.end);
   }
 
   // Log level: a level just after a log-level word (log level in prod stays at WARN, 日志级别调成 debug), or just
@@ -372,7 +384,7 @@ export function findSpecialFacts(clause: Clause, entities: readonly EntitySpan[]
     // 帮我给房东写封邮件，邮箱是 X; 联系人 Lily，电话 Y: after a message to someone or a contact named, a bare contact word
     // gives theirs (我的邮箱 stays the user's).
     const mine = (w: Mark): boolean => /我|\bmy\b/i.test(w.surface) || /(?:我的?|\bmy)\s*$/i.test(text.slice(Math.max(0, w.start - 4), w.start));
-    if ((WRITING_TO.test(leadIn) || CONTACT_PERSON.test(leadIn)) && !words.some(mine)) return;
+    if ((WRITING_TO.test(leadIn) || CONTACT_PERSON.test(leadIn) || TO_A_PERSON.test(leadIn)) && !words.some(mine)) return;
     // …邮箱是 X，电话 Y: a bare contact word right after someone else's contact goes on about them.
     if (othersContact(leadIn, lex) && /^\s*(?:电话|手机|座机|邮箱|phone|tel|email|e-mail)/i.test(text)) return;
     const ofType = entities.filter((e) => e.type === type && !corrected(text, e.start));

@@ -16,6 +16,7 @@ import { findTripFacts, tripsSpokenOf, type TripMatchers } from './facts-trips.t
 import { medicalContext } from './facts-medication.ts';
 import { findPersonalFacts, type PersonalMatchers } from './facts-personal.ts';
 import { findSpecialFacts, type SpecialMatchers } from './facts-special.ts';
+import { newSettingsState, settingFacts, type SettingsMatchers } from './facts-settings.ts';
 import type { Lexicon, Mark, ProductMark, SubjectMark } from './lexicon.ts';
 import type { TopicRules } from './topic.ts';
 import type { EntitySpan, Fact } from './types.ts';
@@ -36,6 +37,7 @@ export interface FactMatchers {
   readonly events: EventMatchers;
   readonly trips: TripMatchers;
   readonly personal: PersonalMatchers;
+  readonly settings: SettingsMatchers;
 }
 
 export interface FactResult {
@@ -98,6 +100,7 @@ export function findFacts(
   let answersNamed = false;
   /** The sentence a setup list began in ("current stack: …"): its later clauses name the user's products. */
   let inventory = -1;
+  const settings = newSettingsState();
   for (const [index, clause] of clauses.entries()) {
     const before = clauses[index - 1];
     // The clause before in the same sentence: the words that say whose a number is may stand there (手机号换了，新的是 …).
@@ -105,7 +108,10 @@ export function findFacts(
     // Whether a clause before in this sentence names the answers (kept as it goes: a paste is one long sentence).
     answersNamed = leadIn !== '' && (answersNamed || m.lexicon.has('answerLengthContext', leadIn));
     const context = { budgetNamed, deadlineNamed, sentenceDates: datesBySentence.get(clause.sentence) ?? [], leadIn, answersNamed };
+    // Settings read every clause (a question may name whose a later setting is); only a statement sets one.
+    const stated = settingFacts(clause, m.settings, settings, !clause.question && !clause.tentative && !clause.narrative && !clause.notOurs);
     if (clause.question) continue;
+    facts.push(...stated);
     const local = entitiesOf(clause);
     if (clause.tentative) {
       // "Call me on +44 … if the deploy fails": the condition is when to call; the number is the user's all the same.

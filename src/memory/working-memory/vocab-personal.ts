@@ -65,6 +65,8 @@ export const PERSONAL_VOCABULARY: PersonalVocabulary = {
     { subject: 'mortgage payment', words: ['房贷月供', '月供', '房贷每月', 'mortgage payment', 'monthly mortgage', 'mortgage'], value: 'amount' },
     { subject: 'car loan payment', words: ['车贷', '车贷月供', 'car loan', 'car payment', 'car loan payment'], value: 'amount' },
     { subject: 'monthly budget', words: ['生活费', '每月开销', 'monthly budget', 'monthly spending'], value: 'amount' },
+    { subject: 'monthly savings', words: ['每个月固定存', '每月固定存', '每个月存', '每月存', '每个月攒', '每月攒', 'monthly savings', 'save each month', 'save every month'], value: 'amount' },
+    { subject: 'target university', words: ['目标院校', '目标学校', '目标大学', 'target school', 'target university', 'dream school'], value: 'name' },
     { subject: 'target weight', words: ['目标体重', 'target weight', 'goal weight'], value: 'number' },
     { subject: 'weight', words: ['体重', 'weight', 'i weigh'], value: 'number' },
     { subject: 'height', words: ['身高', 'height'], value: 'number' },

@@ -65,7 +65,7 @@ export const PRODUCT_GROUPS: readonly ProductGroup[] = [
     exactNames: ['Celery', 'Temporal',
   ] },
   {
-    subject: 'search engine', names: ['Elasticsearch', 'OpenSearch', 'Solr', 'Meilisearch', 'Typesense', 'Algolia',
+    subject: 'search engine', names: ['Elastic Cloud', 'Elasticsearch', 'OpenSearch', 'Solr', 'Meilisearch', 'Typesense', 'Algolia',
     'Manticore', 'ZincSearch', 'Vespa'], exactNames: ['Sphinx',
   ] },
   {
@@ -217,7 +217,8 @@ export const PRODUCT_GROUPS: readonly ProductGroup[] = [
   },
   {
     subject: 'package manager', names: ['npm', 'pnpm', 'pip', 'pipenv', 'conda', 'Miniconda', 'Anaconda', 'mamba',
-    'Homebrew', 'NuGet', 'yum', 'dnf', 'pacman', 'Chocolatey', 'winget', 'vcpkg', 'Conan'], exactNames: ['Yarn',
+    'Homebrew', 'NuGet', 'yum', 'dnf', 'pacman', 'Chocolatey', 'winget', 'vcpkg', 'Conan', 'CocoaPods', 'Swift Package Manager',
+    'SwiftPM', 'Carthage'], exactNames: ['Yarn',
     'Poetry', 'uv', 'Cargo', 'Composer', 'apt', 'Scoop',
   ] },
   {
@@ -231,6 +232,8 @@ export const PRODUCT_GROUPS: readonly ProductGroup[] = [
     subject: 'build tool', names: ['Vite', 'Webpack', 'esbuild', 'Turbopack', 'Rspack', 'Rolldown', 'SWC', 'tsup', 'Create React App'],
     exactNames: ['Rollup', 'Parcel', 'Babel', 'CRA',
   ] },
+  // Deep-learning frameworks (a version after one is its own slot: PyTorch 2.1 → 2.4 sets `pytorch version`).
+  { subject: 'ML framework', names: ['PyTorch', 'PyTorch Lightning', 'TensorFlow', 'Keras', 'PaddlePaddle', '飞桨', 'MindSpore', 'MXNet'], exactNames: ['JAX'] },
   {
     subject: 'test framework', names: ['Vitest', 'Jasmine', 'pytest', 'unittest', 'JUnit', 'JUnit 5', 'TestNG',
     'Cypress', 'Playwright', 'Selenium', 'Puppeteer', 'RSpec', 'PHPUnit', 'xUnit', 'NUnit', 'Testing Library'],

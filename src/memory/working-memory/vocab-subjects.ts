@@ -313,6 +313,8 @@ export const SUBJECT_VOCABULARY: SubjectVocabulary = {
     'times in', 'time in', 'all times in', '时间按', '时间都按', '时间用', '时间都用', '时间统一用', '时间统一按',
     // "log timestamps should use UTC", 时间戳统一用 UTC: the clock the user's times are kept in.
     'timestamps', 'timestamp', '时间戳',
+    // "Use Pacific time for any reminders": the clock the user asks for.
+    'use', 'go by', 'stick to', 'switch to',
   ],
   allergyPatterns: [
     // The user's own (我对…, or a clause that starts with 对), not a child's (孩子对青霉素过敏).
@@ -325,7 +327,10 @@ export const SUBJECT_VOCABULARY: SubjectVocabulary = {
     'pescatarian': 'pescatarian', 清真: '清真', halal: 'halal', kosher: 'kosher', 'gluten-free': 'gluten-free', keto: 'keto',
     'low-carb': 'low-carb',
   },
-  locationIntros: ['我住在', '我家在', '我现在住在', '我人在', 'i live in', "i'm based in", 'i am based in', 'we are based in', "we're based in"],
+  locationIntros: ['我住在', '我家在', '我现在住在', '我人在', 'i live in', "i'm based in", 'i am based in', 'we are based in', "we're based in",
+    // A move of home: "we just moved to Portland", 我们刚搬到杭州 (a product after it is a migration: facts-special.ts).
+    'we live in', 'i just moved to', 'we just moved to', 'i moved to', 'we moved to', "i've moved to", "we've moved to", 'we recently moved to', 'i recently moved to',
+    '我搬到了', '我们搬到了', '我刚搬到', '我们刚搬到', '我家搬到了', '我们家搬到了'],
   portWords: ['端口号', '端口', 'port number', 'port'],
   addressWords: [
     '地址', 'IP 地址', 'IPv4 地址', 'IPv6 地址', '访问地址', '链接', 'address', 'IP address', 'IPv4 address', 'IPv6 address',

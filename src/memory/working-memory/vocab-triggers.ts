@@ -130,6 +130,9 @@ export const TRIGGER_VOCABULARY: TriggerVocabulary = {
     'upgrading to', 'downgrade to', 'downgraded to', 'replace', 'replacing', 'replaced', 'switch back to',
     'go back to', 'revert to', 'roll back to', 'rolled back to', 'rolling back to', 'reverted to', 'reverting to',
     'went back to', 'going back to', 'switched back to', 'switching back to', 'moved back to', 'deploy', 'deploys', 'deployed', 'deploying', 'keep', 'keeping',
+    // Formatting and linting with a tool: "format everything with Black", "lint with Ruff".
+    'format with', 'format everything with', 'format it with', 'format the code with', 'format code with', 'format all code with', 'formatted with', 'formatting with',
+    'lint with', 'lint everything with', 'linted with', 'linting with',
     'only write', 'we write', 'only use', 'write everything in', 'write all code in', 'write all the code in',
     'write all our code in', 'moves to', 'code examples in', 'all code examples in',
     '上了', '统一', 'go through', 'goes through', 'going through', 'run through', 'runs through', 'serve everything through', 'serve through',
@@ -195,6 +198,9 @@ export const TRIGGER_VOCABULARY: TriggerVocabulary = {
     'moved off', 'move off', 'moving off', 'migrated off', 'migrate off', 'migrating off', 'skip', 'nvm',
     'not going ahead with', 'not moving forward with', 'not going forward with', "won't go ahead with",
     'uninstalled', 'uninstalling', 'cancelled', 'canceled', 'delete', 'deleted', 'shelve', 'shelved', 'ripped out', 'ripping out', "don't bother with", 'do not bother with',
+    // What the user said before, taken back: "forget everything I said about the Aurora migration".
+    'forget everything i said about', 'forget what i said about', 'ignore what i said about', 'ignore everything i said about',
+    'disregard what i said about', 'disregard everything i said about', 'forget all that about',
   ],
   dropBeforeNeedsLe: ['不用', '不要', '别用', '不要用', '不想用', '不要再用', '别再用', '不打算用', '不打算再用', '不准备用', '不准备再用'],
   dropAfter: [
@@ -207,6 +213,8 @@ export const TRIGGER_VOCABULARY: TriggerVocabulary = {
     '停止维护', '卸了', '卸载了', '卸掉了', '已卸载', '已经 decommission 了', 'decommission 了', 'decommission了', '已经 decommission',
     // Not renewed: 那套明年到期就不续了.
     '不续了', '不续费了', '不再续费', '不续约了', '不再续约',
+    // Taken back as if never said: 调岗的事当我没说.
+    '当我没说', '就当我没说', '当我没说过', '就当我没说过', '当我没提', '就当我没提', '当我没问', '就当我没问',
     'cancel 掉', 'cancel掉', '取消掉', '先 cancel', '先cancel', 'scrap 掉', 'scrap掉', 'kill 掉', 'kill掉', '砍掉',
     // Put on hold, taken offline for good (已经下线: a future 再下线 is no drop yet).
     'hold 住', 'hold住', '先 hold 住', '先不排期', '不排期', 'forget 吧', 'ignore 吧', 'ignore 掉', 'ignore掉', 'forget 掉', 'forget掉', 'shelve 掉', 'shelve掉', 'drop 了', 'drop了', 'is shelved', 'is on hold', 'are on hold', '已经下线', '已下线', '已经下线了',
@@ -221,6 +229,9 @@ export const TRIGGER_VOCABULARY: TriggerVocabulary = {
   strongDrop: [
     '作废', '推翻', '废弃', '撤销', '不算数', '不算', 'scrap', 'scrapping', 'scratch', 'is void', 'is off the table', 'disregard',
     'is scrapped', 'no longer applies', "doesn't apply anymore", 'is decommissioned', 'was decommissioned', 'has been decommissioned',
+    '当我没说', '就当我没说', '当我没说过', '就当我没说过', '当我没提', '就当我没提',
+    'forget everything i said about', 'forget what i said about', 'ignore what i said about', 'ignore everything i said about',
+    'disregard what i said about', 'disregard everything i said about', 'forget all that about',
   ],
   dropLeadIns: [
     'please', 'just', 'ok', 'okay', 'so', 'and', 'actually', 'also', 'oh', 'hmm', 'then', "let's", 'let us', "we'll",
@@ -314,6 +325,8 @@ export const TRIGGER_VOCABULARY: TriggerVocabulary = {
     'crashes', 'crashed', 'broken', 'breaks', 'stuck', 'times out', 'timed out', 'timing out',
     // Mixed: 升级到 22 之后 build 就 fail 了 (a story of a failure, like 失败).
     'fail 了', 'fail了', '就 fail', 'broke 了', 'crash 了',
+    // 升级到 X 之后就开始报 KeyError: what went wrong after a change, not a choice.
+    '开始报', '就报了', '老是报', '一直报', '总是报',
   ],
   notOurs: [
     '隔壁组', '隔壁团队', '隔壁部门', '隔壁公司', '别的组', '别的团队', '别的部门', '其他团队', '其他部门', '别的公司', '别家公司', '别家',
@@ -335,7 +348,7 @@ export const TRIGGER_VOCABULARY: TriggerVocabulary = {
     'my uncle', "my uncle's", 'my aunt', "my aunt's", '表哥', '表姐', '表弟', '表妹', '堂哥', '堂姐', '邻居', '室友的', '我室友', '我老婆的', '我老公的', '我哥的', '我姐的', '我弟的', '我妹的', '我爸的', '我妈的',
   ],
   hearsay: ['听说', '据说', '听人说', 'i heard', 'i hear', 'heard that', 'rumour has it', 'rumor has it', 'apparently'],
-  undecidedSentence: ['先别定', '还没拍板', '没拍板', '还没敲定', '还没最终定', "hasn't signed off", "haven't signed off", 'not signed off', '还没想好', '还在比较', '还在 compare', '还在compare', '还在对比', '还没 decide', '还没decide', '没 decide', '还没最终 decide', '还没最终decide', '还没最终决定', '还在争', '还在吵', '还在讨论', '还在纠结', 'still deciding', 'still weighing', "we're weighing", 'we are weighing', "i'm weighing", 'torn between', 'still debating', 'still arguing', 'still discussing', "haven't decided", 'not decided yet', 'undecided',
+  undecidedSentence: ['先别定', '还没拍板', '没拍板', '还没敲定', '还没最终定', "hasn't signed off", "haven't signed off", 'not signed off', '还没想好', '还在比较', '还在 compare', '还在compare', '还在对比', '还没 decide', '还没decide', '还在 decide', '还在decide', '在 decide 中', '没 decide', '还没最终 decide', '还没最终decide', '还没最终决定', '还在争', '还在吵', '还在讨论', '还在纠结', 'still deciding', 'still weighing', "we're weighing", 'we are weighing', "i'm weighing", 'torn between', 'still debating', 'still arguing', 'still discussing', "haven't decided", 'not decided yet', 'undecided',
     // A change asked for and waiting on approval: 申请把 Redis 升到 7.2，下周审批, "pending approval".
     '待审批', '等审批', '审批中', '审批通过后', '审批下来', '待批', '批下来再说', '等批复', 'pending approval', 'awaiting approval', 'waiting for approval', 'once it is approved', "once it's approved"],
   narrativePurposes: [

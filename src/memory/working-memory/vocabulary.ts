@@ -7,10 +7,11 @@ import { DATE_VOCABULARY, type DateVocabulary } from './vocab-dates.ts';
 import { ENTITY_VOCABULARY, type EntityVocabulary } from './vocab-entities.ts';
 import { PERSONAL_VOCABULARY, type PersonalVocabulary } from './vocab-personal.ts';
 import { PRODUCT_GROUPS, RUNTIME_VERSION_SUBJECTS, type ProductGroup } from './vocab-products.ts';
+import { SETTINGS_VOCABULARY, type SettingsVocabulary } from './vocab-settings.ts';
 import { SUBJECT_VOCABULARY, type SubjectVocabulary } from './vocab-subjects.ts';
 import { TRIGGER_VOCABULARY, type TriggerVocabulary } from './vocab-triggers.ts';
 
-export type { DateVocabulary, EntityVocabulary, PersonalVocabulary, ProductGroup, SubjectVocabulary, TriggerVocabulary };
+export type { DateVocabulary, EntityVocabulary, PersonalVocabulary, ProductGroup, SettingsVocabulary, SubjectVocabulary, TriggerVocabulary };
 
 export interface WmVocabulary {
   readonly entities: EntityVocabulary;
@@ -22,6 +23,8 @@ export interface WmVocabulary {
   readonly triggers: TriggerVocabulary;
   /** The user's own life: rent, weight, a pet's name (facts-personal.ts). */
   readonly personal: PersonalVocabulary;
+  /** Numeric settings: line length, coverage, retention, TTL, timeout (facts-settings.ts). */
+  readonly settings: SettingsVocabulary;
 }
 
 export interface VocabularyOverrides {
@@ -33,6 +36,7 @@ export interface VocabularyOverrides {
   readonly subjects?: Partial<SubjectVocabulary>;
   readonly triggers?: Partial<TriggerVocabulary>;
   readonly personal?: Partial<PersonalVocabulary>;
+  readonly settings?: Partial<SettingsVocabulary>;
 }
 
 export const DEFAULT_VOCABULARY: WmVocabulary = {
@@ -43,6 +47,7 @@ export const DEFAULT_VOCABULARY: WmVocabulary = {
   subjects: SUBJECT_VOCABULARY,
   triggers: TRIGGER_VOCABULARY,
   personal: PERSONAL_VOCABULARY,
+  settings: SETTINGS_VOCABULARY,
 };
 
 export function resolveVocabulary(overrides: VocabularyOverrides = {}): WmVocabulary {
@@ -54,6 +59,7 @@ export function resolveVocabulary(overrides: VocabularyOverrides = {}): WmVocabu
     subjects: { ...SUBJECT_VOCABULARY, ...overrides.subjects },
     triggers: { ...TRIGGER_VOCABULARY, ...overrides.triggers },
     personal: { ...PERSONAL_VOCABULARY, ...overrides.personal },
+    settings: { ...SETTINGS_VOCABULARY, ...overrides.settings },
   };
   validate(vocabulary);
   return vocabulary;
@@ -137,7 +143,19 @@ function validate(v: WmVocabulary): void {
   checkRecord('personal.pets', v.personal.pets, 'string');
   checkRecord('personal.family', v.personal.family, 'string');
   for (const key of ['units', 'notSlots', 'notSlotNouns', 'others'] as const) checkStrings(`personal.${key}`, v.personal[key]);
+  if (!Array.isArray(v.settings.slots)) fail('settings.slots', 'must be a list');
+  v.settings.slots.forEach((slot, i) => {
+    if (typeof slot?.subject !== 'string') fail(`settings.slots[${i}].subject`, 'must be a string');
+    checkStrings(`settings.slots[${i}].words`, slot.words);
+    if (!SETTING_VALUE_KINDS.has(slot.value)) fail(`settings.slots[${i}].value`, `must be one of ${[...SETTING_VALUE_KINDS].join(', ')}`);
+    if (slot.qualifiers !== undefined) checkRecord(`settings.slots[${i}].qualifiers`, slot.qualifiers, 'string');
+    // A setting with no subject of its own is named only by its qualifiers.
+    if (slot.subject.trim() === '' && Object.keys(slot.qualifiers ?? {}).length === 0) fail(`settings.slots[${i}].qualifiers`, 'needed when subject is empty');
+  });
+  for (const key of ['links', 'linkFillers', 'durationUnits', 'countUnits'] as const) checkStrings(`settings.${key}`, v.settings[key]);
 }
+
+const SETTING_VALUE_KINDS: ReadonlySet<string> = new Set(['count', 'percent', 'duration']);
 
 const PERSONAL_VALUE_KINDS: ReadonlySet<string> = new Set(['amount', 'number', 'name', 'model', 'date', 'words']);
 

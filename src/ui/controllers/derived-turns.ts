@@ -19,8 +19,9 @@ import { entitiesWithPassingDates } from '../../memory/working-memory/index.ts';
 // 3: a host:port before a full stop, "a week before" no date, …; 4: a bare day after a range's first date is in
 // its month (6月8号到10号); 5: sums written half in Chinese (1万5千元), a full-width comma never groups thousands,
 // an amount after a Chinese comma is found (，1200元), "for the 30th" is a date; 7: a one-numeral minute needs 分
-// (8点一开放). ("Today" said in passing left the entities, but is still a date here: `entitiesWithPassingDates`.)
-export const DERIVATION_VERSION = 7;
+// (8点一开放); 8: a three-part version may end in one letter (17.9.4a). ("Today" said in passing left the entities,
+// but is still a date here: `entitiesWithPassingDates`.)
+export const DERIVATION_VERSION = 8;
 
 export interface DerivedTurn {
   /** `stampOf` the message's text when this was worked out. */

@@ -10,7 +10,7 @@ import { SessionWorkingMemory } from '../../../src/memory/layered/working-memory
 import { DERIVATION_VERSION, deriveTurn, stampOf } from '../../../src/ui/controllers/derived-turns.ts';
 
 /** The version and the hash of the examples' derivations it was pinned with. */
-const PINNED = '7:1i8v3o9';
+const PINNED = '8:1l9p5';
 
 const T = Date.UTC(2025, 2, 6, 9, 30); // a Thursday
 const EXAMPLES = [
@@ -27,6 +27,7 @@ const EXAMPLES = [
   'The review is booked for the 20th. Rent is due on the 1st, $900 a month. 酒店订好了，1200元一晚。',
   '评审定在3月14日（周五），周四先彩排。',
   '选课系统早上8点一开放就卡，下午三点二十五再试。',
+  'The core switch moves to firmware 15.2.7b on Sunday.',
 ];
 
 const derivations = () => {

@@ -206,7 +206,7 @@ describe('a version and a setting said the terse way', () => {
   });
 
   it('indentation said with its width right after the word', () => {
-    expect(facts('缩进 2 个空格，行宽 100。')).toEqual(['indentation=2 个空格']);
+    expect(facts('缩进 2 个空格，行宽 100。')).toEqual(['indentation=2 个空格', 'line length=100']);
     expect(facts('Indentation is 4 spaces in every repo.')).toEqual(['indentation=4 spaces']);
   });
 });
@@ -245,7 +245,7 @@ describe('"I meant", and a product that only says what a choice is for', () => {
   });
 
   it('"a linter for our Python repos" chooses no language, and the next sentence may name the linter', () => {
-    expect(facts('Picked a formatter for our Python repos. Black, line length 100.')).toEqual(['formatter=Black']);
+    expect(facts('Picked a formatter for our Python repos. Black, line length 100.')).toEqual(['formatter=Black', 'line length=100']);
     expect(facts('We went with Vitest for our TypeScript packages.')).toEqual(['test framework=Vitest']);
   });
 });
