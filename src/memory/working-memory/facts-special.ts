@@ -280,8 +280,10 @@ export function findSpecialFacts(clause: Clause, entities: readonly EntitySpan[]
     if (word === null) continue;
     const wordStart = Math.max(0, e.start - 32) + word.index;
     const name = serviceName(text.slice(Math.max(0, wordStart - 48), wordStart), m, lex);
-    // A base URL keeps its word (the API's base URL → `api base url`).
-    const kind = e.type !== 'url' ? 'address' : /^base\s*url/i.test(word[0]) ? 'base url' : 'url';
+    // A base URL keeps its word (the API's base URL → `api base url`), and so do a host and an endpoint ("the bastion
+    // host is …" → `bastion host`, as 11 of 13 helper labels of a host said so name it).
+    const said = /\b(host|endpoint)\b/i.exec(word[0])?.[1]?.toLowerCase();
+    const kind = said ?? (e.type !== 'url' ? 'address' : /^base\s*url/i.test(word[0]) ? 'base url' : 'url');
     // ("its v6 address": the kind of address, not a service.)
     if (name !== null && !/^(?:v[46]|ipv[46])$/i.test(name)) set(`${name} ${kind}`, e.value, wordStart);
   }

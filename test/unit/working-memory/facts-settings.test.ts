@@ -133,3 +133,12 @@ describe('the fifteenth round', () => {
     expect(facts('换成 SQLAlchemy 2.0 以后老是报 warning。')).toEqual([]);
   });
 });
+
+/** Found by comparing slot names across every helper file: a host said as such is labelled `… host` (11 of 13). */
+describe('an address said as a host or an endpoint', () => {
+  it('keeps the word the user named it with', () => {
+    expect(facts('The jump host is 192.0.2.14 now.')).toEqual(['jump host=192.0.2.14']);
+    expect(facts('The metrics endpoint is https://metrics.example.net/v1.')).toEqual(['metrics endpoint=https://metrics.example.net/v1']);
+    expect(facts('Redis 地址是 10.0.0.5。')).toEqual(['redis address=10.0.0.5']);
+  });
+});
