@@ -31,6 +31,16 @@ export interface AnswerSource {
   readonly around?: number;
 }
 
+/**
+ * The words each sentence holds, as the index keeps them (shard.ts: a chunk's `pieceTermIds`, by the index's term
+ * ids), so that a search does not work the words of its candidates' sentences out again.
+ */
+export interface SentenceWords {
+  readonly termIdOf: (term: string) => number | undefined;
+  /** A turn's sentences' term ids, in the order of its pieces; undefined for a turn the index does not hold. */
+  readonly of: (turn: TurnEntry) => readonly Int32Array[] | undefined;
+}
+
 /** Sentences read around a candidate's best one (a long paste is not read whole on every search). */
 const AROUND_BEST = 3;
 
@@ -116,8 +126,24 @@ const isLater = (b: TurnEntry, a: TurnEntry): boolean => (b.sessionId === a.sess
 /** `bulk_void_xq` carries `_xq`, `log_level=warn` carries `warn`. */
 const carries = (value: string, retired: string): boolean => value === retired || (retired.length >= 3 && (value.endsWith(retired) || value.startsWith(retired)));
 
+/** Which of the question's words a sentence holds: by the index's term ids where it keeps the turn, else worked out. */
+type Holds = (i: number, term: string) => boolean;
+
+function holdsOf(source: AnswerSource, words: SentenceWords | undefined, askedIds: ReadonlyMap<string, number | undefined>): Holds {
+  const ids = words?.of(source.turn);
+  // (A source's pieces are its turn's, or their first few: the ids line up from the start.)
+  if (ids !== undefined && ids.length >= source.pieces.length) {
+    return (i, term) => {
+      const id = askedIds.get(term);
+      return id !== undefined && ids[i]!.includes(id);
+    };
+  }
+  const known: Array<ReadonlySet<string>> = [];
+  return (i, term) => (known[i] ??= new Set(terms(source.pieces[i]!.text))).has(term);
+}
+
 /** Reads the sentences around `source.best` (`around` either side) as statements about the question. */
-function read(source: AnswerSource, asked: Asked, around = source.around ?? AROUND_BEST): Read {
+function read(source: AnswerSource, asked: Asked, holds: Holds, around = source.around ?? AROUND_BEST): Read {
   const said: Said[] = [];
   const from = Math.max(0, source.best - around);
   source.pieces.slice(from, source.best + around + 1).forEach((piece, k) => {
@@ -126,8 +152,9 @@ function read(source: AnswerSource, asked: Asked, around = source.around ?? AROU
     const statement = statementOfCached(piece.text, before);
     if (statement === null) return;
     const text = `${before} ${piece.text}`;
-    const words = new Set(terms(text));
-    said.push({ piece: i, statement, asked: new Set([...asked.terms].filter((t) => words.has(t))), saysKind: asked.kind?.test(text) === true, text });
+    // (A statement is read with the sentence before it: the words of either count.)
+    const inText = (t: string): boolean => holds(i, t) || (i > 0 && holds(i - 1, t));
+    said.push({ piece: i, statement, asked: new Set([...asked.terms].filter(inText)), saysKind: asked.kind?.test(text) === true, text });
   });
   const answer = said.reduce<Said | null>((best, s) => (s.asked.size >= MIN_ASKED && (best === null || s.asked.size > best.asked.size) ? s : best), null);
   return { turn: source.turn, said, answer };
@@ -162,13 +189,14 @@ interface Retirement {
 }
 
 /** Per candidate turn id, its sentences this question finds answered again, otherwise, later by the user. */
-export function answeredLater(question: string, sources: readonly AnswerSource[]): LaterAnswers {
+export function answeredLater(question: string, sources: readonly AnswerSource[], words?: SentenceWords): LaterAnswers {
   if (asksAboutThePast(question)) return NO_LATER_ANSWERS;
   const asked = askedOf(question);
   if (asked.terms.size < MIN_ASKED) return NO_LATER_ANSWERS;
+  const askedIds = new Map([...asked.terms].map((t) => [t, words?.termIdOf(t)]));
   const out = new Map<string, Set<number>>();
   const now = ASKS_NOW.test(question);
-  const reads = sources.map((s) => read(s, asked));
+  const reads = sources.map((s) => read(s, asked, holdsOf(s, words, askedIds)));
   /** Marks the sentences of `r` about the question that give a retired value and none of the later answer's. */
   const retire = (r: Read, retired: readonly string[], kept: ReadonlySet<string>): void => {
     for (const s of r.said) {
@@ -215,7 +243,8 @@ export function answeredLater(question: string, sources: readonly AnswerSource[]
     of(turn, pieces) {
       if (compared.has(turn.id) || out.has(turn.id)) return out.get(turn.id);
       compared.add(turn.id);
-      const r = read({ turn, pieces: pieces.slice(0, OTHER_TURN_PIECES), best: 0, around: OTHER_TURN_PIECES }, asked);
+      const source = { turn, pieces: pieces.slice(0, OTHER_TURN_PIECES), best: 0, around: OTHER_TURN_PIECES };
+      const r = read(source, asked, holdsOf(source, words, askedIds), OTHER_TURN_PIECES);
       for (const { later, retired, kept } of retirements) if (isLater(later, turn)) retire(r, retired, kept);
       return out.get(turn.id);
     },

@@ -143,7 +143,12 @@ export function retrieve(index: RetrievalIndex, request: RetrieveRequest): Retri
       const asked = item.turn!.role === 'assistant' ? item.previous() : undefined;
       if (asked?.turn?.role === 'user' && !turns.some((t) => t.candidate.id === asked.candidate.id)) sources.push({ turn: asked.turn, pieces: asked.pieces.slice(0, OTHER_TURN_PIECES), best: 0, around: OTHER_TURN_PIECES });
     }
-    records.answeredLater = answeredLater(query.message, sources);
+    // Their sentences' words as the index keeps them (not worked out again for every search).
+    const shard = memory.shard;
+    records.answeredLater = answeredLater(query.message, sources, {
+      termIdOf: (term) => shard.pieces.termIdOf(term),
+      of: (turn) => shard.chunks.get(turn.id)?.pieceTermIds,
+    });
   }
   const speakerOf = (turn: TurnEntry): string => turn.speaker ?? (turn.role === 'user' ? request.labels.user : request.labels.assistant);
   // A question about when is answered by a date: every day heading then carries its year, and each record says
