@@ -210,6 +210,8 @@ export function findPersonalFacts(
     // font-weight, line-height, box.height: a Latin word inside an identifier is no slot word.
     if (/^[A-Za-z]/.test(w[0]) && /[-._]$/.test(text.slice(0, w.index))) continue;
     const end = w.index + w[0].length;
+    // 每月存储费用: 存 there begins 存储 (storage), not saving.
+    if (/存$/.test(w[0]) && /^[储在放]/.test(text.slice(end))) continue;
     const pos = linkEnd(text, end);
     if (TAKEN_BACK.test(text.slice(end, pos + 1)) || /^\s*(?:不是|并非|\b(?:not|isn't)\b)/i.test(text.slice(end))) {
       instead(slot.subject, (text, pos) => valueAt(slot.value, text, pos, next!.entities, m));

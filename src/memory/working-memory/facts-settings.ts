@@ -21,14 +21,14 @@ interface CompiledSetting {
   readonly qualifierOf: ReadonlyMap<string, string>;
   /** The value at the start of a text: group 1 the value as written (with its unit), group 2 the count alone. */
   readonly value: RegExp;
+  /** A value changed in place, before the new one: 从 300s 改成, "from 300s to". */
+  readonly changedFrom: RegExp;
 }
 
 export interface SettingsMatchers {
   readonly settings: readonly CompiledSetting[];
   /** Fillers and a link after the setting's word, up to the value. */
   readonly lead: RegExp;
-  /** A value changed in place, after the lead: 从 300s 改成 / from 300s to (the value follows). */
-  readonly changedFrom: (value: RegExp) => RegExp;
 }
 
 export function compileSettingsMatchers(v: SettingsVocabulary): SettingsMatchers {
@@ -45,16 +45,17 @@ export function compileSettingsMatchers(v: SettingsVocabulary): SettingsMatchers
   return {
     settings: v.slots.map((slot) => {
       const qualifiers = Object.keys(slot.qualifiers ?? {});
+      const value = valueOf(slot);
       return {
         slot,
         word: new RegExp(alternation(slot.words), 'gi'),
         qualifier: qualifiers.length === 0 ? null : new RegExp(alternation(qualifiers), 'gi'),
         qualifierOf: new Map(Object.entries(slot.qualifiers ?? {}).map(([k, s]) => [k.toLowerCase(), s])),
-        value: valueOf(slot),
+        value,
+        changedFrom: new RegExp(`^\\s*(?:从|由|\\bfrom\\b)\\s*${value.source.slice(1)}\\s*(?:改成|改为|改到|调到|调成|升到|降到|到|\\bto\\b)\\s*`, 'i'),
       };
     }),
     lead,
-    changedFrom: (value) => new RegExp(`^\\s*(?:从|由|\\bfrom\\b)\\s*${value.source.slice(1)}\\s*(?:改成|改为|改到|调到|调成|升到|降到|到|\\bto\\b)\\s*`, 'i'),
   };
 }
 
@@ -69,7 +70,7 @@ export const newSettingsState = (): SettingsState => ({ lastQualifier: new Map()
 /** The value at `pos`: after the lead, and after a value it changes from. */
 function valueAt(text: string, pos: number, setting: CompiledSetting, m: SettingsMatchers, linked = false): { value: string; at: number } | null {
   let at = pos + (m.lead.exec(text.slice(pos))?.[0].length ?? 0);
-  const from = m.changedFrom(setting.value).exec(text.slice(at));
+  const from = setting.changedFrom.exec(text.slice(at));
   if (from !== null) at += from[0].length;
   // A value for a setting named in the clause before must be led to (最后定成 30 天), not just stand there.
   if (linked && at === pos) return null;
@@ -96,7 +97,7 @@ export function settingFacts(clause: Clause, m: SettingsMatchers, state: Setting
     const qualifiers = setting.qualifier === null ? [] : [...text.matchAll(setting.qualifier)];
     let taken = false;
     for (const word of text.matchAll(setting.word)) {
-      // ("line length" holds "length"; a word inside a qualifier, like 记录 in 日志记录, is no setting word.)
+      // Whose setting: the nearest qualifier before the word in this clause, else the last an earlier clause named.
       const before = qualifiers.filter((q) => q.index + q[0].length <= word.index).at(-1);
       const qualifier = before?.[0].toLowerCase() ?? state.lastQualifier.get(index);
       const subject = qualifier === undefined ? setting.slot.subject : (setting.qualifierOf.get(qualifier) ?? setting.slot.subject);
@@ -108,7 +109,7 @@ export function settingFacts(clause: Clause, m: SettingsMatchers, state: Setting
         state.pending = { setting: index, subject, sentence: clause.sentence };
         continue;
       }
-      // One value a setting a clause ("max-line-length 是 120，别改成 100": the first is what holds).
+      // One value a setting a clause: the first said.
       taken = true;
       out.push({ item: { subject, value: found.value, op: 'set' }, at: clause.start + found.at });
     }

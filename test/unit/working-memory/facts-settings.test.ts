@@ -126,6 +126,7 @@ describe('the fifteenth round', () => {
 
   it('keeps the value the next clause changes it to', () => {
     expect(facts('之前每月存2000元，现在改成2500元。')).toEqual(['monthly savings=2500 CNY']);
+    expect(facts('对象存储每月存储费用 200 元。')).toEqual([]);
   });
 
   it('reads a failure after an upgrade as a story, not a choice', () => {
