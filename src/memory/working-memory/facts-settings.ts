@@ -27,6 +27,8 @@ interface CompiledSetting {
 
 export interface SettingsMatchers {
   readonly settings: readonly CompiledSetting[];
+  /** Any setting's word: a message without one is not read for settings at all (most messages). */
+  readonly anyWord: RegExp;
   /** Fillers and a link after the setting's word, up to the value. */
   readonly lead: RegExp;
 }
@@ -56,6 +58,7 @@ export function compileSettingsMatchers(v: SettingsVocabulary): SettingsMatchers
       };
     }),
     lead,
+    anyWord: new RegExp(alternation(v.slots.flatMap((slot) => slot.words)), 'i'),
   };
 }
 

@@ -101,6 +101,8 @@ export function findFacts(
   /** The sentence a setup list began in ("current stack: …"): its later clauses name the user's products. */
   let inventory = -1;
   const settings = newSettingsState();
+  // (One test a clause: a message that names no setting is not read for them, qualifiers and all.)
+  const namesSettings = clauses.some((c) => m.settings.anyWord.test(c.text));
   for (const [index, clause] of clauses.entries()) {
     const before = clauses[index - 1];
     // The clause before in the same sentence: the words that say whose a number is may stand there (手机号换了，新的是 …).
@@ -109,7 +111,7 @@ export function findFacts(
     answersNamed = leadIn !== '' && (answersNamed || m.lexicon.has('answerLengthContext', leadIn));
     const context = { budgetNamed, deadlineNamed, sentenceDates: datesBySentence.get(clause.sentence) ?? [], leadIn, answersNamed };
     // Settings read every clause (a question may name whose a later setting is); only a statement sets one.
-    const stated = settingFacts(clause, m.settings, settings, !clause.question && !clause.tentative && !clause.narrative && !clause.notOurs);
+    const stated = namesSettings ? settingFacts(clause, m.settings, settings, !clause.question && !clause.tentative && !clause.narrative && !clause.notOurs) : [];
     if (clause.question) continue;
     facts.push(...stated);
     const local = entitiesOf(clause);
