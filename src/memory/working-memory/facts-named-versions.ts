@@ -11,7 +11,7 @@ import { FUNCTION_WORD } from './text.ts';
 import type { Fact } from './types.ts';
 
 /** The word version, a link, and the version (one dot at least). */
-const LINK = String.raw`\s*(?:号)?\s*(?:是|为|用的是|统一用|统一是|都用|都是|用|锁在|锁死在|锁死|锁定在|锁定为|锁定|锁|固定在|固定为|固定|定在|定为|定成|统一为|统一成|升到|升级到|改成|改为|:|：|=|is pinned to|is pinned at|is locked to|is locked at|is now|is|will be|pinned to|pinned at|locked to|locked at|set to|stays at)?\s*`;
+const LINK = String.raw`\s*(?:号)?\s*(?:是|为|用的是|统一用|统一是|都用|都是|用|锁在|pin\s*在|pin\s*到|锁死在|锁死|锁定在|锁定为|锁定|锁|固定在|固定为|固定|定在|定为|定成|统一为|统一成|升到|升级到|改成|改为|:|：|=|is pinned to|is pinned at|is locked to|is locked at|is now|is|will be|pinned to|pinned at|locked to|locked at|set to|stays at)?\s*`;
 const VERSION = String.raw`(v?\d+(?:\.\d+)+)(?![\w.])(?!\s*(?:%|倍|x\b))`;
 /** A Latin name just before the word version: kubectl 版本, the Bazel version, PyTorch 的版本号. */
 const NAME_THEN_VERSION = new RegExp(String.raw`(?<![\w.+-])([A-Za-z][\w.+-]*[A-Za-z0-9+])\s*(?:的)?\s*(?:版本|version)(?![\w])${LINK}${VERSION}`, 'gi');

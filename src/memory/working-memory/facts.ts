@@ -204,6 +204,7 @@ export function findFacts(
   facts.push(...personalOnly(facts, personal));
   facts.splice(0, facts.length, ...selfCorrected(facts, clauses, entities, m.lexicon));
   refileDrops(facts);
+  refileReplacements(facts, m.lexicon);
   facts.sort((a, b) => a.at - b.at);
   deprecations.sort((a, b) => a.at - b.at);
   const own = quoted.length === 0 ? facts : facts.filter((f) => !quoted.some((q) => f.at >= q.start && f.at < q.end));
@@ -243,6 +244,22 @@ function refileDrops(facts: Array<Found<Fact> | UnsetFound>): void {
   facts.forEach((f, i) => {
     if (f.item.op !== 'unset' || !('alsoFills' in f) || set.has(f.item.subject)) return;
     const slot = f.alsoFills.find((s) => set.has(s));
+    if (slot !== undefined) facts[i] = { ...f, item: { ...f.item, subject: slot } };
+  });
+}
+
+/**
+ * The other way round: a replacement that also fills the dropped one's slot is set in that slot (API gateway 不用 Kong
+ * 了，换成 Envoy: Envoy is the gateway now, not a load balancer of its own), when the message sets nothing else there
+ * and drops nothing of the replacement's own slot.
+ */
+function refileReplacements(facts: Array<Found<Fact> | UnsetFound>, lexicon: Lexicon): void {
+  const unsetSlots = new Set(facts.filter((f) => f.item.op === 'unset').map((f) => f.item.subject));
+  facts.forEach((f, i) => {
+    if (f.item.op !== 'set' || unsetSlots.has(f.item.subject)) return;
+    const product = lexicon.products(f.item.value)[0];
+    if (product === undefined || product.subject !== f.item.subject) return;
+    const slot = product.alsoFills.find((s) => unsetSlots.has(s) && !facts.some((g) => g.item.op === 'set' && g.item.subject === s));
     if (slot !== undefined) facts[i] = { ...f, item: { ...f.item, subject: slot } };
   });
 }

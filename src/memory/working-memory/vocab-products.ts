@@ -135,7 +135,11 @@ export const PRODUCT_GROUPS: readonly ProductGroup[] = [
   { subject: 'CDN', names: ['Cloudflare'], alsoFills: ['DNS'] },
   { subject: 'vpn', names: ['WireGuard', 'OpenVPN', 'Tailscale', 'ZeroTier', 'Headscale', 'Netbird', 'strongSwan'] },
   { subject: 'container registry', names: ['Harbor', 'Docker Hub', 'GHCR', 'GitHub Container Registry', 'ECR', 'Amazon ECR', 'Quay', 'Quay.io', 'Artifact Registry', 'ACR', 'Azure Container Registry'] },
-  { subject: 'DNS', names: ['Route 53', 'Route53', 'DNSPod', 'CoreDNS', 'PowerDNS', 'BIND', 'dnsmasq', 'Pi-hole', 'AdGuard Home'] },
+  { subject: 'DNS', names: ['Route 53', 'Route53', 'DNSPod', 'CoreDNS', 'PowerDNS', 'BIND', 'dnsmasq', 'Pi-hole', 'AdGuard Home', 'Unbound'] },
+  { subject: 'hypervisor', names: ['Proxmox VE', 'Proxmox', 'VMware ESXi', 'ESXi', 'vSphere', 'Hyper-V', 'XCP-ng', 'XenServer', 'KVM'], numberedVersions: true },
+  { subject: 'media server', names: ['Jellyfin', 'Plex', 'Emby', 'Plex Media Server'] },
+  // Translation memory tools (computer-assisted translation).
+  { subject: 'CAT tool', names: ['Trados', 'SDL Trados', 'Trados Studio', 'memoQ', 'Wordfast', 'Smartcat', 'MateCat', 'OmegaT', 'Phrase TMS', 'Memsource'] },
   {
     subject: 'object storage', names: ['S3', 'Amazon S3', 'MinIO', '阿里云 OSS', 'OSS', 'COS', '腾讯云 COS', 'OBS',
     'Cloudflare R2', 'R2', 'GCS', 'Google Cloud Storage', 'Azure Blob', 'Azure Blob Storage', 'SeaweedFS'],
@@ -245,7 +249,9 @@ export const PRODUCT_GROUPS: readonly ProductGroup[] = [
     'Tortoise ORM', 'JPA',
   ] },
   { subject: 'job scheduler', names: ['crontab', 'systemd timer', 'systemd timers', 'XXL-JOB', 'Quartz', 'Celery Beat', 'Kubernetes CronJob', 'anacron'], exactNames: ['cron'] },
-  { subject: 'connection pool', names: ['HikariCP', 'PgBouncer', 'Pgpool-II', 'pgpool', 'ProxySQL', 'c3p0'], exactNames: ['Druid'] },
+  // A pool inside the application, and a pooler: a proxy of its own in front of the database (what labellers call it).
+  { subject: 'connection pool', names: ['HikariCP', 'c3p0'], exactNames: ['Druid'] },
+  { subject: 'connection pooler', names: ['PgBouncer', 'Pgpool-II', 'pgpool', 'ProxySQL', 'PgCat', 'Odyssey'] },
   { subject: 'migration tool', names: ['Alembic', 'Flyway', 'Liquibase', 'golang-migrate', 'dbmate', 'Sqitch', 'Prisma Migrate'], exactNames: ['Goose'] },
   { subject: 'date library', names: ['date-fns', 'Moment.js', 'Day.js', 'dayjs', 'Luxon', 'js-joda', 'Temporal API'], exactNames: ['Moment', 'Arrow', 'Pendulum'] },
   { subject: 'version control', names: ['Git', 'SVN', 'Subversion', 'Mercurial', 'Perforce'] },

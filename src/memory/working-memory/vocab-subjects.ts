@@ -144,7 +144,11 @@ export const SUBJECT_VOCABULARY: SubjectVocabulary = {
     'test framework': ['测试框架', 'testing framework', 'test framework', 'test runner', '单测框架', '单元测试框架', 'e2e 框架', '单元测试', '单测'],
     ORM: ['ORM'],
     'job scheduler': ['定时任务', '计划任务', '任务调度', 'job scheduler', 'cron jobs', 'scheduled jobs'],
-    'connection pool': ['连接池', '数据库连接池', 'connection pool', 'connection pooler'],
+    'connection pool': ['连接池', '数据库连接池', 'connection pool'],
+    'connection pooler': ['connection pooler', '连接池代理'],
+    hypervisor: ['hypervisor', '虚拟化平台', '虚拟化'],
+    'media server': ['media server', '影音服务器', '媒体服务器'],
+    'CAT tool': ['CAT tool', '翻译软件', '翻译工具', '辅助翻译工具', 'translation tool'],
     'migration tool': ['迁移工具', '数据库迁移', 'migration tool', 'schema migrations', 'database migrations'],
     'date library': ['日期库', '日期处理', '时间处理库', 'date library', 'date handling', 'date utils'],
     vpn: ['VPN', '组网'],
@@ -206,7 +210,7 @@ export const SUBJECT_VOCABULARY: SubjectVocabulary = {
   deadlineWords: [
     'deadline', 'due date', 'due', 'DDL', '截止日期', '截止时间', '截止', '截至', '最后期限', '期限', '交付日期', '交付时间', '交付', '最晚', '最迟',
     '死线', 'at the latest', 'no later than', 'latest by', 'has to be done by', 'must be done by', '要交', '得交', '必须交',
-    '要提交', 'hand in', 'turn in',
+    '要提交', 'hand in', 'turn in', '交稿日期', '交稿时间', '交稿', '截稿日期', '截稿',
   ],
   languages: {
     中文: 'Chinese', 汉语: 'Chinese', 简体中文: 'Chinese', 普通话: 'Chinese', 国语: 'Chinese', 繁体中文: 'Traditional Chinese',

@@ -133,6 +133,8 @@ export const TRIGGER_VOCABULARY: TriggerVocabulary = {
     // Formatting and linting with a tool: "format everything with Black", "lint with Ruff".
     'format with', 'format everything with', 'format it with', 'format the code with', 'format code with', 'format all code with', 'formatted with', 'formatting with',
     'lint with', 'lint everything with', 'linted with', 'linting with',
+    // A style or tool the team keeps to: "for Python style we follow Black".
+    'we follow', 'i follow', 'we stick to',
     'only write', 'we write', 'only use', 'write everything in', 'write all code in', 'write all the code in',
     'write all our code in', 'moves to', 'code examples in', 'all code examples in',
     '上了', '统一', 'go through', 'goes through', 'going through', 'run through', 'runs through', 'serve everything through', 'serve through',
@@ -154,7 +156,7 @@ export const TRIGGER_VOCABULARY: TriggerVocabulary = {
     '是我们自己搭的', '是自己搭的', '是我们自建的', '是自建的', '是我们自己部署的', '是自己部署的', '是我们自己维护的', 'is self-hosted',
     'is self hosted', 'is self-managed',
   ],
-  copulas: ['是', '为', '用的是', '选的是', '走', '定', ':', '=', 'is', 'will be', "'s", 'are', 'should be', 'has always been', 'have always been', 'is still', 'are still'],
+  copulas: ['是', '为', '用的是', '选的是', '定的是', '选定的是', '敲定的是', '定下来的是', '走', '定', ':', '=', 'is', 'will be', "'s", 'are', 'should be', 'has always been', 'have always been', 'is still', 'are still'],
   connectors: ['to', 'into', 'with', 'onto', '成', '为', '到', '至'],
   negations: [
     '不', '别', '没', '没有', '不要', '不想', '不再', '未', '无需', '不必', '甭', '勿', '禁止', '拒绝',
@@ -327,6 +329,9 @@ export const TRIGGER_VOCABULARY: TriggerVocabulary = {
     'fail 了', 'fail了', '就 fail', 'broke 了', 'crash 了',
     // 升级到 X 之后就开始报 KeyError: what went wrong after a change, not a choice.
     '开始报', '就报了', '老是报', '一直报', '总是报',
+    // What will not run or connect: 在 Windows 上跑不起来 is a failure on it, not a choice of it.
+    '跑不起来', '跑不了', '跑不通', '起不来', '启动不了', '装不上', '连不上', '用不了', "won't run", "won't start",
+    "doesn't run", "doesn't start", "can't connect", "won't connect",
   ],
   notOurs: [
     '隔壁组', '隔壁团队', '隔壁部门', '隔壁公司', '别的组', '别的团队', '别的部门', '其他团队', '其他部门', '别的公司', '别家公司', '别家',
@@ -365,7 +370,7 @@ export const TRIGGER_VOCABULARY: TriggerVocabulary = {
     'default', 'backup', 'fallback', 'standby', 'whole', 'entire', 'same', 'shared',
     '新的', '新', '别的', '其他', '其它', '另一个', '另外的', '一个', '个', '这个', '那个', '更好的', '好的', '合适的', '现有的', '原来的', '之前的',
   ],
-  taskVerbs: ['写一个', '写个', '写一段', '写一下', '实现一个', '实现', '做一个', '做个', '画一个', '画个', '生成', '算一下', '翻译', '解释', '演示'],
+  taskVerbs: ['写一个', '写个', '写一段', '写一下', '实现一个', '实现', '做一个', '做个', '画一个', '画个', '生成', '算一下', '翻译一下', '翻译下', '翻译成', '翻译这', '帮我翻译', '解释', '演示'],
   standing: [
     '以后', '今后', '之后都', '都用', '统一', '一律', '一直', '默认', '项目', '我们', '团队', '公司', 'from now on', 'always', 'going forward',
   ],

@@ -1,0 +1,73 @@
+/**
+ * Shapes the sixteenth helper batches found missing or wrong (issue 19), in our own wording: a correction sets the
+ * right value alone, a replacement takes the slot its drop names, choices said with 定的是 / "we follow" / pin 在,
+ * hypervisors, media servers, translation tools and connection poolers, a failure on a platform, a request to find
+ * something out, and a manuscript's due date.
+ */
+import { describe, expect, it } from 'vitest';
+import { facts } from './helpers.ts';
+
+describe('corrections and replacements', () => {
+  it('sets the corrected value and unsets nothing: the wrong one was misspoken, not dropped', () => {
+    expect(facts('我说错了，日志系统用的不是 Graylog，是 Loki。')).toEqual(['logging=Loki']);
+    expect(facts('刚才写错了，Ruby 版本不是 3.1，是 3.3.4。')).toEqual(['ruby version=3.3.4']);
+  });
+
+  it('files a replacement under the slot of the product it replaces, when it can fill that slot', () => {
+    expect(facts('API 网关不用 Tyk 了，换成 Envoy。')).toEqual(['API gateway≠Tyk', 'API gateway=Envoy']);
+    // Nothing was dropped: Envoy keeps its own slot.
+    expect(facts('边缘我们换成了 Envoy。')).toEqual(['load balancer=Envoy']);
+  });
+});
+
+describe('choices said in other words', () => {
+  it('reads a slot decided with 定的是', () => {
+    expect(facts('配置中心我们定的是 Nacos。')).toEqual(['config center=Nacos']);
+  });
+
+  it('reads a version pinned with pin 在 / pin 到', () => {
+    expect(facts('Python 版本 pin 在 3.12.4，别动。')).toEqual(['python version=3.12.4']);
+    expect(facts('terraform 版本 pin 到 1.8.5 了。')).toEqual(['terraform version=1.8.5']);
+  });
+
+  it('reads a formatter the team follows', () => {
+    expect(facts('In this repo we follow Prettier, no extra rules.')).toEqual(['formatter=Prettier']);
+    expect(facts('We follow the upstream guide for this.')).toEqual([]);
+  });
+});
+
+describe('new slots', () => {
+  it('names the hypervisor, with its version', () => {
+    expect(facts('Our lab boxes run XCP-ng 8.2 as the hypervisor.')).toEqual(['hypervisor=XCP-ng 8.2']);
+  });
+
+  it('names a media server and a translation tool, with a drop and its replacement', () => {
+    expect(facts('家里的影音服务器不用 Plex 了，改用 Emby。')).toEqual(['media server≠Plex', 'media server=Emby']);
+    expect(facts('翻译工具从 OmegaT 换成 Wordfast 了。')).toEqual(['CAT tool≠OmegaT', 'CAT tool=Wordfast']);
+  });
+
+  it('tells a pooler in front of the database from a pool inside the application', () => {
+    expect(facts('Postgres 前面的连接池代理不用 Pgpool-II 了，换成 PgCat。')).toEqual(['connection pooler≠Pgpool-II', 'connection pooler=PgCat']);
+    expect(facts('Java 服务的连接池用 HikariCP。')).toEqual(['connection pool=HikariCP']);
+  });
+});
+
+describe('what is not a choice', () => {
+  it('reads nothing from a platform something fails on', () => {
+    expect(facts('这个小工具在 Windows 上跑不起来。')).toEqual([]);
+    expect(facts('这个安装包在 macOS 上装不上。')).toEqual([]);
+  });
+
+  it('reads nothing from a request to find something out', () => {
+    expect(facts('Could you check whether our domain renews before June 30?')).toEqual([]);
+    expect(facts('Can you see if the build passes on Node 22?')).toEqual([]);
+    // A request that states the choice is still one.
+    expect(facts('Can you use Vitest for the new tests?')).toEqual(['test framework=Vitest']);
+  });
+});
+
+describe('deadlines in other words', () => {
+  it('reads a manuscript due date as the deadline', () => {
+    expect(facts('这篇稿子的截稿日期是下周五。')).toEqual(['deadline=2026-03-13']);
+  });
+});
