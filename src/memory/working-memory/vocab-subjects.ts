@@ -338,7 +338,7 @@ export const SUBJECT_VOCABULARY: SubjectVocabulary = {
   portWords: ['端口号', '端口', 'port number', 'port'],
   addressWords: [
     '地址', 'IP 地址', 'IPv4 地址', 'IPv6 地址', '访问地址', '链接', 'address', 'IP address', 'IPv4 address', 'IPv6 address',
-    'IP', 'IPv4', 'IPv6', 'endpoint', 'URL', 'base URL', 'host',
+    'IP', 'IPv4', 'IPv6', 'endpoint', 'URL', 'base URL', 'host', '主机', '主机地址',
   ],
   portVerbs: ['listens on', 'listening on', 'runs on', 'running on', 'is on', 'stays on', 'stay on', 'remains on', 'moved to', 'moves to', 'uses', 'using', 'on', 'at', 'with', '监听', '跑在', '用的是', '用', '的'],
   logLevelWords: [

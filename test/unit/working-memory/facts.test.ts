@@ -549,8 +549,9 @@ describe('events and when they are', () => {
 });
 
 describe("a service's address, like its port", () => {
-  it('sets `<service> address` or `<service> url` after an address word, with the service named before it', () => {
-    expect(facts('主库地址改成 10.4.2.8:3307 了。')).toEqual(['database address=10.4.2.8:3307']);
+  it('sets `<service> address` or `<service> url` after an address word, with the service named before it (the database\'s is its host)', () => {
+    expect(facts('主库地址改成 10.4.2.8:3307 了。')).toEqual(['database host=10.4.2.8:3307']);
+    expect(facts('数据库主机是 10.4.2.9。')).toEqual(['database host=10.4.2.9']);
     expect(facts("The mirror's address is now 10.9.0.12.")).toEqual(['mirror address=10.9.0.12']);
     expect(facts('Jenkins 的访问地址：https://ci.example.org/jenkins')).toEqual(['jenkins url=https://ci.example.org/jenkins']);
     expect(facts("The billing API's base URL is https://pay.example.net/v2.")).toEqual(['api base url=https://pay.example.net/v2']);
