@@ -57,8 +57,11 @@ const PLACE_BEFORE = /(?<!\b(?:not|no longer)\s+)\b(?:from|in|on|of|at|inside|wi
 const TOPIC_ONLY_DROPS = /^(?:delete|deleted|(?:forget|ignore|disregard)\s+(?:what|everything|all that)\b.*)$/i;
 /** Before 把 in a move (打算把 X 迁到 Y): the move is planned, and leaves nothing yet. */
 const PLANNED = /打算|计划|准备|想|要|考虑|可能/;
-/** After a move's verb: it is done (换成了). */
-const DONE_AFTER = /^\s*了/;
+/**
+ * After a move's verb: it is done (换成了 Caddy; 换成 Caddy 了), so it drops the old one as 从 X 换成 Y 了 does without 把
+ * (the README's drop "with a set for its replacement when one is named").
+ */
+const DONE_AFTER = /^\s*了|^[^，,。；;！!？?]{1,40}?了\s*(?:[，,。；;！!]|$)/;
 /** Before "to" in a dropped object: a move, whose "to" belongs to it ("moving to Mongo"). */
 const MOVE_BEFORE = /\b(?:moving|switching|migrating|going|changing|upgrading|porting)\s+(?:[\w-]+\s+){0,2}$/i;
 

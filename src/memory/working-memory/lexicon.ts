@@ -181,7 +181,8 @@ export function compileLexicon(vocabulary: WmVocabulary): Lexicon {
   const aliasExact = new RegExp(alternation(aliasWords.filter((w) => /^[A-Z]{2,4}$/.test(w))), 'g');
   // A version may end a sentence (Redis 7.2.), but not run into more digits or letters.
   const dotted = /^\s?(v?\d+(?:\.\d+)+(?:-[0-9A-Za-z]+(?:\.[0-9A-Za-z]+)*)?)(?![\w]|\.\d)/;
-  const numbered = /^\s?(v?\d+(?:\.\d+)*(?:\s?LTS)?)(?![\w]|\.\d)/i;
+  // (An edition word goes with the number: Windows 11 Pro, iPhone 15 Pro Max, Pixel 8a.)
+  const numbered = /^\s?(v?\d+(?:\.\d+)*(?:a\b)?(?:\s?LTS|\s(?:Pro Max|Pro|Plus|Ultra|mini|XL)\b)?)(?![\w]|\.\d)/i;
   // Any product may carry a small whole-number version (PostgreSQL 16, MySQL 8), unless it counts things (Redis 3 个节点).
   const whole =
     /^\s?(\d{1,2})(?![\w.])(?!\s*(?:个|台|节点|副本|实例|次|天|年|月|号|人|%|nodes?\b|instances?\b|replicas?\b|servers?\b|times\b|days\b|years\b|months\b|weeks\b|hours\b|people\b|users\b))/i;

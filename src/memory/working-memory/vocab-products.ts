@@ -193,6 +193,12 @@ export const PRODUCT_GROUPS: readonly ProductGroup[] = [
     exactNames: ['Go', 'Rust', 'Swift', 'Dart', 'Julia', 'Mojo'],
   },
   { subject: 'JavaScript runtime', names: ['Node.js', 'NodeJS', 'Deno'], exactNames: ['Bun', 'Node'], asWrittenOnly: ['Node'] },
+  // The user's phone by its model (iPhone 15 Pro, Pixel 8): its number and a model word after it are the value. (Brands
+  // that also make routers and laptops, 小米 AX9000, are left to the personal slot: 我的手机是小米14.)
+  {
+    subject: 'phone', names: ['iPhone', 'Google Pixel', 'Pixel', 'OnePlus', '一加', 'Huawei Mate', '华为 Mate', '华为Mate', 'Honor Magic', '荣耀 Magic', 'Nothing Phone'],
+    numberedVersions: true,
+  },
   {
     subject: 'os',
     names: [

@@ -1,8 +1,8 @@
 /**
  * Shapes the sixteenth helper batches found missing or wrong (issue 19), in our own wording: a correction sets the
  * right value alone, a replacement takes the slot its drop names, choices said with 定的是 / "we follow" / pin 在,
- * hypervisors, media servers, translation tools and connection poolers, a failure on a platform, a request to find
- * something out, and a manuscript's due date.
+ * hypervisors, media servers, translation tools and connection poolers, a switch with 把 done, a failure on a platform,
+ * a request to find something out, and a manuscript's due date.
  */
 import { describe, expect, it } from 'vitest';
 import { facts } from './helpers.ts';
@@ -17,6 +17,10 @@ describe('corrections and replacements', () => {
     expect(facts('API 网关不用 Tyk 了，换成 Envoy。')).toEqual(['API gateway≠Tyk', 'API gateway=Envoy']);
     // Nothing was dropped: Envoy keeps its own slot.
     expect(facts('边缘我们换成了 Envoy。')).toEqual(['load balancer=Envoy']);
+  });
+
+  it('reads a switch said with 把 and done (了 after the new one) as the drop of the old one', () => {
+    expect(facts('我们把搜索从 Elasticsearch 换成 Meilisearch 了。')).toEqual(['search engine≠Elasticsearch', 'search engine=Meilisearch']);
   });
 });
 
