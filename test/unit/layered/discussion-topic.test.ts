@@ -64,6 +64,13 @@ describe('what a message names', () => {
     expect(namedIn(paste, names)).toEqual(['石榴剧场', '临江灯塔', 'billing-api']);
   });
 
+  it('takes the longer of two overlapping names, wherever each starts, and a one-letter-longer name over its stem', () => {
+    const site = { names: ['east pier market', 'pier market', 'east pier', 'x'], written: new Map([['east pier market', 'East Pier Market'], ['pier market', 'Pier Market'], ['east pier', 'East Pier'], ['x', 'X']]) };
+    expect(namedIn('Is the pier market or the East Pier Market open?', site)).toEqual(['Pier Market', 'East Pier Market']);
+    expect(namedIn('east pier, then pier market', site)).toEqual(['East Pier', 'Pier Market']);
+    expect(namedIn('box x', site)).toEqual(['X']);
+  });
+
   it('takes code-like identifiers, not hyphenated prose words', () => {
     const none = docNames(new RetrievalIndex());
     expect(namedIn('billing-gateway 的 report_worker 挂了', none)).toEqual(['billing-gateway', 'report_worker']);
