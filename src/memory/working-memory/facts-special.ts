@@ -393,7 +393,9 @@ export function findSpecialFacts(clause: Clause, entities: readonly EntitySpan[]
     if (othersContact(leadIn, lex) && /^\s*(?:电话|手机|座机|邮箱|phone|tel|email|e-mail)/i.test(text)) return;
     const ofType = entities.filter((e) => e.type === type && !corrected(text, e.start));
     const found = ofType.find((e) => words.some((w) => near(w, e, 16))) ?? (ofType.length === 1 && lex.has(list, leadIn) ? ofType[0] : undefined);
-    if (found !== undefined) set(type, found.value, found.start);
+    // (The number is `phone number`: `phone` is the handset, iPhone 15 or 小米14, and blind labellers named the
+    // user's own number so.)
+    if (found !== undefined) set(type === 'phone' ? 'phone number' : type, found.value, found.start);
   };
   own('phone', 'phoneWords');
   own('email', 'emailWords');

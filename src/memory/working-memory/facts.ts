@@ -28,7 +28,7 @@ const MASKING: ReadonlySet<string> = new Set(['url', 'email', 'path', 'hostport'
 const isPlacement = (subject: string): boolean => subject === 'region' || subject === 'location' || /(?:^|\s)(?:port|address|url)$/.test(subject);
 
 /** The user's own contact details: theirs in a conditional sentence too. */
-const CONTACT_SUBJECTS: ReadonlySet<string> = new Set(['phone', 'email']);
+const CONTACT_SUBJECTS: ReadonlySet<string> = new Set(['phone number', 'email']);
 
 export interface FactMatchers {
   readonly lexicon: Lexicon;

@@ -33,8 +33,8 @@ describe('a phone number that is not the user’s', () => {
   });
 
   it('still keeps the user’s own', () => {
-    expect(facts('我的电话是 139-0000-3333，有事打这个。')).toEqual(['phone=139-0000-3333']);
-    expect(facts('My number is 415-555-0177 if the delivery is late.')).toEqual(['phone=415-555-0177']);
+    expect(facts('我的电话是 139-0000-3333，有事打这个。')).toEqual(['phone number=139-0000-3333']);
+    expect(facts('My number is 415-555-0177 if the delivery is late.')).toEqual(['phone number=415-555-0177']);
   });
 });
 

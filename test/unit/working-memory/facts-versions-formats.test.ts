@@ -137,9 +137,9 @@ describe('where alerts go', () => {
 
 describe('numbers and names that belong to someone else', () => {
   it('does not take a customer’s, a clinic’s or a duty line’s phone as the user’s', () => {
-    expect(facts('客户电话 139-0000-1234，让我今天回个电话。')).not.toContain('phone=139-0000-1234');
+    expect(facts('客户电话 139-0000-1234，让我今天回个电话。')).not.toContain('phone number=139-0000-1234');
     expect(facts('周五看牙，诊所电话 021-5555 0101。')).toEqual([]);
-    expect(facts('我的手机号是 139-0000-1234。')).toEqual(['phone=139-0000-1234']);
+    expect(facts('我的手机号是 139-0000-1234。')).toEqual(['phone number=139-0000-1234']);
   });
 
   it('does not take a roommate’s setup as the user’s', () => {

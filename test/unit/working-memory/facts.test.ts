@@ -144,7 +144,7 @@ describe('decisions and preferences', () => {
   });
 
   it('the user\'s phone in a conditional sentence; an API gateway slot word; more ways to drop', () => {
-    expect(facts('If the pager fails, ring me on +33 6 12 34 56 78.')).toEqual(['phone=+33 6 12 34 56 78']);
+    expect(facts('If the pager fails, ring me on +33 6 12 34 56 78.')).toEqual(['phone number=+33 6 12 34 56 78']);
     expect(facts('Our API gateway is KrakenD.')).toEqual(['API gateway=KrakenD']);
     expect(facts('We ripped out Zipkin last week.')).toEqual(['tracing≠Zipkin']);
     expect(facts('部署工具用 Ansible，不要再用 SaltStack 了。')).toEqual(['configuration management=Ansible', 'configuration management≠SaltStack']);
@@ -154,7 +154,7 @@ describe('decisions and preferences', () => {
   it("someone else's phone is not the user's (客服电话, the hotel's phone); the user's is", () => {
     expect(facts('售后电话是 400-820-1234，一直占线。')).toEqual([]);
     expect(facts("The landlord's phone is +44 20 7946 0011.")).toEqual([]);
-    expect(facts('我的电话换成 13912345678 了。')).toEqual(['phone=13912345678']);
+    expect(facts('我的电话换成 13912345678 了。')).toEqual(['phone number=13912345678']);
   });
 
   it('a product upgraded to a version (Django 升到 5.0), Redis Cluster, 生产库, an on-call tool, docs that live in a wiki', () => {
@@ -274,10 +274,10 @@ describe('decisions and preferences', () => {
     expect(facts('Keep the workers at INFO level.')).toEqual(['log level=INFO']);
     // Prose about levels, or a level word in lower case beside a bare "level", sets nothing.
     expect(facts('The error level of the sensor drifted a bit.')).toEqual([]);
-    expect(facts('My phone number is +1 415 555 0100.')).toEqual(['phone=+1 415 555 0100']);
-    expect(facts('有事打我电话 021-5555-0188。')).toEqual(['phone=021-5555-0188']);
+    expect(facts('My phone number is +1 415 555 0100.')).toEqual(['phone number=+1 415 555 0100']);
+    expect(facts('有事打我电话 021-5555-0188。')).toEqual(['phone number=021-5555-0188']);
     // The words may stand in the clause before, in the same sentence.
-    expect(facts('我手机号换了，新的是 139 0000 6613，旧的停机了。')).toEqual(['phone=139 0000 6613']);
+    expect(facts('我手机号换了，新的是 139 0000 6613，旧的停机了。')).toEqual(['phone number=139 0000 6613']);
     expect(facts('Email me at Dana.K@example.org with the draft.')).toEqual(['email=dana.k@example.org']);
     // Someone else's number, or an address not said to be the user's, is only an entity.
     expect(facts("The courier's number is 555-0100.")).toEqual([]);
