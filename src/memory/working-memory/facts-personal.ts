@@ -145,7 +145,9 @@ function valueAt(
   const words = (/^[A-Za-z0-9+-]{0,4}\s?[\u4e00-\u9fff]/.test(rest) ? CJK_WORDS : LATIN_WORDS).exec(rest)?.[0];
   // Without a link only a short value right after the word is its own (血型 O 型), not the next phrase (回老家那个计划作废).
   if (words === undefined || (!linked && (words.length > 4 || /^[那这哪]/.test(words)))) return null;
-  return { value: words.trim(), at: pos, end: pos + words.length };
+  // (A closing 的 is the sentence's, not the value's: 我老家是江西的.)
+  const value = words.trim().replace(/(?<=[\u4e00-\u9fff])的$/, '');
+  return { value, at: pos, end: pos + words.length };
 }
 
 /** Whether the slot word at `start` is someone else's (我妈的房租, my sister's rent, her birthday). */
@@ -212,6 +214,8 @@ export function findPersonalFacts(
     const end = w.index + w[0].length;
     // 每月存储费用: 存 there begins 存储 (storage), not saving.
     if (/存$/.test(w[0]) && /^[储在放]/.test(text.slice(end))) continue;
+    // 回老家的高铁票: going home names no hometown.
+    if (slot.subject === 'hometown' && /[回去到]$/.test(text.slice(0, w.index))) continue;
     const pos = linkEnd(text, end);
     if (TAKEN_BACK.test(text.slice(end, pos + 1)) || /^\s*(?:不是|并非|\b(?:not|isn't)\b)/i.test(text.slice(end))) {
       instead(slot.subject, (text, pos) => valueAt(slot.value, text, pos, next!.entities, m));

@@ -92,7 +92,7 @@ const COUNT_WORD = /^(?:\d+|[一二两三四五六七八九十几多每各])\s*[
 /** Entities that say where something is, never which thing it is. */
 const ADDRESSES: ReadonlySet<string> = new Set(['hostport', 'url', 'ipv4', 'ipv6', 'email', 'path']);
 const STOP_VALUES =
-  /^(?:the|a|an|it|this|that|them|to|in|on|at|for|of|and|or|not|too|very|so|all|some|one|what|which|how|is|are|be|defaults?|by|i|i'm|we|we're|you|he|she|they|me|us)$/i;
+  /^(?:the|a|an|it|this|that|them|to|in|on|at|for|of|and|or|not|too|very|so|all|some|one|what|which|how|is|are|be|defaults?|by|i|i'm|we|we're|you|he|she|they|me|us|yet|now|still|already|anymore|again|later|soon|then|instead)$/i;
 /** An error or a state names what happened, not a thing in use: "Sentry 告警：PostgrestException", "告警：OOMKilled". */
 const ERROR_NAME = /(?:exception|error|errors|killed|timeout|failed|failure|expired|refused|denied|notfound|panic|backoff)$/i;
 
@@ -369,6 +369,8 @@ export function setFacts(
     // "Redis is what we use as the cache": a role's words are no name.
     if (role === null && modifier !== undefined && /^(?:as|for)\b/i.test(modifier)) continue;
     if (modifier === undefined || modifier === '' || /^[\d一二两三四五六七八九十几多]/.test(modifier)) continue;
+    // 现阶段用不着 bundler: what is not needed is no value of it.
+    if (lexicon.has('negations', modifier)) continue;
     // 部署服务器的系统是…: a word before 的 says whose slot it is (the servers' system), not its value.
     if (modifier.endsWith('的')) continue;
     // 打算把数据库换成…, 想换台 laptop: a function or measure word before the slot word is no value of it.

@@ -384,7 +384,8 @@ export function findSpecialFacts(clause: Clause, entities: readonly EntitySpan[]
   // only one of its clause when the clause before says so (手机号换了，新的是 …).
   const own = (type: 'phone' | 'email', list: 'phoneWords' | 'emailWords'): void => {
     // 客服电话, the hotel's email: a number or address named as someone else's is not the user's.
-    const words = lex.words(list, text).filter((w) => !OTHERS_BEFORE.test(text.slice(Math.max(0, w.start - 9), w.start)));
+    // (电话打过 X，没人接: a number the user called is someone else's.)
+    const words = lex.words(list, text).filter((w) => !OTHERS_BEFORE.test(text.slice(Math.max(0, w.start - 9), w.start)) && !CALLED_AFTER.test(text.slice(w.end)));
     // 帮我给房东写封邮件，邮箱是 X; 联系人 Lily，电话 Y: after a message to someone or a contact named, a bare contact word
     // gives theirs (我的邮箱 stays the user's).
     const mine = (w: Mark): boolean => /我|\bmy\b/i.test(w.surface) || /(?:我的?|\bmy)\s*$/i.test(text.slice(Math.max(0, w.start - 4), w.start));
@@ -465,6 +466,9 @@ function serviceName(before: string, m: SpecialMatchers, lex: Lexicon): string |
   // "the DB port" → database port: a Latin name that is a slot's word, whole, names that slot.
   return lex.subjects(name).find((x) => x.start === 0 && x.end === name.length)?.subject.toLowerCase() ?? name.toLowerCase();
 }
+
+/** After a phone word: the user called it (电话打过, 打了, 拨过). */
+const CALLED_AFTER = /^\s*(?:也|都|已经)?\s*(?:打过|打了|拨过|拨了|打不通)/;
 
 /** A clause that gives someone else's contact (供应商的邮箱是 …, the hotel's phone is …). */
 function othersContact(clause: string, lex: Lexicon): boolean {

@@ -312,7 +312,7 @@ export const PRODUCT_GROUPS: readonly ProductGroup[] = [
     '淘宝', '天猫', '拼多多', '抖店'], exactNames: ['Etsy'],
   },
   // Home and study (helper labellers' slots: the home broadband's provider, a thesis's reference manager).
-  { subject: 'ISP', names: ['中国电信', '中国移动', '中国联通', '中国广电', '长城宽带', 'Comcast', 'Xfinity', 'Verizon Fios', 'AT&T Fiber', 'Virgin Media', 'Sky Broadband', 'BT Broadband', 'Starlink'] },
+  { subject: 'ISP', names: ['中国电信', '中国移动', '中国联通', '中国广电', '长城宽带', 'Comcast', 'Xfinity', 'Verizon Fios', 'AT&T Fiber', 'Virgin Media', 'Sky Broadband', 'BT Broadband', 'Starlink', 'Ziggo', 'KPN', 'Deutsche Telekom', 'Vodafone', 'Spectrum', 'Google Fiber'] },
   { subject: 'reference manager', names: ['Zotero', 'JabRef', 'Mendeley', 'EndNote', 'Paperpile', 'Citavi'] },
   { subject: 'POS system', names: ['客如云', '美团收银', '银豹', 'Lightspeed POS', 'Square POS'], exactNames: ['Toast', 'Clover'] },
   {
@@ -368,8 +368,10 @@ export const PRODUCT_GROUPS: readonly ProductGroup[] = [
   ] },
   {
     subject: 'indentation', names: ['tabs', 'spaces', '2 spaces', '4 spaces', 'two spaces', 'four spaces', '两个空格',
-    '四个空格', '2 个空格', '4 个空格', '8 个空格', 'tab 缩进', '空格缩进',
-  ] },
+    '四个空格', '2 个空格', '4 个空格', '8 个空格', '空格缩进',
+  ],
+    // 用 tab 缩进: the indentation is `tab` (a lower-case word only as written, never a browser's Tab).
+    exactNames: ['tab'], asWrittenOnly: ['tab'] },
   // Linters and formatters are two slots (a project keeps ESLint and Prettier both); Ruff and Biome are both.
   {
     subject: 'linter', names: ['ESLint', 'flake8', 'Pylint', 'StandardJS', 'Airbnb style', 'Stylelint', 'golangci-lint',
@@ -387,7 +389,7 @@ export const PRODUCT_GROUPS: readonly ProductGroup[] = [
   { subject: 'game engine', names: ['Unity', 'Unreal Engine', 'Unreal', 'UE5', 'UE4', 'Godot', 'Cocos Creator', 'Cocos2d-x', 'Bevy'] },
   {
     subject: 'state management', names: ['Redux', 'Redux Toolkit', 'Zustand', 'MobX', 'Pinia', 'Vuex', 'Recoil',
-    'Jotai', 'XState', 'NgRx',
+    'Jotai', 'XState', 'NgRx', 'Riverpod', 'flutter_bloc', 'GetX', 'TCA', 'The Composable Architecture',
   ] },
 ];
 

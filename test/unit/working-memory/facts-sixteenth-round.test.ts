@@ -2,7 +2,8 @@
  * Shapes the sixteenth helper batches found missing or wrong (issue 19), in our own wording: a correction sets the
  * right value alone, a replacement takes the slot its drop names, choices said with 定的是 / "we follow" / pin 在,
  * hypervisors, media servers, translation tools and connection poolers, a switch with 把 done, a failure on a platform,
- * a request to find something out, and a manuscript's due date.
+ * a request to find something out, and a manuscript's due date; then what the seventeenth round showed wrong (an
+ * adverb read as a value, 用不着, 回老家, a closing 的, tab 缩进, a number the user called) or missing.
  */
 import { describe, expect, it } from 'vitest';
 import { facts } from './helpers.ts';
@@ -73,5 +74,30 @@ describe('what is not a choice', () => {
 describe('deadlines in other words', () => {
   it('reads a manuscript due date as the deadline', () => {
     expect(facts('这篇稿子的截稿日期是下周五。')).toEqual(['deadline=2026-03-13']);
+  });
+});
+
+describe('the seventeenth round, read for a last mend', () => {
+  it('takes no adverb for a value ("no replacement picked yet")', () => {
+    expect(facts("We're dropping Sentry next month. No replacement picked yet, still looking.")).toEqual(['error tracking≠Sentry']);
+  });
+
+  it('takes nothing the user says is not needed (用不着 X)', () => {
+    expect(facts('Gulp 先 drop 掉，这个小项目用不着 bundler。')).not.toContainEqual(expect.stringMatching(/=不着/));
+  });
+
+  it('reads no hometown from going home, and leaves a closing 的 out of the value', () => {
+    expect(facts('国庆回老家的车票买好了。')).toEqual([]);
+    expect(facts('我老家是安徽的。')).toEqual(['hometown=安徽']);
+  });
+
+  it('reads tab indentation as `tab`, and a number the user called as no number of theirs', () => {
+    expect(facts('Go 代码统一用 tab 缩进。')).toEqual(['indentation=tab']);
+    expect(facts('房东电话打过 138-0000-2222，一直没人接。')).toEqual([]);
+  });
+
+  it('knows more state-management libraries and broadband providers, and what a setup stays with', () => {
+    expect(facts('状态管理最后定了 Riverpod。')).toEqual(['state management=Riverpod']);
+    expect(facts('Broadband stays with Vodafone for now.')).toEqual(['ISP=Vodafone']);
   });
 });
