@@ -88,9 +88,9 @@ const HABIT_WHEN = /(?:的)?时候(?=\s*[，,]?\s*(?:也|都|请|please|一律|�
 const EXCEPTION_AT = /^(?:unless\b|except\s+(?:when|if)\b|除非)/i;
 /** The characters such a word starts with (the clause cutter looks further only at these). */
 const EXCEPTION_FIRST: ReadonlySet<string> = new Set(['u', 'U', 'e', 'E', '除']);
-/** A clause that says what came before is someone else's: "…, but that's their setup, not ours", 跟我们后端没关系. */
 /** A request to find something out: "check whether…", "see if…", "let me know if…". */
 const ASKS_WHETHER = /\bwhether\b|\b(?:check|see|know|tell me|find out|confirm|verify|look into)\s+if\b/i;
+/** A clause that says what came before is someone else's: "…, but that's their setup, not ours", 跟我们后端没关系. */
 const DISOWNS = /\bnot ours\b|\bnot (?:our|my) (?:setup|stack|system|code)\b|(?:跟|和|与)我(?:们)?(?:这边|后端|前端|团队|组)?(?:没|无)(?:有)?关系|不是我们(?:的)?(?:系统|环境|架构|项目)/i;
 
 export function compileClauseMatchers(t: TriggerVocabulary): ClauseMatchers {

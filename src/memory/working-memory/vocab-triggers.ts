@@ -113,7 +113,7 @@ export const TRIGGER_VOCABULARY: TriggerVocabulary = {
     '迁到', '迁移到', '迁去', '迁至', '搬到', '选了', '选择了', '选择', '选', '选定', '定了', '定为', '定成', '决定', '打算', '计划',
     '准备', '习惯', '喜欢', '偏好', '偏向', '倾向于', '倾向', '更喜欢', '首选', '部署在', '部署到', '跑在',
     '基于', '引入', '接入', '升级到', '升到', '降级到', '降到', '换回', '改回', '切回', '回到', '部署', '服务器在', '机器在',
-    '托管在', '放在', '放到', '托管到', '跑的是', '装的是', '换到', '只写', '都写', '只用', '统一放', '一律放', '换', '退回', '退回到', '回退到',
+    '托管在', '放在', '托管到', '跑的是', '装的是', '换到', '只写', '都写', '只用', '统一放', '一律放', '换', '退回', '退回到', '回退到',
     '降回', '降回到', '存到', '存进', '放到',
     // What the user's setup is now (我们现在是单机 MySQL 8.0, 线上是 Nginx): a product must follow.
     '我们现在是', '我们目前是', '我们这边是', '我们线上是', '我们现在用的是', '目前线上是', '现在线上是', '线上用的是', '生产环境是', '生产上是',
@@ -134,7 +134,7 @@ export const TRIGGER_VOCABULARY: TriggerVocabulary = {
     'format with', 'format everything with', 'format it with', 'format the code with', 'format code with', 'format all code with', 'formatted with', 'formatting with',
     'lint with', 'lint everything with', 'linted with', 'linting with',
     // A style or tool the team keeps to: "for Python style we follow Black".
-    'we follow', 'i follow', 'we stick to',
+    'we follow', 'i follow',
     'only write', 'we write', 'only use', 'write everything in', 'write all code in', 'write all the code in',
     'write all our code in', 'moves to', 'code examples in', 'all code examples in',
     '上了', '统一', 'go through', 'goes through', 'going through', 'run through', 'runs through', 'serve everything through', 'serve through',
