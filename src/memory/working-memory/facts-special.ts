@@ -396,7 +396,12 @@ export function findSpecialFacts(clause: Clause, entities: readonly EntitySpan[]
     const found = ofType.find((e) => words.some((w) => near(w, e, 16))) ?? (ofType.length === 1 && lex.has(list, leadIn) ? ofType[0] : undefined);
     // (The number is `phone number`: `phone` is the handset, iPhone 15 or 小米14, and blind labellers named the
     // user's own number so.)
-    if (found !== undefined) set(type === 'phone' ? 'phone number' : type, found.value, found.start);
+    if (found === undefined) return;
+    // A number given to be called on ("call me at …", 有事打我手机 …) is for the moment: blind labellers filed the user's
+    // number when it changed, was put right or was restated as still the same (手机号换了, my new number, 还是 … 没变),
+    // or when a clause says what it is (我的手机号是 …, "My phone number is …").
+    if (type === 'phone' && !NUMBER_CHANGED.test(`${leadIn} ${text}`) && !NUMBER_STATED.test(text)) return;
+    set(type === 'phone' ? 'phone number' : type, found.value, found.start);
   };
   own('phone', 'phoneWords');
   own('email', 'emailWords');
@@ -468,6 +473,10 @@ function serviceName(before: string, m: SpecialMatchers, lex: Lexicon): string |
 }
 
 /** After a phone word: the user called it (电话打过, 打了, 拨过). */
+/** Words that say the user's number changed or stands as before. */
+const NUMBER_CHANGED = /新|换|改|变|更正|\bnew\b|changed|switched|wrong|correct|updated|from now on|instead|still|以后|今后/i;
+/** A clause that says what the user's number is. */
+const NUMBER_STATED = /^\s*(?:my|我的?)\s*(?:(?:phone|mobile|cell)(?:\s+number)?|number|手机号码?|电话号码?|手机|电话)\s*(?:is|是|:|：)/i;
 const CALLED_AFTER = /^\s*(?:也|都|已经)?\s*(?:打过|打了|拨过|拨了|打不通)/;
 
 /** A clause that gives someone else's contact (供应商的邮箱是 …, the hotel's phone is …). */

@@ -27,6 +27,7 @@ export interface TripMatchers {
   readonly cancelBefore: RegExp;
   readonly cancelAfter: RegExp;
   readonly tripWords: RegExp;
+  readonly decisionWords: RegExp;
   readonly businessWords: RegExp;
   readonly notDestination: (place: string) => boolean;
   /** A Chinese place less the words that lead it (这次旅行厦门 → 厦门). */
@@ -78,6 +79,7 @@ export function compileTripMatchers(s: SubjectVocabulary): TripMatchers {
     cancelBefore: new RegExp(String.raw`(?:${alternation(s.tripCancelBefore)})(?:\s*${CJK_PLACE}(?=了|${tripBody}|\s*(?:$|[，。,.!！？?；;]))|${EN_GAP}${LATIN_PLACE})`, 'giu'),
     cancelAfter: new RegExp(String.raw`(?:^|[，,\s]|(?<=[了吧的]))${CJK_PLACE}\s*(?:这次|也|就|今年|明年|这周末|暂时|先)?(?:${alternation(s.tripCancelAfter)})`, 'giu'),
     tripWords: new RegExp(alternation(s.tripWords), 'i'),
+    decisionWords: new RegExp(alternation(s.tripDecisionWords), 'i'),
     businessWords: new RegExp(alternation(s.businessTripWords), 'i'),
     trimLeads: (p) => {
       let place = p;
@@ -93,9 +95,17 @@ export function compileTripMatchers(s: SubjectVocabulary): TripMatchers {
   };
 }
 
-/** How a message speaks of trips: of one anywhere (its clauses' texts), and of one for work. */
-export function tripsSpokenOf(clauses: readonly Clause[], m: TripMatchers): { trip: boolean; business: boolean } {
-  return { trip: clauses.some((c) => m.tripWords.test(c.text)), business: clauses.some((c) => m.businessWords.test(c.text)) };
+/**
+ * How a message speaks of trips: of one anywhere (its clauses' texts), of one for work, and of one decided or changed
+ * (the labels' conventions file a destination only then: a trip mentioned is no decision about the user's life).
+ */
+export function tripsSpokenOf(clauses: readonly Clause[], m: TripMatchers): { trip: boolean; business: boolean; decided: boolean } {
+  return {
+    trip: clauses.some((c) => m.tripWords.test(c.text)),
+    business: clauses.some((c) => m.businessWords.test(c.text)),
+    // (A place given up anywhere in the message makes the one gone to a change: 出发去云南，海南不去了.)
+    decided: clauses.some((c) => m.decisionWords.test(c.text) || c.text.search(m.cancelBefore) >= 0 || c.text.search(m.cancelAfter) >= 0),
+  };
 }
 
 export interface TripContext {

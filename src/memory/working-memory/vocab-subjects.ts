@@ -56,6 +56,11 @@ export interface SubjectVocabulary {
   readonly tripAfter: readonly string[];
   /** Words that say the message is about a trip: 行程, 机票, itinerary, honeymoon. */
   readonly tripWords: readonly string[];
+  /**
+   * Words that make a trip a decision (定了去成都, we've settled on Lisbon, Osaka instead): only then does a place set
+   * `destination`. A trip merely mentioned (下个月去成都玩五天, my flight to Osaka is on May 14) sets none.
+   */
+  readonly tripDecisionWords: readonly string[];
   /** Before a place the user no longer goes to (不去西安了, not going to Porto anymore). */
   readonly tripCancelBefore: readonly string[];
   /** After it: 海南不去了. */
@@ -379,6 +384,11 @@ export const SUBJECT_VOCABULARY: SubjectVocabulary = {
     '旅行', '旅游', '行程', '机票', '航班', '酒店', '签证', '攻略', '蜜月', '年假', '出发', '民宿', '自由行', '景点', 'trip', 'flight',
     'flights', 'itinerary', 'vacation', 'holiday', 'holidays', 'honeymoon', 'hotel', 'visa', 'travel', 'sightseeing', 'layover',
     'airbnb', 'getaway',
+  ],
+  tripDecisionWords: [
+    '定了', '定下来', '定下了', '商量好', '决定', '确定', '敲定', '最后定', '终于定', '选定', '改去', '改成', '换成', '改到', '目的地', '作废', '取消',
+    'decided', 'settled on', "we've settled", 'confirmed', 'instead', 'change of plan', 'going with', 'went with', 'picked',
+    'chose', 'final answer', 'destination', 'scrap', 'forget the', 'rather than',
   ],
   tripCancelBefore: ['不去', '不打算去', '不想去', '不再去', '取消去', 'not going to', 'no longer going to', "won't go to", 'not visiting'],
   tripCancelAfter: ['不去了', '就不去了', '不去啦', '去不了了'],

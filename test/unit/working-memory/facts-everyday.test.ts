@@ -73,6 +73,6 @@ describe('ops choices said in passing', () => {
     // …and so is the phone in the clause after it, and a help desk's.
     expect(facts('供应商的邮箱是 sales@parts-vendor.example，电话 0755-2233 4455，帮我写封询价邮件。')).toEqual([]);
     expect(facts('公司 IT 的 helpdesk 邮箱是 help@corp.example，打不开 VPN 就找他们。')).toEqual([]);
-    expect(facts('我的邮箱是 me@home.example，电话 13912345678。')).toEqual(['email=me@home.example', 'phone number=13912345678']);
+    expect(facts('我的邮箱是 me@home.example，电话换成 13912345678 了。')).toEqual(['email=me@home.example', 'phone number=13912345678']);
   });
 });

@@ -33,10 +33,15 @@ describe('values that are no value', () => {
     expect(facts("Drop Rollbar, we're switching error tracking to GlitchTip.")).toEqual(['error tracking≠Rollbar', 'error tracking=GlitchTip']);
   });
 
-  it('keeps a maker out of the slot of the product it makes, but not a cloud', () => {
+  it('keeps a maker out of the slot of the product it makes; a cloud before its own service is part of its name', () => {
     expect(facts('We migrated logs from Splunk to Grafana Loki.')).toEqual(['logging≠Splunk', 'logging=Loki']);
     expect(facts('Our app is a Laravel monolith.')).toEqual(['framework=Laravel']);
-    expect(facts('我们的集群跑在 AWS EKS 上。')).toContain('cloud provider=AWS');
+    expect(facts('我们的集群跑在 AWS EKS 上。')).toEqual(['container orchestration=AWS EKS']);
+    expect(facts('镜像仓库从 Docker Hub 迁到了 AWS ECR。')).toEqual(['container registry≠Docker Hub', 'container registry=AWS ECR']);
+    // A service the vocabulary does not know, in capitals: the cloud is still no cloud provider of the user's.
+    expect(facts('告警直接上阿里云 XYZ。')).not.toContain('cloud provider=阿里云');
+    // A cloud said on its own still is.
+    expect(facts('我们的服务都跑在阿里云上。')).toEqual(['cloud provider=阿里云']);
   });
 });
 
@@ -73,7 +78,7 @@ describe("someone else's plans and systems", () => {
   it("sets no destination for a relative's trip, but keeps the user's own", () => {
     expect(facts('My brother is flying to Rome on June 8.')).toEqual([]);
     expect(facts('我妈下周去三亚玩。')).toEqual([]);
-    expect(facts('我和我妈下周去三亚玩。')).toEqual(['destination=三亚']);
+    expect(facts('我和我妈决定下周去三亚玩。')).toEqual(['destination=三亚']);
   });
 
   it("sets nothing from a vendor's or a client's system, or from one the user says is not theirs", () => {

@@ -183,7 +183,7 @@ describe('found by the eleventh helper batches', () => {
   it('files no number of a shop or of a named contact as the user’s', () => {
     expect(facts('花店电话是 0571-8765 4321，帮我问问有没有向日葵。')).toEqual([]);
     expect(facts('包装盒以后找新供应商，联系人王经理，电话 139-0000-1111。')).toEqual([]);
-    expect(facts('有事打我电话 139-0000-1111。')).toEqual(['phone number=139-0000-1111']);
+    expect(facts('我的电话是 139-0000-1111。')).toEqual(['phone number=139-0000-1111']);
   });
 
   it('reads what the user’s API is, and the runtime of their analysis', () => {

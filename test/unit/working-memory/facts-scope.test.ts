@@ -26,7 +26,7 @@ describe("someone else's setup, the user's past elsewhere, a run once", () => {
 
   it("keeps someone else's phone out of the user's slot", () => {
     expect(facts('有问题找运维小李，他电话 138-0000-1111。')).toEqual([]);
-    expect(facts('我电话 138-0000-1111。')).toEqual(['phone number=138-0000-1111']);
+    expect(facts('我电话换了，138-0000-1111。')).toEqual(['phone number=138-0000-1111']);
   });
 });
 

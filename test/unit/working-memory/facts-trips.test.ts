@@ -1,5 +1,6 @@
 /**
- * Where the user is going (issue 19): a trip sets `destination`, a place they no longer go to unsets it. Errands
+ * Where the user is going (issue 19): a trip decided or changed sets `destination`, a place they no longer go to
+ * unsets it; a trip only mentioned sets none (blind labellers filed most of those as no fact). Errands
  * (去医院, going to Costco), someone else's trip, a question and a place that is part of an address set nothing.
  * Our own wording.
  */
@@ -9,13 +10,20 @@ import { facts } from './helpers.ts';
 const destinations = (text: string): string[] => facts(text).filter((f) => f.startsWith('destination'));
 
 describe('a trip', () => {
-  it('sets the place the user is going to, in Chinese and in English', () => {
-    expect(destinations('五一打算去青岛玩三天，住海边。')).toEqual(['destination=青岛']);
-    expect(destinations('下周带老婆去厦门旅游，帮我看看鼓浪屿怎么安排。')).toEqual(['destination=厦门']);
-    expect(destinations('机票订好了，周五从深圳飞重庆。')).toEqual(['destination=重庆']);
-    expect(destinations('We booked flights to Porto for the second week of June.')).toEqual(['destination=Porto']);
-    expect(destinations("We're flying to New Orleans on Friday.")).toEqual(['destination=New Orleans']);
-    expect(destinations('Heading to Vancouver on April 9 for a week with the kids.')).toEqual(['destination=Vancouver']);
+  it('sets the place of a trip the user has decided on, in Chinese and in English', () => {
+    expect(destinations('五一的行程定了，去青岛玩三天，住海边。')).toEqual(['destination=青岛']);
+    expect(destinations('决定了，下周带老婆去厦门旅游，帮我看看鼓浪屿怎么安排。')).toEqual(['destination=厦门']);
+    expect(destinations('商量好了，机票也订了，周五从深圳飞重庆。')).toEqual(['destination=重庆']);
+    expect(destinations("We've decided: flights to Porto for the second week of June.")).toEqual(['destination=Porto']);
+    expect(destinations("Change of plan, we're flying to New Orleans on Friday.")).toEqual(['destination=New Orleans']);
+    expect(destinations('Confirmed: heading to Vancouver on April 9 for a week with the kids.')).toEqual(['destination=Vancouver']);
+  });
+
+  it('sets none for a trip only mentioned, booked or asked about', () => {
+    expect(destinations('五一打算去青岛玩三天，住海边。')).toEqual([]);
+    expect(destinations('机票订好了，周五从深圳飞重庆。')).toEqual([]);
+    expect(destinations('We booked flights to Porto for the second week of June.')).toEqual([]);
+    expect(destinations('Heading to Vancouver on April 9 for a week with the kids.')).toEqual([]);
   });
 
   it('unsets a place the user no longer goes to, and sets the new one', () => {
@@ -25,7 +33,7 @@ describe('a trip', () => {
   });
 
   it('takes a place at the end of its clause only in a message about a trip', () => {
-    expect(destinations('年假批下来了，打算去昆明。')).toEqual(['destination=昆明']);
+    expect(destinations('年假批下来了，最后定了去昆明。')).toEqual(['destination=昆明']);
     // No trip word: 去开会, 去献血 are things to do, not places.
     expect(destinations('明天下午去开会。')).toEqual([]);
     expect(destinations('周六第一次去献血，要注意什么？')).toEqual([]);

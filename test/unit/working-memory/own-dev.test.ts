@@ -43,7 +43,9 @@ describe('our own working-memory dev set', () => {
     const known = vocabularySubjects(extractor.vocabulary);
     const only = (facts: readonly Fact[]): Fact[] => facts.filter((f) => known.has(f.subject.toLowerCase()));
     const vocabulary = scoreMessages(items.map((label) => ({ label: { ...label, entities: [], deprecate: [], facts: only(label.facts) }, got: { entities: [], deprecate: [], facts: only(extractor.extract(label.text, label.now).facts) } })));
-    expect(vocabulary.parts.facts.recall).toBeGreaterThanOrEqual(0.89);
+    // (0.886 since a trip only mentioned sets no destination: four of this set's own labels, written before blind
+    // labellers showed that most file none, still expect one.)
+    expect(vocabulary.parts.facts.recall).toBeGreaterThanOrEqual(0.88);
     expect(vocabulary.parts.facts.precision).toBeGreaterThanOrEqual(0.9);
   });
 });
