@@ -141,7 +141,11 @@ export function findDrops(clause: Clause, lexicon: Lexicon, rules: TopicRules, p
     const inside = all.filter(
       (p) => !qualifying.includes(p) && !PLACE_BEFORE.test(clause.text.slice(object.start, p.start)) && !MATERIAL_AFTER.test(clause.text.slice(p.valueEnd)),
     );
-    const endsAsTopic = lexicon.words('topicEndings', phrase).some((w) => w.end === phrase.length);
+    const ending = lexicon.words('topicEndings', phrase).find((w) => w.end === phrase.length);
+    // TypeORM 那套不要了, Java 那套不用了: a named product with only 那套 after it is the product dropped (blind
+    // labellers unset it in every such message); 灰度那套, 滚动更新那套 (a way of working), Helm 那套方案 stay topics.
+    const productOnly = ending !== undefined && inside.length > 0 && inside.every((p) => /[A-Za-z]/.test(p.surface)) && /^[\s的]*$/.test(inside.reduceRight((t, p) => t.slice(0, p.start - object.start) + t.slice(p.valueEnd - object.start), phrase.slice(0, ending.start)));
+    const endsAsTopic = ending !== undefined && !productOnly;
     // A slot word is no topic noun: "our message queue isn't RabbitMQ anymore" drops RabbitMQ, not a "message" topic.
     const slotWords = lexicon.subjects(phrase);
     const bare = slotWords.length === 0 ? phrase : slotWords.reduceRight((t, w) => t.slice(0, w.start) + ' '.repeat(w.end - w.start) + t.slice(w.end), phrase);

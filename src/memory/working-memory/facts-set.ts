@@ -374,7 +374,9 @@ export function setFacts(
     // 部署服务器的系统是…: a word before 的 says whose slot it is (the servers' system), not its value.
     if (modifier.endsWith('的')) continue;
     // 打算把数据库换成…, 想换台 laptop: a function or measure word before the slot word is no value of it.
+    // (换台新 laptop: a measure word with 新 or 旧 is none either.)
     if (/^(?:把|将|给|让|对|在|从|跟|和|这个|那个|这|那|所有|全部|台|个|套|款|部|只|份|种|一台|一个|一套|一款)$/.test(modifier)) continue;
+    if (/^(?:台|个|套|款|部|只|一台|一个|一套|一款)?(?:新|旧|新的|旧的|好点的?|便宜点的?)$/.test(modifier)) continue;
     // "what we pin in CI", "everything in CI": a preposition ends no name.
     if (/(?:^|\s)(?:in|on|at|to|into|onto|for|of|with|from|by|via|through|inside)$/i.test(modifier)) continue;
     if (lexicon.words('vagueModifiers', modifier).some((w) => w.surface.length === modifier.length)) continue;

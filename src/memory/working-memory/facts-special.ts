@@ -236,7 +236,10 @@ export function findSpecialFacts(clause: Clause, entities: readonly EntitySpan[]
     // (A time of day may come between: 周五下午五点前.)
     const due = dates.find((d) => /^\s*(?:[^，。,.;；\s]{0,8}?(?:点|:\d{2})(?:半|钟|\d{1,2}分)?\s*|(?:下班|收工|中午|午饭|放学)\s*)?(?:之前|以前|前(?![天年])|为止)/.test(text.slice(d.end)) || /\b(?:by|before|no later than)\s*$/i.test(text.slice(Math.max(0, d.start - 16), d.start)));
     // "我不觉得周五之前能改完", "I doubt it's done before Friday": a guess about when, not when it is due.
-    if (due !== undefined && !GUESS.test(text) && !deadlineNamed) set('deadline', due.value, due.start);
+    // 1月5号前到账, 4月25号前到货, "the lab will email results by Friday": when something reaches the user, not what
+    // the user must do by then.
+    const arrives = due !== undefined && (ARRIVES_AFTER.test(text.slice(due.end)) || SOMEONE_WILL.test(text.slice(0, due.start)));
+    if (due !== undefined && !arrives && !GUESS.test(text) && !deadlineNamed) set('deadline', due.value, due.start);
     // deadline 改了，不是 3月10日，是 3月13日: the date said instead of the one the clause before took back.
     else if (deadlineNamed && dates.length === 1 && INSTEAD.test(text) && TAKEN_BACK.test(leadIn)) set('deadline', dates[0]!.value, dates[0]!.start);
     // "We had to move the launch deadline. The new one is December 4.": the date of the one the message named.
@@ -473,6 +476,10 @@ function serviceName(before: string, m: SpecialMatchers, lex: Lexicon): string |
 }
 
 /** After a phone word: the user called it (电话打过, 打了, 拨过). */
+/** After a date and its 前: something arrives (到账, 到货, 发货). */
+const ARRIVES_AFTER = /^\s*(?:之前|以前|前)\s*(?:能|会|就|可以|才能?)?\s*(?:到账|到货|发货|送到|送达|寄到|退回|退款|返还|出结果|到)/;
+/** Before it: someone else will do it ("the lab will email results … by Friday", "they'll ship it by …"). */
+const SOMEONE_WILL = /\b(?:they|he|she|it|the (?:lab|vendor|supplier|bank|shop|store|courier|seller|clinic|school|landlord))\s*(?:will|'ll|should|promised to|said they(?:'d| would))\b(?:[^.;!?]|\.(?=\S))*$/i;
 /** Words that say the user's number changed or stands as before. */
 const NUMBER_CHANGED = /新|换|改|变|更正|\bnew\b|changed|switched|wrong|correct|updated|from now on|instead|still|以后|今后/i;
 /** A clause that says what the user's number is. */

@@ -12,6 +12,7 @@ import { findLanguageFacts, withoutRedundantProhibitions } from './facts-languag
 import { selfCorrected } from './facts-self-corrected.ts';
 import { qualifies, setFacts } from './facts-set.ts';
 import { namedVersionFacts } from './facts-named-versions.ts';
+import { refileSides } from './facts-sides.ts';
 import { findTripFacts, tripsSpokenOf, type TripMatchers } from './facts-trips.ts';
 import { medicalContext } from './facts-medication.ts';
 import { findPersonalFacts, type PersonalMatchers } from './facts-personal.ts';
@@ -207,6 +208,7 @@ export function findFacts(
   facts.splice(0, facts.length, ...selfCorrected(facts, clauses, entities, m.lexicon));
   refileDrops(facts);
   refileReplacements(facts, m.lexicon);
+  refileSides(facts, clauses, m.lexicon.vocabulary.subjects.sidedSubjects);
   facts.sort((a, b) => a.at - b.at);
   deprecations.sort((a, b) => a.at - b.at);
   const own = quoted.length === 0 ? facts : facts.filter((f) => !quoted.some((q) => f.at >= q.start && f.at < q.end));

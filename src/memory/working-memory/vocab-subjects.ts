@@ -61,6 +61,11 @@ export interface SubjectVocabulary {
    * `destination`. A trip merely mentioned (下个月去成都玩五天, my flight to Osaka is on May 14) sets none.
    */
   readonly tripDecisionWords: readonly string[];
+  /**
+   * Slots said of one side of a system: a programming language said of the backend (后端统一用 Go 写, backend 语言定了
+   * Go) is `backend language`. Slot → the side's slot → the words that name that side.
+   */
+  readonly sidedSubjects: Readonly<Record<string, Readonly<Record<string, readonly string[]>>>>;
   /** Before a place the user no longer goes to (不去西安了, not going to Porto anymore). */
   readonly tripCancelBefore: readonly string[];
   /** After it: 海南不去了. */
@@ -385,6 +390,12 @@ export const SUBJECT_VOCABULARY: SubjectVocabulary = {
     'flights', 'itinerary', 'vacation', 'holiday', 'holidays', 'honeymoon', 'hotel', 'visa', 'travel', 'sightseeing', 'layover',
     'airbnb', 'getaway',
   ],
+  sidedSubjects: {
+    'programming language': {
+      'backend language': ['backend', 'back-end', 'back end', 'server-side', '后端', '服务端'],
+      'frontend language': ['frontend', 'front-end', 'front end', '前端'],
+    },
+  },
   tripDecisionWords: [
     '定了', '定下来', '定下了', '商量好', '决定', '确定', '敲定', '最后定', '终于定', '选定', '改去', '改成', '换成', '改到', '目的地', '作废', '取消',
     'decided', 'settled on', "we've settled", 'confirmed', 'instead', 'change of plan', 'going with', 'went with', 'picked',

@@ -279,6 +279,8 @@ export const TRIGGER_VOCABULARY: TriggerVocabulary = {
     // Who made it: "scrap that meal plan you wrote", "ignore the script I sent" (the thing is what comes before).
     'you wrote', 'you made', 'you gave me', 'you suggested', 'you proposed', 'you drafted', 'you sent', 'you came up with',
     'i wrote', 'i sent', 'i gave you', 'i pasted', 'i shared',
+    // Where it is dropped from: "drop the Elasticsearch cluster from the plan" drops the cluster, not a plan.
+    'from the plan', 'from our plan', 'from the roadmap', 'from the stack', 'from our stack', 'from the design', 'from the architecture',
   ],
   questionWords: [
     '吗', '呢', '什么', '怎么', '怎样', '怎么样', '如何', '为什么', '为啥', '哪', '谁', '多少', '是否', '要不要', '能不能',
@@ -302,7 +304,7 @@ export const TRIGGER_VOCABULARY: TriggerVocabulary = {
     '试试', '试一下', '试试看', '或者', '或是', '可能', '也许', '或许', '说不定', '要么', '二选一',
     'still deciding', 'not sure', 'undecided', "haven't decided", 'have not decided', 'not decided', 'torn between',
     'considering', 'thinking about', 'thinking of', 'maybe', 'perhaps', 'might', 'possibly', 'either',
-    'not yet decided',
+    'not yet decided', "we'll decide", 'we will decide', 'decide later', 'decide on it later', 'to be decided', '以后再定', '回头再定', '之后再定', '再决定',
     'deciding between', 'choosing between', 'evaluating', 'comparing', 'compare', 'try', 'trying', 'tbd', 'or',
     '比较一下', '对比一下', '比一比',
     // Someone's proposal is not yet a decision ("Dan suggested we swap pip for uv"; 领导提议换成 Doris).

@@ -117,6 +117,11 @@ function validate(v: WmVocabulary): void {
         if (key.endsWith('Pattern')) checkPattern(path, value);
       } else if (key === 'aliases') {
         for (const [subject, words] of Object.entries(value as object)) checkStrings(`${path}.${subject}`, words);
+      } else if (key === 'sidedSubjects') {
+        for (const [subject, sides] of Object.entries(value as object)) {
+          if (typeof sides !== 'object' || sides === null) fail(`${path}.${subject}`, 'must be an object');
+          for (const [side, words] of Object.entries(sides as object)) checkStrings(`${path}.${subject}.${side}`, words);
+        }
       } else if (key === 'relativePeriods') {
         checkPeriods(path, value);
       } else {

@@ -1,0 +1,61 @@
+/**
+ * Found by reading the eighteenth to twentieth helper rounds' misses (issue 19). Our own wording: a slot said of one
+ * side of a system, a named product dropped with 那套, what is dropped "from the plan", a date something arrives by,
+ * and a measure word with 新 before a slot word.
+ */
+import { describe, expect, it } from 'vitest';
+import { createExtractor } from '../../../src/memory/working-memory/index.ts';
+import { facts } from './helpers.ts';
+
+describe('a language said of one side of the system', () => {
+  it('is the backend or the frontend language', () => {
+    expect(facts('服务端以后统一用 Rust 写。')).toEqual(['backend language=Rust']);
+    expect(facts('Our back-end services are all written in Kotlin now.')).toContain('backend language=Kotlin');
+    expect(facts('后端 Java，前端 TypeScript。')).toEqual(['backend language=Java', 'frontend language=TypeScript']);
+  });
+
+  it('stays the programming language for code examples and where no side is named', () => {
+    expect(facts('以后前端的代码示例都用 TypeScript 写。')).toEqual(['programming language=TypeScript']);
+    expect(facts('我们团队主要写 Kotlin。')).not.toContain('backend language=Kotlin');
+  });
+});
+
+describe('a named product with 那套', () => {
+  it('is the product dropped, not a topic', () => {
+    const got = createExtractor().extract('Kafka 那套不用了，消息队列换成 NATS。', '2026-06-01T10:00:00+08:00');
+    expect(got.facts).toContainEqual({ subject: 'message queue', value: 'Kafka', op: 'unset' });
+    expect(got.deprecate).toEqual([]);
+  });
+
+  it('stays a topic for a way of working or a plan', () => {
+    expect(createExtractor().extract('以后都走蓝绿发布，金丝雀那套不用了。', '2026-06-01T10:00:00+08:00').deprecate).toEqual(['金丝雀那套']);
+    expect(createExtractor().extract('Kafka 那套方案不用了。', '2026-06-01T10:00:00+08:00').deprecate).toEqual(['Kafka 那套方案']);
+  });
+});
+
+describe('what is dropped from the plan', () => {
+  it('is the product, not a plan', () => {
+    const got = createExtractor().extract('Drop the RabbitMQ cluster from the plan, we will decide on queues later.', '2026-06-01T10:00:00+08:00');
+    expect(got.facts).toEqual([{ subject: 'message queue', value: 'RabbitMQ', op: 'unset' }]);
+    expect(got.deprecate).toEqual([]);
+  });
+});
+
+describe('a date something arrives by', () => {
+  it('is no deadline of the user’s', () => {
+    expect(facts('商家说 3月12号前发货。')).not.toContain('deadline=2026-03-12');
+    expect(facts('报销款 6月20日前到账。')).toEqual([]);
+    expect(facts('The clinic will send the test results to me by Friday.')).toEqual([]);
+  });
+
+  it('still is one when the user must do something by then', () => {
+    expect(facts('6月20日前把报销单交上去。')).toEqual(['deadline=2026-06-20']);
+    expect(facts('I have to send the results to the clinic by Friday.')).toEqual(['deadline=2026-03-06']);
+  });
+});
+
+describe('a measure word with 新 before a slot word', () => {
+  it('is no value of the slot', () => {
+    expect(facts('想换台新电脑，预算 8000 元。')).toEqual(['budget=8000 CNY']);
+  });
+});
