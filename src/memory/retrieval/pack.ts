@@ -196,8 +196,16 @@ function asks(item: PackCandidate): boolean {
 
 /** Whether a user's reply states something (a value): a decision, not "thanks" or another question. */
 function decides(reply: PackCandidate): boolean {
-  return reply.turn?.role === 'user' && reply.pieces.some((p, i) => statementOfCached(p.text, reply.pieces[i - 1]?.text ?? '') !== null);
+  if (reply.turn?.role !== 'user') return false;
+  // "ok switch to goose", "going with the pi", "mux then.", 那就换成 chi 吧: a choice among what was suggested, in
+  // words no statement rule reads (its value is often a name the vocabulary does not know).
+  if (reply.pieces.slice(0, 2).some((p) => CHOOSES.test(p.text))) return true;
+  return reply.pieces.some((p, i) => statementOfCached(p.text, reply.pieces[i - 1]?.text ?? '') !== null);
 }
+
+/** A reply that picks one of the suggestions. */
+const CHOOSES =
+  /\b(?:switch(?:ing)? (?:over )?to|go(?:ing)? with|went with|let'?s (?:use|go with|do)|we'?ll (?:use|go with)|i'?ll (?:use|take|go with)|stick(?:ing)? with|move it to)\b|^\s*(?:ok(?:ay)?,?\s+)?[\w.+/-]+(?:\s+[\w.+/-]+)?\s+(?:then|it is)\s*[.!]?\s*$|换成|改成|改用|就用|那就用|决定用|定了用/i;
 
 export function pack(items: readonly PackCandidate[], budget: number, env: PackEnv, options: PackOptions = DEFAULT_PACK_OPTIONS): PackResult {
   const maxWhole = Math.min(options.maxWholeTokens, Math.floor(budget * options.maxWholeShare));

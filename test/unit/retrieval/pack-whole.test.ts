@@ -74,6 +74,25 @@ describe('packing whole turns first', () => {
     expect(pack([item(statement, 1, { next: answer })], 200, env()).paired).toEqual([]);
   });
 
+  it('brings the user choosing among a suggestion, in words no statement rule reads', () => {
+    // (A queue no vocabulary knows: the choice is read from its words alone.)
+    const suggestion = turn('s', 1, 'For the bursts, Quillmq or Redpanda would both do; Quillmq is lighter to run on one box.', 'assistant');
+    const options = { ...DEFAULT_PACK_OPTIONS, pairDecisions: true };
+    for (const [id, reply] of [
+      ['en', 'ok lets switch to quillmq then'],
+      ['then', 'quillmq then.'],
+      ['with', 'going with quillmq, thanks'],
+      ['zh', '那就换成 quillmq 吧'],
+    ] as const) {
+      const result = pack([item(suggestion, 1, { next: turn(id, 2, reply) })], 200, env(), options);
+      expect(result.paired, reply).toEqual([id]);
+    }
+    // A thank-you or a question of its own chooses nothing.
+    for (const reply of ['ok thanks', 'which one is cheaper to host?']) {
+      expect(pack([item(suggestion, 1, { next: turn('r', 2, reply) })], 200, env(), options).paired, reply).toEqual([]);
+    }
+  });
+
   it('holds at most maxLines records, however much room is left', () => {
     const items = Array.from({ length: 30 }, (_, i) => item(turn(`t${i}`, i, `Backup note ${i}: the job finished.`), 1 - i / 100));
     const result = pack(items, 2000, env());
