@@ -72,6 +72,8 @@ const DECIDED = /(?<![没不未])(?:已经|早就|倒是)\s*定(?:了|下来了|
  * A clause about him or her: its own facts are theirs (他的电脑是 Mac). Not a report of what they said (他说 deadline 是
  * 周五, "she says…"), which is often the user's own business.
  */
+/** A clause that starts with him or her: after someone else's clause, still about them. */
+const GOES_ON_ABOUT_THEM = /^(?:她|他)(?!们)|^(?:she|he)\b/i;
 const THIRD_PERSON = /^(?:她|他)(?!们|说|讲|告诉|提醒|通知|建议|让)|^(?:she|he)(?:'s)?\b(?!\s+(?:says|said|told|tells|mentioned|thinks|suggested|wants us))/i;
 /**
  * One that describes the person (她喜欢首饰，生日是下周六; "she loves jewellery, birthday is Saturday"): the clauses after
@@ -187,6 +189,9 @@ export function splitClauses(raw: string, norm: string, m: ClauseMatchers): Clau
     // 听说 infra 组升到了 1.31，ingress 也换成了 Envoy: all of it is what the user heard.
     const heard = m.hearsay.test(norm.slice(pieces[0]!.start, pieces[0]!.end).replace(FILLERS, ''));
     let theirs = false;
+    // The clause before was someone else's by its subject (我同事用的是 Arch Linux): one that goes on with 他 / she
+    // (…，他说用 pacman 装特别方便) is theirs too, reported words included.
+    let othersBefore = false;
     const disowned = pieces.some((p) => DISOWNS.test(norm.slice(p.start, p.end)));
     for (const [index, piece] of pieces.entries()) {
       const text = norm.slice(piece.start, piece.end);
@@ -209,8 +214,9 @@ export function splitClauses(raw: string, norm: string, m: ClauseMatchers): Clau
         question,
         tentative: ((undecidedWhole || index <= undecidedUpTo) && !DECIDED.test(text)) || EXCEPTION_AT.test(trimmed) || index >= hypotheticalFrom || m.undecided.test(text.replace(EFFORT, ' ')),
         narrative: m.narrative.test(text.replace(m.narrativePurposes, ' ').replace(HABIT_WHEN, ' ')),
-        notOurs: theirs || OTHERS_AS_SUBJECT.test(trimmed) || THIRD_PERSON.test(trimmed),
+        notOurs: theirs || OTHERS_AS_SUBJECT.test(trimmed) || THIRD_PERSON.test(trimmed) || (othersBefore && GOES_ON_ABOUT_THEM.test(trimmed)),
       });
+      othersBefore = clauses[clauses.length - 1]!.notOurs;
     }
   });
   return clauses;

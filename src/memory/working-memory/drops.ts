@@ -207,7 +207,8 @@ export function findDrops(clause: Clause, lexicon: Lexicon, rules: TopicRules, p
     // 卸了又装, 取消了再订: undone at once, not dropped.
     if (/^\s*(?:又|再|重)/.test(text.slice(trigger.end))) continue;
     // 配置不用改了, 不用担心: no need to change it (it stays as it is), not a drop.
-    if (/^不用$/.test(trigger.surface) && /^\s*(?:改|动|调|修|换|重启|担心|操心)/.test(text.slice(trigger.end))) continue;
+    // (Helm 相关的就不用讲了, 不用解释: no need to talk about it — a wish about the answer, not a drop.)
+    if (/^不用$/.test(trigger.surface) && /^\s*(?:改|动|调|修|换|重启|担心|操心|讲|说|解释|介绍|提|展开|细说|回答|教)/.test(text.slice(trigger.end))) continue;
     // 消息队列不用 RabbitMQ 了: the word drops the product after it (a drop before its object), not the words before.
     if (products.some((p) => p.start >= trigger.end && /^\s*$/.test(text.slice(trigger.end, p.start)))) continue;
     // 决定不用 GE 了: the same, for a name the vocabulary does not know — 不用 X 了 drops X (the loop above), and

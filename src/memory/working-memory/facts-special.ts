@@ -116,7 +116,8 @@ const RECURRING = /\b(?:nightly|daily|weekly|hourly|every\s+(?:night|day|morning
 const JOB_LINK_EN =
   /^\s*(?:job|jobs|script|task|cron)?\s*(?:runs?|starts?|kicks? off|happens?|(?:is|are) scheduled|(?:is|are) set)\s+(?:(?:nightly|daily|weekly|every\s+(?:night|day|morning|evening))\s+)?(?:at|for)\s*$/i;
 /** Between a job's name and its time (Chinese), and what follows the time: 备份脚本每天凌晨 2 点跑. */
-const JOB_LINK_ZH = /^\s*(?:脚本|任务|作业|job|cron)?\s*(?:每天|每晚|每日|每周[一二三四五六日天])?\s*(?:的)?\s*(?:凌晨|早上|晚上|上午|下午|中午)?\s*(?:在)?\s*$/;
+// (改到 / 挪到 / 调到: the job moved to that time, 备份改到每天凌晨3点半跑.)
+const JOB_LINK_ZH = /^\s*(?:脚本|任务|作业|job|cron)?\s*(?:改到|改成|挪到|调到|换到|改在|定在)?\s*(?:每天|每晚|每日|每周[一二三四五六日天])?\s*(?:的)?\s*(?:凌晨|早上|晚上|上午|下午|中午)?\s*(?:在)?\s*$/;
 const JOB_AFTER_ZH = /^\s*(?:跑|执行|开始|运行|启动|触发)/;
 
 /** The job whose time `before` and `after` frame, as its slot's stem (backup, reindex), or null. */
@@ -271,6 +272,8 @@ export function findSpecialFacts(clause: Clause, entities: readonly EntitySpan[]
     const number = Number(p[1]);
     const at = p.index + p[0].length - p[1]!.length;
     if (number < 1 || number > 65535 || corrected(text, at)) continue;
+    // "The API is no longer on port 80", 不再监听 8080: where it is not.
+    if (NOT_ON_PORT.test(text.slice(Math.max(0, p.index - 24), p.index))) continue;
     // The service is named just before: the last few words are enough (and keep a long paste linear).
     set(portSubject(text.slice(Math.max(0, p.index - 48), p.index), m, lex), p[1]!, p.index);
   }
@@ -395,7 +398,8 @@ export function findSpecialFacts(clause: Clause, entities: readonly EntitySpan[]
     if ((WRITING_TO.test(leadIn) || CONTACT_PERSON.test(leadIn) || TO_A_PERSON.test(leadIn)) && !words.some(mine)) return;
     // …邮箱是 X，电话 Y: a bare contact word right after someone else's contact goes on about them.
     if (othersContact(leadIn, lex) && /^\s*(?:电话|手机|座机|邮箱|phone|tel|email|e-mail)/i.test(text)) return;
-    const ofType = entities.filter((e) => e.type === type && !corrected(text, e.start));
+    // (旧的 linhao88@163.com 不用了, "the old one, …": a contact the user left is not theirs now.)
+    const ofType = entities.filter((e) => e.type === type && !corrected(text, e.start) && !OLD_CONTACT_BEFORE.test(text.slice(Math.max(0, e.start - 12), e.start)));
     const found = ofType.find((e) => words.some((w) => near(w, e, 16))) ?? (ofType.length === 1 && lex.has(list, leadIn) ? ofType[0] : undefined);
     // (The number is `phone number`: `phone` is the handset, iPhone 15 or 小米14, and blind labellers named the
     // user's own number so.)
@@ -445,6 +449,9 @@ const WIDTH_THEN_INDENT = /((?:\d+\s*个?|[一二两三四八]\s*个)\s*空格)\
 
 const ADDRESS_TYPES: ReadonlySet<string> = new Set(['ipv4', 'ipv6', 'hostport', 'url']);
 
+/** Just before a port, says the service is not there: no longer, not, 不再. */
+const NOT_ON_PORT = /(?:\b(?:no longer|not|never|isn't|aren't|doesn't|don't)\b(?:\s+\w+){0,2}|不再|不是|没在|不在)\s*$/i;
+
 /** Names that are no service's, beside the function words (`FUNCTION_WORD`): kinds of port and Chinese fillers. */
 const NOT_A_NAME = /^(?:default|new|old|same|也|都|就|那|这|新|旧|默认)$/i;
 
@@ -480,6 +487,8 @@ function serviceName(before: string, m: SpecialMatchers, lex: Lexicon): string |
 const ARRIVES_AFTER = /^\s*(?:之前|以前|前)\s*(?:能|会|就|可以|才能?)?\s*(?:到账|到货|发货|送到|送达|寄到|退回|退款|返还|出结果|到)/;
 /** Before it: someone else will do it ("the lab will email results … by Friday", "they'll ship it by …"). */
 const SOMEONE_WILL = /\b(?:they|he|she|it|the (?:lab|vendor|supplier|bank|shop|store|courier|seller|clinic|school|landlord))\s*(?:will|'ll|should|promised to|said they(?:'d| would))\b(?:[^.;!?]|\.(?=\S))*$/i;
+/** Just before a contact the user no longer uses: 旧的, 原来的, old. */
+const OLD_CONTACT_BEFORE = /(?:旧的?|老的|原来的|以前的|之前的|\bold(?:\s+(?:one|address|number|email))?\s*(?:is|was|:)?)\s*$/i;
 /** Words that say the user's number changed or stands as before. */
 const NUMBER_CHANGED = /新|换|改|变|更正|\bnew\b|changed|switched|wrong|correct|updated|from now on|instead|still|以后|今后/i;
 /** A clause that says what the user's number is. */

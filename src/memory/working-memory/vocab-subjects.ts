@@ -361,7 +361,7 @@ export const SUBJECT_VOCABULARY: SubjectVocabulary = {
     '手机号', '手机号码', '手机', '电话', '联系我', '打我', '打给我', '我的号码',
   ],
   emailWords: [
-    'email me', 'e-mail me', 'mail me', 'my email', 'my e-mail', '我的 email', '我的email', '我的 e-mail', '我的 mail', 'email address', 'my address is', '邮箱', '电子邮件',
+    'email me', 'e-mail me', 'mail me', 'my email', 'my e-mail', 'my new email', '我的新邮箱', '新邮箱', '我的 email', '我的email', '我的 e-mail', '我的 mail', 'email address', 'my address is', '邮箱', '电子邮件',
     // (发邮件到 X is where to write, often a team's mailbox, not the user's own address.)
     '发到我',
   ],

@@ -192,7 +192,7 @@ export const TRIGGER_VOCABULARY: TriggerVocabulary = {
     '不用', '不再用', '不再使用', '别用', '不要用', '去掉', '去除', '删掉', '移除', '弃用', '停用', '放弃', '取消', '忘掉', '忘记',
     '忘了', '不考虑', '推翻', '废弃', '撤销', '作废', '抛弃', '丢掉', '扔掉', '干掉', '砍掉', '下掉', '拿掉', '不要',
     '别管', '不用管', '不要再用', '别再用', '不打算用', '不打算再用', '不准备用', '不准备再用',
-    'drop', 'dropping', 'stop using', 'no longer use', 'no longer using', 'get rid of', 'getting rid of', 'ditch',
+    'drop', 'dropping', 'stop using', 'no longer use', 'no longer using', 'no longer on', 'no longer run', 'no longer running', 'get rid of', 'getting rid of', 'ditch',
     'ditching', 'remove', 'removing', 'abandon', 'abandoning', 'forget', 'forget about', 'scrap', 'scrapping',
     'scratch', 'discard', 'ignore', 'disregard', 'never mind', 'nevermind', 'cancel', 'kill', 'toss', 'throw out',
     'move away from', 'moving away from', 'phase out', 'retire', 'rip out', 'dropped', 'ditched', 'removed',

@@ -1,7 +1,8 @@
 /**
- * Found by reading the eighteenth to twentieth helper rounds' misses (issue 19). Our own wording: a slot said of one
- * side of a system, a named product dropped with 那套, what is dropped "from the plan", a date something arrives by,
- * and a measure word with 新 before a slot word.
+ * Found by reading the eighteenth to twenty-first helper rounds' misses (issue 19). Our own wording: a slot said of
+ * one side of a system, a named product dropped with 那套, what is dropped "from the plan", a date something arrives
+ * by, a measure word with 新 before a slot word; someone else's words, a job moved to a new time, a contact the user
+ * left, no need to explain, and "no longer on".
  */
 import { describe, expect, it } from 'vitest';
 import { createExtractor } from '../../../src/memory/working-memory/index.ts';
@@ -57,5 +58,32 @@ describe('a date something arrives by', () => {
 describe('a measure word with 新 before a slot word', () => {
   it('is no value of the slot', () => {
     expect(facts('想换台新电脑，预算 8000 元。')).toEqual(['budget=8000 CNY']);
+  });
+});
+
+describe('the twenty-first round', () => {
+  it('reads what a colleague said after naming the colleague as theirs', () => {
+    expect(facts('我同事用的是 Fedora，他说用 dnf 装 docker 特别方便。')).toEqual([]);
+    // A decision of the user's after it is still the user's.
+    expect(facts('我同事用的是 Fedora，他说不错，那我们服务器也用 Debian 吧。')).toContain('os=Debian');
+  });
+
+  it('moves a job to the time it is moved to', () => {
+    expect(facts('数据库快照改到每天凌晨4点跑。')).toEqual(['snapshot time=04:00']);
+  });
+
+  it('sets no contact the user says is the old one', () => {
+    expect(facts('我邮箱换了，旧的 chen.old@example.com 不用了。')).toEqual([]);
+    expect(facts('我的新邮箱是 chen.new@example.com。')).toEqual(['email=chen.new@example.com']);
+  });
+
+  it('drops nothing the user only asks not to have explained', () => {
+    expect(facts('Docker Swarm 相关的东西就不用讲了，我们没用过。')).toEqual([]);
+    expect(facts('Docker Swarm 就不用了。')).toEqual(['container orchestration≠Docker Swarm']);
+  });
+
+  it('reads "no longer on" as a drop, and a port the service is no longer on as none', () => {
+    expect(facts("We're no longer on Jenkins, CI is GitHub Actions now.")).toEqual(['CI≠Jenkins', 'CI=GitHub Actions']);
+    expect(facts('The admin panel is no longer on port 8080.')).toEqual([]);
   });
 });
