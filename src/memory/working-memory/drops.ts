@@ -144,7 +144,7 @@ export function findDrops(clause: Clause, lexicon: Lexicon, rules: TopicRules, p
     const ending = lexicon.words('topicEndings', phrase).find((w) => w.end === phrase.length);
     // TypeORM 那套不要了, Java 那套不用了: a named product with only 那套 after it is the product dropped (blind
     // labellers unset it in every such message); 灰度那套, 滚动更新那套 (a way of working), Helm 那套方案 stay topics.
-    const productOnly = ending !== undefined && inside.length > 0 && inside.every((p) => /[A-Za-z]/.test(p.surface)) && /^[\s的]*$/.test(inside.reduceRight((t, p) => t.slice(0, p.start - object.start) + t.slice(p.valueEnd - object.start), phrase.slice(0, ending.start)));
+    const productOnly = ending !== undefined && /套$/.test(ending.surface) && inside.length > 0 && inside.every((p) => /[A-Za-z]/.test(p.surface)) && /^[\s的]*$/.test(inside.reduceRight((t, p) => t.slice(0, p.start - object.start) + t.slice(p.valueEnd - object.start), phrase.slice(0, ending.start)));
     const endsAsTopic = ending !== undefined && !productOnly;
     // A slot word is no topic noun: "our message queue isn't RabbitMQ anymore" drops RabbitMQ, not a "message" topic.
     const slotWords = lexicon.subjects(phrase);
@@ -202,7 +202,10 @@ export function findDrops(clause: Clause, lexicon: Lexicon, rules: TopicRules, p
     classify({ start: from + lead, end: from + surface.trimEnd().length, surface: surface.trim() }, trigger);
   }
   for (const trigger of lexicon.words('dropAfter', text)) {
-    const head = text.slice(0, trigger.start);
+    // CI 方案改一下：Jenkins 不用了: what is dropped starts after a colon (the words before it announce it).
+    const whole = text.slice(0, trigger.start);
+    const colon = Math.max(whole.lastIndexOf('：'), ...[...whole.matchAll(/:(?!\/\/|\d)/g)].map((m) => m.index));
+    const head = colon < 0 ? whole : ' '.repeat(colon + 1) + whole.slice(colon + 1);
     if (NOT_DROPPED_BEFORE.test(head)) continue;
     // 卸了又装, 取消了再订: undone at once, not dropped.
     if (/^\s*(?:又|再|重)/.test(text.slice(trigger.end))) continue;

@@ -159,6 +159,8 @@ const ANSWERS_NAMED = /\b(?:answers?|repl(?:y|ies)|responses?|keep (?:it|them|yo
 const FORM_ALONE = /\b(?:bullet(?:ed)?[ -]?points?|bullets|numbered list)\s+(?:only|please|are better)\b|(?:列表|分点|表格|要点|bullet points)\s*(?:就好|就行|就可以|即可|列出)|(?:以后|今后|之后|统一|一律)\s*(?:都)?\s*用\s*(?:列表|分点|表格|要点)(?:的)?\s*(?:形式|格式)?\s*(?:给我|发我|回我|列给我)/i;
 /** Just before a form: it is refused (别用表格, "no tables", "don't use bullet points"). */
 const REFUSED_BEFORE = /(?:别用?|不要用?|不用|不想要|避免|\b(?:no|not|don't use|do not use|without|stop using|avoid|instead of|rather than))\s*(?:(?:any|the|markdown|[\u4e00-\u9fff]{1,4}|太多的?)\s*)?$/i;
+/** Earlier in the clause: the user dislikes it ("I don't like long answers full of bullet points", 受不了满屏的表格). */
+const DISLIKED_BEFORE = /\b(?:don't like|do not like|dislike|hate|can't stand|tired of)\b|不喜欢|讨厌|受不了|烦/i;
 /** After a form: allowed or limited, not asked for ("bullet points are fine", bullet points 不要太多). */
 const ALLOWED_AFTER = /^\s*(?:are fine|is fine|are ok|are okay|are allowed|不要太多|别太多|不用太多|也行|也可以)/i;
 /** After a length word: the answers described ("the short ones", "the long ones"), not asked for. */
@@ -333,7 +335,7 @@ export function findSpecialFacts(clause: Clause, entities: readonly EntitySpan[]
   const formAsked = ANSWERS_NAMED.test(text) || lex.has('answerWords', text) || answersNamed || FORM_ALONE.test(text);
   if (formAsked) {
     for (const w of lex.words('answerFormats', text)) {
-      if (REFUSED_BEFORE.test(text.slice(Math.max(0, w.start - 24), w.start)) || ALLOWED_AFTER.test(text.slice(w.end))) continue;
+      if (REFUSED_BEFORE.test(text.slice(Math.max(0, w.start - 24), w.start)) || ALLOWED_AFTER.test(text.slice(w.end)) || DISLIKED_BEFORE.test(text.slice(0, w.start))) continue;
       const formats = lex.vocabulary.subjects.answerFormats;
       const value = formats[w.surface] ?? formats[w.surface.toLowerCase()];
       if (value !== undefined) {

@@ -29,6 +29,7 @@ export interface TripMatchers {
   readonly tripWords: RegExp;
   readonly decisionWords: RegExp;
   readonly businessWords: RegExp;
+  readonly outingWords: RegExp;
   readonly notDestination: (place: string) => boolean;
   /** A Chinese place less the words that lead it (这次旅行厦门 → 厦门). */
   readonly trimLeads: (place: string) => string;
@@ -81,6 +82,7 @@ export function compileTripMatchers(s: SubjectVocabulary): TripMatchers {
     tripWords: new RegExp(alternation(s.tripWords), 'i'),
     decisionWords: new RegExp(alternation(s.tripDecisionWords), 'i'),
     businessWords: new RegExp(alternation(s.businessTripWords), 'i'),
+    outingWords: new RegExp(alternation(s.outingWords), 'i'),
     trimLeads: (p) => {
       let place = p;
       const leadOf = (x: string): string | undefined => leads.find((w) => x.startsWith(w) && x.length - w.length >= 2);
@@ -102,7 +104,8 @@ export function compileTripMatchers(s: SubjectVocabulary): TripMatchers {
 export function tripsSpokenOf(clauses: readonly Clause[], m: TripMatchers): { trip: boolean; business: boolean; decided: boolean } {
   return {
     trip: clauses.some((c) => m.tripWords.test(c.text)),
-    business: clauses.some((c) => m.businessWords.test(c.text)),
+    // (A meal or a gathering counts the same: the place is a restaurant, not a destination.)
+    business: clauses.some((c) => m.businessWords.test(c.text) || m.outingWords.test(c.text)),
     // (A place given up anywhere in the message makes the one gone to a change: 出发去云南，海南不去了.)
     decided: clauses.some((c) => m.decisionWords.test(c.text) || c.text.search(m.cancelBefore) >= 0 || c.text.search(m.cancelAfter) >= 0),
   };

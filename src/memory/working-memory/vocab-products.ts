@@ -333,9 +333,11 @@ export const PRODUCT_GROUPS: readonly ProductGroup[] = [
     'Teambition', 'YouTrack', 'Redmine'], exactNames: ['Linear', 'Basecamp',
   ] },
   {
-    subject: 'documentation', names: ['Confluence', '语雀', '飞书文档', 'Obsidian', 'Docusaurus', 'MkDocs', 'VitePress',
-    'GitBook', 'Sphinx docs', 'Storybook', 'Read the Docs', 'Swagger UI', 'Redoc'], exactNames: ['Notion',
-  ] },
+    subject: 'documentation', names: ['Confluence', '语雀', '飞书文档', 'Docusaurus', 'MkDocs', 'VitePress',
+    'GitBook', 'Sphinx docs', 'Storybook', 'Read the Docs', 'Swagger UI', 'Redoc'],
+  },
+  // Notes apps: blind labellers named the slot `note-taking app` or `notes app` (13 of 16), never documentation.
+  { subject: 'note-taking app', names: ['Obsidian', 'Evernote', '印象笔记', 'OneNote', 'Logseq', 'Joplin', 'Apple Notes'], exactNames: ['Notion'], alsoFills: ['documentation'] },
   {
     subject: 'email service', names: ['SendGrid', 'Mailgun', 'Amazon SES', 'SES', 'Postmark', 'Mailchimp',
     'SparkPost', 'Google Workspace', 'Microsoft 365', 'Office 365', 'Exchange Online', 'Zoho Mail', '腾讯企业邮', '阿里邮箱', '阿里云邮件推送'], exactNames: ['Resend', 'Brevo',

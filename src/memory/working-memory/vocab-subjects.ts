@@ -75,6 +75,8 @@ export interface SubjectVocabulary {
    * decision about the user's setup), so a message with one of these sets none.
    */
   readonly businessTripWords: readonly string[];
+  /** A meal or a gathering (周五聚餐不去海底捞了, dinner at …): the place is a restaurant, not a destination. */
+  readonly outingWords: readonly string[];
   /** Words that may lead a Chinese place and are no part of it (这次旅行厦门不去了 → 厦门). */
   readonly tripPlaceLeads: readonly string[];
   /** Words in a place's position that name no destination: 去医院, 去公司, going to Monday's… */
@@ -407,6 +409,7 @@ export const SUBJECT_VOCABULARY: SubjectVocabulary = {
     '出差', '开会', '见客户', '参会', '参加会议', '培训', '面试', '述职', '会议', '展会', 'business trip', 'conference', 'for work',
     'client', 'clients', 'meeting', 'meetings', 'onsite', 'on-site', 'offsite', 'summit', 'trade show', 'work trip',
   ],
+  outingWords: ['聚餐', '聚会', '吃饭', '请客', '餐厅', '饭店', '饭馆', '火锅', '团建', 'dinner', 'lunch', 'brunch', 'restaurant', 'party'],
   tripPlaceLeads: ['这次', '这趟', '这回', '旅行', '旅游', '行程', '我们', '我', '就', '也', '那个', '本来', '原本', '原来', '打算', '计划', '的', '去'],
   notDestinations: [
     '医院', '公司', '学校', '超市', '银行', '健身房', '上班', '上学', '食堂', '商场', '办公室', '机场', '火车站', '高铁站', '那边', '那里',

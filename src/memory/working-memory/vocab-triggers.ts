@@ -162,6 +162,8 @@ export const TRIGGER_VOCABULARY: TriggerVocabulary = {
     '不', '别', '没', '没有', '不要', '不想', '不再', '未', '无需', '不必', '甭', '勿', '禁止', '拒绝',
     "don't", 'do not', "doesn't", 'does not', "didn't", 'did not', 'never', 'not', 'no longer', "won't", 'will not',
     "can't", 'cannot', "shouldn't", "wouldn't", 'stop', 'avoid', 'without', 'instead of', 'rather than',
+    // "Haven't moved to Node 20 yet", "I don't like … bullet points".
+    "haven't", 'have not', "hasn't", 'has not', "don't like", 'dislike', 'hate',
     // "Nothing runs in GCP", "none of our services use Kafka".
     'nothing', 'none of',
   ],
@@ -192,7 +194,7 @@ export const TRIGGER_VOCABULARY: TriggerVocabulary = {
     '不用', '不再用', '不再使用', '别用', '不要用', '去掉', '去除', '删掉', '移除', '弃用', '停用', '放弃', '取消', '忘掉', '忘记',
     '忘了', '不考虑', '推翻', '废弃', '撤销', '作废', '抛弃', '丢掉', '扔掉', '干掉', '砍掉', '下掉', '拿掉', '不要',
     '别管', '不用管', '不要再用', '别再用', '不打算用', '不打算再用', '不准备用', '不准备再用',
-    'drop', 'dropping', 'stop using', 'no longer use', 'no longer using', 'no longer on', 'no longer run', 'no longer running', 'get rid of', 'getting rid of', 'ditch',
+    'drop', 'dropping', 'stop using', 'no longer use', 'no longer using', 'no longer on', 'no longer self-host', 'stopped self-hosting', 'no longer run', 'no longer running', 'get rid of', 'getting rid of', 'ditch',
     'ditching', 'remove', 'removing', 'abandon', 'abandoning', 'forget', 'forget about', 'scrap', 'scrapping',
     'scratch', 'discard', 'ignore', 'disregard', 'never mind', 'nevermind', 'cancel', 'kill', 'toss', 'throw out',
     'move away from', 'moving away from', 'phase out', 'retire', 'rip out', 'dropped', 'ditched', 'removed',
@@ -256,13 +258,14 @@ export const TRIGGER_VOCABULARY: TriggerVocabulary = {
     'migration', 'upgrade', 'rollout', 'rewrite', 'refactor', 'refactoring', 'redesign', 'pilot', '迁移', '升级', '重构', '改造',
     'trip', 'vacation', 'holiday', '行程', '旅行计划', '出行计划',
   ],
-  topicEndings: ['那套', '这套', '那一套', '这一套', '那些', '这些', '那个', '这个'],
+  topicEndings: ['那套', '这套', '那一套', '这一套', '那些', '这些', '那个', '这个', '那条路', '这条路', '那条路线', '这条路线'],
   topicQualifiers: [
     '^(?:我们|我|咱们)?(?:之前|刚才|刚刚|前面|上面|早先|原来|原先|先前|昨天|前天|今天|上午|早上|上次|上回|上周|上个月)?(?:说|提|问|讨论|聊|定|商量|想|做)(?:过)?的',
     // 让你帮我规划的 Japan road trip, 问你的那个…问题: who asked whom, before the topic.
     '^(?:让你|请你|叫你|问你|问过你|跟你说|和你说|给你|你帮我|你给我)(?:帮我|给我)?[\\u4e00-\\u9fff]{0,4}?(?:过)?的',
     '^(?:我们|我|咱们)(?:之前|刚才|刚刚|前面|上面|原来|原先|先前)', '^(?:之前|刚才|刚刚|前面|上面|原来|原先|先前|上次|上回|上周|昨天|前天|上个月)的?',
-    '^(?:那个|这个|那套|这套|那种|这种|那条|这条|那段|这段|那句|这句|那些|这些|整个|那|这)', '^(?:the|a|an)\\s+',
+    // (Not the 这 of a time: 这周六去杭州的计划 keeps 这周六.)
+    '^(?:那个|这个|那套|这套|那种|这种|那条|这条|那段|这段|那句|这句|那些|这些|整个|那|这(?![周月次回年天季学礼]))', '^(?:the|a|an)\\s+',
     '^(?:whole|entire|previous|earlier|old|original|last)\\s+',
     '^(?:that|this|those|these|my|our|your)\\s+',
     '^what (?:i|we) (?:just )?(?:said|told you|mentioned|wrote)(?: (?:earlier|before|yesterday|last time))?(?: about)?\\s*',

@@ -1,5 +1,5 @@
 /**
- * Found by reading the eighteenth to twenty-first helper rounds' misses (issue 19). Our own wording: a slot said of
+ * Found by reading the eighteenth to twenty-second helper rounds' misses (issue 19). Our own wording: a slot said of
  * one side of a system, a named product dropped with 那套, what is dropped "from the plan", a date something arrives
  * by, a measure word with 新 before a slot word; someone else's words, a job moved to a new time, a contact the user
  * left, no need to explain, and "no longer on".
@@ -85,5 +85,34 @@ describe('the twenty-first round', () => {
   it('reads "no longer on" as a drop, and a port the service is no longer on as none', () => {
     expect(facts("We're no longer on Jenkins, CI is GitHub Actions now.")).toEqual(['CI≠Jenkins', 'CI=GitHub Actions']);
     expect(facts('The admin panel is no longer on port 8080.')).toEqual([]);
+  });
+});
+
+describe('the twenty-second round', () => {
+  const run = (text: string) => createExtractor().extract(text, '2026-06-01T10:00:00+08:00');
+
+  it('drops what follows a colon, not the words that announce it', () => {
+    const got = run('监控方案改一下：Zabbix 不用了，换成 Prometheus。');
+    expect(got.facts).toContainEqual({ subject: 'monitoring', value: 'Zabbix', op: 'unset' });
+    expect(got.deprecate).toEqual([]);
+  });
+
+  it('keeps 这 of a time in a voided plan, and voids "那条路" as a topic', () => {
+    expect(run('这周日去苏州的计划取消了。').deprecate).toEqual(['这周日去苏州的计划']);
+    expect(run('Kafka 那条路 forget it，消息队列就用 RabbitMQ。').deprecate).toEqual(['Kafka 那条路']);
+  });
+
+  it('sets nothing from a move not made yet or a form the user dislikes', () => {
+    expect(facts("Haven't moved to Python 3.13 yet.")).toEqual([]);
+    expect(facts("I don't like answers full of tables.")).toEqual([]);
+  });
+
+  it('reads notes apps as their own slot, and "no longer self-host" as a drop', () => {
+    expect(facts('笔记以后不用印象笔记了，换成 Logseq。')).toEqual(['note-taking app≠印象笔记', 'note-taking app=Logseq']);
+    expect(facts('We no longer self-host Sentry.')).toEqual(['error tracking≠Sentry']);
+  });
+
+  it('takes a restaurant the user skips for no destination', () => {
+    expect(facts('周六团建不去西贝了，改去楼下的烤肉店。')).toEqual([]);
   });
 });
