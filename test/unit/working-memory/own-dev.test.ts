@@ -218,6 +218,8 @@ const ROUNDS: readonly RoundFloors[] = [
   { file: 'wm-blind-helpers-21-b.jsonl', messages: 40, entitiesF1: 0.98, precision: 0.75, recall: 0.63 },
   { file: 'wm-blind-helpers-22-a.jsonl', messages: 40, entitiesF1: 0.99, precision: 0.59, recall: 0.52 },
   { file: 'wm-blind-helpers-22-b.jsonl', messages: 40, entitiesF1: 0.98, precision: 0.84, recall: 0.57 },
+  { file: 'wm-blind-helpers-23-a.jsonl', messages: 40, entitiesF1: 0.98, precision: 0.95, recall: 0.72 },
+  { file: 'wm-blind-helpers-23-b.jsonl', messages: 40, entitiesF1: 0.98, precision: 0.77, recall: 0.51 },
 ];
 
 describe('the third to twentieth rounds of helper-labelled batches', () => {
