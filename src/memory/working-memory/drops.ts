@@ -123,6 +123,15 @@ function switchedFrom(clause: Clause, products: readonly ProductMark[], result: 
   }
 }
 
+/** Where the last colon of a clause is (not one of a URL or a time: http://, 11:30); -1 when there is none. */
+function lastColon(text: string): number {
+  for (let i = text.length - 1; i >= 0; i--) {
+    if (text[i] === '：') return i;
+    if (text[i] === ':' && !/^:(?:\/\/|\d)/.test(text.slice(i, i + 3))) return i;
+  }
+  return -1;
+}
+
 /** A phrase headed by a pronoun ("one at 10.0.0.3", "anything with shrimp…"): it stands for a thing, not a topic. */
 const PRONOUN_HEAD = /^(?:one|ones|anything|everything|something|nothing|it|them|those|these)\b/i;
 
@@ -204,7 +213,7 @@ export function findDrops(clause: Clause, lexicon: Lexicon, rules: TopicRules, p
   for (const trigger of lexicon.words('dropAfter', text)) {
     // CI 方案改一下：Jenkins 不用了: what is dropped starts after a colon (the words before it announce it).
     const whole = text.slice(0, trigger.start);
-    const colon = Math.max(whole.lastIndexOf('：'), ...[...whole.matchAll(/:(?!\/\/|\d)/g)].map((m) => m.index));
+    const colon = lastColon(whole);
     const head = colon < 0 ? whole : ' '.repeat(colon + 1) + whole.slice(colon + 1);
     if (NOT_DROPPED_BEFORE.test(head)) continue;
     // 卸了又装, 取消了再订: undone at once, not dropped.
