@@ -17,7 +17,17 @@ const CODE_EXAMPLES = /示例|例子|样例|代码片段|\b(?:examples?|samples?
  */
 export function refileSides(facts: Array<Found<Fact> | UnsetFound>, clauses: readonly Clause[], sided: SubjectVocabulary['sidedSubjects']): void {
   if (!facts.some((f) => sided[f.item.subject] !== undefined)) return;
-  const text = clauses.map((c) => c.text).join('\n');
+  const text = clauses.map((c) => c.text).join('\n').toLowerCase();
+  // The sides the whole message names, once per slot.
+  const namedSides = new Map<string, string[]>();
+  const sidesNamed = (subject: string, sides: Readonly<Record<string, readonly string[]>>): string[] => {
+    let named = namedSides.get(subject);
+    if (named === undefined) {
+      named = Object.entries(sides).filter(([, words]) => words.some((w) => text.includes(w.toLowerCase()))).map(([slot]) => slot);
+      namedSides.set(subject, named);
+    }
+    return named;
+  };
   facts.forEach((f, i) => {
     const sides = sided[f.item.subject];
     if (sides === undefined) return;
@@ -32,8 +42,8 @@ export function refileSides(facts: Array<Found<Fact> | UnsetFound>, clauses: rea
         if (at >= 0 && (best === null || at > best.at)) best = { slot, at };
       }
     }
-    const named = Object.entries(sides).filter(([, words]) => words.some((w) => text.toLowerCase().includes(w.toLowerCase())));
-    const slot = best?.slot ?? (named.length === 1 ? named[0]![0] : undefined);
+    const named = sidesNamed(f.item.subject, sides);
+    const slot = best?.slot ?? (named.length === 1 ? named[0] : undefined);
     if (slot !== undefined) facts[i] = { ...f, item: { ...f.item, subject: slot } };
   });
 }

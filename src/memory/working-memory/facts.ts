@@ -320,9 +320,10 @@ function dedupeFacts(facts: ReadonlyArray<Found<Fact> | ListFound>, clauses: rea
 function withoutMakers<T extends ProductMark>(products: readonly T[], text: string): T[] {
   // In order of position, so the next mark is the one after (a long paste names thousands).
   const sorted = [...products].sort((a, b) => a.start - b.start);
-  const nextAfter = (marks: readonly T[], i: number): T | undefined => {
-    for (let j = i + 1; j < marks.length; j++) if (marks[j]!.start >= marks[i]!.end) return marks[j];
-    return undefined;
+  // The index of the first mark that starts after mark i ends (-1 for none).
+  const nextAfter = (marks: readonly T[], i: number): number => {
+    for (let j = i + 1; j < marks.length; j++) if (marks[j]!.start >= marks[i]!.end) return j;
+    return -1;
   };
   // First the clouds: one before its service joins it; one before an unknown service in capitals names no slot.
   const joined: T[] = [];
@@ -332,11 +333,11 @@ function withoutMakers<T extends ProductMark>(products: readonly T[], text: stri
       joined.push(p);
       continue;
     }
-    const next = nextAfter(sorted, i);
+    const n = nextAfter(sorted, i);
+    const next = sorted[n];
     const gap = next === undefined ? '' : text.slice(p.end, next.start);
     if (next !== undefined && next.subject !== p.subject && /^ ?$/.test(gap)) {
-      const n = sorted.indexOf(next);
-      const after = nextAfter(sorted, n);
+      const after = sorted[nextAfter(sorted, n)];
       // 阿里云 RDS MySQL 8.0: a managed service of the product named after it; the product is the value.
       const hosts = after !== undefined && after.subject === next.subject && /^ +$/.test(text.slice(next.end, after.start));
       if (!hosts) joined.push({ ...next, start: p.start, surface: text.slice(p.start, next.end), value: `${p.value}${gap}${next.value}` });
@@ -344,8 +345,9 @@ function withoutMakers<T extends ProductMark>(products: readonly T[], text: stri
     } else if (!/^ ?[A-Z][A-Za-z0-9]{1,11}\b/.test(text.slice(p.end))) joined.push(p);
   }
   return joined.filter((p, i) => {
-    const next = nextAfter(joined, i);
+    if (p.value !== p.surface) return true;
+    const next = joined[nextAfter(joined, i)];
     // (The next must be a proper name: "a Laravel monolith" names the framework and the architecture.)
-    return p.value !== p.surface || next === undefined || next.subject === p.subject || !/^[A-Z]/.test(next.surface) || !/^ +$/.test(text.slice(p.end, next.start));
+    return next === undefined || next.subject === p.subject || !/^[A-Z]/.test(next.surface) || !/^ +$/.test(text.slice(p.end, next.start));
   });
 }
